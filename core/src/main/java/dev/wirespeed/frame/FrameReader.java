@@ -1,0 +1,229 @@
+package dev.wirespeed.frame;
+
+import dev.wirespeed.io.ChannelReader;
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ReadableByteChannel;
+import java.util.Objects;
+
+/**
+ * Reads frames from a channel and hands each to a {@link FrameHandler} as {@code (type, body view)},
+ * allocating nothing per frame.
+ *
+ * <pre>
+ * +--------+--------+----------------+   type    4 bytes, opaque
+ * |  type  | length |      body      |   length  4 bytes, big-endian, signed,
+ * | 4 B    | 4 B BE | length bytes   |           0 &lt;= length &lt;= maxFrameLength
+ * +--------+--------+----------------+   body    length bytes
+ * |&lt;---- header ---&gt;|
+ * </pre>
+ *
+ * Frames follow one another with nothing in between; a stream ends cleanly only at a frame boundary,
+ * and an empty stream is a clean stream of zero frames.
+ *
+ * <h2>Bad input</h2>
+ * The length is checked before anything is sized by it. Problems are reported with the stream offset
+ * of the first byte of the offending frame ({@code xxd -s OFFSET} shows it):
+ * <ul>
+ * <li>{@code length < 0}: {@link CorruptFrameException};
+ * <li>{@code length > maxFrameLength}: {@link FrameTooLongException};
+ * <li>end of stream inside a header or a body: {@link TruncatedFrameException}, which is an
+ *     {@link java.io.EOFException} naming how many bytes were present.
+ * </ul>
+ * Frames complete before the problem have been delivered; nothing after it is, and a later call
+ * reports the same problem again.
+ *
+ * <h2>Memory</h2>
+ * One direct buffer ({@link ChannelReader#DEFAULT_CAPACITY} bytes unless told otherwise). A frame
+ * larger than the buffer is still delivered whole: the buffer grows, doubling as the frame's bytes
+ * arrive, to at most {@code maxFrameLength + 8} bytes, and stays grown.
+ *
+ * <h2>Views</h2>
+ * The body passed to the handler is valid until the handler returns (see {@link FrameHandler}).
+ *
+ * <h2>Thread safety</h2>
+ * Not thread-safe: one thread reads a given reader.
+ */
+public final class FrameReader implements Closeable {
+    private final ChannelReader in;
+    /** {@code 0 <= maxFrameLength <= FrameFormat.MAX_MAX_FRAME_LENGTH}. */
+    private final int maxFrameLength;
+    private final boolean checkedViews;
+    /** Frames delivered so far; {@code >= 0}. */
+    private long frames;
+
+    private FrameReader(Builder builder) {
+        this.maxFrameLength = builder.maxFrameLength;
+        this.checkedViews = builder.checkedViews;
+        int capacity = builder.bufferCapacity;
+        int maxCapacity = Math.max(capacity, maxFrameLength + FrameFormat.HEADER_LENGTH);
+        this.in = new ChannelReader(builder.channel, capacity, maxCapacity);
+    }
+
+    /**
+     * A reader with the defaults: 16 MiB {@code maxFrameLength}, a 512 KiB buffer.
+     *
+     * @param channel the channel to read, blocking or non-blocking (busy-polled)
+     */
+    public FrameReader(ReadableByteChannel channel) {
+        this(builder(channel));
+    }
+
+    /**
+     * A builder for a reader of {@code channel}.
+     *
+     * @param channel the channel to read, blocking or non-blocking (busy-polled)
+     * @return a builder with the defaults set
+     */
+    public static Builder builder(ReadableByteChannel channel) {
+        return new Builder(channel);
+    }
+
+    /**
+     * Reads one frame and hands it to {@code handler}.
+     *
+     * @param handler receives the frame
+     * @return true if a frame was delivered; false at a clean end of stream (a frame boundary)
+     * @throws TruncatedFrameException if the stream ends inside a frame
+     * @throws CorruptFrameException if the length is negative
+     * @throws FrameTooLongException if the length exceeds {@code maxFrameLength}
+     * @throws IOException if the channel or the handler fails
+     */
+    public boolean readFrame(FrameHandler handler) throws IOException {
+        ChannelReader in = this.in;
+        if (!in.request(FrameFormat.HEADER_LENGTH)) {
+            if (in.available() == 0) {
+                return false;
+            }
+            throw TruncatedFrameException.inHeader(in.available(), in.offset());
+        }
+        int type = in.peekInt(0);
+        int length = FrameFormat.checkLength(in.peekInt(4), maxFrameLength, in.offset());
+        if (!in.request(FrameFormat.HEADER_LENGTH + length)) {
+            throw TruncatedFrameException.inBody(in.available() - FrameFormat.HEADER_LENGTH, length,
+                    in.offset());
+        }
+        in.skip(FrameFormat.HEADER_LENGTH);
+        ByteBuffer body = in.view(length);
+        if (checkedViews) {
+            body = body.duplicate();
+        }
+        frames++;
+        try {
+            handler.onFrame(type, body);
+        } finally {
+            body.limit(0);
+        }
+        return true;
+    }
+
+    /**
+     * Reads frames until a clean end of stream.
+     *
+     * @param handler receives every frame
+     * @return the number of frames this call delivered
+     * @throws IOException as {@link #readFrame(FrameHandler)} does; frames before the problem were
+     *     delivered
+     */
+    public long readFrames(FrameHandler handler) throws IOException {
+        long before = frames;
+        while (readFrame(handler)) {
+            // each call delivers one frame
+        }
+        return frames - before;
+    }
+
+    /** {@return the number of frames this reader has delivered} */
+    public long frameCount() {
+        return frames;
+    }
+
+    /** {@return the stream offset of the next frame: the bytes of the frames delivered} */
+    public long offset() {
+        return in.offset();
+    }
+
+    /** {@return the largest body this reader accepts} */
+    public int maxFrameLength() {
+        return maxFrameLength;
+    }
+
+    /**
+     * Closes the channel.
+     *
+     * @throws IOException if closing fails
+     */
+    @Override
+    public void close() throws IOException {
+        in.close();
+    }
+
+    @Override
+    public String toString() {
+        return "FrameReader[frames=" + frames + " offset=" + in.offset() + " maxFrameLength="
+                + maxFrameLength + "]";
+    }
+
+    /**
+     * Settings of a {@link FrameReader}.
+     *
+     * <p>Thread safety: not thread-safe; build on one thread.
+     */
+    public static final class Builder {
+        private final ReadableByteChannel channel;
+        private int maxFrameLength = FrameFormat.DEFAULT_MAX_FRAME_LENGTH;
+        private int bufferCapacity = ChannelReader.DEFAULT_CAPACITY;
+        private boolean checkedViews;
+
+        private Builder(ReadableByteChannel channel) {
+            this.channel = Objects.requireNonNull(channel, "channel");
+        }
+
+        /**
+         * The largest body accepted; a frame of exactly this length is valid.
+         *
+         * @param maxFrameLength {@code 0 <= maxFrameLength <= FrameFormat.MAX_MAX_FRAME_LENGTH};
+         *     default 16 MiB
+         * @return this builder
+         */
+        public Builder maxFrameLength(int maxFrameLength) {
+            this.maxFrameLength = FrameFormat.checkMaxFrameLength(maxFrameLength);
+            return this;
+        }
+
+        /**
+         * The initial buffer size; frames larger than it grow the buffer.
+         *
+         * @param bufferCapacity at least 1; default 512 KiB
+         * @return this builder
+         */
+        public Builder bufferCapacity(int bufferCapacity) {
+            if (bufferCapacity < 1 || bufferCapacity > ChannelReader.MAX_CAPACITY) {
+                throw new IllegalArgumentException("bufferCapacity=" + bufferCapacity + " min=1 max="
+                        + ChannelReader.MAX_CAPACITY);
+            }
+            this.bufferCapacity = bufferCapacity;
+            return this;
+        }
+
+        /**
+         * Whether each frame gets its own body view, emptied when the handler returns, so that a
+         * view used after its handler returned always fails ({@link java.nio.BufferUnderflowException}
+         * or {@link IndexOutOfBoundsException}) instead of showing another frame. Costs one small
+         * allocation per frame: for tests and debugging, not for production.
+         *
+         * @param checkedViews default false
+         * @return this builder
+         */
+        public Builder checkedViews(boolean checkedViews) {
+            this.checkedViews = checkedViews;
+            return this;
+        }
+
+        /** {@return a new reader with these settings} */
+        public FrameReader build() {
+            return new FrameReader(this);
+        }
+    }
+}

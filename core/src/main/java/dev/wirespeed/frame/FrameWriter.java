@@ -1,0 +1,131 @@
+package dev.wirespeed.frame;
+
+import dev.wirespeed.io.ChannelWriter;
+import java.io.Closeable;
+import java.io.Flushable;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.WritableByteChannel;
+import java.util.Objects;
+
+/**
+ * Writes frames ({@link FrameReader} draws the format) into one direct buffer and from it to a
+ * channel in large writes.
+ *
+ * <p>A frame reaches the channel when the buffer fills (the buffer is then written whole, so a frame
+ * may straddle two writes) or on {@link #flush()}. To write each frame on its own, call
+ * {@link #flush()} after each. Partial writes are always finished (see {@link ChannelWriter}).
+ *
+ * <p>Thread safety: not thread-safe; one thread writes a given writer.
+ */
+public final class FrameWriter implements Flushable, Closeable {
+    private final ChannelWriter out;
+    /** {@code 0 <= maxFrameLength <= FrameFormat.MAX_MAX_FRAME_LENGTH}. */
+    private final int maxFrameLength;
+    /** Frames accepted so far; {@code >= 0}. */
+    private long frames;
+
+    /**
+     * A writer with a 512 KiB buffer and the default 16 MiB {@code maxFrameLength}.
+     *
+     * @param channel the channel to write
+     */
+    public FrameWriter(WritableByteChannel channel) {
+        this(channel, ChannelWriter.DEFAULT_CAPACITY, FrameFormat.DEFAULT_MAX_FRAME_LENGTH);
+    }
+
+    /**
+     * A writer with the given buffer size and frame limit.
+     *
+     * @param channel the channel to write
+     * @param bufferCapacity the buffer size in bytes, at least 1
+     * @param maxFrameLength the largest body accepted, {@code 0 <= maxFrameLength <=
+     *     FrameFormat.MAX_MAX_FRAME_LENGTH}
+     */
+    public FrameWriter(WritableByteChannel channel, int bufferCapacity, int maxFrameLength) {
+        this.maxFrameLength = FrameFormat.checkMaxFrameLength(maxFrameLength);
+        this.out = new ChannelWriter(Objects.requireNonNull(channel, "channel"), bufferCapacity);
+    }
+
+    /**
+     * Accepts a frame whose body is {@code body}'s bytes from its position to its limit; advances the
+     * body's position to its limit.
+     *
+     * @param type the type field
+     * @param body the body
+     * @throws IllegalArgumentException if the body is longer than {@code maxFrameLength}; nothing is
+     *     written
+     * @throws IOException if a write it triggers fails
+     */
+    public void writeFrame(int type, ByteBuffer body) throws IOException {
+        int length = checkLength(body.remaining());
+        out.writeInt(type);
+        out.writeInt(length);
+        out.write(body);
+        frames++;
+    }
+
+    /**
+     * Accepts a frame whose body is {@code length} bytes of {@code body} from {@code offset}.
+     *
+     * @param type the type field
+     * @param body the array
+     * @param offset the body's first byte
+     * @param length the body's length, at most {@code maxFrameLength}
+     * @throws IllegalArgumentException if {@code length} exceeds {@code maxFrameLength}
+     * @throws IndexOutOfBoundsException if the range is outside the array
+     * @throws IOException if a write it triggers fails
+     */
+    public void writeFrame(int type, byte[] body, int offset, int length) throws IOException {
+        Objects.checkFromIndexSize(offset, length, body.length);
+        checkLength(length);
+        out.writeInt(type);
+        out.writeInt(length);
+        out.write(body, offset, length);
+        frames++;
+    }
+
+    /**
+     * Writes every accepted frame to the channel.
+     *
+     * @throws IOException if the channel fails
+     */
+    @Override
+    public void flush() throws IOException {
+        out.flush();
+    }
+
+    /** {@return frames accepted so far} */
+    public long frameCount() {
+        return frames;
+    }
+
+    /** {@return bytes accepted so far, headers included} */
+    public long offset() {
+        return out.offset();
+    }
+
+    /**
+     * Flushes and closes the channel.
+     *
+     * @throws IOException if flushing or closing fails
+     */
+    @Override
+    public void close() throws IOException {
+        out.close();
+    }
+
+    @Override
+    public String toString() {
+        return "FrameWriter[frames=" + frames + " offset=" + out.offset() + " maxFrameLength="
+                + maxFrameLength + "]";
+    }
+
+    private int checkLength(int length) {
+        if (length > maxFrameLength) {
+            throw new IllegalArgumentException("frame too long to write: length=" + length
+                    + " maxFrameLength=" + maxFrameLength + " frame=" + frames);
+        }
+        return length;
+    }
+}

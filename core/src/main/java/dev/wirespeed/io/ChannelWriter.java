@@ -1,0 +1,228 @@
+package dev.wirespeed.io;
+
+import java.io.Closeable;
+import java.io.Flushable;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.WritableByteChannel;
+import java.util.Objects;
+
+/**
+ * A buffered writer of bytes to a {@link WritableByteChannel}: writes gather in one direct buffer and
+ * reach the channel only when the buffer is full or on {@link #flush()}.
+ *
+ * <h2>When bytes reach the channel</h2>
+ * Writes are copied into the buffer ({@value #DEFAULT_CAPACITY} bytes unless told otherwise). When a
+ * write does not fit, the buffer is filled to the last byte and written whole, so a long stream goes
+ * out in writes of exactly the buffer's capacity, whatever the message boundaries. A direct source of
+ * at least a buffer's size, met with an empty buffer, is written straight from the source. Nothing
+ * is written on a timer: call {@link #flush()} when the bytes must leave.
+ *
+ * <h2>Partial writes</h2>
+ * Every write to the channel is finished: a channel that takes fewer bytes than offered is offered
+ * the rest, and a non-blocking channel that takes none is offered them again at once after
+ * {@link Thread#onSpinWait()} (busy-polling). If the channel throws, the bytes it had not taken stay
+ * buffered.
+ *
+ * <h2>Invariants</h2>
+ * {@code 0 <= position <= capacity}, where the buffer's bytes {@code [0, position)} are accepted
+ * and not yet written, and {@code written >= 0} bytes reached the channel before them, so
+ * {@link #offset()} is {@code written + position}.
+ *
+ * <h2>Thread safety</h2>
+ * Not thread-safe: one thread writes at a time.
+ */
+public final class ChannelWriter implements Flushable, Closeable {
+    /** The default buffer capacity, 512 KiB. */
+    public static final int DEFAULT_CAPACITY = 512 * 1024;
+
+    private final WritableByteChannel channel;
+    /** Direct, big-endian, in write mode: {@code [0, position)} is pending. */
+    private final ByteBuffer buffer;
+    /** Bytes that reached the channel; {@code >= 0}. */
+    private long written;
+
+    /**
+     * A writer with a {@value #DEFAULT_CAPACITY}-byte buffer.
+     *
+     * @param channel the channel to write, blocking or non-blocking (busy-polled)
+     */
+    public ChannelWriter(WritableByteChannel channel) {
+        this(channel, DEFAULT_CAPACITY);
+    }
+
+    /**
+     * A writer with a {@code capacity}-byte buffer.
+     *
+     * @param channel the channel to write, blocking or non-blocking (busy-polled)
+     * @param capacity the buffer size, {@code 1 <= capacity <= ChannelReader.MAX_CAPACITY}
+     */
+    public ChannelWriter(WritableByteChannel channel, int capacity) {
+        this.channel = Objects.requireNonNull(channel, "channel");
+        this.buffer = Buffers.allocate(capacity);
+    }
+
+    /** {@return the stream offset of the next byte written: all bytes accepted so far} */
+    public long offset() {
+        return written + buffer.position();
+    }
+
+    /** {@return the number of bytes accepted and not yet written to the channel} */
+    public int buffered() {
+        return buffer.position();
+    }
+
+    /** {@return the buffer's capacity} */
+    public int capacity() {
+        return buffer.capacity();
+    }
+
+    /**
+     * Accepts one byte.
+     *
+     * @param b the byte
+     * @throws IOException if a write it triggers fails
+     */
+    public void writeByte(byte b) throws IOException {
+        if (!buffer.hasRemaining()) {
+            drain();
+        }
+        buffer.put(b);
+    }
+
+    /**
+     * Accepts a big-endian 32-bit integer.
+     *
+     * @param value the integer
+     * @throws IOException if a write it triggers fails
+     */
+    public void writeInt(int value) throws IOException {
+        if (buffer.remaining() < Integer.BYTES) {
+            writeSlow(value, Integer.BYTES);
+            return;
+        }
+        buffer.putInt(value);
+    }
+
+    /**
+     * Accepts a big-endian 64-bit integer.
+     *
+     * @param value the integer
+     * @throws IOException if a write it triggers fails
+     */
+    public void writeLong(long value) throws IOException {
+        if (buffer.remaining() < Long.BYTES) {
+            writeSlow(value, Long.BYTES);
+            return;
+        }
+        buffer.putLong(value);
+    }
+
+    /**
+     * Accepts the bytes of {@code src} from its position to its limit, and advances its position to
+     * its limit.
+     *
+     * @param src the bytes
+     * @throws IOException if a write it triggers fails; {@code src}'s position then tells how many
+     *     bytes were accepted
+     */
+    public void write(ByteBuffer src) throws IOException {
+        if (src.remaining() <= buffer.remaining()) {
+            buffer.put(src);
+            return;
+        }
+        if (src.isDirect() && buffer.position() == 0 && src.remaining() >= buffer.capacity()) {
+            writeFully(src);
+            return;
+        }
+        while (src.hasRemaining()) {
+            if (!buffer.hasRemaining()) {
+                drain();
+            }
+            int n = Math.min(src.remaining(), buffer.remaining());
+            buffer.put(buffer.position(), src, src.position(), n);
+            buffer.position(buffer.position() + n);
+            src.position(src.position() + n);
+        }
+    }
+
+    /**
+     * Accepts {@code length} bytes of {@code src} from {@code offset}.
+     *
+     * @param src the array
+     * @param offset the first byte
+     * @param length how many
+     * @throws IndexOutOfBoundsException if the range is outside the array
+     * @throws IOException if a write it triggers fails
+     */
+    public void write(byte[] src, int offset, int length) throws IOException {
+        Objects.checkFromIndexSize(offset, length, src.length);
+        int done = 0;
+        while (done < length) {
+            if (!buffer.hasRemaining()) {
+                drain();
+            }
+            int n = Math.min(length - done, buffer.remaining());
+            buffer.put(src, offset + done, n);
+            done += n;
+        }
+    }
+
+    /**
+     * Writes every accepted byte to the channel, finishing partial writes.
+     *
+     * @throws IOException if the channel fails; unwritten bytes stay buffered
+     */
+    @Override
+    public void flush() throws IOException {
+        if (buffer.position() > 0) {
+            drain();
+        }
+    }
+
+    /**
+     * Flushes, then closes the channel (even if the flush fails).
+     *
+     * @throws IOException if flushing or closing fails
+     */
+    @Override
+    public void close() throws IOException {
+        try {
+            flush();
+        } finally {
+            channel.close();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "ChannelWriter[offset=" + offset() + " buffered=" + buffered() + " capacity=" + capacity()
+                + "]";
+    }
+
+    private void writeSlow(long value, int size) throws IOException {
+        for (int shift = (size - 1) * Byte.SIZE; shift >= 0; shift -= Byte.SIZE) {
+            writeByte((byte) (value >>> shift));
+        }
+    }
+
+    /** Writes the whole buffer, keeping what the channel did not take if it throws. */
+    private void drain() throws IOException {
+        buffer.flip();
+        try {
+            writeFully(buffer);
+        } finally {
+            buffer.compact();
+        }
+    }
+
+    private void writeFully(ByteBuffer src) throws IOException {
+        while (src.hasRemaining()) {
+            int n = channel.write(src);
+            written += n;
+            if (n == 0) {
+                Thread.onSpinWait();
+            }
+        }
+    }
+}

@@ -1,0 +1,86 @@
+package dev.wirespeed.frame;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.wirespeed.testing.ScriptedChannel;
+import dev.wirespeed.testing.Vectors;
+import java.io.IOException;
+import java.nio.channels.ReadableByteChannel;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * Every wire vector gives exactly the outcome of its INDEX.tsv line through the frame reader, whatever
+ * the channel does: whole reads, one byte per read, zero bytes every other read, the stream split at
+ * every offset, seeded random splits; with the default buffer and with a tiny one that must grow.
+ */
+class FrameReaderContractTest {
+    private static final long SEED = Long.getLong("wirespeed.test.seed", System.nanoTime());
+
+    @TestFactory
+    Stream<DynamicTest> everyVectorGivesItsOutcomeThroughEveryChannel() {
+        System.out.println("FrameReaderContractTest seed=" + SEED + " (replay: -Dwirespeed.test.seed=" + SEED + ")");
+        List<DynamicTest> tests = new ArrayList<>();
+        for (Vectors vector : Vectors.all()) {
+            byte[] bytes = vector.bytes();
+            List<Function<byte[], ScriptedChannel>> channels = new ArrayList<>(List.of(
+                    ScriptedChannel::whole, ScriptedChannel::oneByteAtATime,
+                    ScriptedChannel::zeroEveryOtherCall));
+            for (int r = 0; r < 8; r++) {
+                long seed = SEED + r;
+                channels.add(data -> ScriptedChannel.randomSplits(data, seed, 1 + (int) (seed & 63)));
+            }
+            for (Function<byte[], ScriptedChannel> channel : channels) {
+                for (int capacity : new int[] {16, 4096, 512 * 1024}) {
+                    ScriptedChannel probe = channel.apply(bytes);
+                    tests.add(DynamicTest.dynamicTest(vector + " via " + probe + " buffer=" + capacity,
+                            () -> assertOutcome(vector, channel.apply(bytes), capacity)));
+                }
+            }
+            tests.add(DynamicTest.dynamicTest(vector + " split at every offset", () -> {
+                int step = bytes.length <= 4096 ? 1 : 97;
+                for (int split = 0; split <= bytes.length; split += step) {
+                    assertOutcome(vector, ScriptedChannel.splitAt(bytes, split), 64);
+                }
+            }));
+        }
+        return tests.stream();
+    }
+
+    static void assertOutcome(Vectors vector, ReadableByteChannel channel, int capacity) throws IOException {
+        FrameReader reader = FrameReader.builder(channel).bufferCapacity(capacity).build();
+        boolean sequence = vector.file().startsWith("seq-");
+        SequenceVerifier verifier = new SequenceVerifier();
+        long[] frames = {0};
+        FrameHandler handler = (type, body) -> {
+            frames[0]++;
+            if (sequence) {
+                verifier.verify(type, body);
+            }
+        };
+        if (vector.isClean()) {
+            assertEquals(vector.frames(), reader.readFrames(handler), vector + " via " + channel);
+            assertEquals(vector.bytes().length, reader.offset());
+            assertEquals(false, reader.readFrame(handler), "a clean end stays clean");
+            return;
+        }
+        IOException e = assertThrows(IOException.class, () -> reader.readFrames(handler));
+        assertEquals(vector.expectedMessage(), e.getMessage(), vector + " via " + channel);
+        assertEquals(vector.framesBeforeError(), frames[0], "frames delivered before the error");
+        switch (vector.errorKind()) {
+            case "negative-length" -> assertEquals(vector.errorOffset(), ((CorruptFrameException) e).offset());
+            case "too-long" -> assertEquals(vector.errorOffset(), ((FrameTooLongException) e).offset());
+            case "truncated-header" -> assertTrue(((TruncatedFrameException) e).inHeader());
+            case "truncated-body" -> assertEquals(false, ((TruncatedFrameException) e).inHeader());
+            default -> throw new AssertionError(vector.errorKind());
+        }
+        IOException again = assertThrows(IOException.class, () -> reader.readFrame(handler));
+        assertEquals(e.getMessage(), again.getMessage(), "the same problem is reported again");
+    }
+}

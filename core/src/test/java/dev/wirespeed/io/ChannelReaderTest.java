@@ -1,0 +1,128 @@
+package dev.wirespeed.io;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.wirespeed.testing.ScriptedChannel;
+import java.io.EOFException;
+import java.nio.ByteBuffer;
+import java.util.SplittableRandom;
+import java.util.function.Function;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.api.Test;
+
+class ChannelReaderTest {
+    private static final long SEED = Long.getLong("wirespeed.test.seed", System.nanoTime());
+
+    static java.util.List<Function<byte[], ScriptedChannel>> channels() {
+        return java.util.List.of(ScriptedChannel::whole, ScriptedChannel::oneByteAtATime,
+                ScriptedChannel::zeroEveryOtherCall, data -> ScriptedChannel.randomSplits(data, SEED, 7));
+    }
+
+    @ParameterizedTest
+    @MethodSource("channels")
+    void readsIntsAndLongsBigEndianAcrossRefills(Function<byte[], ScriptedChannel> channel) throws Exception {
+        System.out.println("ChannelReaderTest seed=" + SEED);
+        ByteBuffer data = ByteBuffer.allocate(12 * 1000);
+        for (int i = 0; i < 1000; i++) {
+            data.putInt(i * 31).putLong(i * 1_000_000_007L);
+        }
+        ChannelReader reader = new ChannelReader(channel.apply(data.array()), 13, 13);
+        for (int i = 0; i < 1000; i++) {
+            assertEquals(i * 31, reader.readInt());
+            assertEquals(i * 1_000_000_007L, reader.readLong());
+        }
+        assertEquals(12_000, reader.offset());
+        assertFalse(reader.request(1));
+        assertTrue(reader.isEndOfStream());
+    }
+
+    @Test
+    void requestReturnsFalseAndRequireThrowsAtEndOfStreamLeavingTheBytesReadable() throws Exception {
+        ChannelReader reader = new ChannelReader(ScriptedChannel.oneByteAtATime(new byte[] {1, 2, 3}));
+        assertFalse(reader.request(4));
+        assertEquals(3, reader.available());
+        EOFException e = assertThrows(EOFException.class, reader::readInt);
+        assertEquals("end of stream: required=4 available=3 offset=0", e.getMessage());
+        assertEquals(1, reader.readByte());
+        assertEquals(1, reader.offset());
+        assertTrue(reader.request(2));
+    }
+
+    @Test
+    void viewIsZeroCopyReadOnlyAndReusedAcrossCalls() throws Exception {
+        ChannelReader reader = new ChannelReader(ScriptedChannel.whole(new byte[] {10, 11, 12, 13, 14}));
+        ByteBuffer first = reader.view(2);
+        assertTrue(first.isDirect());
+        assertTrue(first.isReadOnly());
+        assertEquals(2, first.remaining());
+        assertEquals(10, first.get(first.position()));
+        ByteBuffer second = reader.view(3);
+        assertSame(first, second);
+        assertEquals(12, second.get());
+        assertEquals(5, reader.offset());
+    }
+
+    @Test
+    void growsForRequestsLargerThanTheBufferButNotPastMaxCapacity() throws Exception {
+        byte[] data = new byte[10_000];
+        new SplittableRandom(SEED).nextBytes(data);
+        ChannelReader reader = new ChannelReader(ScriptedChannel.randomSplits(data, SEED, 300), 100, 16_384);
+        ByteBuffer view = reader.view(10_000);
+        byte[] copy = new byte[10_000];
+        view.get(copy);
+        assertEquals(ByteBuffer.wrap(data), ByteBuffer.wrap(copy));
+        assertTrue(reader.capacity() >= 10_000 && reader.capacity() <= 16_384);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> reader.request(16_385));
+        assertEquals("byteCount=16385 min=0 maxCapacity=16384", e.getMessage());
+    }
+
+    @Test
+    void indexOfLooksAheadWithoutConsumingAndStopsAtMaxBytes() throws Exception {
+        byte[] data = "abc\ndef\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        ChannelReader reader = new ChannelReader(ScriptedChannel.oneByteAtATime(data), 4, 64);
+        assertEquals(3, reader.indexOf((byte) '\n', 64));
+        assertEquals(0, reader.offset());
+        reader.skip(4);
+        assertEquals(-1, reader.indexOf((byte) '\n', 2));
+        assertEquals(3, reader.indexOf((byte) '\n', 4));
+        reader.skip(4);
+        assertEquals(-1, reader.indexOf((byte) '\n', 64));
+        assertEquals(0, reader.available());
+    }
+
+    @ParameterizedTest
+    @MethodSource("channels")
+    void countToEndCountsEveryOccurrence(Function<byte[], ScriptedChannel> channel) throws Exception {
+        byte[] data = new byte[5000];
+        SplittableRandom random = new SplittableRandom(SEED);
+        long expected = 0;
+        for (int i = 0; i < data.length; i++) {
+            data[i] = (byte) (random.nextInt(4) == 0 ? '\n' : 'x');
+            expected += data[i] == '\n' ? 1 : 0;
+        }
+        ChannelReader reader = new ChannelReader(channel.apply(data), 64, 64);
+        assertEquals(expected, reader.countToEnd((byte) '\n'));
+        assertEquals(5000, reader.offset());
+    }
+
+    @Test
+    void peekIntRefusesBytesThatAreNotBuffered() throws Exception {
+        ChannelReader reader = new ChannelReader(ScriptedChannel.whole(new byte[] {0, 0, 0, 7, 1}));
+        assertTrue(reader.request(5));
+        assertEquals(7, reader.peekInt(0));
+        IndexOutOfBoundsException e = assertThrows(IndexOutOfBoundsException.class, () -> reader.peekInt(2));
+        assertEquals("index=2 size=4 available=5", e.getMessage());
+    }
+
+    @Test
+    void buffersAreDirectAndPageAligned() {
+        ByteBuffer buffer = Buffers.allocate(1000);
+        assertEquals(0, buffer.alignmentOffset(0, Buffers.PAGE_SIZE));
+        assertEquals(1000, buffer.capacity());
+    }
+}

@@ -1,0 +1,54 @@
+package dev.wirespeed.io;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.wirespeed.testing.ScriptedChannel;
+import java.nio.ByteBuffer;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class ChannelWriterTest {
+    private static final long SEED = Long.getLong("wirespeed.test.seed", System.nanoTime());
+
+    @Test
+    void writesNothingUntilTheBufferFillsOrFlush() throws Exception {
+        ScriptedChannel sink = ScriptedChannel.sink(call -> Integer.MAX_VALUE, "whole");
+        ChannelWriter writer = new ChannelWriter(sink, 16);
+        writer.writeInt(1);
+        writer.writeLong(2);
+        assertEquals(0, sink.calls());
+        assertEquals(12, writer.buffered());
+        writer.writeInt(3);
+        writer.writeInt(4);
+        assertEquals(1, sink.calls(), "a full buffer is written whole");
+        assertEquals(16, sink.written().length);
+        writer.flush();
+        assertEquals(20, sink.written().length);
+        assertEquals(20, writer.offset());
+    }
+
+    @Test
+    void finishesPartialWritesAndZeroByteWrites() throws Exception {
+        System.out.println("ChannelWriterTest seed=" + SEED);
+        SplittableRandom random = new SplittableRandom(SEED);
+        ScriptedChannel sink = ScriptedChannel.sink(call -> call % 2 == 0 ? 0 : random.nextInt(1, 40), "stingy");
+        ChannelWriter writer = new ChannelWriter(sink, 64);
+        byte[] expected = new byte[10_000];
+        random.nextBytes(expected);
+        int at = 0;
+        while (at < expected.length) {
+            int n = Math.min(expected.length - at, random.nextInt(0, 200));
+            if (random.nextBoolean()) {
+                writer.write(expected, at, n);
+            } else {
+                ByteBuffer direct = ByteBuffer.allocateDirect(n).put(expected, at, n).flip();
+                writer.write(direct);
+                assertEquals(0, direct.remaining());
+            }
+            at += n;
+        }
+        writer.flush();
+        assertArrayEquals(expected, sink.written());
+    }
+}

@@ -1,0 +1,85 @@
+package dev.wirespeed.linux;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
+import java.lang.foreign.SymbolLookup;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.VarHandle;
+
+/**
+ * Down-calls into the C library, each returning {@code errno} through a capture segment. This is the
+ * only class that links native code, so it is the only one excused from the restricted-method lint.
+ */
+@SuppressWarnings("restricted")
+final class LibC {
+    static final boolean LINUX = System.getProperty("os.name", "").startsWith("Linux");
+
+    private static final Linker LINKER = Linker.nativeLinker();
+    private static final SymbolLookup LOOKUP = LINKER.defaultLookup();
+    static final StructLayout CAPTURE_LAYOUT = Linker.Option.captureStateLayout();
+    private static final VarHandle ERRNO =
+            CAPTURE_LAYOUT.varHandle(java.lang.foreign.MemoryLayout.PathElement.groupElement("errno"));
+    private static final Linker.Option CAPTURE_ERRNO = Linker.Option.captureCallState("errno");
+
+    /** {@code int sched_setaffinity(pid_t, size_t, const cpu_set_t *)}, errno captured. */
+    static final MethodHandle SCHED_SETAFFINITY = errnoCall("sched_setaffinity",
+            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG,
+                    ValueLayout.ADDRESS));
+    /** {@code int sched_getaffinity(pid_t, size_t, cpu_set_t *)}, errno captured. */
+    static final MethodHandle SCHED_GETAFFINITY = errnoCall("sched_getaffinity",
+            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG,
+                    ValueLayout.ADDRESS));
+    /** {@code int sched_getcpu(void)}, errno captured. */
+    static final MethodHandle SCHED_GETCPU =
+            errnoCall("sched_getcpu", FunctionDescriptor.of(ValueLayout.JAVA_INT));
+    /** {@code char *strerror(int)}. */
+    private static final MethodHandle STRERROR = LINUX ? LINKER.downcallHandle(find("strerror"),
+            FunctionDescriptor.of(ValueLayout.ADDRESS.withTargetLayout(
+                    java.lang.foreign.MemoryLayout.sequenceLayout(256, ValueLayout.JAVA_BYTE)),
+                    ValueLayout.JAVA_INT)) : null;
+
+    private LibC() {
+    }
+
+    static void checkSupported() {
+        if (!LINUX) {
+            throw new UnsupportedOperationException(
+                    "the native path needs Linux; os.name=" + System.getProperty("os.name"));
+        }
+    }
+
+    /** A capture segment for one call's errno, from {@code arena}. */
+    static MemorySegment captureSegment(Arena arena) {
+        return arena.allocate(CAPTURE_LAYOUT);
+    }
+
+    static int errno(MemorySegment capture) {
+        return (int) ERRNO.get(capture, 0L);
+    }
+
+    /** The C library's text for {@code errno}, or {@code "errno N"} where it has none. */
+    static String strerror(int errno) {
+        if (STRERROR == null) {
+            return "errno " + errno;
+        }
+        try {
+            MemorySegment text = (MemorySegment) STRERROR.invokeExact(errno);
+            return text.equals(MemorySegment.NULL) ? "errno " + errno : text.getString(0);
+        } catch (Throwable t) {
+            return "errno " + errno;
+        }
+    }
+
+    private static MethodHandle errnoCall(String name, FunctionDescriptor descriptor) {
+        return LINUX ? LINKER.downcallHandle(find(name), descriptor, CAPTURE_ERRNO) : null;
+    }
+
+    private static MemorySegment find(String name) {
+        return LOOKUP.find(name).orElseThrow(
+                () -> new UnsatisfiedLinkError("no symbol " + name + " in the C library"));
+    }
+}
