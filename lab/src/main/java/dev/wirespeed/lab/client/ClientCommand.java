@@ -1,0 +1,113 @@
+package dev.wirespeed.lab.client;
+
+import dev.wirespeed.frame.CorruptFrameException;
+import dev.wirespeed.frame.FrameFormat;
+import dev.wirespeed.frame.FrameTooLongException;
+import dev.wirespeed.frame.SequenceMismatchException;
+import dev.wirespeed.frame.TruncatedFrameException;
+import dev.wirespeed.lab.ExitCode;
+import dev.wirespeed.lab.Transport;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code wirespeed client}: reads the frame stream with one strategy and prints the articles' lines. */
+@Command(name = "client", mixinStandardHelpOptions = true,
+        description = {"Reads frames with one strategy and prints, per round of --messages frames, "
+                + "'Time for N msg: T; speed: X msg/s; Y MB/s' (T in ms, MB = 10^6 bytes, 8 header bytes counted), "
+                + "then a summary line.",
+            "Exit codes: 0 success, 2 bad command line, 3 the input broke the wire format, "
+                + "4 --verify found an unexpected frame, 5 I/O failure."})
+public final class ClientCommand implements Callable<Integer> {
+    /** A command whose options picocli sets. */
+    public ClientCommand() {
+    }
+
+    @Option(names = "--transport", required = true, description = "tcp, unix, stdin or file")
+    Transport transport;
+
+    @Option(names = "--host", defaultValue = "127.0.0.1", description = "TCP host (default ${DEFAULT-VALUE})")
+    String host;
+
+    @Option(names = "--port", defaultValue = "22222", description = "TCP port (default ${DEFAULT-VALUE})")
+    int port;
+
+    @Option(names = "--path", description = "Unix socket or file path")
+    Path path;
+
+    @Option(names = "--strategy", required = true, description = "unbuffered, readint, buffered, "
+            + "buffered-readint, no-alloc, channel, channel-compact, zero-copy, wirespeed")
+    String strategy;
+
+    @Option(names = "--messages", defaultValue = "10000000", description = "frames per round (default ${DEFAULT-VALUE})")
+    long messages;
+
+    @Option(names = "--rounds", defaultValue = "0", description = "rounds before stopping; 0: until the stream ends")
+    long rounds;
+
+    @Option(names = "--verify", description = "check every frame against the sequence stream")
+    boolean verify;
+
+    @Option(names = "--max-frame", defaultValue = "16777216", description = "largest body accepted (default ${DEFAULT-VALUE})")
+    int maxFrame;
+
+    @Option(names = "--json", description = "print JSON lines instead of text")
+    boolean json;
+
+    @Override
+    public Integer call() {
+        PrintStream err = System.err;
+        Strategies chosen;
+        try {
+            chosen = Strategies.byName(strategy);
+            FrameFormat.checkMaxFrameLength(maxFrame);
+            if (messages < 1 || rounds < 0) {
+                throw new IllegalArgumentException("--messages=" + messages + " must be >= 1 and --rounds="
+                        + rounds + " >= 0");
+            }
+        } catch (IllegalArgumentException e) {
+            err.println("wirespeed client: " + e.getMessage());
+            return ExitCode.USAGE;
+        }
+        Source source;
+        switch (transport) {
+            case TCP -> source = Sources.tcp(host, port);
+            case STDIN -> source = Sources.stdin();
+            case UNIX, FILE -> {
+                if (path == null) {
+                    err.println("wirespeed client: --transport " + transport + " needs --path");
+                    return ExitCode.USAGE;
+                }
+                source = transport == Transport.UNIX ? Sources.unix(path) : Sources.file(path);
+            }
+            default -> {
+                err.println("wirespeed client: --transport " + transport + " is not a client transport: use tcp, unix, stdin or file");
+                return ExitCode.USAGE;
+            }
+        }
+        Receiver receiver = new Receiver(verify, messages, rounds, json, System.out);
+        int code = ExitCode.OK;
+        String problem = null;
+        try (source) {
+            chosen.create().read(source, receiver, maxFrame);
+        } catch (CorruptFrameException | FrameTooLongException | TruncatedFrameException e) {
+            code = ExitCode.BAD_INPUT;
+            problem = e.getMessage();
+        } catch (SequenceMismatchException e) {
+            code = ExitCode.VERIFY_FAILED;
+            problem = "verification failed: " + e.getMessage();
+        } catch (IOException e) {
+            code = ExitCode.IO_FAILURE;
+            problem = "I/O failure: " + e;
+        }
+        receiver.finish(code == ExitCode.OK);
+        if (problem != null) {
+            err.println("wirespeed client: " + problem + " (after " + receiver.frames() + " complete frames, "
+                    + receiver.bytes() + " bytes)");
+        }
+        return code;
+    }
+}

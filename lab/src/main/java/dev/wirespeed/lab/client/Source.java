@@ -1,0 +1,36 @@
+package dev.wirespeed.lab.client;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.channels.ReadableByteChannel;
+
+/**
+ * Where a client's bytes come from, opened the way each of the articles' clients opened it. A
+ * strategy opens exactly one of the three; the source closes what was opened.
+ */
+public interface Source extends Closeable {
+    /**
+     * {@return the stream the articles' stream clients read}: the socket's or file's own stream, or
+     * {@code System.in} (already buffered by the JDK) on standard input
+     *
+     * @throws IOException if it cannot be opened (for example connection refused)
+     */
+    InputStream stream() throws IOException;
+
+    /**
+     * {@return an unbuffered stream}: the same as {@link #stream()} except on standard input, where it
+     * is {@code FileInputStream(FileDescriptor.in)} (the second article's "unbuffered operation")
+     *
+     * @throws IOException if it cannot be opened
+     */
+    InputStream rawStream() throws IOException;
+
+    /**
+     * {@return a blocking channel}: a {@code SocketChannel}, {@code FileChannel}, or standard input's
+     * channel
+     *
+     * @throws IOException if it cannot be opened
+     */
+    ReadableByteChannel channel() throws IOException;
+}

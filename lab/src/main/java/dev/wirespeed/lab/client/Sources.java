@@ -1,0 +1,123 @@
+package dev.wirespeed.lab.client;
+
+import dev.wirespeed.io.StandardChannels;
+import java.io.Closeable;
+import java.io.FileDescriptor;
+import java.io.FileInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The sources of each transport. */
+final class Sources {
+    private Sources() {
+    }
+
+    /** A TCP connection: {@code java.net.Socket} for streams, {@code SocketChannel} for channels. */
+    static Source tcp(String host, int port) {
+        InetSocketAddress address = new InetSocketAddress(host, port);
+        return new Base() {
+            @Override
+            public InputStream stream() throws IOException {
+                Socket socket = open(new Socket());
+                socket.connect(address);
+                return socket.getInputStream();
+            }
+
+            @Override
+            public ReadableByteChannel channel() throws IOException {
+                return open(SocketChannel.open(address));
+            }
+        };
+    }
+
+    /** A Unix domain socket; streams wrap the channel, as the JDK offers no Unix {@code Socket}. */
+    static Source unix(Path path) {
+        UnixDomainSocketAddress address = UnixDomainSocketAddress.of(path);
+        return new Base() {
+            @Override
+            public InputStream stream() throws IOException {
+                return Channels.newInputStream(channel());
+            }
+
+            @Override
+            public ReadableByteChannel channel() throws IOException {
+                SocketChannel channel = open(SocketChannel.open(StandardProtocolFamily.UNIX));
+                channel.connect(address);
+                return channel;
+            }
+        };
+    }
+
+    /** A file: {@code FileInputStream} for streams, {@code FileChannel} for channels. */
+    static Source file(Path path) {
+        return new Base() {
+            @Override
+            public InputStream stream() throws IOException {
+                return open(new FileInputStream(path.toFile()));
+            }
+
+            @Override
+            public ReadableByteChannel channel() throws IOException {
+                return open(FileChannel.open(path));
+            }
+        };
+    }
+
+    /** Standard input, as the second article read it. */
+    static Source stdin() {
+        return new Source() {
+            @Override
+            public InputStream stream() {
+                return System.in;
+            }
+
+            @Override
+            public InputStream rawStream() {
+                return new FileInputStream(FileDescriptor.in);
+            }
+
+            @Override
+            public ReadableByteChannel channel() {
+                return StandardChannels.stdin();
+            }
+
+            @Override
+            public void close() {
+                // Standard input belongs to the process.
+            }
+        };
+    }
+
+    /** Sources whose raw stream is their stream, closing what they opened. */
+    private abstract static class Base implements Source {
+        private final List<Closeable> opened = new ArrayList<>();
+
+        <T extends Closeable> T open(T resource) {
+            opened.add(resource);
+            return resource;
+        }
+
+        @Override
+        public InputStream rawStream() throws IOException {
+            return stream();
+        }
+
+        @Override
+        public void close() throws IOException {
+            for (Closeable resource : opened) {
+                resource.close();
+            }
+        }
+    }
+}

@@ -1,0 +1,64 @@
+package dev.wirespeed.lab.client;
+
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.function.Supplier;
+
+/** The client strategies by their command-line names, in the articles' order, then ours. */
+public enum Strategies {
+    /** Socket stream, {@code readInt} as four {@code read()} calls, new arrays per message. */
+    UNBUFFERED(UnbufferedClient::new),
+    /** No buffering; {@code readInt} reads its four bytes at once. */
+    READINT(ReadIntClient::new),
+    /** {@code BufferedInputStream}, the original {@code readInt}. */
+    BUFFERED(BufferedClient::new),
+    /** {@code BufferedInputStream} and the four-bytes-at-once {@code readInt}. */
+    BUFFERED_READINT(BufferedReadIntClient::new),
+    /** Both, with arrays re-used. */
+    NO_ALLOC(NoAllocClient::new),
+    /** Channel and direct buffer, append-until-end {@code ensure()}, body copied. */
+    CHANNEL(ChannelClient::new),
+    /** Compact-on-demand {@code ensure()}, body copied. */
+    CHANNEL_COMPACT(ChannelCompactClient::new),
+    /** Compact-on-demand, body passed as a buffer view. */
+    ZERO_COPY(ZeroCopyClient::new),
+    /** The library's {@code FrameReader}. */
+    WIRESPEED(WirespeedClient::new);
+
+    private final Supplier<Strategy> factory;
+
+    Strategies(Supplier<Strategy> factory) {
+        this.factory = factory;
+    }
+
+    /** {@return a new instance of this strategy} */
+    public Strategy create() {
+        return factory.get();
+    }
+
+    /** {@return the command-line name, as in {@code --strategy buffered-readint}} */
+    public String cliName() {
+        return name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
+    /**
+     * {@return the strategy of a command-line name}
+     *
+     * @param name as in {@code --strategy}
+     * @throws IllegalArgumentException naming the known strategies
+     */
+    public static Strategies byName(String name) {
+        for (Strategies strategy : values()) {
+            if (strategy.cliName().equals(name)) {
+                return strategy;
+            }
+        }
+        throw new IllegalArgumentException("unknown strategy '" + name + "'; known: "
+                + String.join(", ", Arrays.stream(values()).map(Strategies::cliName).toList()));
+    }
+
+    @Override
+    public String toString() {
+        return cliName();
+    }
+}
