@@ -34,9 +34,16 @@ public final class Main implements Runnable {
      * @return the exit code ({@link ExitCode})
      */
     public static int run(String... args) {
+        return commandLine().execute(args);
+    }
+
+    /**
+     * {@return the command line, ready to execute}: tests set its output and error writers
+     */
+    public static CommandLine commandLine() {
         CommandLine commandLine = new CommandLine(new Main());
         commandLine.setCaseInsensitiveEnumValuesAllowed(true);
-        return commandLine.execute(args);
+        return commandLine;
     }
 
     @Override

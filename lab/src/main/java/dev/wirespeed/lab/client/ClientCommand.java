@@ -8,9 +8,10 @@ import dev.wirespeed.frame.TruncatedFrameException;
 import dev.wirespeed.lab.ExitCode;
 import dev.wirespeed.lab.Transport;
 import java.io.IOException;
-import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -57,9 +58,12 @@ public final class ClientCommand implements Callable<Integer> {
     @Option(names = "--json", description = "print JSON lines instead of text")
     boolean json;
 
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
     @Override
     public Integer call() {
-        PrintStream err = System.err;
+        PrintWriter err = spec.commandLine().getErr();
         Strategies chosen;
         try {
             chosen = Strategies.byName(strategy);
@@ -88,7 +92,7 @@ public final class ClientCommand implements Callable<Integer> {
                 return ExitCode.USAGE;
             }
         }
-        Receiver receiver = new Receiver(verify, messages, rounds, json, System.out);
+        Receiver receiver = new Receiver(verify, messages, rounds, json, spec.commandLine().getOut());
         int code = ExitCode.OK;
         String problem = null;
         try (source) {
@@ -107,6 +111,7 @@ public final class ClientCommand implements Callable<Integer> {
         if (problem != null) {
             err.println("wirespeed client: " + problem + " (after " + receiver.frames() + " complete frames, "
                     + receiver.bytes() + " bytes)");
+            err.flush();
         }
         return code;
     }

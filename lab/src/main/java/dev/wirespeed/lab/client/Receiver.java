@@ -2,7 +2,7 @@ package dev.wirespeed.lab.client;
 
 import dev.wirespeed.frame.SequenceMismatchException;
 import dev.wirespeed.frame.SequenceVerifier;
-import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.nio.ByteBuffer;
 import java.util.Locale;
 
@@ -21,7 +21,7 @@ public final class Receiver {
     private final long messagesPerRound;
     private final long rounds;
     private final boolean json;
-    private final PrintStream out;
+    private final PrintWriter out;
 
     /** Frames and bytes (header included) received so far. */
     private long frames;
@@ -41,7 +41,7 @@ public final class Receiver {
      * @param json whether to print JSON lines instead of the article's text
      * @param out where the lines go
      */
-    public Receiver(boolean verify, long messagesPerRound, long rounds, boolean json, PrintStream out) {
+    public Receiver(boolean verify, long messagesPerRound, long rounds, boolean json, PrintWriter out) {
         this.verifier = verify ? new SequenceVerifier() : null;
         this.messagesPerRound = messagesPerRound;
         this.rounds = rounds;
