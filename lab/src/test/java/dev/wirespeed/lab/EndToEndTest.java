@@ -1,0 +1,116 @@
+package dev.wirespeed.lab;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.wirespeed.lab.client.Strategies;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** {@code wirespeed server} and {@code wirespeed client} as real processes over TCP loopback. */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class EndToEndTest {
+    private static final Pattern LISTENING = Pattern.compile("listening on 127\\.0\\.0\\.1:(\\d+)");
+    private final List<Process> started = new ArrayList<>();
+
+    @AfterEach
+    void stopProcesses() {
+        started.forEach(Process::destroyForcibly);
+    }
+
+    @Test
+    void everyStrategyReadsAndVerifiesACountedStream() throws Exception {
+        int port = startServer("--count", "200000", "--size", "0-300");
+        for (Strategies strategy : Strategies.values()) {
+            Result client = runClient("--port", String.valueOf(port), "--strategy", strategy.cliName(),
+                    "--verify", "--json", "--messages", "50000");
+            assertEquals(ExitCode.OK, client.code(), strategy + ": " + client.err());
+            assertTrue(client.out().contains("{\"round\":4,\"messages\":50000,"), strategy + ": " + client.out());
+            assertTrue(client.out().matches("(?s).*\\{\"summary\":true,\"frames\":200000,\"bytes\":\\d+,\"verified\":true}\n"),
+                    strategy + ": " + client.out());
+        }
+    }
+
+    @Test
+    void aServerThatWritesEachFrameOnItsOwnIsReadTheSame() throws Exception {
+        int port = startServer("--count", "20000", "--write-per-frame");
+        Result client = runClient("--port", String.valueOf(port), "--strategy", "wirespeed", "--verify", "--json");
+        assertEquals(ExitCode.OK, client.code(), client.err());
+        assertTrue(client.out().endsWith("{\"summary\":true,\"frames\":20000,\"bytes\":2160000,\"verified\":true}\n"),
+                client.out());
+    }
+
+    @Test
+    void aServerKilledMidStreamMakesTheClientSayHowManyFramesItHad() throws Exception {
+        // 1,000,011-byte frames: a 512 KiB write boundary meets a frame boundary only after ~0.5 TB,
+        // so the killed stream always ends inside a frame.
+        int port = startServer("--size", "1000003");
+        Process client = start("client", "--transport", "tcp", "--port", String.valueOf(port), "--strategy",
+                "wirespeed", "--verify", "--json", "--messages", "20");
+        BufferedReader out = new BufferedReader(new InputStreamReader(client.getInputStream(), StandardCharsets.UTF_8));
+        String firstRound = out.readLine();
+        assertTrue(firstRound != null && firstRound.startsWith("{\"round\":1,"), String.valueOf(firstRound));
+        started.get(0).destroyForcibly().waitFor();
+
+        assertTrue(client.waitFor(60, TimeUnit.SECONDS), "the client did not notice the server died");
+        String err = new String(client.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        int code = client.exitValue();
+        assertTrue(code == ExitCode.BAD_INPUT || code == ExitCode.IO_FAILURE, "exit " + code + ": " + err);
+        Matcher frames = Pattern.compile("\\(after (\\d+) complete frames, (\\d+) bytes\\)").matcher(err);
+        assertTrue(frames.find(), err);
+        assertTrue(Long.parseLong(frames.group(1)) >= 20, err);
+        assertEquals(Long.parseLong(frames.group(1)) * 1_000_011L, Long.parseLong(frames.group(2)), err);
+    }
+
+    private int startServer(String... args) throws IOException {
+        List<String> all = new ArrayList<>(List.of("server", "--transport", "tcp", "--port", "0"));
+        all.addAll(List.of(args));
+        Process server = start(all.toArray(String[]::new));
+        BufferedReader err = new BufferedReader(new InputStreamReader(server.getErrorStream(), StandardCharsets.UTF_8));
+        String line = err.readLine();
+        Matcher matcher = LISTENING.matcher(String.valueOf(line));
+        assertTrue(matcher.find(), "server said: " + line);
+        return Integer.parseInt(matcher.group(1));
+    }
+
+    private Result runClient(String... args) throws Exception {
+        List<String> all = new ArrayList<>(List.of("client", "--transport", "tcp"));
+        all.addAll(List.of(args));
+        Process client = start(all.toArray(String[]::new));
+        var err = java.util.concurrent.CompletableFuture.supplyAsync(() -> readAll(client.getErrorStream()));
+        String out = readAll(client.getInputStream());
+        assertTrue(client.waitFor(60, TimeUnit.SECONDS), "client hung");
+        return new Result(client.exitValue(), out, err.get());
+    }
+
+    private Process start(String... args) throws IOException {
+        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
+                "--enable-native-access=ALL-UNNAMED", "-Xmx256m", "-cp", System.getProperty("java.class.path"),
+                Main.class.getName()));
+        command.addAll(List.of(args));
+        Process process = new ProcessBuilder(command).start();
+        started.add(process);
+        return process;
+    }
+
+    private static String readAll(java.io.InputStream in) {
+        try {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    record Result(int code, String out, String err) {
+    }
+}
