@@ -30,7 +30,8 @@ import java.util.Objects;
  * <h2>Partial reads, zero bytes and end of stream</h2>
  * A channel may return fewer bytes than offered, any number of times; the reader keeps reading. A
  * channel in non-blocking mode that returns zero bytes is read again at once after
- * {@link Thread#onSpinWait()}: the reader busy-polls, it never sleeps. Once the channel reports end
+ * {@link Thread#onSpinWait()}, yielding the CPU every 64 empty reads so that a writer sharing the CPU
+ * can run: the reader busy-polls, it never sleeps. Once the channel reports end
  * of stream (-1) it is not read again.
  *
  * <h2>Growth</h2>
@@ -62,6 +63,9 @@ public final class ChannelReader implements Closeable {
 
     /** The largest {@code maxCapacity} a reader accepts. */
     public static final int MAX_CAPACITY = Buffers.MAX_CAPACITY;
+
+    /** Empty reads of a non-blocking channel between two yields of the CPU. */
+    private static final int SPINS_PER_YIELD = 64;
 
     private final ReadableByteChannel channel;
     /** {@code capacity <= maxCapacity <= MAX_CAPACITY}. */
@@ -323,6 +327,7 @@ public final class ChannelReader implements Closeable {
         }
         base += buf.position();
         buf.compact();
+        int emptyReads = 0;
         try {
             while (buf.position() < byteCount) {
                 if (!buf.hasRemaining()) {
@@ -334,12 +339,27 @@ public final class ChannelReader implements Closeable {
                     return false;
                 }
                 if (n == 0) {
-                    Thread.onSpinWait();
+                    idle(++emptyReads);
+                } else {
+                    emptyReads = 0;
                 }
             }
             return true;
         } finally {
             buf.flip();
+        }
+    }
+
+    /**
+     * Waits between reads of a non-blocking channel that returned nothing. Spinning alone would starve
+     * a writer that shares this CPU until the scheduler preempts us (milliseconds), so every
+     * {@value #SPINS_PER_YIELD}th empty read yields the CPU instead.
+     */
+    private static void idle(int emptyReads) {
+        if (emptyReads % SPINS_PER_YIELD == 0) {
+            Thread.yield();
+        } else {
+            Thread.onSpinWait();
         }
     }
 

@@ -40,7 +40,7 @@ public final class ClientCommand implements Callable<Integer> {
     Path path;
 
     @Option(names = "--strategy", required = true, description = "unbuffered, readint, buffered, "
-            + "buffered-readint, no-alloc, channel, channel-compact, zero-copy, wirespeed")
+            + "buffered-readint, no-alloc, channel, channel-compact, zero-copy, wirespeed, wirespeed-spin")
     String strategy;
 
     @Option(names = "--messages", defaultValue = "10000000", description = "frames per round (default ${DEFAULT-VALUE})")

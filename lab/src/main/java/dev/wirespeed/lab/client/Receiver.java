@@ -3,6 +3,8 @@ package dev.wirespeed.lab.client;
 import dev.wirespeed.frame.SequenceMismatchException;
 import dev.wirespeed.frame.SequenceVerifier;
 import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.ByteBuffer;
 import java.util.Locale;
 
@@ -17,6 +19,9 @@ import java.util.Locale;
  * <p>Thread safety: used by the one reading thread.
  */
 public final class Receiver {
+    /** CPU time of the reading thread (user and system), read once per round. */
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
     private final SequenceVerifier verifier;
     private final long messagesPerRound;
     private final long rounds;
@@ -29,6 +34,7 @@ public final class Receiver {
     private long roundFrames;
     private long roundBytes;
     private long roundStart;
+    private long roundCpuStart;
     private long roundsDone;
     private boolean done;
 
@@ -48,6 +54,7 @@ public final class Receiver {
         this.json = json;
         this.out = out;
         this.roundStart = System.nanoTime();
+        this.roundCpuStart = THREADS.getCurrentThreadCpuTime();
     }
 
     /**
@@ -126,15 +133,18 @@ public final class Receiver {
 
     private void endRound() {
         long now = System.nanoTime();
+        long cpuNow = THREADS.getCurrentThreadCpuTime();
         long nanos = Math.max(1, now - roundStart);
+        double cpuNsPerMsg = (double) (cpuNow - roundCpuStart) / roundFrames;
         long millis = nanos / 1_000_000;
         long msgPerSec = (long) (roundFrames * 1e9 / nanos);
         double mbPerSec = roundBytes * 1e3 / nanos;
         roundsDone++;
         if (json) {
             out.printf(Locale.ROOT,
-                    "{\"round\":%d,\"messages\":%d,\"bytes\":%d,\"ms\":%d,\"msgPerSec\":%d,\"mbPerSec\":%.1f}%n",
-                    roundsDone, roundFrames, roundBytes, millis, msgPerSec, mbPerSec);
+                    "{\"round\":%d,\"messages\":%d,\"bytes\":%d,\"ms\":%d,\"msgPerSec\":%d,\"mbPerSec\":%.1f,"
+                            + "\"cpuNsPerMsg\":%.1f}%n",
+                    roundsDone, roundFrames, roundBytes, millis, msgPerSec, mbPerSec, cpuNsPerMsg);
         } else {
             out.printf(Locale.ROOT, "Time for %d msg: %d; speed: %d msg/s; %.1f MB/s%n", roundFrames, millis,
                     msgPerSec, mbPerSec);
@@ -144,5 +154,6 @@ public final class Receiver {
         roundBytes = 0;
         done = rounds > 0 && roundsDone >= rounds;
         roundStart = System.nanoTime();
+        roundCpuStart = THREADS.getCurrentThreadCpuTime();
     }
 }

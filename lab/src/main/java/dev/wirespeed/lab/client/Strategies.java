@@ -23,7 +23,9 @@ public enum Strategies {
     /** Compact-on-demand, body passed as a buffer view. */
     ZERO_COPY(ZeroCopyClient::new),
     /** The library's {@code FrameReader}. */
-    WIRESPEED(WirespeedClient::new);
+    WIRESPEED(WirespeedClient::new),
+    /** The library's {@code FrameReader}, busy-polling a non-blocking socket. */
+    WIRESPEED_SPIN(WirespeedSpinClient::new);
 
     private final Supplier<Strategy> factory;
 

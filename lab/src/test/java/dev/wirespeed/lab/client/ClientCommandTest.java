@@ -103,7 +103,7 @@ class ClientCommandTest {
         Run unknown = client("--transport", "tcp", "--strategy", "fastest");
         assertEquals(ExitCode.USAGE, unknown.code());
         assertEquals("wirespeed client: unknown strategy 'fastest'; known: unbuffered, readint, buffered, "
-                + "buffered-readint, no-alloc, channel, channel-compact, zero-copy, wirespeed\n", unknown.err());
+                + "buffered-readint, no-alloc, channel, channel-compact, zero-copy, wirespeed, wirespeed-spin\n", unknown.err());
         assertEquals(ExitCode.USAGE, client("--transport", "carrier-pigeon", "--strategy", "wirespeed").code());
         assertEquals(ExitCode.USAGE, client("--transport", "stdout", "--strategy", "wirespeed").code());
     }
