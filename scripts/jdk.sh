@@ -1,8 +1,9 @@
 # Finds a JDK >= 25 on this machine and exports JAVA_HOME to it. Sourced by ./mvnw and ./wirespeed.
 #
 # Order: $WIRESPEED_JAVA_HOME, $JAVA_HOME, the java on the PATH, then the usual JVM folders
-# (Debian/Ubuntu/Fedora /usr/lib/jvm, /usr/java, /opt, SDKMAN, macOS). Versions come from each JDK's
-# `release` file, so nothing is started. The newest JDK >= 25 wins.
+# (Debian/Ubuntu/Fedora /usr/lib/jvm, /usr/java, /opt, SDKMAN, macOS; WIRESPEED_JDK_DIRS, a list of
+# folders separated by spaces, replaces those). Versions come from each JDK's `release` file, so
+# nothing is started. The newest JDK >= 25 wins.
 # shellcheck shell=sh
 
 WIRESPEED_MIN_JAVA=25
@@ -21,8 +22,10 @@ wirespeed_find_jdk() { # prints the home of the newest JDK >= 25, or nothing
     path_java=$(readlink -f "$path_java" 2>/dev/null || echo "$path_java")
     path_java=${path_java%/bin/java}
   fi
-  for home in "${WIRESPEED_JAVA_HOME:-}" "${JAVA_HOME:-}" "$path_java" /usr/lib/jvm/* /usr/java/* /opt/java/* \
-      /opt/*jdk* "$HOME"/.sdkman/candidates/java/* /Library/Java/JavaVirtualMachines/*/Contents/Home; do
+  dirs=${WIRESPEED_JDK_DIRS:-"/usr/lib/jvm/* /usr/java/* /opt/java/* /opt/*jdk* $HOME/.sdkman/candidates/java/* /Library/Java/JavaVirtualMachines/*/Contents/Home"}
+  # $dirs is split and globbed on purpose.
+  # shellcheck disable=SC2086
+  for home in "${WIRESPEED_JAVA_HOME:-}" "${JAVA_HOME:-}" "$path_java" $dirs; do
     [ -n "$home" ] && [ -d "$home" ] || continue
     version=$(wirespeed_jdk_version "$home")
     [ -n "$version" ] || continue

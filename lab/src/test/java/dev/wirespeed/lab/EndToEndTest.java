@@ -72,6 +72,53 @@ class EndToEndTest {
         assertEquals(Long.parseLong(frames.group(1)) * 1_000_011L, Long.parseLong(frames.group(2)), err);
     }
 
+    @Test
+    void aPipeFromServerStdoutToClientStdinCarriesAVerifiedStream() throws Exception {
+        for (Strategies strategy : Strategies.values()) {
+            List<Process> pipeline = ProcessBuilder.startPipeline(List.of(
+                    command("server", "--transport", "stdout", "--count", "30000", "--size", "0-200"),
+                    command("client", "--transport", "stdin", "--strategy", strategy.cliName(), "--verify", "--json")));
+            started.addAll(pipeline);
+            Process client = pipeline.get(1);
+            String out = readAll(client.getInputStream());
+            assertTrue(client.waitFor(60, TimeUnit.SECONDS), "client hung");
+            assertEquals(ExitCode.OK, client.exitValue(), strategy + ": " + readAll(client.getErrorStream()));
+            assertTrue(out.matches("(?s).*\\{\"summary\":true,\"frames\":30000,\"bytes\":\\d+,\"verified\":true}\n"),
+                    strategy + ": " + out);
+        }
+    }
+
+    @Test
+    void aServerWhoseReaderGoesAwayOnAPipeEndsQuietly() throws Exception {
+        List<Process> pipeline = ProcessBuilder.startPipeline(List.of(
+                command("server", "--transport", "stdout"),
+                new ProcessBuilder("head", "-c", "1000000")));
+        started.addAll(pipeline);
+        Process server = pipeline.get(0);
+        readAll(pipeline.get(1).getInputStream());
+        assertTrue(server.waitFor(30, TimeUnit.SECONDS), "the server kept writing to a closed pipe");
+        assertEquals(ExitCode.OK, server.exitValue());
+        assertEquals("", readAll(server.getErrorStream()));
+    }
+
+    @Test
+    void aUnixSocketCarriesAVerifiedStreamToSeveralClients(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        String socket = dir.resolve("wirespeed.sock").toString();
+        Process server = start("server", "--transport", "unix", "--path", socket, "--count", "50000");
+        BufferedReader err = new BufferedReader(new InputStreamReader(server.getErrorStream(), StandardCharsets.UTF_8));
+        assertTrue(String.valueOf(err.readLine()).startsWith("listening on "), "the server did not start");
+        for (String strategy : List.of("buffered", "zero-copy", "wirespeed", "wirespeed-spin")) {
+            Process client = start("client", "--transport", "unix", "--path", socket, "--strategy", strategy,
+                    "--verify", "--json");
+            String out = readAll(client.getInputStream());
+            assertTrue(client.waitFor(60, TimeUnit.SECONDS), "client hung");
+            assertEquals(ExitCode.OK, client.exitValue(), strategy + ": " + readAll(client.getErrorStream()));
+            assertTrue(out.endsWith("{\"summary\":true,\"frames\":50000,\"bytes\":5400000,\"verified\":true}\n"),
+                    strategy + ": " + out);
+        }
+    }
+
     private int startServer(String... args) throws IOException {
         List<String> all = new ArrayList<>(List.of("server", "--transport", "tcp", "--port", "0"));
         all.addAll(List.of(args));
@@ -94,13 +141,17 @@ class EndToEndTest {
     }
 
     private Process start(String... args) throws IOException {
+        Process process = command(args).start();
+        started.add(process);
+        return process;
+    }
+
+    private static ProcessBuilder command(String... args) {
         List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
                 "--enable-native-access=ALL-UNNAMED", "-Xmx256m", "-cp", System.getProperty("java.class.path"),
                 Main.class.getName()));
         command.addAll(List.of(args));
-        Process process = new ProcessBuilder(command).start();
-        started.add(process);
-        return process;
+        return new ProcessBuilder(command);
     }
 
     private static String readAll(java.io.InputStream in) {
