@@ -36,6 +36,10 @@ final class LibC {
     /** {@code int sched_getcpu(void)}, errno captured. */
     static final MethodHandle SCHED_GETCPU =
             errnoCall("sched_getcpu", FunctionDescriptor.of(ValueLayout.JAVA_INT));
+    /** {@code int fcntl(int fd, int cmd, int arg)} (variadic after {@code cmd}), errno captured. */
+    static final MethodHandle FCNTL_INT = LINUX ? LINKER.downcallHandle(find("fcntl"),
+            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT),
+            Linker.Option.firstVariadicArg(2), CAPTURE_ERRNO) : null;
     /** {@code char *strerror(int)}. */
     private static final MethodHandle STRERROR = LINUX ? LINKER.downcallHandle(find("strerror"),
             FunctionDescriptor.of(ValueLayout.ADDRESS.withTargetLayout(

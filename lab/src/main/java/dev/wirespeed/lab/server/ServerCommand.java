@@ -3,6 +3,8 @@ package dev.wirespeed.lab.server;
 import dev.wirespeed.io.StandardChannels;
 import dev.wirespeed.lab.ExitCode;
 import dev.wirespeed.lab.Transport;
+import dev.wirespeed.linux.NativeIoException;
+import dev.wirespeed.linux.Pipes;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
@@ -50,6 +52,10 @@ public final class ServerCommand implements Callable<Integer> {
     @Option(names = "--write-per-frame", description = "one write call per frame instead of batching")
     boolean writePerFrame;
 
+    @Option(names = "--pipe-size", description = "with --transport stdout: resize the pipe to this many bytes "
+            + "(Linux F_SETPIPE_SZ; default: leave the pipe as it is, 64 KiB)")
+    Integer pipeSize;
+
     @Override
     public Integer call() throws IOException {
         if (count != null && count < 0) {
@@ -57,7 +63,12 @@ public final class ServerCommand implements Callable<Integer> {
         }
         SequenceServer server = new SequenceServer(size, count == null ? Long.MAX_VALUE : count, writePerFrame);
         return switch (transport) {
-            case STDOUT -> serveStdout(server);
+            case STDOUT -> {
+                if (pipeSize != null && !resizePipe(pipeSize)) {
+                    yield ExitCode.IO_FAILURE;
+                }
+                yield serveStdout(server);
+            }
             case TCP -> serveSockets(server, tcpServer());
             case UNIX -> {
                 if (path == null) {
@@ -72,6 +83,16 @@ public final class ServerCommand implements Callable<Integer> {
     private static int usage(String message) {
         System.err.println("wirespeed server: " + message);
         return ExitCode.USAGE;
+    }
+
+    private static boolean resizePipe(int bytes) {
+        try {
+            Pipes.resize(1, bytes);
+            return true;
+        } catch (NativeIoException | UnsupportedOperationException e) {
+            System.err.println("wirespeed server: --pipe-size " + bytes + " failed: " + e.getMessage());
+            return false;
+        }
     }
 
     private static int serveStdout(SequenceServer server) {

@@ -1,0 +1,68 @@
+package dev.wirespeed.linux;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * The capacity of a Linux pipe, through {@code fcntl(F_GETPIPE_SZ / F_SETPIPE_SZ)}, which the JDK does
+ * not expose. A pipe holds 64 KiB by default; a writer that fills it sleeps until the reader drains
+ * it, so a larger pipe means fewer wake-ups per byte. On this project's reference VM a C reader and
+ * writer moved 0.74 GB/s through the default pipe and 2.6 GB/s through a 1 MiB one (different cores).
+ *
+ * <p>Either end of a pipe may resize it; the kernel rounds up to a power-of-two number of pages and
+ * an unprivileged process may not exceed {@code /proc/sys/fs/pipe-max-size} (1 MiB by default).
+ * Standard input and output are descriptors 0 and 1.
+ *
+ * <p>Thread safety: stateless; the pipe is shared by every process that holds it.
+ */
+public final class Pipes {
+    /** {@code F_SETPIPE_SZ} ({@code F_LINUX_SPECIFIC_BASE + 7}). */
+    private static final int F_SETPIPE_SZ = 1031;
+    /** {@code F_GETPIPE_SZ} ({@code F_LINUX_SPECIFIC_BASE + 8}). */
+    private static final int F_GETPIPE_SZ = 1032;
+
+    private Pipes() {
+    }
+
+    /**
+     * {@return the capacity of the pipe behind file descriptor {@code fd}, in bytes}
+     *
+     * @param fd the descriptor, e.g. 0 for standard input
+     * @throws NativeIoException if {@code fd} is not a pipe ({@code EBADF}) or not open
+     * @throws UnsupportedOperationException off Linux
+     */
+    public static int size(int fd) throws NativeIoException {
+        return fcntl(fd, F_GETPIPE_SZ, 0, "F_GETPIPE_SZ");
+    }
+
+    /**
+     * Resizes the pipe behind file descriptor {@code fd}.
+     *
+     * @param fd the descriptor, e.g. 1 for standard output
+     * @param bytes the capacity wanted; the kernel rounds it up
+     * @return the capacity the kernel set, at least {@code bytes}
+     * @throws NativeIoException if {@code fd} is not a pipe ({@code EBADF}), if {@code bytes} exceeds
+     *     the limit for this process ({@code EPERM}), or if it is smaller than the data the pipe holds
+     *     ({@code EBUSY})
+     * @throws UnsupportedOperationException off Linux
+     */
+    public static int resize(int fd, int bytes) throws NativeIoException {
+        return fcntl(fd, F_SETPIPE_SZ, bytes, "F_SETPIPE_SZ");
+    }
+
+    private static int fcntl(int fd, int cmd, int arg, String name) throws NativeIoException {
+        LibC.checkSupported();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment capture = LibC.captureSegment(arena);
+            int rc = (int) LibC.FCNTL_INT.invokeExact(capture, fd, cmd, arg);
+            if (rc < 0) {
+                throw new NativeIoException("fcntl", LibC.errno(capture), "cmd=" + name + " fd=" + fd + " arg=" + arg);
+            }
+            return rc;
+        } catch (NativeIoException | RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException("fcntl down-call failed", t);
+        }
+    }
+}
