@@ -134,7 +134,8 @@ class EndToEndTest {
         List<String> all = new ArrayList<>(List.of("client", "--transport", "tcp"));
         all.addAll(List.of(args));
         Process client = start(all.toArray(String[]::new));
-        var err = java.util.concurrent.CompletableFuture.supplyAsync(() -> readAll(client.getErrorStream()));
+        var err = new java.util.concurrent.CompletableFuture<String>();
+        Thread.ofVirtual().start(() -> err.complete(readAll(client.getErrorStream())));
         String out = readAll(client.getInputStream());
         assertTrue(client.waitFor(60, TimeUnit.SECONDS), "client hung");
         return new Result(client.exitValue(), out, err.get());

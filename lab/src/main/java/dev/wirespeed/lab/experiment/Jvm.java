@@ -16,15 +16,17 @@ final class Jvm {
     private Jvm() {
     }
 
-    static Process start(int cpu, List<String> args) throws IOException {
+    /** {@return the command line of a {@code wirespeed} JVM, pinned to {@code cpu} unless it is negative} */
+    static List<String> command(int cpu, List<String> args) {
         List<String> command = new ArrayList<>();
-        if (cpu >= 0) {
-            command.addAll(List.of("taskset", "-c", String.valueOf(cpu)));
-        }
         command.add(ProcessHandle.current().info().command().orElse("java"));
         command.addAll(FLAGS);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName()));
         command.addAll(args);
-        return new ProcessBuilder(command).start();
+        return StreamExperiment.pinned(cpu, command);
+    }
+
+    static Process start(int cpu, List<String> args) throws IOException {
+        return new ProcessBuilder(command(cpu, args)).start();
     }
 }

@@ -12,21 +12,27 @@ import java.util.Locale;
 final class LabRun {
     /** How long to measure. */
     enum Mode {
-        /** One run per cell, short rounds: for CI and a first look. */
-        QUICK(1, 3, 4),
+        /** One run per cell, short rounds: for CI and a first look (about a minute). */
+        QUICK(1, 2, 1, 1),
         /** Three runs per cell: the default, within about five minutes on two cores. */
-        DEFAULT(3, 4, 1),
-        /** Five runs per cell, longer rounds. */
-        FULL(5, 8, 1);
+        DEFAULT(3, 3, 4, 2),
+        /** Five runs per cell, rounds twice as long. */
+        FULL(5, 6, 8, 5);
 
+        /** Client runs per cell. */
         final int runs;
+        /** Rounds per run, the first a warm-up. */
         final int rounds;
-        final int messageDivisor;
+        /** Round length, in quarters of the default's frames per round. */
+        final int messageMultiplier;
+        /** Seconds per iperf3 run. */
+        final int iperfSeconds;
 
-        Mode(int runs, int rounds, int messageDivisor) {
+        Mode(int runs, int rounds, int messageMultiplier, int iperfSeconds) {
             this.runs = runs;
             this.rounds = rounds;
-            this.messageDivisor = messageDivisor;
+            this.messageMultiplier = messageMultiplier;
+            this.iperfSeconds = iperfSeconds;
         }
     }
 
