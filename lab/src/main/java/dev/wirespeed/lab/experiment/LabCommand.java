@@ -84,8 +84,10 @@ public final class LabCommand implements Callable<Integer> {
         Files.createDirectories(out);
         Files.writeString(out.resolve("results.json"), ResultsFiles.json(lab), StandardCharsets.UTF_8);
         Files.writeString(out.resolve("results.csv"), ResultsFiles.csv(lab), StandardCharsets.UTF_8);
+        Files.writeString(out.resolve("index.html"), ReportHtml.render(lab), StandardCharsets.UTF_8);
         stdout.println();
-        stdout.println("wrote " + out.resolve("results.json") + " and " + out.resolve("results.csv"));
+        stdout.println("wrote " + out.resolve("index.html") + ", " + out.resolve("results.json") + " and "
+                + out.resolve("results.csv"));
         stdout.flush();
         return ExitCode.OK;
     }

@@ -10,6 +10,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -18,44 +19,67 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code wirespeed lab tcp --quick} end to end: the table, the findings and every expected cell in the results. */
+/** {@code wirespeed lab --quick} end to end: every expected cell in results.json, the CSV and the report. */
 class LabCommandTest {
     @TempDir
     Path dir;
 
     @Test
-    @Timeout(value = 5, unit = TimeUnit.MINUTES)
-    void quickTcpRunWritesEveryCellWithItsFigures() throws Exception {
+    @Timeout(value = 10, unit = TimeUnit.MINUTES)
+    void quickRunWritesEveryExpectedCellOfEveryLink() throws Exception {
         StringWriter out = new StringWriter();
         var commandLine = Main.commandLine();
         commandLine.setOut(new PrintWriter(out));
         commandLine.setErr(new PrintWriter(new StringWriter()));
-        int code = commandLine.execute("lab", "tcp", "--quick", "--out", dir.toString());
+        int code = commandLine.execute("lab", "--quick", "--out", dir.toString());
         assertEquals(ExitCode.OK, code, out.toString());
 
         String json = Files.readString(dir.resolve("results.json"));
-        List<Placement> placements = Placement.available(new java.util.ArrayList<>());
-        for (Placement placement : placements) {
+        List<Placement> placements = Placement.available(new ArrayList<>());
+        boolean cc = Tools.has("cc");
+        int cells = 0;
+        for (StreamExperiment.Link link : StreamExperiment.Link.values()) {
+            List<String> cases = new ArrayList<>();
             for (Strategies strategy : Strategies.values()) {
-                for (String unit : List.of("MB/s", "msg/s", "cpu ns/msg")) {
-                    Matcher row = Pattern.compile("\\{\"experiment\": \"tcp\", \"case\": \"" + strategy.cliName()
-                            + "\", \"transport\": \"tcp\", \"placement\": \"" + placement.name() + "\", \"unit\": \""
-                            + unit + "\", \"median\": ([\\d.]+), \"min\": ([\\d.]+), \"max\": ([\\d.]+), \"runs\": 1, "
-                            + "\"size\": 100, \"published\": [^,]+, \"ours\": " + strategy.cliName().startsWith("wirespeed")
-                            + ", \"ceiling\": false, \"peer\": false}").matcher(json);
-                    assertTrue(row.find(), "no row for " + strategy + " " + placement.name() + " " + unit + " in " + json);
-                    double median = Double.parseDouble(row.group(1));
-                    assertTrue(median > 0 && Double.parseDouble(row.group(2)) <= median
-                            && median <= Double.parseDouble(row.group(3)), row.group());
+                if (link != StreamExperiment.Link.PIPE || strategy != Strategies.WIRESPEED_SPIN) {
+                    cases.add(strategy.cliName());
+                }
+            }
+            if (link == StreamExperiment.Link.PIPE) {
+                cases.add("wirespeed (1 MiB pipe)");
+            }
+            if (cc) {
+                cases.addAll(List.of("wirespeed <- C writer", "C read(2) blocking", "C read(2) busy-poll"));
+            }
+            for (Placement placement : placements) {
+                for (String kase : cases) {
+                    for (String unit : List.of("MB/s", "msg/s", "cpu ns/msg")) {
+                        assertCell(json, link.id(), kase, placement.name(), unit);
+                        cells++;
+                    }
                 }
             }
         }
-        long findings = Pattern.compile("\\{\"finding\": ").matcher(json).results().count();
-        assertEquals(9L * placements.size(), findings, json);
-        assertTrue(json.contains("\"jdk\": \"") && json.contains("\"machine\": {\"cpu\": "), json);
         String csv = Files.readString(dir.resolve("results.csv"));
-        assertEquals(1 + 3 * Strategies.values().length * placements.size(), csv.lines().count(), csv);
-        assertTrue(out.toString().contains("strategy           | "), out.toString());
+        assertTrue(csv.lines().count() > cells, "the CSV has a line per row: " + csv.lines().count() + " <= " + cells);
+        assertTrue(json.contains("\"findings\": [\n    {\"finding\": "), json);
+        String html = Files.readString(dir.resolve("index.html"));
+        assertEquals(3L * placements.size(), Pattern.compile("<svg class=\"chart\"").matcher(html).results().count());
+        assertTrue(out.toString().contains("tcp: TCP loopback"), out.toString());
+    }
+
+    private static void assertCell(String json, String link, String kase, String placement, String unit) {
+        Matcher row = Pattern.compile("\\{\"experiment\": \"" + link + "\", \"case\": \"" + Pattern.quote(kase)
+                + "\", \"transport\": \"" + link + "\", \"placement\": \"" + placement + "\", \"unit\": \""
+                + Pattern.quote(unit) + "\", \"median\": ([\\d.]+), \"min\": ([\\d.]+), \"max\": ([\\d.]+), \"runs\": 1, "
+                + "\"size\": 100, \"published\": [^,]+, \"ours\": (true|false), \"ceiling\": (true|false), "
+                + "\"peer\": false}").matcher(json);
+        assertTrue(row.find(), "no row for " + link + " / " + kase + " / " + placement + " / " + unit);
+        double median = Double.parseDouble(row.group(1));
+        assertTrue(median > 0 && Double.parseDouble(row.group(2)) <= median && median <= Double.parseDouble(row.group(3)),
+                row.group());
+        assertEquals(kase.startsWith("wirespeed") && !kase.contains("C writer"), Boolean.parseBoolean(row.group(4)), kase);
+        assertEquals(kase.startsWith("C "), Boolean.parseBoolean(row.group(5)), kase);
     }
 
     @Test
