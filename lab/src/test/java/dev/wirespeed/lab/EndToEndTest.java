@@ -75,6 +75,9 @@ class EndToEndTest {
     @Test
     void aPipeFromServerStdoutToClientStdinCarriesAVerifiedStream() throws Exception {
         for (Strategies strategy : Strategies.values()) {
+            if (strategy.peer()) {
+                continue; // TCP only
+            }
             List<Process> pipeline = ProcessBuilder.startPipeline(List.of(
                     command("server", "--transport", "stdout", "--count", "30000", "--size", "0-200"),
                     command("client", "--transport", "stdin", "--strategy", strategy.cliName(), "--verify", "--json")));
@@ -86,6 +89,15 @@ class EndToEndTest {
             assertTrue(out.matches("(?s).*\\{\"summary\":true,\"frames\":30000,\"bytes\":\\d+,\"verified\":true}\n"),
                     strategy + ": " + out);
         }
+    }
+
+    @Test
+    void thePeersNeedTcpAndSaySo() throws Exception {
+        Process client = start("client", "--transport", "stdin", "--strategy", "netty-epoll");
+        client.getOutputStream().close();
+        assertTrue(client.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(ExitCode.USAGE, client.exitValue());
+        assertEquals("wirespeed client: --strategy netty-epoll needs --transport tcp\n", readAll(client.getErrorStream()));
     }
 
     @Test

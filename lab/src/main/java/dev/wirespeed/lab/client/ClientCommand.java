@@ -40,7 +40,8 @@ public final class ClientCommand implements Callable<Integer> {
     Path path;
 
     @Option(names = "--strategy", required = true, description = "unbuffered, readint, buffered, "
-            + "buffered-readint, no-alloc, channel, channel-compact, zero-copy, wirespeed, wirespeed-spin")
+            + "buffered-readint, no-alloc, channel, channel-compact, zero-copy, wirespeed, wirespeed-spin, netty-nio, "
+            + "netty-epoll (tcp only)")
     String strategy;
 
     @Option(names = "--messages", defaultValue = "10000000", description = "frames per round (default ${DEFAULT-VALUE})")
@@ -68,6 +69,9 @@ public final class ClientCommand implements Callable<Integer> {
         try {
             chosen = Strategies.byName(strategy);
             FrameFormat.checkMaxFrameLength(maxFrame);
+            if (chosen.peer() && transport != Transport.TCP) {
+                throw new IllegalArgumentException("--strategy " + chosen + " needs --transport tcp");
+            }
             if (messages < 1 || rounds < 0) {
                 throw new IllegalArgumentException("--messages=" + messages + " must be >= 1 and --rounds="
                         + rounds + " >= 0");
@@ -97,7 +101,8 @@ public final class ClientCommand implements Callable<Integer> {
         String problem = null;
         try (source) {
             chosen.create().read(source, receiver, maxFrame);
-        } catch (CorruptFrameException | FrameTooLongException | TruncatedFrameException e) {
+        } catch (CorruptFrameException | FrameTooLongException | TruncatedFrameException
+                | NettyClient.IncompleteFrameException | NettyClient.BadFrameException e) {
             code = ExitCode.BAD_INPUT;
             problem = e.getMessage();
         } catch (SequenceMismatchException e) {

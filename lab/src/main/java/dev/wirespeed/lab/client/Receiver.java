@@ -34,7 +34,10 @@ public final class Receiver {
     private long roundFrames;
     private long roundBytes;
     private long roundStart;
+    /** CPU time of the reading thread at the start of the round; taken at the first frame. */
     private long roundCpuStart;
+    /** The thread that reads (the caller of {@code onFrame}; Netty's event loop for the peer). */
+    private Thread reader;
     private long roundsDone;
     private boolean done;
 
@@ -54,7 +57,6 @@ public final class Receiver {
         this.json = json;
         this.out = out;
         this.roundStart = System.nanoTime();
-        this.roundCpuStart = THREADS.getCurrentThreadCpuTime();
     }
 
     /**
@@ -122,6 +124,10 @@ public final class Receiver {
     }
 
     private void count(int length) {
+        if (reader == null) {
+            reader = Thread.currentThread();
+            roundCpuStart = THREADS.getCurrentThreadCpuTime();
+        }
         long frameBytes = length + 8L;
         bytes += frameBytes;
         roundBytes += frameBytes;
@@ -133,9 +139,11 @@ public final class Receiver {
 
     private void endRound() {
         long now = System.nanoTime();
-        long cpuNow = THREADS.getCurrentThreadCpuTime();
         long nanos = Math.max(1, now - roundStart);
-        double cpuNsPerMsg = (double) (cpuNow - roundCpuStart) / roundFrames;
+        // CPU time is per thread: a partial round closed by finish() on another thread has none.
+        boolean onReader = Thread.currentThread() == reader;
+        long cpuNow = onReader ? THREADS.getCurrentThreadCpuTime() : 0;
+        double cpuNsPerMsg = onReader ? (double) (cpuNow - roundCpuStart) / roundFrames : Double.NaN;
         long millis = nanos / 1_000_000;
         long msgPerSec = (long) (roundFrames * 1e9 / nanos);
         double mbPerSec = roundBytes * 1e3 / nanos;
@@ -143,8 +151,9 @@ public final class Receiver {
         if (json) {
             out.printf(Locale.ROOT,
                     "{\"round\":%d,\"messages\":%d,\"bytes\":%d,\"ms\":%d,\"msgPerSec\":%d,\"mbPerSec\":%.1f,"
-                            + "\"cpuNsPerMsg\":%.1f}%n",
-                    roundsDone, roundFrames, roundBytes, millis, msgPerSec, mbPerSec, cpuNsPerMsg);
+                            + "\"cpuNsPerMsg\":%s}%n",
+                    roundsDone, roundFrames, roundBytes, millis, msgPerSec, mbPerSec,
+                    Double.isNaN(cpuNsPerMsg) ? "null" : String.format(Locale.ROOT, "%.1f", cpuNsPerMsg));
         } else {
             out.printf(Locale.ROOT, "Time for %d msg: %d; speed: %d msg/s; %.1f MB/s%n", roundFrames, millis,
                     msgPerSec, mbPerSec);
@@ -154,6 +163,6 @@ public final class Receiver {
         roundBytes = 0;
         done = rounds > 0 && roundsDone >= rounds;
         roundStart = System.nanoTime();
-        roundCpuStart = THREADS.getCurrentThreadCpuTime();
+        roundCpuStart = cpuNow;
     }
 }

@@ -33,4 +33,13 @@ public interface Source extends Closeable {
      * @throws IOException if it cannot be opened
      */
     ReadableByteChannel channel() throws IOException;
+
+    /**
+     * {@return the TCP address to connect to}, for clients that open their own socket (the Netty peer)
+     *
+     * @throws UnsupportedOperationException for every transport but tcp
+     */
+    default java.net.InetSocketAddress tcpAddress() {
+        throw new UnsupportedOperationException("this strategy needs --transport tcp");
+    }
 }

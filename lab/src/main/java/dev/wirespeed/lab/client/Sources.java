@@ -38,6 +38,11 @@ final class Sources {
             public ReadableByteChannel channel() throws IOException {
                 return open(SocketChannel.open(address));
             }
+
+            @Override
+            public InetSocketAddress tcpAddress() {
+                return address;
+            }
         };
     }
 

@@ -25,12 +25,27 @@ public enum Strategies {
     /** The library's {@code FrameReader}. */
     WIRESPEED(WirespeedClient::new),
     /** The library's {@code FrameReader}, busy-polling a non-blocking socket. */
-    WIRESPEED_SPIN(WirespeedSpinClient::new);
+    WIRESPEED_SPIN(WirespeedSpinClient::new),
+    /** The peer: Netty 4.2, {@code LengthFieldBasedFrameDecoder}, NIO transport (TCP only). */
+    NETTY_NIO(() -> new NettyClient(false), true),
+    /** The peer: Netty 4.2, {@code LengthFieldBasedFrameDecoder}, native epoll transport (TCP on Linux only). */
+    NETTY_EPOLL(() -> new NettyClient(true), true);
 
     private final Supplier<Strategy> factory;
+    private final boolean peer;
 
     Strategies(Supplier<Strategy> factory) {
+        this(factory, false);
+    }
+
+    Strategies(Supplier<Strategy> factory, boolean peer) {
         this.factory = factory;
+        this.peer = peer;
+    }
+
+    /** {@return true for the peers (Netty): TCP only, their own error wording} */
+    public boolean peer() {
+        return peer;
     }
 
     /** {@return a new instance of this strategy} */

@@ -95,7 +95,8 @@ final class StreamExperiment {
     List<Case> cases() {
         List<Case> cases = new ArrayList<>();
         for (Strategies strategy : Strategies.values()) {
-            if (link != Link.PIPE || strategy != Strategies.WIRESPEED_SPIN) {
+            boolean fits = strategy.peer() ? link == Link.TCP : link != Link.PIPE || strategy != Strategies.WIRESPEED_SPIN;
+            if (fits) {
                 cases.add(new JavaCase(strategy, 0));
             }
         }
@@ -123,6 +124,7 @@ final class StreamExperiment {
     private long messages(Case kase) {
         long base = switch (kase) {
             case JavaCase java -> switch (java.strategy()) {
+                case NETTY_NIO, NETTY_EPOLL -> 2_000_000;
                 case UNBUFFERED -> 100_000;
                 case READINT -> 200_000;
                 case BUFFERED, BUFFERED_READINT, NO_ALLOC -> 1_500_000;
@@ -172,14 +174,15 @@ final class StreamExperiment {
     private void addRows(Case kase, Placement placement, Cell cell) {
         boolean ours = kase instanceof JavaCase java && java.strategy().cliName().startsWith("wirespeed") && !java.cWriter();
         boolean isCeiling = !(kase instanceof JavaCase);
+        boolean peer = kase instanceof JavaCase java && java.strategy().peer();
         double published = Published.mbPerSec(link, kase, placement);
         lab.rows.add(new Row(link.id(), kase.name(), link.id(), placement.name(), "MB/s", cell.mb(), SIZE, published,
-                ours, isCeiling, false));
+                ours, isCeiling, peer));
         if (!Double.isNaN(cell.msg().median())) {
             lab.rows.add(new Row(link.id(), kase.name(), link.id(), placement.name(), "msg/s", cell.msg(), SIZE,
-                    Double.NaN, ours, isCeiling, false));
+                    Double.NaN, ours, isCeiling, peer));
             lab.rows.add(new Row(link.id(), kase.name(), link.id(), placement.name(), "cpu ns/msg", cell.cpu(), SIZE,
-                    Double.NaN, ours, isCeiling, false));
+                    Double.NaN, ours, isCeiling, peer));
         }
     }
 

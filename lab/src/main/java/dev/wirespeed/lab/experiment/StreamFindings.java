@@ -33,6 +33,9 @@ final class StreamFindings {
             } else {
                 socket(where, cells);
             }
+            if (link == Link.TCP) {
+                peers(where, cells);
+            }
             ours(where, cells);
         }
         if (link == Link.PIPE && results.size() > 1) {
@@ -79,6 +82,16 @@ final class StreamFindings {
                 + "64 KiB one (wirespeed, >= 1.5x)" + where, ratio >= 1.5, String.format(Locale.ROOT,
                         "wirespeed %s MB/s with a 1 MiB pipe / %s MB/s with 64 KiB = %.2fx",
                         fmt(big.mb().median()), fmt(small.mb().median()), ratio)));
+    }
+
+    private void peers(String where, Map<Case, Cell> cells) {
+        Cell nio = cells.get(java(Strategies.NETTY_NIO));
+        Cell epoll = cells.get(java(Strategies.NETTY_EPOLL));
+        Strategies best = nio.mb().median() >= epoll.mb().median() ? Strategies.NETTY_NIO : Strategies.NETTY_EPOLL;
+        ratio(where, "target: wirespeed is >= 3x the best Netty strategy (wirespeed / " + best + " >= 3x)", cells,
+                Strategies.WIRESPEED, best, 3.0, Double.NaN);
+        ratio(where, "target: wirespeed busy-polling is >= 3x the best Netty strategy (wirespeed-spin / " + best
+                + " >= 3x)", cells, Strategies.WIRESPEED_SPIN, best, 3.0, Double.NaN);
     }
 
     private void ours(String where, Map<Case, Cell> cells) {

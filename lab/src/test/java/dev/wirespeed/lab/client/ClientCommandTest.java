@@ -45,6 +45,9 @@ class ClientCommandTest {
         for (Vectors vector : Vectors.all()) {
             Path file = Files.write(dir.resolve(vector.file()), vector.bytes());
             for (Strategies strategy : Strategies.values()) {
+                if (strategy.peer()) {
+                    continue; // TCP only: covered by EndToEndTest
+                }
                 tests.add(DynamicTest.dynamicTest(strategy + " " + vector, () -> {
                     boolean verify = vector.file().startsWith("seq-");
                     List<String> args = new ArrayList<>(List.of("--transport", "file", "--path", file.toString(),
@@ -88,6 +91,9 @@ class ClientCommandTest {
         stream[18 + 8 + 4] ^= 1;
         Path file = Files.write(dir.resolve("corrupt.bin"), stream);
         for (Strategies strategy : Strategies.values()) {
+            if (strategy.peer()) {
+                continue; // TCP only: covered by EndToEndTest
+            }
             Run run = client("--transport", "file", "--path", file.toString(), "--strategy", strategy.cliName(),
                     "--verify", "--json");
             assertEquals(ExitCode.VERIFY_FAILED, run.code(), strategy.cliName());
@@ -103,7 +109,8 @@ class ClientCommandTest {
         Run unknown = client("--transport", "tcp", "--strategy", "fastest");
         assertEquals(ExitCode.USAGE, unknown.code());
         assertEquals("wirespeed client: unknown strategy 'fastest'; known: unbuffered, readint, buffered, "
-                + "buffered-readint, no-alloc, channel, channel-compact, zero-copy, wirespeed, wirespeed-spin\n", unknown.err());
+                + "buffered-readint, no-alloc, channel, channel-compact, zero-copy, wirespeed, wirespeed-spin, netty-nio, "
+                + "netty-epoll\n", unknown.err());
         assertEquals(ExitCode.USAGE, client("--transport", "carrier-pigeon", "--strategy", "wirespeed").code());
         assertEquals(ExitCode.USAGE, client("--transport", "stdout", "--strategy", "wirespeed").code());
     }

@@ -33,6 +33,9 @@ class StrategyContractTest {
         System.out.println("StrategyContractTest seed=" + SEED + " (replay: -Dwirespeed.test.seed=" + SEED + ")");
         List<DynamicTest> tests = new ArrayList<>();
         for (Strategies strategy : Strategies.values()) {
+            if (strategy.peer()) {
+                continue; // TCP only: covered by EndToEndTest
+            }
             for (Vectors vector : Vectors.all()) {
                 byte[] bytes = vector.bytes();
                 List<Function<byte[], ScriptedChannel>> channels = new ArrayList<>(List.of(

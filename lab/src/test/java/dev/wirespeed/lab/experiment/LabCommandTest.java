@@ -41,7 +41,9 @@ class LabCommandTest {
         for (StreamExperiment.Link link : StreamExperiment.Link.values()) {
             List<String> cases = new ArrayList<>();
             for (Strategies strategy : Strategies.values()) {
-                if (link != StreamExperiment.Link.PIPE || strategy != Strategies.WIRESPEED_SPIN) {
+                boolean fits = strategy.peer() ? link == StreamExperiment.Link.TCP
+                        : link != StreamExperiment.Link.PIPE || strategy != Strategies.WIRESPEED_SPIN;
+                if (fits) {
                     cases.add(strategy.cliName());
                 }
             }
@@ -73,13 +75,14 @@ class LabCommandTest {
                 + "\", \"transport\": \"" + link + "\", \"placement\": \"" + placement + "\", \"unit\": \""
                 + Pattern.quote(unit) + "\", \"median\": ([\\d.]+), \"min\": ([\\d.]+), \"max\": ([\\d.]+), \"runs\": 1, "
                 + "\"size\": 100, \"published\": [^,]+, \"ours\": (true|false), \"ceiling\": (true|false), "
-                + "\"peer\": false}").matcher(json);
+                + "\"peer\": (true|false)}").matcher(json);
         assertTrue(row.find(), "no row for " + link + " / " + kase + " / " + placement + " / " + unit);
         double median = Double.parseDouble(row.group(1));
         assertTrue(median > 0 && Double.parseDouble(row.group(2)) <= median && median <= Double.parseDouble(row.group(3)),
                 row.group());
         assertEquals(kase.startsWith("wirespeed") && !kase.contains("C writer"), Boolean.parseBoolean(row.group(4)), kase);
         assertEquals(kase.startsWith("C "), Boolean.parseBoolean(row.group(5)), kase);
+        assertEquals(kase.startsWith("netty"), Boolean.parseBoolean(row.group(6)), kase);
     }
 
     @Test
