@@ -27,6 +27,9 @@ import java.util.regex.Pattern;
  */
 final class StreamExperiment {
     private static final int SIZE = 100;
+    /** The strategies also run against a server that writes each frame on its own (tcp). */
+    static final List<Strategies> PER_FRAME = List.of(Strategies.UNBUFFERED, Strategies.BUFFERED_READINT,
+            Strategies.ZERO_COPY, Strategies.WIRESPEED);
     /** The larger pipe of the pipe experiment's extra rows: Linux's default pipe-max-size. */
     static final int BIG_PIPE = 1 << 20;
     private static final Pattern LISTENING = Pattern.compile("listening on (?:[^:]+:(\\d+)|\\S+)");
@@ -47,18 +50,35 @@ final class StreamExperiment {
         String name();
     }
 
-    /**
-     * A client strategy reading the Java server, or the C writer where {@code cWriter} (to tell the
-     * reader's cost from the writer's); {@code pipeSize} 0 leaves the pipe as it is.
-     */
-    record JavaCase(Strategies strategy, int pipeSize, boolean cWriter) implements Case {
+    /** Who writes the stream a Java client reads. */
+    enum Writer {
+        /** The Java server, batching frames into 512 KiB writes. */
+        JAVA(""),
+        /** The Java server writing each frame with its own call (the first article's "Note 1"). */
+        JAVA_PER_FRAME(" (server writes per frame)"),
+        /** The C writer: tells the reader's cost from the writer's. */
+        C(" <- C writer");
+
+        final String suffix;
+
+        Writer(String suffix) {
+            this.suffix = suffix;
+        }
+    }
+
+    /** A client strategy reading a writer; {@code pipeSize} 0 leaves the pipe as it is. */
+    record JavaCase(Strategies strategy, int pipeSize, Writer writer) implements Case {
         JavaCase(Strategies strategy, int pipeSize) {
-            this(strategy, pipeSize, false);
+            this(strategy, pipeSize, Writer.JAVA);
+        }
+
+        boolean cWriter() {
+            return writer == Writer.C;
         }
 
         @Override
         public String name() {
-            return strategy.cliName() + (pipeSize > 0 ? " (1 MiB pipe)" : "") + (cWriter ? " <- C writer" : "");
+            return strategy.cliName() + (pipeSize > 0 ? " (1 MiB pipe)" : "") + writer.suffix;
         }
     }
 
@@ -103,10 +123,15 @@ final class StreamExperiment {
         if (link == Link.PIPE) {
             cases.add(new JavaCase(Strategies.WIRESPEED, BIG_PIPE));
         }
+        if (link == Link.TCP) {
+            for (Strategies strategy : PER_FRAME) {
+                cases.add(new JavaCase(strategy, 0, Writer.JAVA_PER_FRAME));
+            }
+        }
         if (ceiling != null) {
-            cases.add(new JavaCase(Strategies.WIRESPEED, 0, true));
+            cases.add(new JavaCase(Strategies.WIRESPEED, 0, Writer.C));
             if (link != Link.PIPE) {
-                cases.add(new JavaCase(Strategies.WIRESPEED_SPIN, 0, true));
+                cases.add(new JavaCase(Strategies.WIRESPEED_SPIN, 0, Writer.C));
             }
             cases.add(new CeilingCase(false, 0));
             cases.add(new CeilingCase(true, 0));
@@ -123,6 +148,7 @@ final class StreamExperiment {
     /** Frames per round, sized so a round lasts a fraction of a second on a 2-core VM. */
     private long messages(Case kase) {
         long base = switch (kase) {
+            case JavaCase java when java.writer() == Writer.JAVA_PER_FRAME -> 200_000;
             case JavaCase java -> switch (java.strategy()) {
                 case NETTY_NIO, NETTY_EPOLL -> 2_000_000;
                 case UNBUFFERED -> 100_000;
@@ -190,8 +216,10 @@ final class StreamExperiment {
     private final class Servers implements AutoCloseable {
         private final Placement placement;
         private Process java;
+        private Process javaPerFrame;
         private Process c;
         private String javaAddress;
+        private String javaPerFrameAddress;
         private String cAddress;
 
         Servers(Placement placement) {
@@ -210,6 +238,16 @@ final class StreamExperiment {
             return javaAddress;
         }
 
+        /** The port of the Java server that writes each frame on its own (tcp only). */
+        String javaPerFrame() throws IOException {
+            if (javaPerFrame == null) {
+                javaPerFrame = Jvm.start(placement.serverCpu(), List.of("server", "--transport", "tcp", "--port", "0",
+                        "--size", String.valueOf(SIZE), "--write-per-frame"));
+                javaPerFrameAddress = address(javaPerFrame, null);
+            }
+            return javaPerFrameAddress;
+        }
+
         /** The C server's port (tcp) or socket path (unix). */
         String c() throws IOException {
             if (c == null) {
@@ -223,7 +261,7 @@ final class StreamExperiment {
 
         @Override
         public void close() {
-            for (Process process : new Process[] {java, c}) {
+            for (Process process : new Process[] {java, javaPerFrame, c}) {
                 if (process != null) {
                     process.destroyForcibly();
                     awaitExit(process);
@@ -272,7 +310,11 @@ final class StreamExperiment {
                 List<String> args = new ArrayList<>(List.of("client", "--strategy", java.strategy().cliName(),
                         "--messages", messages, "--rounds", rounds, "--json", "--transport"));
                 switch (link) {
-                    case TCP -> args.addAll(List.of("tcp", "--port", java.cWriter() ? servers.c() : servers.java()));
+                    case TCP -> args.addAll(List.of("tcp", "--port", switch (java.writer()) {
+                        case JAVA -> servers.java();
+                        case JAVA_PER_FRAME -> servers.javaPerFrame();
+                        case C -> servers.c();
+                    }));
                     case UNIX -> args.addAll(List.of("unix", "--path", java.cWriter() ? servers.c() : servers.java()));
                     case PIPE -> args.add("stdin");
                 }

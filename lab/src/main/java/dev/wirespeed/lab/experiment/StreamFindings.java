@@ -35,6 +35,7 @@ final class StreamFindings {
             }
             if (link == Link.TCP) {
                 peers(where, cells);
+                perFrame(where, cells);
             }
             ours(where, cells);
         }
@@ -84,6 +85,21 @@ final class StreamFindings {
                         fmt(big.mb().median()), fmt(small.mb().median()), ratio)));
     }
 
+    /** The first article's Note 1: buffering buys less when the server writes each frame on its own. */
+    private void perFrame(String where, Map<Case, Cell> cells) {
+        JavaCase batchedFast = java(Strategies.ZERO_COPY);
+        JavaCase batchedSlow = java(Strategies.UNBUFFERED);
+        JavaCase perFrameFast = new JavaCase(Strategies.ZERO_COPY, 0, StreamExperiment.Writer.JAVA_PER_FRAME);
+        JavaCase perFrameSlow = new JavaCase(Strategies.UNBUFFERED, 0, StreamExperiment.Writer.JAVA_PER_FRAME);
+        double batched = cells.get(batchedFast).mb().median() / cells.get(batchedSlow).mb().median();
+        double perFrame = cells.get(perFrameFast).mb().median() / cells.get(perFrameSlow).mb().median();
+        lab.findings.add(new Finding("buffering gains less when the server writes each frame on its own (Note 1: "
+                + "zero-copy / unbuffered, per-frame server < batched server)" + where, perFrame < batched,
+                String.format(Locale.ROOT, "per-frame server: zero-copy %s / unbuffered %s MB/s = %.2fx; batched server: "
+                        + "%.2fx", fmt(cells.get(perFrameFast).mb().median()), fmt(cells.get(perFrameSlow).mb().median()),
+                        perFrame, batched)));
+    }
+
     private void peers(String where, Map<Case, Cell> cells) {
         Cell nio = cells.get(java(Strategies.NETTY_NIO));
         Cell epoll = cells.get(java(Strategies.NETTY_EPOLL));
@@ -114,7 +130,8 @@ final class StreamFindings {
                     : List.of(Strategies.WIRESPEED, Strategies.WIRESPEED_SPIN);
             for (Strategies strategy : readers) {
                 for (boolean cWriter : new boolean[] {false, true}) {
-                    JavaCase kase = new JavaCase(strategy, 0, cWriter);
+                    JavaCase kase = new JavaCase(strategy, 0,
+                            cWriter ? StreamExperiment.Writer.C : StreamExperiment.Writer.JAVA);
                     double mb = cells.get(kase).mb().median();
                     lab.findings.add(new Finding("target: " + kase.name() + " reaches >= 90% of the ceiling" + where,
                             mb >= CEILING_TARGET * ceiling, String.format(Locale.ROOT,

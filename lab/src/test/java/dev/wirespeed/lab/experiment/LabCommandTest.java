@@ -50,6 +50,9 @@ class LabCommandTest {
             if (link == StreamExperiment.Link.PIPE) {
                 cases.add("wirespeed (1 MiB pipe)");
             }
+            if (link == StreamExperiment.Link.TCP) {
+                StreamExperiment.PER_FRAME.forEach(s -> cases.add(s.cliName() + " (server writes per frame)"));
+            }
             if (cc) {
                 cases.addAll(List.of("wirespeed <- C writer", "C read(2) blocking", "C read(2) busy-poll"));
             }
