@@ -67,18 +67,21 @@ public final class LabCommand implements Callable<Integer> {
         LabRun lab = new LabRun(mode, stdout, stderr, System.console() != null);
         stdout.println("wirespeed lab (" + mode.name().toLowerCase(Locale.ROOT) + "): " + Machine.jdk() + " on "
                 + Machine.describe());
+        List<StreamExperiment> runs = new ArrayList<>();
         java.nio.file.Path ceiling = null;
-        boolean ceilingCompiled = false;
         for (String name : chosen) {
             if (!BUILT.contains(name)) {
                 lab.notes.add("experiment '" + name + "' is not built yet: skipped");
                 continue;
             }
-            if (!ceilingCompiled) {
+            if (runs.isEmpty()) {
                 ceiling = Ceiling.compile(lab);
-                ceilingCompiled = true;
             }
-            new StreamExperiment(lab, StreamExperiment.Link.valueOf(name.toUpperCase(Locale.ROOT)), ceiling).run();
+            runs.add(new StreamExperiment(lab, StreamExperiment.Link.valueOf(name.toUpperCase(Locale.ROOT)), ceiling));
+        }
+        runs.forEach(experiment -> lab.addSteps(experiment.steps()));
+        for (StreamExperiment experiment : runs) {
+            experiment.run();
         }
         printFindings(lab);
         Files.createDirectories(out);

@@ -164,11 +164,15 @@ final class StreamExperiment {
         return Math.max(1, perLink * lab.mode.messageMultiplier / 4);
     }
 
+    /** {@return the client runs this experiment will make}, for the progress line's ETA */
+    int steps() {
+        return Placement.available(new ArrayList<>()).size() * cases().size() * lab.mode.runs;
+    }
+
     void run() throws IOException, InterruptedException {
         List<Placement> placements = Placement.available(lab.notes);
         List<Case> cases = cases();
         Map<Placement, Map<Case, Cell>> results = new LinkedHashMap<>();
-        lab.addSteps(placements.size() * cases.size() * lab.mode.runs);
         for (Placement placement : placements) {
             Map<Case, Cell> byCase = new LinkedHashMap<>();
             results.put(placement, byCase);
