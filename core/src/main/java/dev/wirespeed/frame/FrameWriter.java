@@ -77,11 +77,8 @@ public final class FrameWriter implements Flushable, Closeable {
      * @throws IOException if a write it triggers fails
      */
     public void writeFrame(int type, byte[] body, int offset, int length) throws IOException {
-        Objects.checkFromIndexSize(offset, length, body.length);
         checkLength(length);
-        out.writeInt(type);
-        out.writeInt(length);
-        out.write(body, offset, length);
+        out.write((long) type << 32 | (length & 0xFFFF_FFFFL), body, offset, length);
         frames++;
     }
 

@@ -29,6 +29,22 @@ class ChannelWriterTest {
     }
 
     @Test
+    void writesAPrefixedRecordWhetherItFitsOrStraddlesTheBuffer() throws Exception {
+        ScriptedChannel sink = ScriptedChannel.sink(call -> Integer.MAX_VALUE, "whole");
+        ChannelWriter writer = new ChannelWriter(sink, 20);
+        byte[] body = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+        writer.write(0x0102030405060708L, body, 2, 5); // fits: 13 of 20 bytes
+        writer.write(-1L, body, 0, 10); // straddles: 7 bytes left
+        writer.flush();
+        ByteBuffer expected = ByteBuffer.allocate(31).putLong(0x0102030405060708L).put(body, 2, 5).putLong(-1L).put(body);
+        assertArrayEquals(expected.array(), sink.written());
+        assertEquals(31, writer.offset());
+        assertEquals(IndexOutOfBoundsException.class, org.junit.jupiter.api.Assertions.assertThrows(
+                IndexOutOfBoundsException.class, () -> writer.write(0L, body, 8, 3)).getClass());
+        assertEquals(31, writer.offset(), "nothing accepted from a bad range");
+    }
+
+    @Test
     void finishesPartialWritesAndZeroByteWrites() throws Exception {
         System.out.println("ChannelWriterTest seed=" + SEED);
         SplittableRandom random = new SplittableRandom(SEED);
