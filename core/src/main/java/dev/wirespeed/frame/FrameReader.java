@@ -104,8 +104,7 @@ public final class FrameReader implements Closeable {
             throw TruncatedFrameException.inBody(in.available() - FrameFormat.HEADER_LENGTH, length,
                     in.offset());
         }
-        in.skip(FrameFormat.HEADER_LENGTH);
-        ByteBuffer body = in.view(length);
+        ByteBuffer body = in.view(FrameFormat.HEADER_LENGTH, length);
         if (checkedViews) {
             body = body.duplicate();
         }

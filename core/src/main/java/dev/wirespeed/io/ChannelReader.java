@@ -240,6 +240,28 @@ public final class ChannelReader implements Closeable {
     }
 
     /**
+     * Consumes {@code skip + byteCount} bytes and returns the last {@code byteCount} of them as a view,
+     * exactly as {@link #skip(int) skip(skip)} then {@link #view(int) view(byteCount)} would, with one
+     * capacity check: for a header followed by a body.
+     *
+     * @param skip bytes to pass over first, {@code skip >= 0}
+     * @param byteCount the view's length, {@code 0 <= skip + byteCount <= maxCapacity}
+     * @return the view, valid until the next call of any method of this reader
+     * @throws EOFException if the stream ends first; nothing is consumed
+     * @throws IOException if the channel fails
+     */
+    public ByteBuffer view(int skip, int byteCount) throws IOException {
+        if (skip < 0) {
+            throw new IllegalArgumentException("skip=" + skip + " must be >= 0");
+        }
+        require(skip + byteCount);
+        int start = buffer.position() + skip;
+        int end = start + byteCount;
+        buffer.position(end);
+        return view.limit(end).position(start);
+    }
+
+    /**
      * Returns the offset, counted from the next unread byte, of the first {@code b} among the next
      * {@code maxBytes} bytes of the stream, reading as needed; consumes nothing.
      *

@@ -68,6 +68,19 @@ class ChannelReaderTest {
     }
 
     @Test
+    void viewAfterSkipConsumesBothAndShowsOnlyTheTail() throws Exception {
+        ChannelReader reader = new ChannelReader(ScriptedChannel.oneByteAtATime(new byte[] {1, 2, 3, 4, 5, 6}), 4, 8);
+        ByteBuffer tail = reader.view(2, 3);
+        assertEquals(3, tail.remaining());
+        assertEquals(3, tail.get(tail.position()));
+        assertEquals(5, reader.offset());
+        EOFException e = assertThrows(EOFException.class, () -> reader.view(1, 1));
+        assertEquals("end of stream: required=2 available=1 offset=5", e.getMessage());
+        assertEquals(5, reader.offset(), "nothing consumed at end of stream");
+        assertThrows(IllegalArgumentException.class, () -> reader.view(-1, 1));
+    }
+
+    @Test
     void growsForRequestsLargerThanTheBufferButNotPastMaxCapacity() throws Exception {
         byte[] data = new byte[10_000];
         new SplittableRandom(SEED).nextBytes(data);
