@@ -1,0 +1,25 @@
+package dev.wirespeed.io;
+
+/**
+ * Counting a byte eight at a time in a {@code long} (SIMD within a register). Exact: unlike the
+ * classic {@code (x - 0x01..) & ~x & 0x80..} test, the sum below cannot borrow across bytes.
+ */
+final class Swar {
+    private static final long LOW_SEVEN = 0x7F7F_7F7F_7F7F_7F7FL;
+
+    private Swar() {
+    }
+
+    /** {@return a word holding {@code b} in each of its eight bytes} */
+    static long broadcast(byte b) {
+        return (b & 0xFFL) * 0x0101_0101_0101_0101L;
+    }
+
+    /** {@return how many of the eight bytes of {@code word} equal the byte {@code pattern} was made of} */
+    static int count(long word, long pattern) {
+        long x = word ^ pattern; // a matching byte is now zero
+        // Per byte: (low 7 bits + 0x7F) sets bit 7 unless the low bits are zero; OR-ing x adds bit 7 itself.
+        long nonZero = ((x & LOW_SEVEN) + LOW_SEVEN) | x;
+        return Long.bitCount(~(nonZero | LOW_SEVEN));
+    }
+}

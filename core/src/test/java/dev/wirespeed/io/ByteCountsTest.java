@@ -1,0 +1,85 @@
+package dev.wirespeed.io;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.wirespeed.testing.ScriptedChannel;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Counting equals a plain loop's count, at every size around word, buffer and mapping boundaries. */
+class ByteCountsTest {
+    private static final long SEED = Long.getLong("wirespeed.test.seed", System.nanoTime());
+
+    @TempDir
+    Path dir;
+
+    static long plainCount(byte[] bytes, byte b) {
+        long count = 0;
+        for (byte x : bytes) {
+            count += x == b ? 1 : 0;
+        }
+        return count;
+    }
+
+    /** Mostly newlines and a byte that differs from a newline in one bit, to catch borrows between bytes. */
+    static byte[] text(int length, long seed) {
+        SplittableRandom random = new SplittableRandom(seed);
+        byte[] bytes = new byte[length];
+        for (int i = 0; i < length; i++) {
+            int r = random.nextInt(8);
+            bytes[i] = (byte) (r == 0 ? '\n' : r == 1 ? '\n' ^ 1 : r == 2 ? 0 : r == 3 ? 0xFF : random.nextInt(256));
+        }
+        return bytes;
+    }
+
+    @TestFactory
+    Stream<DynamicTest> countsEqualAPlainLoopAtEverySizeAroundTheBoundaries() {
+        System.out.println("ByteCountsTest seed=" + SEED);
+        List<Integer> sizes = new ArrayList<>(List.of(0, 1, 2, 7, 8, 9, 15, 16, 17, 63, 64, 65));
+        for (int boundary : new int[] {64 * 1024, (int) ByteCounts.MAP_THRESHOLD}) {
+            for (int delta = -9; delta <= 9; delta += 3) {
+                sizes.add(boundary + delta);
+            }
+        }
+        List<DynamicTest> tests = new ArrayList<>();
+        for (int size : sizes) {
+            tests.add(DynamicTest.dynamicTest(size + " bytes", () -> {
+                byte[] bytes = text(size, SEED + size);
+                for (byte b : new byte[] {'\n', 0, (byte) 0xFF}) {
+                    long expected = plainCount(bytes, b);
+                    assertEquals(expected, ByteCounts.count(MemorySegment.ofArray(bytes), b), "segment, byte " + b);
+                    assertEquals(expected, new ChannelReader(ScriptedChannel.randomSplits(bytes, SEED, 3000), 4096, 4096)
+                            .countToEnd(b), "reader, byte " + b);
+                    Path file = Files.write(dir.resolve("f" + size), bytes);
+                    assertEquals(expected, ByteCounts.count(file, b), "file, byte " + b);
+                }
+            }));
+        }
+        return tests.stream();
+    }
+
+    @Test
+    void everyByteValueIsCountedExactlyInEveryPositionOfAWord() {
+        for (int value = 0; value < 256; value++) {
+            long pattern = Swar.broadcast((byte) value);
+            for (int position = 0; position < 8; position++) {
+                long word = ~pattern ^ (0xFFL << (8 * position)); // only byte `position` equals value
+                word = (word & ~(0xFFL << (8 * position))) | ((value & 0xFFL) << (8 * position));
+                int expected = 0;
+                for (int k = 0; k < 8; k++) {
+                    expected += ((word >>> (8 * k)) & 0xFF) == value ? 1 : 0;
+                }
+                assertEquals(expected, Swar.count(word, pattern), "value " + value + " position " + position);
+            }
+        }
+    }
+}
