@@ -9,6 +9,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.SeekableByteChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
@@ -21,9 +22,10 @@ import java.util.List;
  *
  * <h2>Size known</h2>
  * A {@link Path}, a {@link FileInputStream} or a {@link SeekableByteChannel} says how many bytes
- * remain: they are read into one array of exactly that size, then one more byte is asked for. If the
+ * remain: they are read into one array of exactly that size, then the size is asked again. If the
  * file shrank meanwhile, the bytes that were there are returned (one trimming copy); if it grew, the
- * rest is read as for an unknown size. Memory: {@code length} bytes (plus the array header) when the
+ * rest is read as for an unknown size. (A file that grows between that last question and the return
+ * is read as it was: any whole-file read races with a writer.) Memory: {@code length} bytes (plus the array header) when the
  * file did not change.
  *
  * <h2>Size unknown</h2>
@@ -106,9 +108,13 @@ public final class ReadAll {
      * @throws IOException if reading fails, or the input is longer than {@link #MAX_ARRAY_LENGTH}
      */
     public static byte[] readAll(ReadableByteChannel channel) throws IOException {
-        long remaining = remaining(channel);
+        return readAll(channel, remaining(channel));
+    }
+
+    /** Reads a channel that has {@code remaining} bytes left, or an unknown number where it is not positive. */
+    private static byte[] readAll(ReadableByteChannel channel, long remaining) throws IOException {
         if (remaining <= 0) {
-            return toArray(chunks(new ChannelReads(channel), null, 0));
+            return toArray(chunks(new ChannelReads(channel), null));
         }
         if (remaining > MAX_ARRAY_LENGTH) {
             throw tooLong(remaining);
@@ -119,11 +125,10 @@ public final class ReadAll {
         if (filled < exact.length) {
             return Arrays.copyOf(exact, filled); // shrank while we read
         }
-        byte[] probe = new byte[1];
-        if (readFully(reads, probe, 0, 1) < 1) {
-            return exact;
+        if (!(channel instanceof SeekableByteChannel seekable) || seekable.size() <= seekable.position()) {
+            return exact; // the size, asked again, says we are at the end: no probing read, no probe array
         }
-        return toArray(chunks(reads, exact, probe[0])); // grew while we read
+        return toArray(chunks(reads, exact)); // grew while we read
     }
 
     /**
@@ -134,8 +139,8 @@ public final class ReadAll {
      * @throws IOException if the file cannot be read, or is longer than {@link #MAX_ARRAY_LENGTH}
      */
     public static byte[] readAll(Path file) throws IOException {
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
-            return readAll(channel);
+        try (SeekableByteChannel channel = Files.newByteChannel(file)) {
+            return readAll(channel, channel.size()); // a new channel is at position 0: one system call fewer
         }
     }
 
@@ -151,7 +156,7 @@ public final class ReadAll {
         if (in instanceof FileInputStream file) {
             return ByteBuffer.wrap(readAll(file.getChannel())).asReadOnlyBuffer();
         }
-        Chunks chunks = chunks(in::read, null, 0);
+        Chunks chunks = chunks(in::read, null);
         if (chunks.first == null) {
             return ByteBuffer.wrap(chunks.last, 0, chunks.lastLength).asReadOnlyBuffer();
         }
@@ -190,19 +195,13 @@ public final class ReadAll {
     private record Chunks(byte[] first, List<byte[]> more, byte[] last, int lastLength, long total) {
     }
 
-    /**
-     * Reads to the end in chunks; {@code head} (if not null) and one {@code extra} byte come first (a
-     * file that grew).
-     */
-    private static Chunks chunks(Reads reads, byte[] head, int extra) throws IOException {
+    /** Reads to the end in chunks; {@code head}, if not null, comes first (a file that grew). */
+    private static Chunks chunks(Reads reads, byte[] head) throws IOException {
         byte[] first = head;
         List<byte[]> more = null;
         long total = head == null ? 0 : head.length;
         byte[] chunk = new byte[CHUNK];
         int filled = 0;
-        if (head != null) {
-            chunk[filled++] = (byte) extra;
-        }
         int n;
         while ((n = reads.read(chunk, filled, chunk.length - filled)) >= 0) {
             filled += n;
@@ -250,7 +249,8 @@ public final class ReadAll {
         System.arraycopy(first, 0, result, 0, first.length);
         int at = first.length;
         if (more != null) {
-            for (byte[] chunk : more) {
+            for (int i = 0; i < more.size(); i++) { // indexed: no iterator, even before the JIT removes it
+                byte[] chunk = more.get(i);
                 System.arraycopy(chunk, 0, result, at, chunk.length);
                 at += chunk.length;
             }

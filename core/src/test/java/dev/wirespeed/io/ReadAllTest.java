@@ -152,11 +152,15 @@ class ReadAllTest {
         System.out.println("ReadAllTest allocation (bytes):\n" + table);
     }
 
-    /** A seekable channel over fixed bytes whose size() says {@code claimed}: a file that grows or shrinks. */
+    /**
+     * A seekable channel over fixed bytes whose first size() says {@code claimed} and later ones the
+     * truth: a file that grew or shrank after it was asked its size.
+     */
     private static final class Lying implements SeekableByteChannel {
         private final byte[] bytes;
         private final long claimed;
         private int position;
+        private boolean asked;
 
         Lying(byte[] bytes, long claimed) {
             this.bytes = bytes;
@@ -176,6 +180,10 @@ class ReadAllTest {
 
         @Override
         public long size() {
+            if (asked) {
+                return bytes.length;
+            }
+            asked = true;
             return claimed;
         }
 

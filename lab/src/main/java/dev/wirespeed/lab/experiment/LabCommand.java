@@ -21,13 +21,12 @@ import picocli.CommandLine.Parameters;
 @Command(name = "lab", mixinStandardHelpOptions = true,
         description = {"Runs the articles' experiments on this machine: tables with the published figures beside "
                 + "ours, the articles' findings checked, and results.json / results.csv under --out.",
-            "Experiments: tcp, unix, pipe (built); latency, files, readall (not built yet: they are skipped "
-                + "with a note)."})
+            "Experiments: tcp, unix, pipe, files, readall (built); latency (not built yet: skipped with a note)."})
 public final class LabCommand implements Callable<Integer> {
     /** Every experiment the lab knows, in report order. */
     static final List<String> KNOWN = List.of("tcp", "unix", "pipe", "latency", "files", "readall");
     /** The experiments built so far. */
-    static final Set<String> BUILT = Set.of("tcp", "unix", "pipe");
+    static final Set<String> BUILT = Set.of("tcp", "unix", "pipe", FilesExperiment.NAME, ReadAllExperiment.NAME);
 
     @Parameters(arity = "0..*", paramLabel = "EXPERIMENT", description = "which to run (default: all built)")
     List<String> experiments = new ArrayList<>();
@@ -67,21 +66,38 @@ public final class LabCommand implements Callable<Integer> {
         LabRun lab = new LabRun(mode, stdout, stderr, System.console() != null);
         stdout.println("wirespeed lab (" + mode.name().toLowerCase(Locale.ROOT) + "): " + Machine.jdk() + " on "
                 + Machine.describe());
-        List<StreamExperiment> runs = new ArrayList<>();
+        List<StreamExperiment> streams = new ArrayList<>();
+        FilesExperiment files = null;
+        ReadAllExperiment readAll = null;
         java.nio.file.Path ceiling = null;
         for (String name : chosen) {
             if (!BUILT.contains(name)) {
                 lab.notes.add("experiment '" + name + "' is not built yet: skipped");
-                continue;
+            } else if (name.equals(FilesExperiment.NAME)) {
+                files = new FilesExperiment(lab);
+                lab.addSteps(files.steps());
+            } else if (name.equals(ReadAllExperiment.NAME)) {
+                readAll = new ReadAllExperiment(lab);
+                lab.addSteps(readAll.steps());
+            } else {
+                if (streams.isEmpty()) {
+                    ceiling = Ceiling.compile(lab);
+                }
+                StreamExperiment stream = new StreamExperiment(lab,
+                        StreamExperiment.Link.valueOf(name.toUpperCase(Locale.ROOT)), ceiling);
+                lab.addSteps(stream.steps());
+                streams.add(stream);
             }
-            if (runs.isEmpty()) {
-                ceiling = Ceiling.compile(lab);
-            }
-            runs.add(new StreamExperiment(lab, StreamExperiment.Link.valueOf(name.toUpperCase(Locale.ROOT)), ceiling));
         }
-        runs.forEach(experiment -> lab.addSteps(experiment.steps()));
-        for (StreamExperiment experiment : runs) {
+        for (StreamExperiment experiment : streams) {
             experiment.run();
+        }
+        // In the lab's own JVM, pinned to one CPU: after the process experiments, so they keep both CPUs.
+        if (files != null) {
+            files.run();
+        }
+        if (readAll != null) {
+            readAll.run();
         }
         printFindings(lab);
         Files.createDirectories(out);

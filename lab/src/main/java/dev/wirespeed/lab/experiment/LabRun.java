@@ -15,7 +15,7 @@ final class LabRun {
         /** One run per cell, short rounds: for CI and a first look (about a minute). */
         QUICK(1, 2, 1, 1),
         /** Three runs per cell: the default, within about five minutes on two cores. */
-        DEFAULT(3, 3, 4, 1),
+        DEFAULT(3, 3, 3, 1),
         /** Five runs per cell, rounds twice as long. */
         FULL(5, 6, 8, 5);
 
@@ -23,7 +23,7 @@ final class LabRun {
         final int runs;
         /** Rounds per run, the first a warm-up. */
         final int rounds;
-        /** Round length, in quarters of the default's frames per round. */
+        /** Round length, in quarters of the base frames per round. */
         final int messageMultiplier;
         /** Seconds per iperf3 run. */
         final int iperfSeconds;

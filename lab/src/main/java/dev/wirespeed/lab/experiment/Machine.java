@@ -11,7 +11,14 @@ final class Machine {
     private Machine() {
     }
 
+    /** Read once, when the lab starts: before in-process experiments pin the thread to one CPU. */
+    private static final Map<String, String> MACHINE = read();
+
     static Map<String, String> describe() {
+        return MACHINE;
+    }
+
+    private static Map<String, String> read() {
         Map<String, String> machine = new LinkedHashMap<>();
         machine.put("cpu", firstValue(Path.of("/proc/cpuinfo"), "model name"));
         machine.put("cpus", String.valueOf(Runtime.getRuntime().availableProcessors()));
@@ -19,7 +26,7 @@ final class Machine {
         machine.put("memory", memory);
         machine.put("os", System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
                 + System.getProperty("os.arch"));
-        return machine;
+        return java.util.Collections.unmodifiableMap(machine);
     }
 
     static String jdk() {

@@ -31,24 +31,30 @@ final class ReportHtml {
         html.append("<h1>wirespeed lab report</h1>\n<p>").append(escape(Machine.jdk())).append(" on ")
                 .append(escape(Machine.describe().toString())).append("; mode ")
                 .append(lab.mode.name().toLowerCase(Locale.ROOT)).append(", ").append(lab.mode.runs)
-                .append(" run(s) per cell. Bars: median MB/s (10<sup>6</sup> bytes/s); whiskers: min to max; ")
-                .append("black tick: the article's published figure.</p>\n<p class=\"legend\">")
+                .append(" run(s) per cell. Bars: medians (MB = 10<sup>6</sup> bytes); whiskers: min to max; ")
+                .append("black tick: the published figure.</p>\n<p class=\"legend\">")
                 .append("<span style=\"background:#9aa5b1\"></span>article strategy<span style=\"background:#2563eb\"></span>wirespeed")
                 .append("<span style=\"background:#d97706\"></span>ceiling (C, iperf3)<span style=\"background:#16a34a\"></span>peer</p>\n");
-        Map<String, Map<String, List<Row>>> charts = new LinkedHashMap<>();
+        // One chart per experiment, placement and unit (MB/s first), and per size where an experiment
+        // measures several sizes (files, readall); the CPU-time rows stay in results.json.
+        Map<String, java.util.Set<Integer>> sizes = new LinkedHashMap<>();
         for (Row row : lab.rows) {
-            if (row.unit().equals("MB/s")) {
-                charts.computeIfAbsent(row.experiment(), e -> new LinkedHashMap<>())
-                        .computeIfAbsent(row.placement(), p -> new ArrayList<>()).add(row);
+            sizes.computeIfAbsent(row.experiment(), e -> new java.util.TreeSet<>()).add(row.size());
+        }
+        Map<String, List<Row>> charts = new LinkedHashMap<>();
+        for (String unit : List.of("MB/s", "ops/s", "bytes")) {
+            for (Row row : lab.rows) {
+                if (row.unit().equals(unit)) {
+                    String key = row.experiment() + ": " + row.placement() + ", " + unit
+                            + (sizes.get(row.experiment()).size() > 1 ? ", " + row.size() + "-byte input" : "");
+                    charts.computeIfAbsent(key, k -> new ArrayList<>()).add(row);
+                }
             }
         }
-        for (var experiment : charts.entrySet()) {
-            for (var placement : experiment.getValue().entrySet()) {
-                html.append("<h2>").append(escape(experiment.getKey())).append(": ").append(escape(placement.getKey()))
-                        .append("</h2>\n");
-                html.append(chart(experiment.getKey() + " " + placement.getKey(), placement.getValue()));
-                html.append(table(placement.getValue()));
-            }
+        for (var chart : charts.entrySet()) {
+            html.append("<h2>").append(escape(chart.getKey())).append("</h2>\n");
+            html.append(chart(chart.getKey(), chart.getValue()));
+            html.append(table(chart.getValue()));
         }
         if (!lab.findings.isEmpty()) {
             html.append("<h2>Findings</h2>\n<ul>\n");
@@ -76,7 +82,7 @@ final class ReportHtml {
         int height = rows.size() * ROW + 30;
         StringBuilder svg = new StringBuilder();
         svg.append(String.format(Locale.ROOT, "<svg class=\"chart\" role=\"img\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-                + "xmlns=\"http://www.w3.org/2000/svg\"><title>%s, MB/s</title>\n", WIDTH, height, WIDTH, height, escape(title)));
+                + "xmlns=\"http://www.w3.org/2000/svg\"><title>%s</title>\n", WIDTH, height, WIDTH, height, escape(title)));
         int y = 4;
         for (Row row : rows) {
             double median = row.stats().median();
@@ -84,8 +90,8 @@ final class ReportHtml {
             svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>", LABEL - 6,
                     y + 15, escape(row.kase())));
             svg.append(String.format(Locale.ROOT, "<rect class=\"bar\" x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"16\" fill=\"%s\">"
-                    + "<title>%s: %.1f MB/s [%.1f-%.1f]</title></rect>", LABEL, y + 3, median * scale, colour,
-                    escape(row.kase()), median, row.stats().min(), row.stats().max()));
+                    + "<title>%s: %.1f %s [%.1f-%.1f]</title></rect>", LABEL, y + 3, median * scale, colour,
+                    escape(row.kase()), median, escape(row.unit()), row.stats().min(), row.stats().max()));
             svg.append(String.format(Locale.ROOT, "<line class=\"whisker\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"#222\"/>",
                     LABEL + row.stats().min() * scale, LABEL + row.stats().max() * scale, y + 11, y + 11));
             if (!Double.isNaN(row.published())) {
@@ -104,8 +110,8 @@ final class ReportHtml {
 
     private static String table(List<Row> rows) {
         double ceiling = rows.stream().filter(Row::ceiling).mapToDouble(row -> row.stats().median()).max().orElse(Double.NaN);
-        StringBuilder table = new StringBuilder("<table><tr><th>case</th><th>MB/s median</th><th>min</th><th>max</th>"
-                + "<th>runs</th><th>% of ceiling</th><th>article</th></tr>\n");
+        StringBuilder table = new StringBuilder("<table><tr><th>case</th><th>" + escape(rows.get(0).unit())
+                + " median</th><th>min</th><th>max</th><th>runs</th><th>% of ceiling</th><th>published</th></tr>\n");
         for (Row row : rows) {
             table.append(String.format(Locale.ROOT,
                     "<tr><td>%s</td><td>%.1f</td><td>%.1f</td><td>%.1f</td><td>%d</td><td>%s</td><td>%s</td></tr>\n",

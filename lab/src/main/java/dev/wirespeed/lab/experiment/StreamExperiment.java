@@ -28,8 +28,7 @@ import java.util.regex.Pattern;
 final class StreamExperiment {
     private static final int SIZE = 100;
     /** The strategies also run against a server that writes each frame on its own (tcp). */
-    static final List<Strategies> PER_FRAME = List.of(Strategies.UNBUFFERED, Strategies.BUFFERED_READINT,
-            Strategies.ZERO_COPY, Strategies.WIRESPEED);
+    static final List<Strategies> PER_FRAME = List.of(Strategies.UNBUFFERED, Strategies.ZERO_COPY, Strategies.WIRESPEED);
     /** The larger pipe of the pipe experiment's extra rows: Linux's default pipe-max-size. */
     static final int BIG_PIPE = 1 << 20;
     private static final Pattern LISTENING = Pattern.compile("listening on (?:[^:]+:(\\d+)|\\S+)");

@@ -1,0 +1,29 @@
+package dev.wirespeed.lab.experiment;
+
+import dev.wirespeed.linux.Affinity;
+import dev.wirespeed.linux.NativeIoException;
+import java.util.BitSet;
+
+/** Placement of the experiments that run in the lab's own JVM: the measuring thread pinned to one CPU. */
+final class InProcess {
+    private InProcess() {
+    }
+
+    /**
+     * Pins the calling thread to the last allowed CPU (the one of the "same core" placement) through
+     * the native module, and {@return the placement's name}; where it cannot, says so in a note.
+     */
+    static String pin(LabRun lab) {
+        try {
+            BitSet allowed = Affinity.allowedCpus();
+            int cpu = allowed.length() - 1;
+            BitSet one = new BitSet();
+            one.set(cpu);
+            Affinity.pinCurrentThread(one);
+            return "one core (cpu" + cpu + ")";
+        } catch (NativeIoException | UnsupportedOperationException e) {
+            lab.notes.add("the in-process experiments run unpinned: " + e.getMessage());
+            return Placement.UNPINNED;
+        }
+    }
+}
