@@ -45,7 +45,7 @@ class ByteCountsTest {
     Stream<DynamicTest> countsEqualAPlainLoopAtEverySizeAroundTheBoundaries() {
         System.out.println("ByteCountsTest seed=" + SEED);
         List<Integer> sizes = new ArrayList<>(List.of(0, 1, 2, 7, 8, 9, 15, 16, 17, 63, 64, 65));
-        for (int boundary : new int[] {64 * 1024, (int) ByteCounts.MAP_THRESHOLD}) {
+        for (int boundary : new int[] {64 * 1024, ChannelReader.DEFAULT_CAPACITY}) {
             for (int delta = -9; delta <= 9; delta += 3) {
                 sizes.add(boundary + delta);
             }
@@ -61,6 +61,9 @@ class ByteCountsTest {
                             .countToEnd(b), "reader, byte " + b);
                     Path file = Files.write(dir.resolve("f" + size), bytes);
                     assertEquals(expected, ByteCounts.count(file, b), "file, byte " + b);
+                    try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+                        assertEquals(expected, ByteCounts.count(ReadAll.mapFile(file, arena), b), "mapped, byte " + b);
+                    }
                 }
             }));
         }

@@ -65,8 +65,8 @@ class LabCommandTest {
                 }
             }
         }
-        for (String kase : List.of("BufferedInputStream", "manual 8 KiB buffer", "whole-file buffer",
-                "wirespeed ChannelReader", "wirespeed ByteCounts (mapped)")) {
+        for (String kase : List.of("manual 8 KiB buffer", "whole-file buffer", "wirespeed ByteCounts (channel)",
+                "wirespeed ByteCounts (map, then count)")) {
             assertEquals(2, Pattern.compile("\\{\"experiment\": \"files\", \"case\": \"" + Pattern.quote(kase)
                     + "\", \"transport\": \"file\", [^}]*\"unit\": \"MB/s\"").matcher(json).results().count(), kase);
         }
