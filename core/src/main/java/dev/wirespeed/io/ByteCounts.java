@@ -12,9 +12,9 @@ import java.nio.file.StandardOpenOption;
  * per byte: {@code wc -l} in Java.
  *
  * <p>A file is read through a {@link ChannelReader} (one direct buffer, no larger than the file),
- * which on this project's reference VM counted a cached 127 MiB file at 6.6 GB/s, as fast as
- * {@code wc -l}; mapping it for each count reached only 2 GB/s there, the page faults of a fresh
- * mapping costing more than the copy they save. Callers who keep a file mapped (see
+ * which on this project's reference VM counted a cached 128 MiB file at 6.0-6.6 GB/s in two runs,
+ * level with {@code wc -l}. Mapping the file for each count measured 7.1 GB/s in one run and 2.0 GB/s
+ * in the other: reading is the steadier choice. Callers who keep a file mapped (see
  * {@link ReadAll#mapFile}) count the mapping with {@link #count(MemorySegment, byte)}. A file that
  * changes while it is counted gives a count of some mix of its old and new contents, as {@code wc}
  * does.
