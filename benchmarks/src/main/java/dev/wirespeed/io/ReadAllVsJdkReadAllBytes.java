@@ -1,0 +1,127 @@
+package dev.wirespeed.io;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Question: at every length of the JDK-8193832 thread's table (and 1 MiB, 64 MiB), is
+ * {@link ReadAll#readAll} at least as fast as JDK 25's {@code InputStream.readAllBytes()} on a stream
+ * of unknown size, and as {@code Files.readAllBytes} on a cached file? Run with {@code -prof gc} for
+ * the bytes allocated per call ({@code gc.alloc.rate.norm}).
+ *
+ * <p>Run: {@code java -cp "benchmarks/target/wirespeed-benchmarks-0.1.0-SNAPSHOT.jar:benchmarks/target/lib/*"
+ * org.openjdk.jmh.Main ReadAllVsJdkReadAllBytes -prof gc}. Not yet run in full; see the lab's
+ * {@code readall} experiment for measured figures.
+ *
+ * <p>A partial run, 2026-11-22, project VM (2 vCPUs, Temurin 25.0.3), {@code taskset -c 1},
+ * {@code -p length=16384,32767 -f 1 -wi 2 -i 3 -w 1 -r 1 -prof gc}. The allocation figures are exact;
+ * the throughput errors show that three iterations on this VM say nothing about speed:
+ * <pre>
+ * Benchmark                                  (length)   Mode  Cnt       Score        Error   Units
+ * jdkStream                                     16384  thrpt    3  264298.274 ±  28793.074   ops/s
+ * wirespeedStream                               16384  thrpt    3  243409.192 ± 551043.315   ops/s
+ * jdkStream:gc.alloc.rate.norm                  16384  thrpt    3   32800.023 ±      0.022    B/op
+ * wirespeedStream:gc.alloc.rate.norm            16384  thrpt    3   32800.025 ±      0.050    B/op
+ * jdkStream:gc.alloc.rate.norm                  32767  thrpt    3   82088.062 ±      0.061    B/op
+ * wirespeedStream:gc.alloc.rate.norm            32767  thrpt    3   65584.051 ±      0.043    B/op
+ * jdkFile:gc.alloc.rate.norm                    16384  thrpt    3   16888.179 ±      3.066    B/op
+ * wirespeedFile:gc.alloc.rate.norm              16384  thrpt    3   16776.032 ±      0.078    B/op
+ * jdkFile:gc.alloc.rate.norm                    32767  thrpt    3   33272.184 ±      2.984    B/op
+ * wirespeedFile:gc.alloc.rate.norm              32767  thrpt    3   33144.343 ±      5.384    B/op
+ * </pre>
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(value = 2, jvmArgsAppend = {"-XX:+UseParallelGC"})
+public class ReadAllVsJdkReadAllBytes {
+    @Param({"8191", "8192", "8193", "16383", "16384", "16385", "32767", "32768", "32769", "65535", "65536", "65537",
+        "131071", "131072", "131073", "262143", "262144", "262145", "1048576", "67108864"})
+    int length;
+
+    private byte[] data;
+    private Path file;
+
+    /** Random bytes of {@link #length}, and the same bytes in a temporary file. */
+    @Setup(Level.Trial)
+    public void setUp() throws IOException {
+        data = new byte[length];
+        new SplittableRandom(length).nextBytes(data);
+        file = Files.write(Files.createTempFile("wirespeed-readall-", ".bin"), data);
+    }
+
+    /** Deletes the file. */
+    @TearDown(Level.Trial)
+    public void tearDown() throws IOException {
+        Files.deleteIfExists(file);
+    }
+
+    /** {@return the JDK's read of a stream of unknown size} */
+    @Benchmark
+    public byte[] jdkStream() throws IOException {
+        return stream(data).readAllBytes();
+    }
+
+    /** {@return ours, same stream} */
+    @Benchmark
+    public byte[] wirespeedStream() throws IOException {
+        return ReadAll.readAll(stream(data));
+    }
+
+    /** {@return the JDK's read of a file} */
+    @Benchmark
+    public byte[] jdkFile() throws IOException {
+        return Files.readAllBytes(file);
+    }
+
+    /** {@return ours, same file} */
+    @Benchmark
+    public byte[] wirespeedFile() throws IOException {
+        return ReadAll.readAll(file);
+    }
+
+    /** A stream of unknown size that does not override {@code readAllBytes}. */
+    static InputStream stream(byte[] data) {
+        return new InputStream() {
+            private int at;
+
+            @Override
+            public int read() {
+                return at < data.length ? data[at++] & 0xFF : -1;
+            }
+
+            @Override
+            public int read(byte[] b, int off, int len) {
+                if (len == 0) {
+                    return 0;
+                }
+                if (at == data.length) {
+                    return -1;
+                }
+                int n = Math.min(len, data.length - at);
+                System.arraycopy(data, at, b, off, n);
+                at += n;
+                return n;
+            }
+        };
+    }
+}
