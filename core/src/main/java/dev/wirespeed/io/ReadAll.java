@@ -62,7 +62,8 @@ public final class ReadAll {
      * Reads {@code in} to its end.
      *
      * @param in the stream; a {@link FileInputStream} is read through its channel, at its exact size
-     * @return every remaining byte, in a new array of exactly their number
+     * @return every remaining byte, in an array of exactly their number: a new one, or for no bytes
+     *     one shared empty array
      * @throws IOException if reading fails, or the input is longer than {@link #MAX_ARRAY_LENGTH}
      */
     public static byte[] readAll(InputStream in) throws IOException {
@@ -104,7 +105,8 @@ public final class ReadAll {
      *
      * @param channel the channel; a {@link SeekableByteChannel} is read at its exact remaining size;
      *     a non-blocking channel is busy-polled
-     * @return every remaining byte, in a new array of exactly their number
+     * @return every remaining byte, in an array of exactly their number: a new one, or for no bytes
+     *     one shared empty array
      * @throws IOException if reading fails, or the input is longer than {@link #MAX_ARRAY_LENGTH}
      */
     public static byte[] readAll(ReadableByteChannel channel) throws IOException {
@@ -135,7 +137,8 @@ public final class ReadAll {
      * Reads a file.
      *
      * @param file the file
-     * @return its bytes, in a new array of exactly their number
+     * @return its bytes, in an array of exactly their number: a new one, or for an empty file one
+     *     shared empty array
      * @throws IOException if the file cannot be read, or is longer than {@link #MAX_ARRAY_LENGTH}
      */
     public static byte[] readAll(Path file) throws IOException {
