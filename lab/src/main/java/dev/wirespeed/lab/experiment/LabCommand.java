@@ -20,7 +20,7 @@ import picocli.CommandLine.Parameters;
 /** {@code wirespeed lab}: runs the articles' experiments on this machine and reports beside their figures. */
 @Command(name = "lab", mixinStandardHelpOptions = true,
         description = {"Runs the articles' experiments on this machine: tables with the published figures beside "
-                + "ours, the articles' findings checked, and results.json / results.csv under --out.",
+                + "ours, the articles' findings checked, and index.html, results.json and results.csv under --out.",
             "Experiments: tcp, unix, pipe, files, readall (built); latency (not built yet: skipped with a note)."})
 public final class LabCommand implements Callable<Integer> {
     /** Every experiment the lab knows, in report order. */
@@ -31,7 +31,7 @@ public final class LabCommand implements Callable<Integer> {
     @Parameters(arity = "0..*", paramLabel = "EXPERIMENT", description = "which to run (default: all built)")
     List<String> experiments = new ArrayList<>();
 
-    @Option(names = "--quick", description = "one short run per cell (about a minute; CI uses it)")
+    @Option(names = "--quick", description = "one short run per cell (about a minute and a half; CI uses it)")
     boolean quick;
 
     @Option(names = "--full", description = "five longer runs per cell")
