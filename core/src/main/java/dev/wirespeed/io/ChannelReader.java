@@ -64,9 +64,6 @@ public final class ChannelReader implements Closeable {
     /** The largest {@code maxCapacity} a reader accepts. */
     public static final int MAX_CAPACITY = Buffers.MAX_CAPACITY;
 
-    /** Empty reads of a non-blocking channel between two yields of the CPU. */
-    private static final int SPINS_PER_YIELD = 64;
-
     private final ReadableByteChannel channel;
     /** {@code capacity <= maxCapacity <= MAX_CAPACITY}. */
     private final int maxCapacity;
@@ -367,7 +364,7 @@ public final class ChannelReader implements Closeable {
                     return false;
                 }
                 if (n == 0) {
-                    idle(++emptyReads);
+                    BusyPoll.idle(++emptyReads);
                 } else {
                     emptyReads = 0;
                 }
@@ -375,19 +372,6 @@ public final class ChannelReader implements Closeable {
             return true;
         } finally {
             buf.flip();
-        }
-    }
-
-    /**
-     * Waits between reads of a non-blocking channel that returned nothing. Spinning alone would starve
-     * a writer that shares this CPU until the scheduler preempts us (milliseconds), so every
-     * {@value #SPINS_PER_YIELD}th empty read yields the CPU instead.
-     */
-    private static void idle(int emptyReads) {
-        if (emptyReads % SPINS_PER_YIELD == 0) {
-            Thread.yield();
-        } else {
-            Thread.onSpinWait();
         }
     }
 

@@ -21,7 +21,8 @@ import java.util.Objects;
  * <h2>Partial writes</h2>
  * Every write to the channel is finished: a channel that takes fewer bytes than offered is offered
  * the rest, and a non-blocking channel that takes none is offered them again at once after
- * {@link Thread#onSpinWait()} (busy-polling). If the channel throws, the bytes it had not taken stay
+ * {@link Thread#onSpinWait()} (busy-polling), yielding the CPU every 64 empty writes so that a reader
+ * sharing the CPU can run. If the channel throws, the bytes it had not taken stay
  * buffered.
  *
  * <h2>Invariants</h2>
@@ -244,11 +245,14 @@ public final class ChannelWriter implements Flushable, Closeable {
     }
 
     private void writeFully(ByteBuffer src) throws IOException {
+        int emptyWrites = 0;
         while (src.hasRemaining()) {
             int n = channel.write(src);
             written += n;
             if (n == 0) {
-                Thread.onSpinWait();
+                BusyPoll.idle(++emptyWrites);
+            } else {
+                emptyWrites = 0;
             }
         }
     }

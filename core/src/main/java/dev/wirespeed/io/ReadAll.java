@@ -104,7 +104,7 @@ public final class ReadAll {
      * Reads {@code channel} to its end.
      *
      * @param channel the channel; a {@link SeekableByteChannel} is read at its exact remaining size;
-     *     a non-blocking channel is busy-polled
+     *     a non-blocking channel is busy-polled, yielding the CPU every 64 empty reads
      * @return every remaining byte, in an array of exactly their number: a new one, or for no bytes
      *     one shared empty array
      * @throws IOException if reading fails, or the input is longer than {@link #MAX_ARRAY_LENGTH}
@@ -306,8 +306,9 @@ public final class ReadAll {
             }
             wrapper.limit(offset + length).position(offset);
             int n;
+            int emptyReads = 0;
             while ((n = channel.read(wrapper)) == 0) {
-                Thread.onSpinWait();
+                BusyPoll.idle(++emptyReads);
             }
             return n;
         }
