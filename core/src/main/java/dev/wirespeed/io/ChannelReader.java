@@ -104,6 +104,17 @@ public final class ChannelReader implements Closeable {
         setBuffer(Buffers.allocate(capacity).limit(0));
     }
 
+    /**
+     * A reader over a buffer the caller owns and frees (a segment of a confined arena, say), which
+     * never grows: for short-lived readers, whose direct buffers would otherwise wait for the
+     * collector to be freed.
+     */
+    ChannelReader(ReadableByteChannel channel, ByteBuffer ownBuffer) {
+        this.channel = Objects.requireNonNull(channel, "channel");
+        this.maxCapacity = ownBuffer.capacity();
+        setBuffer(ownBuffer.clear().order(java.nio.ByteOrder.BIG_ENDIAN).limit(0));
+    }
+
     /** {@return the number of bytes buffered and not yet consumed} No I/O. */
     public int available() {
         return buffer.remaining();
@@ -260,7 +271,8 @@ public final class ChannelReader implements Closeable {
 
     /**
      * Returns the offset, counted from the next unread byte, of the first {@code b} among the next
-     * {@code maxBytes} bytes of the stream, reading as needed; consumes nothing.
+     * {@code maxBytes} bytes of the stream, reading as needed; consumes nothing. Scans eight bytes at a
+     * time; bytes already scanned are not scanned again after a refill.
      *
      * @param b the byte to find
      * @param maxBytes how far to look, {@code 0 <= maxBytes <= maxCapacity}
@@ -331,8 +343,17 @@ public final class ChannelReader implements Closeable {
                 + capacity() + " maxCapacity=" + maxCapacity + " endOfStream=" + endOfStream + "]";
     }
 
+    /** The index of the first {@code b} in {@code buf[from, to)}, or -1: eight bytes a word, then byte by byte. */
     private static int scan(ByteBuffer buf, int from, int to, byte b) {
-        for (int i = from; i < to; i++) {
+        long pattern = Swar.broadcast(b);
+        int i = from;
+        for (; i <= to - Long.BYTES; i += Long.BYTES) {
+            int at = Swar.firstBigEndian(buf.getLong(i), pattern); // the buffer is big-endian: byte i is the top byte
+            if (at < Long.BYTES) {
+                return i + at;
+            }
+        }
+        for (; i < to; i++) {
             if (buf.get(i) == b) {
                 return i;
             }

@@ -110,11 +110,25 @@ public final class ReadAll {
      * @throws IOException if reading fails, or the input is longer than {@link #MAX_ARRAY_LENGTH}
      */
     public static byte[] readAll(ReadableByteChannel channel) throws IOException {
-        return readAll(channel, remaining(channel));
+        if (channel instanceof SeekableByteChannel seekable) {
+            long start;
+            long size;
+            try {
+                start = seekable.position();
+                size = seekable.size();
+            } catch (IOException | UnsupportedOperationException e) {
+                return readAll(channel, -1, -1); // a pipe behind a FileChannel: no size to know
+            }
+            return readAll(channel, start, size - start);
+        }
+        return readAll(channel, -1, -1);
     }
 
-    /** Reads a channel that has {@code remaining} bytes left, or an unknown number where it is not positive. */
-    private static byte[] readAll(ReadableByteChannel channel, long remaining) throws IOException {
+    /**
+     * Reads a channel at position {@code start} with {@code remaining} bytes left, or an unknown
+     * number where {@code remaining} is not positive.
+     */
+    private static byte[] readAll(ReadableByteChannel channel, long start, long remaining) throws IOException {
         if (remaining <= 0) {
             return toArray(chunks(new ChannelReads(channel), null));
         }
@@ -127,8 +141,10 @@ public final class ReadAll {
         if (filled < exact.length) {
             return Arrays.copyOf(exact, filled); // shrank while we read
         }
-        if (!(channel instanceof SeekableByteChannel seekable) || seekable.size() <= seekable.position()) {
-            return exact; // the size, asked again, says we are at the end: no probing read, no probe array
+        // The size, asked again, says whether we are at the end: one system call, where a probing read
+        // would cost one call and a probe array. The position is known without asking.
+        if (((SeekableByteChannel) channel).size() <= start + filled) {
+            return exact;
         }
         return toArray(chunks(reads, exact)); // grew while we read
     }
@@ -143,7 +159,7 @@ public final class ReadAll {
      */
     public static byte[] readAll(Path file) throws IOException {
         try (SeekableByteChannel channel = Files.newByteChannel(file)) {
-            return readAll(channel, channel.size()); // a new channel is at position 0: one system call fewer
+            return readAll(channel, 0, channel.size()); // a new channel is at position 0: one system call fewer
         }
     }
 
@@ -180,18 +196,6 @@ public final class ReadAll {
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
             return channel.map(FileChannel.MapMode.READ_ONLY, 0, channel.size(), arena);
         }
-    }
-
-    /** Bytes left in a seekable channel, or -1 where it cannot tell (a pipe behind a FileChannel). */
-    private static long remaining(ReadableByteChannel channel) {
-        if (channel instanceof SeekableByteChannel seekable) {
-            try {
-                return seekable.size() - seekable.position();
-            } catch (IOException | UnsupportedOperationException e) {
-                return -1;
-            }
-        }
-        return -1;
     }
 
     /** The bytes read so far: {@code first}, the chunks in {@code more}, then {@code lastLength} bytes of {@code last}. */

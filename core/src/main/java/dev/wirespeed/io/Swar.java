@@ -17,9 +17,23 @@ final class Swar {
 
     /** {@return how many of the eight bytes of {@code word} equal the byte {@code pattern} was made of} */
     static int count(long word, long pattern) {
+        return Long.bitCount(matches(word, pattern));
+    }
+
+    /**
+     * {@return the index (0 for the most significant byte) of the first byte of {@code word} equal to
+     * the byte {@code pattern} was made of, or 8 if none is} For a word read big-endian, index 0 is the
+     * byte first in memory.
+     */
+    static int firstBigEndian(long word, long pattern) {
+        return Long.numberOfLeadingZeros(matches(word, pattern)) >>> 3;
+    }
+
+    /** {@return bit 7 of each byte of {@code word} set where that byte equals {@code pattern}'s, all else clear} */
+    private static long matches(long word, long pattern) {
         long x = word ^ pattern; // a matching byte is now zero
         // Per byte: (low 7 bits + 0x7F) sets bit 7 unless the low bits are zero; OR-ing x adds bit 7 itself.
         long nonZero = ((x & LOW_SEVEN) + LOW_SEVEN) | x;
-        return Long.bitCount(~(nonZero | LOW_SEVEN));
+        return ~(nonZero | LOW_SEVEN);
     }
 }

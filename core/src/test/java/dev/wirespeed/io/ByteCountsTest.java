@@ -85,4 +85,63 @@ class ByteCountsTest {
             }
         }
     }
+
+    @Test
+    void theFirstMatchOfAWordIsFoundAtEveryPositionWhateverFollowsIt() {
+        SplittableRandom random = new SplittableRandom(SEED);
+        for (int value = 0; value < 256; value++) {
+            long pattern = Swar.broadcast((byte) value);
+            for (int trial = 0; trial < 64; trial++) {
+                // Bytes equal to the value, one bit away from it, or random, in any mix.
+                long word = 0;
+                for (int k = 0; k < 8; k++) {
+                    int r = random.nextInt(3);
+                    int b = r == 0 ? value : r == 1 ? value ^ (1 << random.nextInt(8)) : random.nextInt(256);
+                    word = (word << 8) | (b & 0xFF);
+                }
+                int expected = 8;
+                for (int k = 0; k < 8; k++) { // k = 0 is the most significant byte
+                    if (((word >>> (56 - 8 * k)) & 0xFF) == value) {
+                        expected = k;
+                        break;
+                    }
+                }
+                assertEquals(expected, Swar.firstBigEndian(word, pattern),
+                        "value " + value + " word " + Long.toHexString(word) + " seed=" + SEED);
+            }
+        }
+    }
+
+    @TestFactory
+    Stream<DynamicTest> indexOfEqualsAPlainLoopWhateverTheSplitsAndLimits() {
+        List<DynamicTest> tests = new ArrayList<>();
+        for (int size : new int[] {0, 1, 7, 8, 9, 17, 100, 4095, 4096, 4097, 20_000}) {
+            tests.add(DynamicTest.dynamicTest(size + " bytes", () -> {
+                SplittableRandom random = new SplittableRandom(SEED + size);
+                for (int trial = 0; trial < 20; trial++) {
+                    // Sparse matches, so that scans cross words, reads and refills before finding one.
+                    byte[] bytes = new byte[size];
+                    for (int i = 0; i < size; i++) {
+                        bytes[i] = (byte) (random.nextInt(size / 4 + 2) == 0 ? '\n' : 'a' + random.nextInt(26));
+                    }
+                    int skip = size == 0 ? 0 : random.nextInt(size);
+                    int maxBytes = random.nextInt(size + 2);
+                    ChannelReader reader = new ChannelReader(ScriptedChannel.randomSplits(bytes, SEED + trial, 50), 64, 1 << 16);
+                    reader.require(skip);
+                    reader.view(skip);
+                    int expected = -1;
+                    for (int i = skip; i < Math.min(size, skip + maxBytes); i++) {
+                        if (bytes[i] == '\n') {
+                            expected = i - skip;
+                            break;
+                        }
+                    }
+                    String what = "size=" + size + " skip=" + skip + " maxBytes=" + maxBytes + " seed=" + SEED;
+                    assertEquals(expected, reader.indexOf((byte) '\n', maxBytes), what);
+                    assertEquals(skip, reader.offset(), "consumed nothing: " + what);
+                }
+            }));
+        }
+        return tests.stream();
+    }
 }
