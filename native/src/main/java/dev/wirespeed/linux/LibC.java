@@ -40,6 +40,45 @@ final class LibC {
     static final MethodHandle FCNTL_INT = LINUX ? LINKER.downcallHandle(find("fcntl"),
             FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT),
             Linker.Option.firstVariadicArg(2), CAPTURE_ERRNO) : null;
+    /** {@code int socket(int domain, int type, int protocol)}, errno captured. */
+    static final MethodHandle SOCKET = errnoCall("socket", FunctionDescriptor.of(ValueLayout.JAVA_INT,
+            ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
+    /** {@code int connect(int fd, const struct sockaddr *, socklen_t)}, errno captured. */
+    static final MethodHandle CONNECT = errnoCall("connect", FunctionDescriptor.of(ValueLayout.JAVA_INT,
+            ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
+    /** {@code int bind(int fd, const struct sockaddr *, socklen_t)}, errno captured. */
+    static final MethodHandle BIND = errnoCall("bind", FunctionDescriptor.of(ValueLayout.JAVA_INT,
+            ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
+    /** {@code int listen(int fd, int backlog)}, errno captured. */
+    static final MethodHandle LISTEN = errnoCall("listen", FunctionDescriptor.of(ValueLayout.JAVA_INT,
+            ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
+    /** {@code int accept4(int fd, struct sockaddr *, socklen_t *, int flags)}, errno captured. */
+    static final MethodHandle ACCEPT4 = errnoCall("accept4", FunctionDescriptor.of(ValueLayout.JAVA_INT,
+            ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
+    /** {@code int getsockname(int fd, struct sockaddr *, socklen_t *)}, errno captured. */
+    static final MethodHandle GETSOCKNAME = errnoCall("getsockname", FunctionDescriptor.of(ValueLayout.JAVA_INT,
+            ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS));
+    /** {@code int setsockopt(int fd, int level, int name, const void *, socklen_t)}, errno captured. */
+    static final MethodHandle SETSOCKOPT = errnoCall("setsockopt", FunctionDescriptor.of(ValueLayout.JAVA_INT,
+            ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
+    /** {@code int getsockopt(int fd, int level, int name, void *, socklen_t *)}, errno captured. */
+    static final MethodHandle GETSOCKOPT = errnoCall("getsockopt", FunctionDescriptor.of(ValueLayout.JAVA_INT,
+            ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS));
+    /**
+     * {@code ssize_t read(int fd, void *, size_t)}, errno captured, the buffer passed as its address in a
+     * {@code long} (a pointer and a 64-bit integer travel alike on the 64-bit ABIs): no segment object
+     * per call on the hot path.
+     */
+    static final MethodHandle READ_AT = errnoCall("read", FunctionDescriptor.of(ValueLayout.JAVA_LONG,
+            ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG));
+    /** {@code ssize_t send(int fd, const void *, size_t, int flags)}, errno captured, the buffer as in {@link #READ_AT}. */
+    static final MethodHandle SEND_AT = errnoCall("send", FunctionDescriptor.of(ValueLayout.JAVA_LONG,
+            ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT));
+    /** {@code int shutdown(int fd, int how)}, errno captured. */
+    static final MethodHandle SHUTDOWN = errnoCall("shutdown", FunctionDescriptor.of(ValueLayout.JAVA_INT,
+            ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
+    /** {@code int close(int fd)}, errno captured. */
+    static final MethodHandle CLOSE = errnoCall("close", FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
     /** {@code char *strerror(int)}. */
     private static final MethodHandle STRERROR = LINUX ? LINKER.downcallHandle(find("strerror"),
             FunctionDescriptor.of(ValueLayout.ADDRESS.withTargetLayout(
@@ -53,6 +92,10 @@ final class LibC {
         if (!LINUX) {
             throw new UnsupportedOperationException(
                     "the native path needs Linux; os.name=" + System.getProperty("os.name"));
+        }
+        if (ValueLayout.ADDRESS.byteSize() != Long.BYTES) {
+            throw new UnsupportedOperationException("the native path needs a 64-bit JVM; pointer size="
+                    + ValueLayout.ADDRESS.byteSize() + " os.arch=" + System.getProperty("os.arch"));
         }
     }
 

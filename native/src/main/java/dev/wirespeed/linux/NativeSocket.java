@@ -1,0 +1,471 @@
+package dev.wirespeed.linux;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.ref.Reference;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.ByteChannel;
+import java.nio.channels.ClosedChannelException;
+
+/**
+ * A connected stream socket (TCP or Unix) that the library owns and reads and writes with
+ * {@code read(2)} and {@code send(2)} through the FFM API, without the JDK's {@code SocketChannel}
+ * machinery (its locks, interrupt hooks and temporary buffers). It is a {@link ByteChannel}, so a
+ * {@code ChannelReader}, {@code FrameReader} or {@code FrameWriter} of the core module reads and writes
+ * it as any channel.
+ *
+ * <h2>Reads and writes</h2>
+ * <ul>
+ *   <li>{@link #read(ByteBuffer)} makes one {@code read(2)} call for the buffer's remaining bytes and
+ *       returns how many arrived; at end of stream it returns -1. {@link #write(ByteBuffer)} makes one
+ *       {@code send(2)} call with {@code MSG_NOSIGNAL} (a peer that went away is an
+ *       {@code EPIPE} exception, never a {@code SIGPIPE}) and may write fewer bytes than offered.
+ *   <li>Blocking mode (the default) waits in the kernel. In non-blocking mode
+ *       ({@link #configureBlocking(boolean) configureBlocking(false)}) a call that would wait returns 0
+ *       ({@code EAGAIN}), which is how a busy-polling reader spins.
+ *   <li>A call interrupted by a signal ({@code EINTR}) is repeated. Java thread interrupts are
+ *       <em>not</em> observed: unlike a {@code SocketChannel}, this socket is not interruptible.
+ *       {@link #shutdownInput()} or a timeout at the peer is how a blocked reader is released.
+ *   <li>Direct buffers are read and written in place, with no allocation per call (a buffer's address
+ *       is looked up once and kept while the same buffer is passed again). Heap buffers go through
+ *       one direct buffer per direction, owned by the socket, with one copy.
+ *   <li>Any other failure throws a {@link NativeIoException} naming the call, {@code errno} and its
+ *       text, and the socket's address, as in
+ *       {@code "read failed: errno=104 (Connection reset by peer) fd=7 remote=127.0.0.1:40000"}.
+ * </ul>
+ *
+ * <h2>Closing</h2>
+ * {@link #close()} closes the descriptor once; any later call throws {@link ClosedChannelException}.
+ *
+ * <h2>Thread safety</h2>
+ * One thread may read while another writes (each direction has its own {@code errno} capture and
+ * copy buffer). Two threads must not read (or write) at once. {@code close()} and
+ * {@code configureBlocking} must not race with a read or write in another thread: a descriptor number
+ * closed under a blocked call may be re-used by the kernel for another file. Release a blocked reader
+ * with {@link #shutdownInput()} first.
+ *
+ * <p>Linux only: elsewhere every factory throws {@link UnsupportedOperationException}.
+ */
+public final class NativeSocket implements ByteChannel {
+    static final int SOCK_STREAM = 1;
+    static final int SOCK_CLOEXEC = 0x80000;
+    static final int SOL_SOCKET = 1;
+    static final int SO_REUSEADDR = 2;
+    static final int SO_LINGER = 13;
+    static final int IPPROTO_TCP = 6;
+    static final int TCP_NODELAY = 1;
+    static final int MSG_NOSIGNAL = 0x4000;
+    static final int F_GETFL = 3;
+    static final int F_SETFL = 4;
+    static final int O_NONBLOCK = 0x800;
+    static final int EINTR = 4;
+    static final int EBADF = 9;
+    static final int EAGAIN = 11;
+    static final int SHUT_RD = 0;
+    static final int SHUT_WR = 1;
+    static final int SHUT_RDWR = 2;
+    /** Size of each direction's copy buffer for heap buffers. */
+    private static final int COPY_BUFFER_SIZE = 64 * 1024;
+
+    private final int fd;
+    private final SocketAddress remote;
+    private final boolean inet;
+    private final Direction in = new Direction();
+    private final Direction out = new Direction();
+    private volatile boolean open = true;
+    private boolean blocking = true;
+
+    NativeSocket(int fd, SocketAddress remote, boolean inet) {
+        this.fd = fd;
+        this.remote = remote;
+        this.inet = inet;
+    }
+
+    /**
+     * Connects a blocking socket to {@code address}.
+     *
+     * @param address an {@link InetSocketAddress} (TCP, IPv4 or IPv6) or a
+     *     {@link java.net.UnixDomainSocketAddress}
+     * @return the connected socket, blocking, with Nagle's algorithm on (as the kernel sets it)
+     * @throws NativeIoException if {@code socket} or {@code connect} fails, e.g.
+     *     {@code ECONNREFUSED}, naming the address
+     * @throws IOException if the host name cannot be resolved
+     * @throws UnsupportedOperationException off Linux
+     */
+    public static NativeSocket connect(SocketAddress address) throws IOException {
+        LibC.checkSupported();
+        int family = SocketAddresses.family(address);
+        int fd = Sys.check(Sys.socket(family), "socket", "family=" + family);
+        boolean connected = false;
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment sockaddr = SocketAddresses.encode(address, arena);
+            MemorySegment capture = LibC.captureSegment(arena);
+            while (true) {
+                int rc = (int) LibC.CONNECT.invokeExact(capture, fd, sockaddr, (int) sockaddr.byteSize());
+                if (rc == 0) {
+                    break;
+                }
+                int errno = LibC.errno(capture);
+                if (errno != EINTR) {
+                    throw new NativeIoException("connect", errno, "fd=" + fd + " address=" + describe(address));
+                }
+            }
+            connected = true;
+            return new NativeSocket(fd, address, family != SocketAddresses.AF_UNIX);
+        } catch (IOException | RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException("connect down-call failed", t);
+        } finally {
+            if (!connected) {
+                Sys.closeQuietly(fd);
+            }
+        }
+    }
+
+    /** {@return the file descriptor} Valid until {@link #close()}; do not close it behind the socket's back. */
+    public int fd() {
+        return fd;
+    }
+
+    /** {@return the address this socket is connected to, or null where the kernel did not say (accepted Unix sockets)} */
+    public SocketAddress remoteAddress() {
+        return remote;
+    }
+
+    /** {@return whether calls wait in the kernel (true) or return 0 instead of waiting (false)} */
+    public boolean isBlocking() {
+        return blocking;
+    }
+
+    /**
+     * Switches between blocking and non-blocking mode ({@code O_NONBLOCK}).
+     *
+     * @param block true to wait in the kernel, false to return 0 where a call would wait
+     * @return this socket
+     * @throws IOException if {@code fcntl} fails, or the socket is closed
+     */
+    public NativeSocket configureBlocking(boolean block) throws IOException {
+        ensureOpen();
+        int flags = Sys.check(Sys.fcntl(fd, F_GETFL, 0), "fcntl", "cmd=F_GETFL fd=" + fd);
+        int wanted = block ? flags & ~O_NONBLOCK : flags | O_NONBLOCK;
+        if (wanted != flags) {
+            Sys.check(Sys.fcntl(fd, F_SETFL, wanted), "fcntl", "cmd=F_SETFL fd=" + fd + " flags=" + wanted);
+        }
+        blocking = block;
+        return this;
+    }
+
+    /**
+     * Turns Nagle's algorithm off (true) or on (false): {@code TCP_NODELAY}. Latency-sensitive
+     * request/response traffic wants it off.
+     *
+     * @param noDelay true to send small segments at once
+     * @return this socket
+     * @throws IOException if {@code setsockopt} fails, the socket is closed, or it is not TCP
+     */
+    public NativeSocket setTcpNoDelay(boolean noDelay) throws IOException {
+        ensureOpen();
+        if (!inet) {
+            throw new IOException("TCP_NODELAY needs a TCP socket; fd=" + fd + " remote=" + describe(remote));
+        }
+        Sys.setIntOption(fd, IPPROTO_TCP, TCP_NODELAY, noDelay ? 1 : 0, "TCP_NODELAY");
+        return this;
+    }
+
+    /**
+     * {@return whether Nagle's algorithm is off}
+     *
+     * @throws IOException if {@code getsockopt} fails, the socket is closed, or it is not TCP
+     */
+    public boolean getTcpNoDelay() throws IOException {
+        ensureOpen();
+        if (!inet) {
+            throw new IOException("TCP_NODELAY needs a TCP socket; fd=" + fd + " remote=" + describe(remote));
+        }
+        return Sys.getIntOption(fd, IPPROTO_TCP, TCP_NODELAY, "TCP_NODELAY") != 0;
+    }
+
+    /**
+     * Sets {@code SO_LINGER}: with {@code seconds == 0}, {@link #close()} discards unsent data and resets
+     * the connection ({@code RST}) instead of closing it in order.
+     *
+     * @param seconds how long close waits for unsent data, or -1 to turn lingering off (the default)
+     * @return this socket
+     * @throws IOException if {@code setsockopt} fails or the socket is closed
+     */
+    public NativeSocket setLinger(int seconds) throws IOException {
+        ensureOpen();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment linger = arena.allocate(8); // struct linger { int l_onoff; int l_linger; }
+            linger.set(ValueLayout.JAVA_INT, 0, seconds >= 0 ? 1 : 0);
+            linger.set(ValueLayout.JAVA_INT, 4, Math.max(0, seconds));
+            Sys.setOption(fd, SOL_SOCKET, SO_LINGER, linger, "SO_LINGER", arena);
+        }
+        return this;
+    }
+
+    /**
+     * Reads what the socket has, up to {@code dst.remaining()} bytes, in one {@code read(2)} call.
+     *
+     * @param dst where to put the bytes; its position advances by the count
+     * @return the number of bytes read; 0 if {@code dst} has no room or, in non-blocking mode, nothing
+     *     is there yet; -1 at end of stream
+     * @throws ClosedChannelException if the socket is closed
+     * @throws NativeIoException if {@code read} fails (a reset connection, say)
+     */
+    @Override
+    public int read(ByteBuffer dst) throws IOException {
+        ensureOpen();
+        if (dst.isReadOnly()) {
+            throw new IllegalArgumentException("read-only buffer: " + dst);
+        }
+        int position = dst.position();
+        int remaining = dst.limit() - position;
+        if (remaining == 0) {
+            return 0;
+        }
+        if (!dst.isDirect()) {
+            return readThroughCopy(dst, remaining);
+        }
+        long n = readAt(in.address(dst) + position, remaining);
+        Reference.reachabilityFence(dst);
+        if (n > 0) {
+            dst.position(position + (int) n);
+        }
+        return (int) n;
+    }
+
+    /**
+     * Writes what the socket takes, up to {@code src.remaining()} bytes, in one {@code send(2)} call.
+     *
+     * @param src the bytes; its position advances by the count
+     * @return the number of bytes written; 0 if {@code src} is empty or, in non-blocking mode, the
+     *     socket's send buffer is full
+     * @throws ClosedChannelException if the socket is closed
+     * @throws NativeIoException if {@code send} fails ({@code EPIPE} when the peer has gone, say)
+     */
+    @Override
+    public int write(ByteBuffer src) throws IOException {
+        ensureOpen();
+        int position = src.position();
+        int remaining = src.limit() - position;
+        if (remaining == 0) {
+            return 0;
+        }
+        if (!src.isDirect()) {
+            return writeThroughCopy(src, remaining);
+        }
+        long n = sendAt(out.address(src) + position, remaining);
+        Reference.reachabilityFence(src);
+        if (n > 0) {
+            src.position(position + (int) n);
+        }
+        return (int) n;
+    }
+
+    /**
+     * Reads into native memory: one {@code read(2)} call for up to {@code segment.byteSize()} bytes.
+     *
+     * @param segment native memory (not a heap segment)
+     * @return bytes read, 0 as for {@link #read(ByteBuffer)}, or -1 at end of stream
+     * @throws IOException as {@link #read(ByteBuffer)}
+     */
+    public long read(MemorySegment segment) throws IOException {
+        ensureOpen();
+        requireNative(segment);
+        if (segment.byteSize() == 0) {
+            return 0;
+        }
+        long n = readAt(segment.address(), segment.byteSize());
+        Reference.reachabilityFence(segment);
+        return n;
+    }
+
+    /**
+     * Writes from native memory: one {@code send(2)} call for up to {@code segment.byteSize()} bytes.
+     *
+     * @param segment native memory (not a heap segment)
+     * @return bytes written, or 0 as for {@link #write(ByteBuffer)}
+     * @throws IOException as {@link #write(ByteBuffer)}
+     */
+    public long write(MemorySegment segment) throws IOException {
+        ensureOpen();
+        requireNative(segment);
+        if (segment.byteSize() == 0) {
+            return 0;
+        }
+        long n = sendAt(segment.address(), segment.byteSize());
+        Reference.reachabilityFence(segment);
+        return n;
+    }
+
+    /**
+     * Shuts the reading side down ({@code shutdown(SHUT_RD)}): a read blocked in another thread returns
+     * end of stream.
+     *
+     * @throws IOException if {@code shutdown} fails or the socket is closed
+     */
+    public void shutdownInput() throws IOException {
+        ensureOpen();
+        Sys.shutdown(fd, SHUT_RD);
+    }
+
+    /**
+     * Shuts the writing side down ({@code shutdown(SHUT_WR)}): the peer reads end of stream once it has
+     * read what was sent.
+     *
+     * @throws IOException if {@code shutdown} fails or the socket is closed
+     */
+    public void shutdownOutput() throws IOException {
+        ensureOpen();
+        Sys.shutdown(fd, SHUT_WR);
+    }
+
+    @Override
+    public boolean isOpen() {
+        return open;
+    }
+
+    /**
+     * Closes the descriptor; later calls throw {@link ClosedChannelException}. Closing twice does
+     * nothing.
+     *
+     * @throws NativeIoException if {@code close} fails
+     */
+    @Override
+    public void close() throws IOException {
+        if (!open) {
+            return;
+        }
+        open = false;
+        Sys.close(fd);
+    }
+
+    @Override
+    public String toString() {
+        return "NativeSocket[fd=" + fd + " remote=" + describe(remote) + (open ? "" : " closed")
+                + (blocking ? "" : " non-blocking") + "]";
+    }
+
+    static String describe(SocketAddress address) {
+        if (address instanceof InetSocketAddress inet && !inet.isUnresolved()) {
+            String host = inet.getAddress().getHostAddress();
+            return (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + inet.getPort();
+        }
+        return String.valueOf(address);
+    }
+
+    private long readAt(long address, long length) throws IOException {
+        try {
+            while (true) {
+                long n = (long) LibC.READ_AT.invokeExact(in.capture, fd, address, length);
+                if (n >= 0) {
+                    return n == 0 ? -1 : n; // 0 bytes for a non-empty buffer: the peer closed its side
+                }
+                int errno = LibC.errno(in.capture);
+                if (errno == EAGAIN) {
+                    return 0;
+                }
+                if (errno != EINTR) {
+                    throw failure("read", errno);
+                }
+            }
+        } catch (IOException | RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException("read down-call failed", t);
+        }
+    }
+
+    private long sendAt(long address, long length) throws IOException {
+        try {
+            while (true) {
+                long n = (long) LibC.SEND_AT.invokeExact(out.capture, fd, address, length, MSG_NOSIGNAL);
+                if (n >= 0) {
+                    return n;
+                }
+                int errno = LibC.errno(out.capture);
+                if (errno == EAGAIN) {
+                    return 0;
+                }
+                if (errno != EINTR) {
+                    throw failure("send", errno);
+                }
+            }
+        } catch (IOException | RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException("send down-call failed", t);
+        }
+    }
+
+    private int readThroughCopy(ByteBuffer dst, int remaining) throws IOException {
+        ByteBuffer copy = in.copyBuffer();
+        int length = Math.min(remaining, copy.capacity());
+        long n = readAt(in.address(copy), length);
+        if (n > 0) {
+            dst.put(copy.clear().limit((int) n));
+        }
+        return (int) n;
+    }
+
+    private int writeThroughCopy(ByteBuffer src, int remaining) throws IOException {
+        ByteBuffer copy = out.copyBuffer();
+        int length = Math.min(remaining, copy.capacity());
+        int position = src.position();
+        copy.clear().put(0, src, position, length);
+        long n = sendAt(out.address(copy), length);
+        if (n > 0) {
+            src.position(position + (int) n);
+        }
+        return (int) n;
+    }
+
+    private IOException failure(String call, int errno) {
+        if (errno == EBADF && !open) {
+            return new ClosedChannelException();
+        }
+        return new NativeIoException(call, errno, "fd=" + fd + " remote=" + describe(remote));
+    }
+
+    private void ensureOpen() throws ClosedChannelException {
+        if (!open) {
+            throw new ClosedChannelException();
+        }
+    }
+
+    private static void requireNative(MemorySegment segment) {
+        if (!segment.isNative()) {
+            throw new IllegalArgumentException("a heap segment cannot be passed to a system call: " + segment);
+        }
+    }
+
+    /** One direction's state: its errno capture, the last direct buffer's address, its copy buffer. */
+    private static final class Direction {
+        final MemorySegment capture = LibC.captureSegment(Arena.ofAuto());
+        private ByteBuffer lastBuffer;
+        private long lastBase;
+        private ByteBuffer copy;
+
+        /** The address of index 0 of a direct buffer, looked up once per buffer. */
+        long address(ByteBuffer direct) {
+            if (direct != lastBuffer) {
+                lastBase = MemorySegment.ofBuffer(direct.duplicate().clear()).address();
+                lastBuffer = direct;
+            }
+            return lastBase;
+        }
+
+        ByteBuffer copyBuffer() {
+            if (copy == null) {
+                copy = ByteBuffer.allocateDirect(COPY_BUFFER_SIZE);
+            }
+            return copy;
+        }
+    }
+}

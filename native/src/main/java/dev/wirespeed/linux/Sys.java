@@ -1,0 +1,125 @@
+package dev.wirespeed.linux;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * The socket calls off the hot path, each in its own confined arena: {@code socket}, {@code fcntl},
+ * {@code setsockopt}/{@code getsockopt}, {@code shutdown}, {@code close}. Failures become
+ * {@link NativeIoException}s naming the call and its arguments.
+ */
+final class Sys {
+    private Sys() {
+    }
+
+    /** A call's result and errno: {@code rc >= 0} or the errno it set. */
+    record Result(int rc, int errno) {
+    }
+
+    static int check(Result result, String call, String detail) throws NativeIoException {
+        if (result.rc < 0) {
+            throw new NativeIoException(call, result.errno, detail);
+        }
+        return result.rc;
+    }
+
+    static Result socket(int family) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment capture = LibC.captureSegment(arena);
+            int rc = (int) LibC.SOCKET.invokeExact(capture, family, NativeSocket.SOCK_STREAM | NativeSocket.SOCK_CLOEXEC, 0);
+            return new Result(rc, rc < 0 ? LibC.errno(capture) : 0);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException("socket down-call failed", t);
+        }
+    }
+
+    static Result fcntl(int fd, int cmd, int arg) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment capture = LibC.captureSegment(arena);
+            int rc = (int) LibC.FCNTL_INT.invokeExact(capture, fd, cmd, arg);
+            return new Result(rc, rc < 0 ? LibC.errno(capture) : 0);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException("fcntl down-call failed", t);
+        }
+    }
+
+    static void setIntOption(int fd, int level, int name, int value, String optionName) throws NativeIoException {
+        try (Arena arena = Arena.ofConfined()) {
+            setOption(fd, level, name, arena.allocateFrom(ValueLayout.JAVA_INT, value), optionName + "=" + value, arena);
+        }
+    }
+
+    static void setOption(int fd, int level, int name, MemorySegment value, String what, Arena arena)
+            throws NativeIoException {
+        try {
+            MemorySegment capture = LibC.captureSegment(arena);
+            int rc = (int) LibC.SETSOCKOPT.invokeExact(capture, fd, level, name, value, (int) value.byteSize());
+            if (rc < 0) {
+                throw new NativeIoException("setsockopt", LibC.errno(capture), "fd=" + fd + " option=" + what);
+            }
+        } catch (NativeIoException | RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException("setsockopt down-call failed", t);
+        }
+    }
+
+    static int getIntOption(int fd, int level, int name, String optionName) throws NativeIoException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment value = arena.allocate(ValueLayout.JAVA_INT);
+            MemorySegment length = arena.allocateFrom(ValueLayout.JAVA_INT, Integer.BYTES);
+            MemorySegment capture = LibC.captureSegment(arena);
+            int rc = (int) LibC.GETSOCKOPT.invokeExact(capture, fd, level, name, value, length);
+            if (rc < 0) {
+                throw new NativeIoException("getsockopt", LibC.errno(capture), "fd=" + fd + " option=" + optionName);
+            }
+            return value.get(ValueLayout.JAVA_INT, 0);
+        } catch (NativeIoException | RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException("getsockopt down-call failed", t);
+        }
+    }
+
+    static void shutdown(int fd, int how) throws NativeIoException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment capture = LibC.captureSegment(arena);
+            int rc = (int) LibC.SHUTDOWN.invokeExact(capture, fd, how);
+            if (rc < 0) {
+                throw new NativeIoException("shutdown", LibC.errno(capture), "fd=" + fd + " how=" + how);
+            }
+        } catch (NativeIoException | RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException("shutdown down-call failed", t);
+        }
+    }
+
+    static void close(int fd) throws NativeIoException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment capture = LibC.captureSegment(arena);
+            int rc = (int) LibC.CLOSE.invokeExact(capture, fd);
+            // After EINTR Linux has closed the descriptor already: retrying could close another file.
+            if (rc < 0 && LibC.errno(capture) != NativeSocket.EINTR) {
+                throw new NativeIoException("close", LibC.errno(capture), "fd=" + fd);
+            }
+        } catch (NativeIoException | RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException("close down-call failed", t);
+        }
+    }
+
+    static void closeQuietly(int fd) {
+        try {
+            close(fd);
+        } catch (NativeIoException e) {
+            // Already failing for another reason: that one is reported.
+        }
+    }
+}

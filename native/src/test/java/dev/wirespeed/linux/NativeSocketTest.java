@@ -1,0 +1,350 @@
+package dev.wirespeed.linux;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.wirespeed.frame.FrameHandler;
+import dev.wirespeed.frame.FrameReader;
+import dev.wirespeed.frame.FrameWriter;
+import dev.wirespeed.frame.SequenceStream;
+import dev.wirespeed.frame.SequenceVerifier;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.net.StandardProtocolFamily;
+import java.net.StandardSocketOptions;
+import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.ByteChannel;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.file.Path;
+import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The native socket against the JDK's sockets, both directions, TCP and Unix, and every errno it maps. */
+@EnabledOnOs(value = OS.LINUX, disabledReason = "the native path is Linux-only")
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class NativeSocketTest {
+    private static final long SEED = Long.getLong("wirespeed.test.seed", System.nanoTime());
+    private static final int FRAMES = 20_000;
+
+    @TempDir
+    Path dir;
+
+    private ServerSocketChannel jdkServer(String transport) throws IOException {
+        if (transport.equals("unix")) {
+            ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
+            server.bind(UnixDomainSocketAddress.of(dir.resolve("s.sock")));
+            return server;
+        }
+        return ServerSocketChannel.open().bind(new InetSocketAddress("127.0.0.1", 0));
+    }
+
+    /** Writes {@link #FRAMES} frames of the sequence stream, bodies of seeded random sizes, then closes. */
+    private static void writeSequence(ByteChannel channel, long seed) throws IOException {
+        SplittableRandom random = new SplittableRandom(seed);
+        byte[] pattern = SequenceStream.pattern(2000);
+        try (FrameWriter writer = new FrameWriter(channel, 4096, 2000)) {
+            for (long frame = 0; frame < FRAMES; frame++) {
+                int length = random.nextInt(2000);
+                writer.writeFrame(SequenceStream.type(frame), pattern, SequenceStream.patternOffset(frame), length);
+                if (random.nextInt(8) == 0) {
+                    writer.flush();
+                }
+            }
+        }
+    }
+
+    /** Reads frames to the end of stream, verifying each against the sequence stream; returns the count. */
+    private static long readSequence(ByteChannel channel) throws IOException {
+        SequenceVerifier verifier = new SequenceVerifier();
+        FrameReader reader = FrameReader.builder(channel).bufferCapacity(1000).build();
+        FrameHandler verify = verifier::verify;
+        long frames = reader.readFrames(verify);
+        assertEquals(frames, verifier.framesVerified());
+        return frames;
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"tcp", "unix"})
+    void aNativeClientReadsWhatAJdkServerWrites(String transport) throws Exception {
+        try (ServerSocketChannel server = jdkServer(transport)) {
+            CompletableFuture<Void> writing = CompletableFuture.runAsync(() -> {
+                try (SocketChannel connection = server.accept()) {
+                    writeSequence(connection, SEED);
+                } catch (IOException e) {
+                    throw new RuntimeException(e);
+                }
+            });
+            try (NativeSocket socket = NativeSocket.connect(server.getLocalAddress())) {
+                assertEquals(FRAMES, readSequence(socket), "seed=" + SEED);
+                assertEquals(-1, socket.read(ByteBuffer.allocateDirect(8)), "end of stream stays -1");
+            }
+            writing.get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"tcp", "unix"})
+    void aJdkClientReadsWhatANativeServerWrites(String transport) throws Exception {
+        SocketAddress address = transport.equals("unix") ? UnixDomainSocketAddress.of(dir.resolve("n.sock"))
+                : new InetSocketAddress("127.0.0.1", 0);
+        try (NativeServerSocket server = NativeServerSocket.bind(address, 8)) {
+            CompletableFuture<Void> writing = CompletableFuture.runAsync(() -> {
+                try (NativeSocket connection = server.accept()) {
+                    writeSequence(connection, SEED + 1);
+                } catch (IOException e) {
+                    throw new RuntimeException(e);
+                }
+            });
+            try (SocketChannel client = SocketChannel.open(server.localAddress())) {
+                assertEquals(FRAMES, readSequence(client), "seed=" + SEED);
+            }
+            writing.get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void heapBuffersAreReadAndWrittenThroughACopy() throws Exception {
+        try (ServerSocketChannel server = jdkServer("tcp");
+                NativeSocket socket = NativeSocket.connect(server.getLocalAddress());
+                SocketChannel peer = server.accept()) {
+            byte[] sent = new byte[200_000];
+            new SplittableRandom(SEED).nextBytes(sent);
+            CompletableFuture<Void> writing = CompletableFuture.runAsync(() -> {
+                try {
+                    ByteBuffer source = ByteBuffer.wrap(sent);
+                    while (source.hasRemaining()) {
+                        socket.write(source);
+                    }
+                    socket.shutdownOutput();
+                } catch (IOException e) {
+                    throw new RuntimeException(e);
+                }
+            });
+            ByteBuffer received = ByteBuffer.allocate(sent.length);
+            while (peer.read(received) >= 0 && received.hasRemaining()) {
+                // keep reading
+            }
+            writing.get(30, TimeUnit.SECONDS);
+            assertEquals(ByteBuffer.wrap(sent), received.flip());
+            peer.write(ByteBuffer.wrap(sent, 0, 1000));
+            peer.shutdownOutput();
+            ByteBuffer back = ByteBuffer.allocate(1000);
+            while (back.hasRemaining() && socket.read(back) >= 0) {
+                // keep reading
+            }
+            assertEquals(ByteBuffer.wrap(sent, 0, 1000), back.flip());
+            assertEquals(-1, socket.read(ByteBuffer.allocate(1)));
+        }
+    }
+
+    @Test
+    void aRefusedConnectionNamesTheCallTheErrnoAndTheAddress() throws Exception {
+        InetSocketAddress closed;
+        try (ServerSocketChannel server = jdkServer("tcp")) {
+            closed = (InetSocketAddress) server.getLocalAddress();
+        }
+        NativeIoException e = assertThrows(NativeIoException.class, () -> NativeSocket.connect(closed));
+        assertEquals("connect", e.call());
+        assertEquals(111, e.errno());
+        assertTrue(e.getMessage().startsWith("connect failed: errno=111 (Connection refused)"), e.getMessage());
+        assertTrue(e.getMessage().contains("address=127.0.0.1:" + closed.getPort()), e.getMessage());
+    }
+
+    @Test
+    void aClosedSocketThrowsClosedChannelExceptionAndClosesOnce() throws Exception {
+        try (ServerSocketChannel server = jdkServer("tcp")) {
+            NativeSocket socket = NativeSocket.connect(server.getLocalAddress());
+            socket.close();
+            socket.close();
+            assertFalse(socket.isOpen());
+            assertThrows(ClosedChannelException.class, () -> socket.read(ByteBuffer.allocateDirect(4)));
+            assertThrows(ClosedChannelException.class, () -> socket.write(ByteBuffer.allocateDirect(4)));
+            assertThrows(ClosedChannelException.class, () -> socket.configureBlocking(false));
+            assertTrue(socket.toString().contains("closed"), socket.toString());
+        }
+    }
+
+    @Test
+    void aDescriptorClosedBehindTheSocketsBackIsEbadfNamedAsSuch() throws Exception {
+        try (ServerSocketChannel server = jdkServer("tcp")) {
+            NativeSocket socket = NativeSocket.connect(server.getLocalAddress());
+            Sys.close(socket.fd()); // the descriptor is gone, the socket does not know
+            NativeIoException e = assertThrows(NativeIoException.class, () -> socket.read(ByteBuffer.allocateDirect(4)));
+            assertEquals(9, e.errno());
+            assertTrue(e.getMessage().startsWith("read failed: errno=9 (Bad file descriptor) fd=" + socket.fd()),
+                    e.getMessage());
+        }
+    }
+
+    @Test
+    void nonBlockingReadsAndWritesReturnZeroWhereTheyWouldWait() throws Exception {
+        try (ServerSocketChannel server = jdkServer("tcp");
+                NativeSocket socket = NativeSocket.connect(server.getLocalAddress());
+                SocketChannel peer = server.accept()) {
+            socket.configureBlocking(false);
+            assertFalse(socket.isBlocking());
+            assertEquals(0, socket.read(ByteBuffer.allocateDirect(64)), "nothing sent yet: EAGAIN is 0 bytes");
+            ByteBuffer chunk = ByteBuffer.allocateDirect(1 << 16);
+            long written = 0;
+            int n;
+            while ((n = socket.write(chunk.clear())) > 0) { // the peer reads nothing: the buffers fill
+                written += n;
+            }
+            assertEquals(0, n);
+            assertTrue(written > 0);
+            peer.write(ByteBuffer.wrap(new byte[] {1, 2, 3}));
+            ByteBuffer three = ByteBuffer.allocateDirect(3);
+            while (three.hasRemaining()) {
+                socket.read(three);
+            }
+            assertEquals(3, three.get(2));
+            socket.configureBlocking(true);
+            assertTrue(socket.isBlocking());
+        }
+    }
+
+    @Test
+    void aResetConnectionIsEconnresetAndAWriteToAGonePeerIsAnExceptionNotASignal() throws Exception {
+        try (ServerSocketChannel server = jdkServer("tcp");
+                NativeSocket socket = NativeSocket.connect(server.getLocalAddress())) {
+            SocketChannel peer = server.accept();
+            peer.setOption(StandardSocketOptions.SO_LINGER, 0);
+            peer.close(); // RST
+            NativeIoException reset = assertThrows(NativeIoException.class, () -> {
+                ByteBuffer buffer = ByteBuffer.allocateDirect(64);
+                while (socket.read(buffer.clear()) >= 0) {
+                    // read until the reset arrives
+                }
+            });
+            assertEquals(104, reset.errno(), reset.getMessage());
+            NativeIoException gone = assertThrows(NativeIoException.class, () -> {
+                for (int i = 0; i < 1000; i++) {
+                    socket.write(ByteBuffer.allocateDirect(1024));
+                }
+            });
+            assertTrue(gone.errno() == 32 || gone.errno() == 104, gone.getMessage()); // EPIPE or ECONNRESET
+            assertEquals("send", gone.call());
+        }
+    }
+
+    @Test
+    void lingerZeroMakesCloseAReset() throws Exception {
+        try (ServerSocketChannel server = jdkServer("tcp")) {
+            NativeSocket socket = NativeSocket.connect(server.getLocalAddress()).setTcpNoDelay(true);
+            assertTrue(socket.getTcpNoDelay());
+            try (SocketChannel peer = server.accept()) {
+                socket.setLinger(0).close();
+                IOException e = assertThrows(IOException.class, () -> {
+                    while (peer.read(ByteBuffer.allocate(8)) >= 0) {
+                        // wait for the reset
+                    }
+                });
+                assertTrue(e.getMessage().contains("reset"), e.getMessage());
+            }
+        }
+    }
+
+    @Test
+    void closeReleasesABlockedAcceptAndShutdownInputABlockedRead() throws Exception {
+        NativeServerSocket server = NativeServerSocket.bind(new InetSocketAddress("127.0.0.1", 0), 4);
+        CompletableFuture<Throwable> accepting = CompletableFuture.supplyAsync(() -> {
+            try {
+                server.accept().close();
+                return null;
+            } catch (Throwable t) {
+                return t;
+            }
+        });
+        Thread.sleep(200);
+        server.close();
+        assertInstanceOf(ClosedChannelException.class, accepting.get(10, TimeUnit.SECONDS));
+
+        try (ServerSocketChannel jdk = jdkServer("tcp");
+                NativeSocket socket = NativeSocket.connect(jdk.getLocalAddress());
+                SocketChannel peer = jdk.accept()) {
+            CompletableFuture<Integer> reading = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return socket.read(ByteBuffer.allocateDirect(8));
+                } catch (IOException e) {
+                    throw new RuntimeException(e);
+                }
+            });
+            Thread.sleep(200);
+            socket.shutdownInput();
+            assertEquals(-1, reading.get(10, TimeUnit.SECONDS));
+            assertTrue(peer.isOpen());
+        }
+    }
+
+    @Test
+    void aUnixPathTooLongForSockaddrIsRefusedWithItsLengthAndTcpOptionsOnUnixAreRefused() throws Exception {
+        Path longPath = dir.resolve("x".repeat(120));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> NativeSocket.connect(UnixDomainSocketAddress.of(longPath)));
+        assertTrue(e.getMessage().contains("must be 1 to 107 bytes"), e.getMessage());
+        try (NativeServerSocket server = NativeServerSocket.bind(UnixDomainSocketAddress.of(dir.resolve("u.sock")), 1);
+                NativeSocket socket = NativeSocket.connect(server.localAddress())) {
+            IOException tcp = assertThrows(IOException.class, () -> socket.setTcpNoDelay(true));
+            assertTrue(tcp.getMessage().contains("needs a TCP socket"), tcp.getMessage());
+        }
+    }
+
+    @Test
+    void roundTripsAllocateNothingInTheSteadyState() throws Exception {
+        int size = 100;
+        try (NativeServerSocket server = NativeServerSocket.bind(new InetSocketAddress("127.0.0.1", 0), 4)) {
+            Thread echo = Thread.ofPlatform().daemon().start(() -> {
+                try (NativeSocket connection = server.accept()) {
+                    FrameReader reader = new FrameReader(connection);
+                    FrameWriter writer = new FrameWriter(connection);
+                    FrameHandler back = (type, body) -> writer.writeFrame(type, body);
+                    while (reader.readFrame(back)) {
+                        writer.flush();
+                    }
+                } catch (IOException e) {
+                    throw new RuntimeException(e);
+                }
+            });
+            try (NativeSocket socket = NativeSocket.connect(server.localAddress()).setTcpNoDelay(true)) {
+                FrameReader reader = new FrameReader(socket);
+                FrameWriter writer = new FrameWriter(socket);
+                byte[] pattern = SequenceStream.pattern(size);
+                SequenceVerifier verifier = new SequenceVerifier();
+                FrameHandler verify = verifier::verify;
+                com.sun.management.ThreadMXBean threads =
+                        (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+                long before = 0;
+                int warmUp = 20_000;
+                int measured = 50_000;
+                for (long frame = 0; frame < warmUp + measured; frame++) {
+                    if (frame == warmUp) {
+                        before = threads.getCurrentThreadAllocatedBytes();
+                    }
+                    writer.writeFrame(SequenceStream.type(frame), pattern, SequenceStream.patternOffset(frame), size);
+                    writer.flush();
+                    assertTrue(reader.readFrame(verify));
+                }
+                long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+                assertEquals(warmUp + measured, verifier.framesVerified());
+                assertTrue(allocated < measured / 10, "allocated " + allocated + " bytes in " + measured + " round trips");
+            }
+            echo.join(10_000);
+        }
+    }
+}
