@@ -143,6 +143,15 @@ public final class FrameReader implements Closeable {
         return in.offset();
     }
 
+    /**
+     * {@return the bytes read from the channel and not yet delivered: 0 means the next
+     * {@link #readFrame} will read the channel} An echo or relay flushes its output when this is
+     * 0, before it may block, and batches otherwise.
+     */
+    public int available() {
+        return in.available();
+    }
+
     /** {@return the largest body this reader accepts} */
     public int maxFrameLength() {
         return maxFrameLength;

@@ -32,7 +32,8 @@ import java.util.List;
  * Bytes are read into a list of 16 KiB chunks, each filled before the next is allocated, and gathered
  * into one exact array at the end: no growing and re-copying, no copy at all when the input fills
  * exactly one chunk, and no trimming copy of the last chunk (the JDK 25 {@code readAllBytes} makes
- * one). Memory: at most {@code 16 KiB + length} for inputs up to one chunk, and at most
+ * one). A stream that fills the first chunk is probed with one {@code read()} before a second chunk
+ * is allocated, so an input of exactly 16 KiB costs one chunk, not two. Memory: at most {@code 16 KiB + length} for inputs up to one chunk, and at most
  * {@code ceil((length + 1) / 16 KiB) * 16 KiB + length} beyond, never more than JDK 25's
  * {@code readAllBytes} of the same input.
  *
@@ -87,12 +88,21 @@ public final class ReadAll {
                 }
                 if (first == null) {
                     first = chunk;
-                } else {
-                    if (more == null) {
-                        more = new ArrayList<>();
+                    // One probing read() before a second chunk: an input of exactly one chunk then costs
+                    // one chunk, where JDK 25 allocates a second one only to find the end in it.
+                    int next = in.read();
+                    if (next < 0) {
+                        return first;
                     }
-                    more.add(chunk);
+                    chunk = new byte[CHUNK];
+                    chunk[0] = (byte) next;
+                    filled = 1;
+                    continue;
                 }
+                if (more == null) {
+                    more = new ArrayList<>();
+                }
+                more.add(chunk);
                 chunk = new byte[CHUNK];
                 filled = 0;
             }

@@ -148,6 +148,9 @@ class ReadAllTest {
             assertArrayEquals(jdk, ours);
             table.append(length).append(' ').append(t1 - t0).append(' ').append(t2 - t1).append('\n');
             assertTrue(t1 - t0 <= t2 - t1, "length " + length + ": ours " + (t1 - t0) + " > jdk " + (t2 - t1) + "\n" + table);
+            if (length == ReadAll.CHUNK) { // probed, not a second chunk: the chunk and its header only
+                assertTrue(t1 - t0 < ReadAll.CHUNK + 64, "exactly one chunk: ours " + (t1 - t0) + "\n" + table);
+            }
         }
         System.out.println("ReadAllTest allocation (bytes):\n" + table);
     }

@@ -2,6 +2,8 @@ package dev.wirespeed.lab;
 
 import dev.wirespeed.lab.client.ClientCommand;
 import dev.wirespeed.lab.experiment.LabCommand;
+import dev.wirespeed.lab.latency.EchoCommand;
+import dev.wirespeed.lab.latency.PingCommand;
 import dev.wirespeed.lab.server.ServerCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -9,7 +11,7 @@ import picocli.CommandLine.Command;
 /** The {@code wirespeed} command line. */
 @Command(name = "wirespeed", mixinStandardHelpOptions = true, version = "wirespeed 0.1.0",
         description = "Moves framed messages through sockets, pipes and files, and measures how fast.",
-        subcommands = {ServerCommand.class, ClientCommand.class, LabCommand.class})
+        subcommands = {ServerCommand.class, ClientCommand.class, EchoCommand.class, PingCommand.class, LabCommand.class})
 public final class Main implements Runnable {
     /** A command whose options picocli sets. */
     public Main() {
@@ -48,6 +50,6 @@ public final class Main implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "a command is required: server, client or lab");
+        throw new CommandLine.ParameterException(spec.commandLine(), "a command is required: server, client, echo, ping or lab");
     }
 }

@@ -3,6 +3,7 @@ package dev.wirespeed.lab;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.wirespeed.lab.Transport;
 import dev.wirespeed.lab.client.Strategies;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -20,7 +21,6 @@ import org.junit.jupiter.api.Timeout;
 /** {@code wirespeed server} and {@code wirespeed client} as real processes over TCP loopback. */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class EndToEndTest {
-    private static final Pattern LISTENING = Pattern.compile("listening on 127\\.0\\.0\\.1:(\\d+)");
     private final List<Process> started = new ArrayList<>();
 
     @AfterEach
@@ -75,8 +75,8 @@ class EndToEndTest {
     @Test
     void aPipeFromServerStdoutToClientStdinCarriesAVerifiedStream() throws Exception {
         for (Strategies strategy : Strategies.values()) {
-            if (strategy.peer()) {
-                continue; // TCP only
+            if (!strategy.supports(Transport.STDIN)) {
+                continue; // sockets only
             }
             List<Process> pipeline = ProcessBuilder.startPipeline(List.of(
                     command("server", "--transport", "stdout", "--count", "30000", "--size", "0-200"),
@@ -120,7 +120,7 @@ class EndToEndTest {
         Process server = start("server", "--transport", "unix", "--path", socket, "--count", "50000");
         BufferedReader err = new BufferedReader(new InputStreamReader(server.getErrorStream(), StandardCharsets.UTF_8));
         assertTrue(String.valueOf(err.readLine()).startsWith("listening on "), "the server did not start");
-        for (String strategy : List.of("buffered", "zero-copy", "wirespeed", "wirespeed-spin")) {
+        for (String strategy : List.of("buffered", "zero-copy", "wirespeed", "wirespeed-spin", "native", "native-spin")) {
             Process client = start("client", "--transport", "unix", "--path", socket, "--strategy", strategy,
                     "--verify", "--json");
             String out = readAll(client.getInputStream());
@@ -134,12 +134,7 @@ class EndToEndTest {
     private int startServer(String... args) throws IOException {
         List<String> all = new ArrayList<>(List.of("server", "--transport", "tcp", "--port", "0"));
         all.addAll(List.of(args));
-        Process server = start(all.toArray(String[]::new));
-        BufferedReader err = new BufferedReader(new InputStreamReader(server.getErrorStream(), StandardCharsets.UTF_8));
-        String line = err.readLine();
-        Matcher matcher = LISTENING.matcher(String.valueOf(line));
-        assertTrue(matcher.find(), "server said: " + line);
-        return Integer.parseInt(matcher.group(1));
+        return Processes.listeningPort(start(all.toArray(String[]::new)));
     }
 
     private Result runClient(String... args) throws Exception {
@@ -160,19 +155,11 @@ class EndToEndTest {
     }
 
     private static ProcessBuilder command(String... args) {
-        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
-                "--enable-native-access=ALL-UNNAMED", "-Xmx256m", "-cp", System.getProperty("java.class.path"),
-                Main.class.getName()));
-        command.addAll(List.of(args));
-        return new ProcessBuilder(command);
+        return Processes.command(args);
     }
 
     private static String readAll(java.io.InputStream in) {
-        try {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
+        return Processes.readAll(in);
     }
 
     record Result(int code, String out, String err) {

@@ -40,8 +40,8 @@ public final class ClientCommand implements Callable<Integer> {
     Path path;
 
     @Option(names = "--strategy", required = true, description = "unbuffered, readint, buffered, "
-            + "buffered-readint, no-alloc, channel, channel-compact, zero-copy, wirespeed, wirespeed-spin, netty-nio, "
-            + "netty-epoll (tcp only)")
+            + "buffered-readint, no-alloc, channel, channel-compact, zero-copy, wirespeed, wirespeed-spin, "
+            + "native, native-spin (tcp or unix), netty-nio, netty-epoll (tcp only)")
     String strategy;
 
     @Option(names = "--messages", defaultValue = "10000000", description = "frames per round (default ${DEFAULT-VALUE})")
@@ -69,8 +69,8 @@ public final class ClientCommand implements Callable<Integer> {
         try {
             chosen = Strategies.byName(strategy);
             FrameFormat.checkMaxFrameLength(maxFrame);
-            if (chosen.peer() && transport != Transport.TCP) {
-                throw new IllegalArgumentException("--strategy " + chosen + " needs --transport tcp");
+            if (!chosen.supports(transport) && transport != Transport.STDOUT) {
+                throw new IllegalArgumentException("--strategy " + chosen + " needs --transport " + chosen.transportNames());
             }
             if (messages < 1 || rounds < 0) {
                 throw new IllegalArgumentException("--messages=" + messages + " must be >= 1 and --rounds="

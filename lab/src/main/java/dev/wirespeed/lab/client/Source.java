@@ -42,4 +42,14 @@ public interface Source extends Closeable {
     default java.net.InetSocketAddress tcpAddress() {
         throw new UnsupportedOperationException("this strategy needs --transport tcp");
     }
+
+    /**
+     * {@return a blocking {@code NativeSocket} connected to the server}, for the native strategies
+     *
+     * @throws IOException if it cannot connect (the {@code NativeIoException} names the errno)
+     * @throws UnsupportedOperationException for every transport but tcp and unix
+     */
+    default dev.wirespeed.linux.NativeSocket nativeSocket() throws IOException {
+        throw new UnsupportedOperationException("this strategy needs --transport tcp or unix");
+    }
 }

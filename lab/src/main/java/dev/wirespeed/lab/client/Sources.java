@@ -1,6 +1,7 @@
 package dev.wirespeed.lab.client;
 
 import dev.wirespeed.io.StandardChannels;
+import dev.wirespeed.linux.NativeSocket;
 import java.io.Closeable;
 import java.io.FileDescriptor;
 import java.io.FileInputStream;
@@ -43,6 +44,11 @@ final class Sources {
             public InetSocketAddress tcpAddress() {
                 return address;
             }
+
+            @Override
+            public NativeSocket nativeSocket() throws IOException {
+                return open(NativeSocket.connect(address));
+            }
         };
     }
 
@@ -60,6 +66,11 @@ final class Sources {
                 SocketChannel channel = open(SocketChannel.open(StandardProtocolFamily.UNIX));
                 channel.connect(address);
                 return channel;
+            }
+
+            @Override
+            public NativeSocket nativeSocket() throws IOException {
+                return open(NativeSocket.connect(address));
             }
         };
     }

@@ -1,5 +1,9 @@
 package dev.wirespeed.lab.client;
 
+import dev.wirespeed.lab.Transport;
+import java.util.EnumSet;
+import java.util.Set;
+
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.function.Supplier;
@@ -26,26 +30,46 @@ public enum Strategies {
     WIRESPEED(WirespeedClient::new),
     /** The library's {@code FrameReader}, busy-polling a non-blocking socket. */
     WIRESPEED_SPIN(WirespeedSpinClient::new),
+    /** The library's {@code FrameReader} over a {@code NativeSocket}: FFM {@code read(2)}, blocking (TCP, Unix). */
+    NATIVE(() -> new NativeClient(false), false, EnumSet.of(Transport.TCP, Transport.UNIX)),
+    /** The same, the socket non-blocking and busy-polled: the fast-sockets article's case (TCP, Unix). */
+    NATIVE_SPIN(() -> new NativeClient(true), false, EnumSet.of(Transport.TCP, Transport.UNIX)),
     /** The peer: Netty 4.2, {@code LengthFieldBasedFrameDecoder}, NIO transport (TCP only). */
-    NETTY_NIO(() -> new NettyClient(false), true),
+    NETTY_NIO(() -> new NettyClient(false), true, EnumSet.of(Transport.TCP)),
     /** The peer: Netty 4.2, {@code LengthFieldBasedFrameDecoder}, native epoll transport (TCP on Linux only). */
-    NETTY_EPOLL(() -> new NettyClient(true), true);
+    NETTY_EPOLL(() -> new NettyClient(true), true, EnumSet.of(Transport.TCP));
 
     private final Supplier<Strategy> factory;
     private final boolean peer;
+    private final Set<Transport> transports;
 
     Strategies(Supplier<Strategy> factory) {
-        this(factory, false);
+        this(factory, false, EnumSet.of(Transport.TCP, Transport.UNIX, Transport.STDIN, Transport.FILE));
     }
 
-    Strategies(Supplier<Strategy> factory, boolean peer) {
+    Strategies(Supplier<Strategy> factory, boolean peer, Set<Transport> transports) {
         this.factory = factory;
         this.peer = peer;
+        this.transports = transports;
     }
 
-    /** {@return true for the peers (Netty): TCP only, their own error wording} */
+    /** {@return true for the peers (Netty): their own error wording} */
     public boolean peer() {
         return peer;
+    }
+
+    /**
+     * {@return whether this strategy reads {@code transport}} The sockets-only ones open their own socket.
+     *
+     * @param transport a client transport
+     */
+    public boolean supports(Transport transport) {
+        return transports.contains(transport);
+    }
+
+    /** {@return the transports this strategy reads, as a command line names them: "tcp" or "tcp or unix"} */
+    public String transportNames() {
+        return String.join(" or ", transports.stream().map(Transport::toString).toList());
     }
 
     /** {@return a new instance of this strategy} */

@@ -6,7 +6,7 @@ import dev.wirespeed.lab.experiment.StreamExperiment.JavaCase;
 import dev.wirespeed.lab.experiment.StreamExperiment.Link;
 import java.util.Map;
 
-/** The articles' published MB/s for each case, set beside ours. */
+/** The articles' published figures for each case, set beside ours. */
 final class Published {
     /**
      * The first article's loopback figures; where it measured only on 10 Gbit Ethernet (readint,
@@ -52,6 +52,22 @@ final class Published {
                 };
                 yield byPlacement == null || column < 0 ? Double.NaN : byPlacement[column];
             }
+        };
+    }
+
+    /**
+     * {@return the fast-sockets article's latency in microseconds for a latency case and percentile, or
+     * NaN where it has none}: its Chronicle network layer busy-polled non-blocking channels, p50 6.8 and p90
+     * 8.2 us through {@code SocketChannel.read}, 5.7 and 7.1 us through the JDK's native read reached
+     * by reflection, on an i7-6700K (TCP replication benchmark, JLBH)
+     */
+    static double latencyUs(String kase, String percentile) {
+        return switch (kase + " " + percentile) {
+            case "jdk-spin p50" -> 6.8;
+            case "jdk-spin p90" -> 8.2;
+            case "native-spin p50" -> 5.7;
+            case "native-spin p90" -> 7.1;
+            default -> Double.NaN;
         };
     }
 }

@@ -9,7 +9,8 @@ import java.util.Map;
 /**
  * {@code index.html}: one self-contained page (inline CSS and SVG, no script, no network) with a bar
  * chart per experiment and placement (median MB/s, a whisker from min to max, the article's figure as
- * a tick), the numbers in a table beside each chart, and the findings.
+ * a tick), a percentile chart per placement for latency, the numbers in a table beside each chart,
+ * and the findings.
  */
 final class ReportHtml {
     private static final int WIDTH = 920;
@@ -55,6 +56,18 @@ final class ReportHtml {
             html.append("<h2>").append(escape(chart.getKey())).append("</h2>\n");
             html.append(chart(chart.getKey(), chart.getValue()));
             html.append(table(chart.getValue()));
+        }
+        Map<String, List<Row>> latency = new LinkedHashMap<>();
+        for (Row row : lab.rows) {
+            if (row.percentile() != null) {
+                latency.computeIfAbsent(row.experiment() + ": " + row.placement() + ", round trip by percentile (us, log scale)",
+                        k -> new ArrayList<>()).add(row);
+            }
+        }
+        for (var chart : latency.entrySet()) {
+            html.append("<h2>").append(escape(chart.getKey())).append("</h2>\n");
+            html.append(percentileChart(chart.getKey(), chart.getValue()));
+            html.append(percentileTable(chart.getValue()));
         }
         if (!lab.findings.isEmpty()) {
             html.append("<h2>Findings</h2>\n<ul>\n");
@@ -106,6 +119,108 @@ final class ReportHtml {
         }
         svg.append(String.format(Locale.ROOT, "<line x1=\"%d\" x2=\"%d\" y1=\"0\" y2=\"%d\" stroke=\"#888\"/>", LABEL, LABEL, y));
         return svg.append("</svg>\n").toString();
+    }
+
+    /** Distinct colours for the lines of a percentile chart, ours in blues, ceilings in oranges, the peer green. */
+    private static String lineColour(Row row, int index) {
+        String[] ours = {"#1d4ed8", "#60a5fa"};
+        String[] ceilings = {"#b45309", "#f59e0b"};
+        String[] others = {"#4b5563", "#9ca3af"};
+        return row.peer() ? "#16a34a" : row.ceiling() ? ceilings[index % 2] : row.ours() ? ours[index % 2] : others[index % 2];
+    }
+
+    /**
+     * One polyline per case through its median at each percentile (p50 ... max), on a logarithmic
+     * microsecond axis, with the article's figures as black ticks: the usual picture of a latency
+     * distribution, where the tail and the median can be read on one chart.
+     */
+    private static String percentileChart(String title, List<Row> rows) {
+        List<String> percentiles = List.of("p50", "p90", "p99", "p999", "max");
+        Map<String, List<Row>> byCase = new LinkedHashMap<>();
+        for (Row row : rows) {
+            byCase.computeIfAbsent(row.kase(), k -> new ArrayList<>()).add(row);
+        }
+        double lo = Double.MAX_VALUE;
+        double hi = 0;
+        for (Row row : rows) {
+            lo = Math.min(lo, Math.max(0.1, row.stats().median()));
+            hi = Math.max(hi, row.stats().median());
+        }
+        double logLo = Math.floor(Math.log10(lo));
+        double logHi = Math.max(logLo + 1, Math.ceil(Math.log10(Math.max(hi, lo))));
+        int left = 70;
+        int right = 230;
+        int top = 10;
+        int plot = 300;
+        int height = plot + 50;
+        double step = (WIDTH - left - right) / (double) (percentiles.size() - 1);
+        StringBuilder svg = new StringBuilder(String.format(Locale.ROOT, "<svg class=\"chart percentiles\" role=\"img\" "
+                + "width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" xmlns=\"http://www.w3.org/2000/svg\"><title>%s</title>\n",
+                WIDTH, height, WIDTH, height, escape(title)));
+        for (double decade = logLo; decade <= logHi; decade++) {
+            double y = top + plot - (decade - logLo) / (logHi - logLo) * plot;
+            svg.append(String.format(Locale.ROOT, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
+                    + "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s us</text>\n", left, WIDTH - right, y, y, left - 6, y + 4,
+                    new java.text.DecimalFormat("#,##0.###", java.text.DecimalFormatSymbols.getInstance(Locale.ROOT))
+                            .format(Math.pow(10, decade))));
+        }
+        for (int i = 0; i < percentiles.size(); i++) {
+            svg.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>",
+                    left + i * step, top + plot + 20, percentiles.get(i).equals("p999") ? "p99.9" : percentiles.get(i)));
+        }
+        int index = 0;
+        int legendY = top + 10;
+        for (var entry : byCase.entrySet()) {
+            String colour = lineColour(entry.getValue().get(0), index++);
+            StringBuilder points = new StringBuilder();
+            for (Row row : entry.getValue()) {
+                int i = percentiles.indexOf(row.percentile());
+                double y = top + plot - (Math.log10(Math.max(0.1, row.stats().median())) - logLo) / (logHi - logLo) * plot;
+                points.append(String.format(Locale.ROOT, "%.1f,%.1f ", left + i * step, y));
+                svg.append(String.format(Locale.ROOT, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"><title>%s %s: "
+                        + "%.1f us [%.1f-%.1f]</title></circle>", left + i * step, y, colour, escape(row.kase()),
+                        row.percentile(), row.stats().median(), row.stats().min(), row.stats().max()));
+                if (!Double.isNaN(row.published())) {
+                    double py = top + plot - (Math.log10(row.published()) - logLo) / (logHi - logLo) * plot;
+                    svg.append(String.format(Locale.ROOT, "<line class=\"published\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" "
+                            + "y2=\"%.1f\" stroke=\"#000\" stroke-width=\"3\"><title>article, %s %s: %.1f us</title></line>",
+                            left + i * step - 8, left + i * step + 8, py, py, escape(row.kase()), row.percentile(),
+                            row.published()));
+                }
+            }
+            svg.append(String.format(Locale.ROOT, "<polyline class=\"line\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\" "
+                    + "points=\"%s\"/>\n", colour, points.toString().strip()));
+            svg.append(String.format(Locale.ROOT, "<line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\" stroke=\"%s\" "
+                    + "stroke-width=\"3\"/><text x=\"%d\" y=\"%d\">%s</text>\n", WIDTH - right + 15, WIDTH - right + 35,
+                    legendY, legendY, colour, WIDTH - right + 40, legendY + 4, escape(entry.getKey())));
+            legendY += 18;
+        }
+        svg.append(String.format(Locale.ROOT, "<line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\" stroke=\"#888\"/>",
+                left, left, top, top + plot));
+        return svg.append("</svg>\n").toString();
+    }
+
+    private static String percentileTable(List<Row> rows) {
+        Map<String, Map<String, Row>> byCase = new LinkedHashMap<>();
+        for (Row row : rows) {
+            byCase.computeIfAbsent(row.kase(), k -> new LinkedHashMap<>()).put(row.percentile(), row);
+        }
+        StringBuilder table = new StringBuilder("<table><tr><th>case</th><th>p50</th><th>p90</th><th>p99</th>"
+                + "<th>p99.9</th><th>max</th><th>runs</th><th>article p50 / p90</th></tr>\n");
+        for (var entry : byCase.entrySet()) {
+            table.append("<tr><td>").append(escape(entry.getKey())).append("</td>");
+            for (String p : List.of("p50", "p90", "p99", "p999", "max")) {
+                Row row = entry.getValue().get(p);
+                table.append(row == null ? "<td>-</td>" : String.format(Locale.ROOT, "<td>%.1f [%.1f-%.1f]</td>",
+                        row.stats().median(), row.stats().min(), row.stats().max()));
+            }
+            Row p50 = entry.getValue().get("p50");
+            Row p90 = entry.getValue().get("p90");
+            table.append(String.format(Locale.ROOT, "<td>%d</td><td>%s</td></tr>\n", p50 == null ? 0 : p50.stats().count(),
+                    p50 == null || Double.isNaN(p50.published()) ? "-" : String.format(Locale.ROOT, "%.1f / %.1f",
+                            p50.published(), p90 == null ? Double.NaN : p90.published())));
+        }
+        return table.append("</table>\n").toString();
     }
 
     private static String table(List<Row> rows) {

@@ -27,7 +27,7 @@ final class ResultsFiles {
                     + ", \"max\": " + Json.number(row.stats().max()) + ", \"runs\": " + row.stats().count()
                     + ", \"size\": " + row.size() + ", \"published\": " + Json.number(row.published())
                     + ", \"ours\": " + row.ours() + ", \"ceiling\": " + row.ceiling() + ", \"peer\": " + row.peer()
-                    + "}");
+                    + (row.percentile() == null ? "" : ", \"percentile\": " + Json.string(row.percentile())) + "}");
         }
         out.append(rows).append("],\n  \"findings\": [");
         StringJoiner findings = new StringJoiner(",\n    ", "\n    ", "\n  ");
@@ -44,13 +44,14 @@ final class ResultsFiles {
 
     static String csv(LabRun lab) {
         StringBuilder out = new StringBuilder(
-                "experiment,case,transport,placement,unit,median,min,max,runs,size,published,ours,ceiling,peer\n");
+                "experiment,case,transport,placement,unit,median,min,max,runs,size,published,ours,ceiling,peer,percentile\n");
         for (Row row : lab.rows) {
             out.append(String.join(",", row.experiment(), row.kase(), row.transport(), '"' + row.placement() + '"',
                     row.unit(), Json.number(row.stats().median()), Json.number(row.stats().min()),
                     Json.number(row.stats().max()), String.valueOf(row.stats().count()), String.valueOf(row.size()),
                     Double.isNaN(row.published()) ? "" : Json.number(row.published()), String.valueOf(row.ours()),
-                    String.valueOf(row.ceiling()), String.valueOf(row.peer()))).append('\n');
+                    String.valueOf(row.ceiling()), String.valueOf(row.peer()),
+                    row.percentile() == null ? "" : row.percentile())).append('\n');
         }
         return out.toString();
     }

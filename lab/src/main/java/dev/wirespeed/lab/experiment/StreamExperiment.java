@@ -111,11 +111,22 @@ final class StreamExperiment {
         this.ceiling = ceiling;
     }
 
+    /**
+     * {@return whether the lab measures {@code strategy} on {@code link}}: the peers and the native
+     * strategies on tcp only (the native ones are the fast-sockets article's TCP case; Unix sockets
+     * would add a minute to the run), busy-polling not on a pipe (its ends are blocking files)
+     */
+    static boolean fits(Strategies strategy, Link link) {
+        if (strategy.peer() || strategy == Strategies.NATIVE || strategy == Strategies.NATIVE_SPIN) {
+            return link == Link.TCP;
+        }
+        return link != Link.PIPE || strategy != Strategies.WIRESPEED_SPIN;
+    }
+
     List<Case> cases() {
         List<Case> cases = new ArrayList<>();
         for (Strategies strategy : Strategies.values()) {
-            boolean fits = strategy.peer() ? link == Link.TCP : link != Link.PIPE || strategy != Strategies.WIRESPEED_SPIN;
-            if (fits) {
+            if (fits(strategy, link)) {
                 cases.add(new JavaCase(strategy, 0));
             }
         }
@@ -201,7 +212,8 @@ final class StreamExperiment {
     }
 
     private void addRows(Case kase, Placement placement, Cell cell) {
-        boolean ours = kase instanceof JavaCase java && java.strategy().cliName().startsWith("wirespeed") && !java.cWriter();
+        boolean ours = kase instanceof JavaCase java && !java.cWriter() && (java.strategy().cliName().startsWith("wirespeed")
+                || java.strategy() == Strategies.NATIVE || java.strategy() == Strategies.NATIVE_SPIN);
         boolean isCeiling = !(kase instanceof JavaCase);
         boolean peer = kase instanceof JavaCase java && java.strategy().peer();
         double published = Published.mbPerSec(link, kase, placement);

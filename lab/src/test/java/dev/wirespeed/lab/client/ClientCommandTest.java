@@ -1,5 +1,7 @@
 package dev.wirespeed.lab.client;
 
+import dev.wirespeed.lab.Transport;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -45,8 +47,8 @@ class ClientCommandTest {
         for (Vectors vector : Vectors.all()) {
             Path file = Files.write(dir.resolve(vector.file()), vector.bytes());
             for (Strategies strategy : Strategies.values()) {
-                if (strategy.peer()) {
-                    continue; // TCP only: covered by EndToEndTest
+                if (!strategy.supports(Transport.FILE)) {
+                    continue; // sockets only: covered by EndToEndTest
                 }
                 tests.add(DynamicTest.dynamicTest(strategy + " " + vector, () -> {
                     boolean verify = vector.file().startsWith("seq-");
@@ -91,8 +93,8 @@ class ClientCommandTest {
         stream[18 + 8 + 4] ^= 1;
         Path file = Files.write(dir.resolve("corrupt.bin"), stream);
         for (Strategies strategy : Strategies.values()) {
-            if (strategy.peer()) {
-                continue; // TCP only: covered by EndToEndTest
+            if (!strategy.supports(Transport.FILE)) {
+                continue; // sockets only: covered by EndToEndTest
             }
             Run run = client("--transport", "file", "--path", file.toString(), "--strategy", strategy.cliName(),
                     "--verify", "--json");
@@ -109,10 +111,13 @@ class ClientCommandTest {
         Run unknown = client("--transport", "tcp", "--strategy", "fastest");
         assertEquals(ExitCode.USAGE, unknown.code());
         assertEquals("wirespeed client: unknown strategy 'fastest'; known: unbuffered, readint, buffered, "
-                + "buffered-readint, no-alloc, channel, channel-compact, zero-copy, wirespeed, wirespeed-spin, netty-nio, "
-                + "netty-epoll\n", unknown.err());
+                + "buffered-readint, no-alloc, channel, channel-compact, zero-copy, wirespeed, wirespeed-spin, native, "
+                + "native-spin, netty-nio, netty-epoll\n", unknown.err());
         assertEquals(ExitCode.USAGE, client("--transport", "carrier-pigeon", "--strategy", "wirespeed").code());
         assertEquals(ExitCode.USAGE, client("--transport", "stdout", "--strategy", "wirespeed").code());
+        Run nativeOnFile = client("--transport", "file", "--path", "/dev/null", "--strategy", "native");
+        assertEquals(ExitCode.USAGE, nativeOnFile.code());
+        assertEquals("wirespeed client: --strategy native needs --transport tcp or unix\n", nativeOnFile.err());
     }
 
     @Test

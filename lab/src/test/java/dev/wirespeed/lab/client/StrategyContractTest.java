@@ -1,5 +1,7 @@
 package dev.wirespeed.lab.client;
 
+import dev.wirespeed.lab.Transport;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -33,8 +35,8 @@ class StrategyContractTest {
         System.out.println("StrategyContractTest seed=" + SEED + " (replay: -Dwirespeed.test.seed=" + SEED + ")");
         List<DynamicTest> tests = new ArrayList<>();
         for (Strategies strategy : Strategies.values()) {
-            if (strategy.peer()) {
-                continue; // TCP only: covered by EndToEndTest
+            if (!strategy.supports(Transport.FILE)) {
+                continue; // sockets only: covered by EndToEndTest
             }
             for (Vectors vector : Vectors.all()) {
                 byte[] bytes = vector.bytes();

@@ -41,9 +41,7 @@ class LabCommandTest {
         for (StreamExperiment.Link link : StreamExperiment.Link.values()) {
             List<String> cases = new ArrayList<>();
             for (Strategies strategy : Strategies.values()) {
-                boolean fits = strategy.peer() ? link == StreamExperiment.Link.TCP
-                        : link != StreamExperiment.Link.PIPE || strategy != Strategies.WIRESPEED_SPIN;
-                if (fits) {
+                if (StreamExperiment.fits(strategy, link)) {
                     cases.add(strategy.cliName());
                 }
             }
@@ -77,12 +75,33 @@ class LabCommandTest {
                         .matcher(json).results().count(), reader + " " + unit);
             }
         }
+        for (Placement placement : placements) {
+            List<String> latencyCases = new ArrayList<>(List.of("jdk", "jdk-spin", "native", "native-spin", "netty"));
+            if (cc) {
+                latencyCases.addAll(List.of("C ping-pong blocking", "C ping-pong busy-poll"));
+            }
+            for (String kase : latencyCases) {
+                for (String percentile : LatencyExperiment.PERCENTILES) {
+                    Matcher row = Pattern.compile("\\{\"experiment\": \"latency\", \"case\": \"" + Pattern.quote(kase)
+                            + "\", \"transport\": \"tcp\", \"placement\": \"" + placement.name() + "\", \"unit\": \"us\", "
+                            + "\"median\": ([\\d.]+), [^}]*\"ours\": (true|false), [^}]*\"percentile\": \"" + percentile + "\"}")
+                            .matcher(json);
+                    assertTrue(row.find(), "no latency row for " + kase + " / " + placement.name() + " / " + percentile);
+                    assertTrue(Double.parseDouble(row.group(1)) > 0, row.group());
+                    assertEquals(kase.startsWith("native"), Boolean.parseBoolean(row.group(2)), row.group());
+                    cells++;
+                }
+            }
+        }
         String csv = Files.readString(dir.resolve("results.csv"));
         assertTrue(csv.lines().count() > cells, "the CSV has a line per row: " + csv.lines().count() + " <= " + cells);
         assertTrue(json.contains("\"findings\": [\n    {\"finding\": "), json);
         String html = Files.readString(dir.resolve("index.html"));
         assertTrue(Pattern.compile("<svg class=\"chart\"").matcher(html).results().count() >= 3L * placements.size() + 1, html);
+        assertEquals(placements.size(), Pattern.compile("<svg class=\"chart percentiles\"").matcher(html).results().count(),
+                "a percentile chart per placement");
         assertTrue(out.toString().contains("tcp: TCP loopback"), out.toString());
+        assertTrue(out.toString().contains("latency: TCP loopback round trips"), out.toString());
     }
 
     private static void assertCell(String json, String link, String kase, String placement, String unit) {
@@ -95,7 +114,8 @@ class LabCommandTest {
         double median = Double.parseDouble(row.group(1));
         assertTrue(median > 0 && Double.parseDouble(row.group(2)) <= median && median <= Double.parseDouble(row.group(3)),
                 row.group());
-        assertEquals(kase.startsWith("wirespeed") && !kase.contains("C writer"), Boolean.parseBoolean(row.group(4)), kase);
+        assertEquals((kase.startsWith("wirespeed") || kase.startsWith("native")) && !kase.contains("C writer"),
+                Boolean.parseBoolean(row.group(4)), kase);
         assertEquals(kase.startsWith("C "), Boolean.parseBoolean(row.group(5)), kase);
         assertEquals(kase.startsWith("netty"), Boolean.parseBoolean(row.group(6)), kase);
     }

@@ -1,0 +1,32 @@
+package dev.wirespeed.lab.client;
+
+import dev.wirespeed.frame.FrameHandler;
+import dev.wirespeed.frame.FrameReader;
+import dev.wirespeed.linux.NativeSocket;
+import java.io.IOException;
+
+/**
+ * The library's {@link FrameReader} over a {@link NativeSocket}: {@code read(2)} through the FFM API
+ * instead of {@code SocketChannel.read}, what the fast-sockets article reached by reflection. Blocking,
+ * or non-blocking and busy-polled (yielding the CPU every 64 empty reads). TCP and Unix sockets.
+ */
+final class NativeClient implements Strategy {
+    private final boolean spin;
+
+    NativeClient(boolean spin) {
+        this.spin = spin;
+    }
+
+    @Override
+    public void read(Source source, Receiver receiver, int maxFrameLength) throws IOException {
+        NativeSocket socket = source.nativeSocket();
+        if (spin) {
+            socket.configureBlocking(false);
+        }
+        FrameReader reader = FrameReader.builder(socket).maxFrameLength(maxFrameLength).build();
+        FrameHandler handler = receiver::onFrame;
+        while (!receiver.done() && reader.readFrame(handler)) {
+            // one frame per call
+        }
+    }
+}

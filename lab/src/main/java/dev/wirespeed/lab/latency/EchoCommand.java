@@ -1,0 +1,130 @@
+package dev.wirespeed.lab.latency;
+
+import dev.wirespeed.frame.FrameFormat;
+import dev.wirespeed.frame.FrameHandler;
+import dev.wirespeed.frame.FrameReader;
+import dev.wirespeed.frame.FrameWriter;
+import dev.wirespeed.lab.ExitCode;
+import dev.wirespeed.lab.Transport;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.ByteChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicLong;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code wirespeed echo}: sends every frame back, for {@code ping}. */
+@Command(name = "echo", mixinStandardHelpOptions = true,
+        description = {"Sends every frame it receives back to its sender, unchanged: the other end of 'wirespeed ping'. "
+                + "Each connection gets its own thread; output is flushed whenever no whole input is left buffered.",
+            "Prints 'listening on ADDRESS' on standard error once it accepts connections; runs until killed."})
+public final class EchoCommand implements Callable<Integer> {
+    /** A command whose options picocli sets. */
+    public EchoCommand() {
+    }
+
+    @Option(names = "--transport", required = true, description = "tcp or unix")
+    Transport transport;
+
+    @Option(names = "--bind", defaultValue = "127.0.0.1", description = "TCP address to listen on (default ${DEFAULT-VALUE})")
+    String bind;
+
+    @Option(names = "--port", defaultValue = "22223", description = "TCP port; 0 picks a free one (default ${DEFAULT-VALUE})")
+    int port;
+
+    @Option(names = "--path", description = "Unix socket path")
+    Path path;
+
+    @Option(names = "--impl", defaultValue = "jdk", description = "jdk (SocketChannel) or native (the library's "
+            + "FFM NativeSocket) (default ${DEFAULT-VALUE})")
+    String impl;
+
+    @Option(names = "--spin", description = "non-blocking sockets, busy-polled, instead of blocking in read")
+    boolean spin;
+
+    @Option(names = "--max-frame", defaultValue = "16777216", description = "largest body accepted (default ${DEFAULT-VALUE})")
+    int maxFrame;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        PrintWriter err = spec.commandLine().getErr();
+        boolean nativeSocket;
+        SocketAddress address;
+        try {
+            nativeSocket = switch (impl) {
+                case "jdk" -> false;
+                case "native" -> true;
+                default -> throw new IllegalArgumentException("--impl " + impl + ": use jdk or native (--spin to busy-poll)");
+            };
+            FrameFormat.checkMaxFrameLength(maxFrame);
+            address = address();
+        } catch (IllegalArgumentException e) {
+            err.println("wirespeed echo: " + e.getMessage());
+            return ExitCode.USAGE;
+        }
+        AtomicLong connections = new AtomicLong();
+        try (Sockets.Listener listener = Sockets.listen(address, nativeSocket, spin)) {
+            err.println("listening on " + listener.describe());
+            err.flush();
+            while (true) {
+                ByteChannel connection = listener.accept();
+                long id = connections.incrementAndGet();
+                // Platform threads: a spinning echo must own its CPU, not share a carrier.
+                Thread.ofPlatform().daemon().name("echo-" + id).start(() -> echo(connection, maxFrame, err));
+            }
+        } catch (IOException e) {
+            err.println("wirespeed echo: " + e.getMessage());
+            err.flush();
+            return ExitCode.IO_FAILURE;
+        }
+    }
+
+    private SocketAddress address() {
+        return switch (transport) {
+            case TCP -> new InetSocketAddress(bind, port);
+            case UNIX -> {
+                if (path == null) {
+                    throw new IllegalArgumentException("--transport unix needs --path");
+                }
+                try {
+                    Files.deleteIfExists(path);
+                } catch (IOException e) {
+                    throw new IllegalArgumentException("cannot replace --path " + path + ": " + e.getMessage());
+                }
+                yield UnixDomainSocketAddress.of(path);
+            }
+            default -> throw new IllegalArgumentException("--transport " + transport + " is not an echo transport: use tcp or unix");
+        };
+    }
+
+    /** Echoes one connection until it ends; a connection that breaks the wire format is closed and named. */
+    static void echo(ByteChannel connection, int maxFrame, PrintWriter err) {
+        try (connection) {
+            FrameReader reader = FrameReader.builder(connection).maxFrameLength(maxFrame).build();
+            FrameWriter writer = new FrameWriter(connection, 64 * 1024, maxFrame);
+            FrameHandler back = writer::writeFrame;
+            while (reader.readFrame(back)) {
+                if (reader.available() == 0) {
+                    writer.flush(); // nothing left to batch with: the next read may block
+                }
+            }
+            writer.flush();
+        } catch (IOException e) {
+            // The client went away or sent garbage: say so and keep serving the others.
+            synchronized (err) {
+                err.println("wirespeed echo: connection closed: " + e.getMessage());
+                err.flush();
+            }
+        }
+    }
+}

@@ -1,0 +1,162 @@
+package dev.wirespeed.lab.latency;
+
+import dev.wirespeed.frame.FrameFormat;
+import dev.wirespeed.frame.SequenceStream;
+import dev.wirespeed.frame.SequenceVerifier;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollSocketChannel;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
+import java.io.EOFException;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The peer's ping: Netty 4.2 over epoll (NIO where epoll is unavailable), TCP with {@code TCP_NODELAY},
+ * {@code LengthFieldBasedFrameDecoder}, pooled direct buffers, everything on the one event-loop thread as a
+ * Netty user would write it: the handler that receives an echo sends the next frame. Timing rules are
+ * {@link PingLoop}'s: closed loop, or open loop busy-waiting for each frame's due time and counting from it.
+ */
+final class NettyPing {
+    private NettyPing() {
+    }
+
+    static long run(InetSocketAddress address, int size, long warmup, long count, double rate, Histogram histogram)
+            throws IOException {
+        boolean epoll = Epoll.isAvailable();
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(1,
+                epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
+        Pinger pinger = new Pinger(size, warmup, count, rate, histogram);
+        try {
+            Channel channel = new Bootstrap().group(group)
+                    .channel(epoll ? EpollSocketChannel.class : NioSocketChannel.class)
+                    .option(ChannelOption.TCP_NODELAY, true)
+                    .handler(new ChannelInitializer<SocketChannel>() {
+                        @Override
+                        protected void initChannel(SocketChannel ch) {
+                            ch.pipeline().addLast(new LengthFieldBasedFrameDecoder(size + FrameFormat.HEADER_LENGTH, 4, 4, 0, 0),
+                                    pinger);
+                        }
+                    })
+                    .connect(address).sync().channel();
+            try {
+                pinger.done.get();
+            } finally {
+                channel.close().syncUninterruptibly();
+            }
+            return pinger.verifier.framesVerified();
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            throw cause instanceof IOException io ? io : new IOException(String.valueOf(cause.getMessage()), cause);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
+        } catch (Exception e) {
+            throw e instanceof IOException io ? io : new IOException(e.getMessage(), e);
+        } finally {
+            group.shutdownGracefully(0, 0, TimeUnit.SECONDS).syncUninterruptibly();
+        }
+    }
+
+    /** Sends a frame, and on each echo records its time and sends the next. */
+    private static final class Pinger extends ChannelInboundHandlerAdapter {
+        final CompletableFuture<Void> done = new CompletableFuture<>();
+        final SequenceVerifier verifier = new SequenceVerifier();
+        private final byte[] pattern;
+        private final int size;
+        private final long warmup;
+        private final long total;
+        private final double interval;
+        private final Histogram histogram;
+        private long frame;
+        private long startOfFrame;
+        private long measureStart;
+
+        Pinger(int size, long warmup, long count, double rate, Histogram histogram) {
+            this.size = size;
+            this.pattern = SequenceStream.pattern(size);
+            this.warmup = warmup;
+            this.total = warmup + count;
+            this.interval = rate > 0 ? 1e9 / rate : 0;
+            this.histogram = histogram;
+        }
+
+        @Override
+        public void channelActive(ChannelHandlerContext ctx) {
+            send(ctx);
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            ByteBuf frame = (ByteBuf) msg;
+            try {
+                int type = frame.getInt(frame.readerIndex());
+                int length = frame.getInt(frame.readerIndex() + 4);
+                verifier.verify(type, frame.nioBuffer(frame.readerIndex() + FrameFormat.HEADER_LENGTH, length));
+            } catch (IOException e) {
+                done.completeExceptionally(e);
+                ctx.close();
+                return;
+            } finally {
+                frame.release();
+            }
+            long now = System.nanoTime();
+            if (this.frame > warmup) {
+                histogram.recordValue(now - startOfFrame);
+            }
+            if (this.frame == total) {
+                done.complete(null);
+                return;
+            }
+            send(ctx);
+        }
+
+        private void send(ChannelHandlerContext ctx) {
+            long i = frame;
+            if (i == warmup) {
+                measureStart = System.nanoTime();
+            }
+            if (interval > 0 && i >= warmup) {
+                long due = measureStart + (long) ((i - warmup) * interval);
+                while (System.nanoTime() < due) {
+                    Thread.onSpinWait();
+                }
+                startOfFrame = due;
+            } else {
+                startOfFrame = System.nanoTime();
+            }
+            ByteBuf buf = ctx.alloc().directBuffer(FrameFormat.HEADER_LENGTH + size);
+            buf.writeInt(SequenceStream.type(i)).writeInt(size).writeBytes(pattern, SequenceStream.patternOffset(i), size);
+            frame = i + 1;
+            ctx.writeAndFlush(buf);
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) {
+            done.completeExceptionally(new EOFException("the echo closed the connection after "
+                    + verifier.framesVerified() + " round trips"));
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            done.completeExceptionally(cause instanceof IOException ? cause : new IOException(cause.getMessage(), cause));
+            ctx.close();
+        }
+    }
+}

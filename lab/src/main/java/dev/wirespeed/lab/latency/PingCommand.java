@@ -1,0 +1,149 @@
+package dev.wirespeed.lab.latency;
+
+import dev.wirespeed.frame.CorruptFrameException;
+import dev.wirespeed.frame.FrameTooLongException;
+import dev.wirespeed.frame.SequenceMismatchException;
+import dev.wirespeed.frame.TruncatedFrameException;
+import dev.wirespeed.lab.ExitCode;
+import dev.wirespeed.lab.Transport;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.ByteChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import org.HdrHistogram.Histogram;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code wirespeed ping}: round-trip latency to {@code wirespeed echo}, as percentiles. */
+@Command(name = "ping", mixinStandardHelpOptions = true,
+        description = {"Sends frames of the sequence stream to 'wirespeed echo', one at a time, verifies each echo, and "
+                + "prints the round-trip percentiles (HdrHistogram, 3 significant digits) in microseconds.",
+            "Closed loop by default: the next frame goes when the echo is back. With --rate R, open loop: frame i is "
+                + "due at i/R seconds and its latency counts from then (coordinated omission corrected).",
+            "With --json the only output is one line: {\"p50\":..,\"p90\":..,\"p99\":..,\"p999\":..,\"max\":..,\"unit\":\"us\"}.",
+            "Exit codes: 0 success, 2 bad command line, 3 the echo broke the wire format, "
+                + "4 an echo was not the frame sent, 5 I/O failure."})
+public final class PingCommand implements Callable<Integer> {
+    /** A command whose options picocli sets. */
+    public PingCommand() {
+    }
+
+    @Option(names = "--transport", required = true, description = "tcp or unix")
+    Transport transport;
+
+    @Option(names = "--host", defaultValue = "127.0.0.1", description = "TCP host (default ${DEFAULT-VALUE})")
+    String host;
+
+    @Option(names = "--port", defaultValue = "22223", description = "TCP port (default ${DEFAULT-VALUE})")
+    int port;
+
+    @Option(names = "--path", description = "Unix socket path")
+    Path path;
+
+    @Option(names = "--impl", required = true, description = "jdk, jdk-spin, native, native-spin, netty (tcp only)")
+    String impl;
+
+    @Option(names = "--count", required = true, description = "round trips measured")
+    long count;
+
+    @Option(names = "--warmup", defaultValue = "20000", description = "round trips before measuring (default ${DEFAULT-VALUE})")
+    long warmup;
+
+    @Option(names = "--size", defaultValue = "100", description = "body bytes per frame (default ${DEFAULT-VALUE})")
+    int size;
+
+    @Option(names = "--rate", defaultValue = "0", description = "frames per second, open loop; 0: closed loop (default)")
+    double rate;
+
+    @Option(names = "--json", description = "print only the percentiles, as one JSON line")
+    boolean json;
+
+    @Option(names = "--hgrm", description = "also write the histogram's percentile distribution (microseconds) here")
+    Path hgrm;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter out = spec.commandLine().getOut();
+        Impl chosen;
+        SocketAddress address;
+        try {
+            chosen = Impl.byName(impl);
+            if (count < 1 || warmup < 0 || size < 0 || size > 16 << 20 || rate < 0) {
+                throw new IllegalArgumentException("--count=" + count + " must be >= 1, --warmup=" + warmup
+                        + " >= 0, --size=" + size + " 0 to " + (16 << 20) + ", --rate=" + rate + " >= 0");
+            }
+            address = switch (transport) {
+                case TCP -> new InetSocketAddress(host, port);
+                case UNIX -> {
+                    if (path == null) {
+                        throw new IllegalArgumentException("--transport unix needs --path");
+                    }
+                    if (chosen == Impl.NETTY) {
+                        throw new IllegalArgumentException("--impl netty needs --transport tcp");
+                    }
+                    yield UnixDomainSocketAddress.of(path);
+                }
+                default -> throw new IllegalArgumentException("--transport " + transport + " is not a ping transport: use tcp or unix");
+            };
+        } catch (IllegalArgumentException e) {
+            err.println("wirespeed ping: " + e.getMessage());
+            return ExitCode.USAGE;
+        }
+        Histogram histogram = new Histogram(3_600_000_000_000L, 3); // 1 ns to 1 hour, 3 significant digits
+        long done = 0;
+        try {
+            if (chosen == Impl.NETTY) {
+                done = NettyPing.run((InetSocketAddress) address, size, warmup, count, rate, histogram);
+            } else {
+                try (ByteChannel channel = Sockets.connect(address, chosen.nativeSocket(), chosen.spin())) {
+                    PingLoop loop = new PingLoop(channel, size);
+                    loop.warmUp(warmup);
+                    loop.measure(count, rate, histogram);
+                    done = loop.roundTrips();
+                }
+            }
+        } catch (CorruptFrameException | FrameTooLongException | TruncatedFrameException e) {
+            return fail(err, ExitCode.BAD_INPUT, e.getMessage());
+        } catch (SequenceMismatchException e) {
+            return fail(err, ExitCode.VERIFY_FAILED, "an echo was not the frame sent: " + e.getMessage());
+        } catch (IOException e) {
+            return fail(err, ExitCode.IO_FAILURE, "I/O failure: " + e);
+        }
+        if (hgrm != null) {
+            try (PrintStream file = new PrintStream(Files.newOutputStream(hgrm), false, java.nio.charset.StandardCharsets.UTF_8)) {
+                histogram.outputPercentileDistribution(file, 1000.0);
+            } catch (IOException e) {
+                return fail(err, ExitCode.IO_FAILURE, "cannot write --hgrm " + hgrm + ": " + e.getMessage());
+            }
+        }
+        Percentiles percentiles = Percentiles.of(histogram);
+        if (json) {
+            out.println(percentiles.json());
+        } else {
+            out.printf(Locale.ROOT, "ping %s over %s, %d-byte bodies, %s: %d round trips after %d warm-up ones (%d in all)%n",
+                    chosen, transport, size, rate > 0 ? String.format(Locale.ROOT, "open loop at %.0f/s", rate) : "closed loop",
+                    count, warmup, done);
+            out.println(percentiles.text());
+        }
+        out.flush();
+        return ExitCode.OK;
+    }
+
+    private static int fail(PrintWriter err, int code, String message) {
+        err.println("wirespeed ping: " + message);
+        err.flush();
+        return code;
+    }
+}

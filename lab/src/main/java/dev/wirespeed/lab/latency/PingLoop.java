@@ -1,0 +1,90 @@
+package dev.wirespeed.lab.latency;
+
+import dev.wirespeed.frame.FrameHandler;
+import dev.wirespeed.frame.FrameReader;
+import dev.wirespeed.frame.FrameWriter;
+import dev.wirespeed.frame.SequenceStream;
+import dev.wirespeed.frame.SequenceVerifier;
+import java.io.EOFException;
+import java.io.IOException;
+import java.nio.channels.ByteChannel;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Round trips over one connection to an echo: frame {@code i} of the sequence stream goes out, the
+ * echo comes back and is verified, and the time is recorded in nanoseconds.
+ *
+ * <p>Closed loop (no rate): each frame is sent as soon as the previous echo arrived, and the time is
+ * that of the round trip. Open loop ({@code rate > 0}): frame {@code i} is due at
+ * {@code start + i / rate}; the sender busy-waits until then, and the time is counted from when the
+ * frame was due, not from when it went out. A round trip that overruns delays the next send, and the
+ * delay is charged to that next frame: the coordinated omission a closed loop hides (JLBH's
+ * correction).
+ *
+ * <p>Steady state allocates nothing: one frame writer and reader, one handler, the histogram's fixed
+ * counts.
+ */
+final class PingLoop {
+    private final FrameWriter writer;
+    private final FrameReader reader;
+    private final SequenceVerifier verifier = new SequenceVerifier();
+    private final FrameHandler verify = verifier::verify;
+    private final byte[] pattern;
+    private final int size;
+    private long frame;
+
+    PingLoop(ByteChannel channel, int size) {
+        this.size = size;
+        this.pattern = SequenceStream.pattern(size);
+        this.writer = new FrameWriter(channel, Math.max(64 * 1024, size + 8), size);
+        this.reader = FrameReader.builder(channel).maxFrameLength(size).build();
+    }
+
+    /** Round trips not recorded: to let the JIT compile the loop and both ends settle. */
+    void warmUp(long count) throws IOException {
+        for (long i = 0; i < count; i++) {
+            roundTrip();
+        }
+    }
+
+    /**
+     * Records {@code count} round trips into {@code histogram}, in nanoseconds.
+     *
+     * @param rate frames per second for an open loop, or 0 for a closed loop
+     */
+    void measure(long count, double rate, Histogram histogram) throws IOException {
+        if (rate <= 0) {
+            for (long i = 0; i < count; i++) {
+                long start = System.nanoTime();
+                roundTrip();
+                histogram.recordValue(System.nanoTime() - start);
+            }
+            return;
+        }
+        double interval = 1e9 / rate;
+        long start = System.nanoTime();
+        for (long i = 0; i < count; i++) {
+            long due = start + (long) (i * interval);
+            while (System.nanoTime() < due) {
+                Thread.onSpinWait();
+            }
+            roundTrip();
+            histogram.recordValue(System.nanoTime() - due);
+        }
+    }
+
+    /** {@return round trips completed and verified} */
+    long roundTrips() {
+        return verifier.framesVerified();
+    }
+
+    private void roundTrip() throws IOException {
+        writer.writeFrame(SequenceStream.type(frame), pattern, SequenceStream.patternOffset(frame), size);
+        writer.flush();
+        frame++;
+        if (!reader.readFrame(verify)) {
+            throw new EOFException("the echo closed the connection after " + verifier.framesVerified()
+                    + " round trips (offset=" + reader.offset() + ")");
+        }
+    }
+}

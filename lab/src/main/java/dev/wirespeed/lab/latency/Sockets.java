@@ -1,0 +1,118 @@
+package dev.wirespeed.lab.latency;
+
+import dev.wirespeed.linux.NativeServerSocket;
+import dev.wirespeed.linux.NativeSocket;
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.net.StandardProtocolFamily;
+import java.net.StandardSocketOptions;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.ByteChannel;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+
+/**
+ * Connected and listening sockets of either implementation, set up for request/response: TCP with
+ * Nagle's algorithm off, non-blocking where the implementation busy-polls.
+ */
+final class Sockets {
+    private Sockets() {
+    }
+
+    /** {@return a connection to {@code address}}, a JDK {@code SocketChannel} or a {@code NativeSocket} */
+    static ByteChannel connect(SocketAddress address, boolean nativeSocket, boolean spin) throws IOException {
+        if (nativeSocket) {
+            NativeSocket socket = NativeSocket.connect(address);
+            try {
+                if (address instanceof InetSocketAddress) {
+                    socket.setTcpNoDelay(true);
+                }
+                return socket.configureBlocking(!spin);
+            } catch (IOException | RuntimeException e) {
+                socket.close();
+                throw e;
+            }
+        }
+        SocketChannel channel = SocketChannel.open(address);
+        try {
+            return setUp(channel, spin);
+        } catch (IOException | RuntimeException e) {
+            channel.close();
+            throw e;
+        }
+    }
+
+    private static SocketChannel setUp(SocketChannel channel, boolean spin) throws IOException {
+        if (channel.getRemoteAddress() instanceof InetSocketAddress) {
+            channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+        }
+        channel.configureBlocking(!spin);
+        return channel;
+    }
+
+    /** A listening socket of either implementation, handing out connections set up as {@link #connect} does. */
+    interface Listener extends Closeable {
+        /** {@return the next connection} @throws IOException if accepting fails or the listener closed */
+        ByteChannel accept() throws IOException;
+
+        /** {@return the bound address, as {@code host:port} or the socket path} */
+        String describe();
+    }
+
+    static Listener listen(SocketAddress address, boolean nativeSocket, boolean spin) throws IOException {
+        if (nativeSocket) {
+            NativeServerSocket server = NativeServerSocket.bind(address, 64);
+            return new Listener() {
+                @Override
+                public ByteChannel accept() throws IOException {
+                    NativeSocket socket = server.accept();
+                    if (!(address instanceof UnixDomainSocketAddress)) {
+                        socket.setTcpNoDelay(true);
+                    }
+                    return socket.configureBlocking(!spin);
+                }
+
+                @Override
+                public String describe() {
+                    return Sockets.describe(server.localAddress());
+                }
+
+                @Override
+                public void close() throws IOException {
+                    server.close();
+                }
+            };
+        }
+        ServerSocketChannel server = address instanceof UnixDomainSocketAddress
+                ? ServerSocketChannel.open(StandardProtocolFamily.UNIX) : ServerSocketChannel.open();
+        server.bind(address, 64);
+        return new Listener() {
+            @Override
+            public ByteChannel accept() throws IOException {
+                return setUp(server.accept(), spin);
+            }
+
+            @Override
+            public String describe() {
+                try {
+                    return Sockets.describe(server.getLocalAddress());
+                } catch (IOException e) {
+                    return "?";
+                }
+            }
+
+            @Override
+            public void close() throws IOException {
+                server.close();
+            }
+        };
+    }
+
+    static String describe(SocketAddress address) {
+        return address instanceof InetSocketAddress inet
+                ? inet.getAddress().getHostAddress() + ":" + inet.getPort()
+                : String.valueOf(address);
+    }
+}

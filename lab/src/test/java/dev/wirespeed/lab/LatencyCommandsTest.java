@@ -1,0 +1,206 @@
+package dev.wirespeed.lab;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.ByteBuffer;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** {@code wirespeed echo} and {@code wirespeed ping} as real processes: every implementation, both transports, the failures. */
+@EnabledOnOs(value = OS.LINUX, disabledReason = "the native implementations are Linux-only")
+class LatencyCommandsTest {
+    private static final Pattern JSON = Pattern.compile(
+            "\\{\"p50\":([0-9.]+),\"p90\":([0-9.]+),\"p99\":([0-9.]+),\"p999\":([0-9.]+),\"max\":([0-9.]+),\"unit\":\"us\"}\n");
+    private final List<Process> started = new ArrayList<>();
+
+    @TempDir
+    Path dir;
+
+    @AfterEach
+    void stopProcesses() {
+        started.forEach(Process::destroyForcibly);
+    }
+
+    private Process start(String... args) throws Exception {
+        Process process = Processes.command(args).start();
+        started.add(process);
+        return process;
+    }
+
+    private int echo(String... args) throws Exception {
+        List<String> all = new ArrayList<>(List.of("echo", "--transport", "tcp", "--port", "0"));
+        all.addAll(List.of(args));
+        return Processes.listeningPort(start(all.toArray(String[]::new)));
+    }
+
+    record Run(int code, String out, String err) {
+    }
+
+    /** Runs {@code ping} in this JVM. */
+    private static Run ping(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        var commandLine = Main.commandLine();
+        commandLine.setOut(new PrintWriter(out, true));
+        commandLine.setErr(new PrintWriter(err, true));
+        List<String> all = new ArrayList<>(List.of("ping"));
+        all.addAll(List.of(args));
+        int code = commandLine.execute(all.toArray(String[]::new));
+        return new Run(code, out.toString(), err.toString());
+    }
+
+    private static void assertPercentiles(Run run, String what) {
+        assertEquals(ExitCode.OK, run.code(), what + ": " + run.err());
+        Matcher matcher = JSON.matcher(run.out());
+        assertTrue(matcher.matches(), what + ": " + run.out());
+        double previous = 0;
+        for (int group = 1; group <= 5; group++) {
+            double value = Double.parseDouble(matcher.group(group));
+            assertTrue(value > 0 && value >= previous, what + ": percentiles must rise: " + run.out());
+            previous = value;
+        }
+    }
+
+    @ParameterizedTest
+    @CsvSource({"jdk, jdk", "jdk, jdk-spin", "jdk, netty", "native, native", "native, native-spin", "jdk, native",
+        "native, jdk"})
+    void everyImplementationRoundTripsVerifiedFramesOverTcp(String echoImpl, String pingImpl) throws Exception {
+        List<String> echoArgs = new ArrayList<>(List.of("--impl", echoImpl));
+        if (pingImpl.endsWith("-spin")) {
+            echoArgs.add("--spin");
+        }
+        int port = echo(echoArgs.toArray(String[]::new));
+        Run run = ping("--transport", "tcp", "--port", String.valueOf(port), "--impl", pingImpl, "--count", "3000",
+                "--warmup", "500", "--json");
+        assertPercentiles(run, echoImpl + " echo, " + pingImpl + " ping");
+    }
+
+    @ParameterizedTest
+    @CsvSource({"jdk, jdk", "native, native-spin"})
+    void unixSocketsToo(String echoImpl, String pingImpl) throws Exception {
+        String socket = dir.resolve("echo.sock").toString();
+        Process echo = start("echo", "--transport", "unix", "--path", socket, "--impl", echoImpl);
+        BufferedReader err = new BufferedReader(new InputStreamReader(echo.getErrorStream(), StandardCharsets.UTF_8));
+        assertEquals("listening on " + socket, err.readLine());
+        Run run = ping("--transport", "unix", "--path", socket, "--impl", pingImpl, "--count", "2000", "--warmup", "200",
+                "--json");
+        assertPercentiles(run, "unix " + pingImpl);
+    }
+
+    @Test
+    void anOpenLoopAtAFixedRateWritesItsHistogramWhenAsked() throws Exception {
+        int port = echo("--impl", "native");
+        Path hgrm = dir.resolve("ping.hgrm");
+        Run run = ping("--transport", "tcp", "--port", String.valueOf(port), "--impl", "native", "--count", "2000",
+                "--warmup", "200", "--rate", "20000", "--hgrm", hgrm.toString());
+        assertEquals(ExitCode.OK, run.code(), run.err());
+        assertTrue(run.out().contains("open loop at 20000/s: 2000 round trips after 200 warm-up ones (2200 in all)"),
+                run.out());
+        assertTrue(run.out().matches("(?s).*p50 [0-9.]+ us, p90 [0-9.]+ us, p99 [0-9.]+ us, p99.9 [0-9.]+ us, max [0-9.]+ us\n"),
+                run.out());
+        String histogram = Files.readString(hgrm);
+        assertTrue(histogram.contains("Value     Percentile TotalCount 1/(1-Percentile)"), histogram);
+        assertTrue(histogram.contains("Total count    =         2000]"), histogram);
+    }
+
+    @ParameterizedTest
+    @CsvSource({"jdk", "native", "netty"})
+    void aRefusedConnectionIsAnIoFailure(String impl) throws Exception {
+        int port;
+        try (ServerSocket free = new ServerSocket(0)) {
+            port = free.getLocalPort();
+        }
+        Run run = ping("--transport", "tcp", "--port", String.valueOf(port), "--impl", impl, "--count", "10");
+        assertEquals(ExitCode.IO_FAILURE, run.code(), run.err());
+        assertTrue(run.err().startsWith("wirespeed ping: I/O failure: "), run.err());
+        assertTrue(run.err().contains("onnection refused"), run.err());
+    }
+
+    @Test
+    void anEchoKilledMidRunIsAnIoFailureThatSaysHowFarItGot() throws Exception {
+        Process echo = start("echo", "--transport", "tcp", "--port", "0", "--impl", "native");
+        int port = Processes.listeningPort(echo);
+        Thread killer = Thread.ofVirtual().start(() -> {
+            try {
+                Thread.sleep(1500);
+                echo.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        Run run = ping("--transport", "tcp", "--port", String.valueOf(port), "--impl", "native", "--count", "100000000",
+                "--warmup", "0");
+        killer.join();
+        assertEquals(ExitCode.IO_FAILURE, run.code(), run.err());
+        assertTrue(run.err().matches("wirespeed ping: I/O failure: .*(the echo closed the connection after \\d+ round trips"
+                + "|Connection reset by peer).*\n"), run.err());
+    }
+
+    @Test
+    void aPeerThatAnswersWithFramesLongerThanSentBreaksTheWireFormat() throws Exception {
+        // The sequence server is no echo: it streams 200-byte frames, more than ping's 100-byte limit.
+        Process server = start("server", "--transport", "tcp", "--port", "0", "--size", "200");
+        int port = Processes.listeningPort(server);
+        Run run = ping("--transport", "tcp", "--port", String.valueOf(port), "--impl", "jdk", "--count", "10",
+                "--size", "100");
+        assertEquals(ExitCode.BAD_INPUT, run.code(), run.err());
+        assertEquals("wirespeed ping: frame too long: length=200 maxFrameLength=100 offset=0\n", run.err());
+    }
+
+    @Test
+    void anEchoThatIsNotTheFrameSentFailsVerificationNamingTheByte() throws Exception {
+        try (ServerSocketChannel server = ServerSocketChannel.open().bind(new InetSocketAddress("127.0.0.1", 0))) {
+            Thread liar = Thread.ofVirtual().start(() -> {
+                try (SocketChannel connection = server.accept()) {
+                    ByteBuffer frame = ByteBuffer.allocate(108);
+                    while (frame.hasRemaining() && connection.read(frame) >= 0) {
+                        // read frame 0 whole
+                    }
+                    frame.put(8 + 4, (byte) (frame.get(8 + 4) ^ 1)); // byte 4 of the body
+                    connection.write(frame.flip());
+                    connection.read(ByteBuffer.allocate(1)); // until ping gives up
+                } catch (java.io.IOException e) {
+                    // ping went away
+                }
+            });
+            int port = ((InetSocketAddress) server.getLocalAddress()).getPort();
+            Run run = ping("--transport", "tcp", "--port", String.valueOf(port), "--impl", "native-spin", "--count", "10");
+            assertEquals(ExitCode.VERIFY_FAILED, run.code(), run.err());
+            assertEquals("wirespeed ping: an echo was not the frame sent: frame 0 byte 4 is corrupt: actual=5 expected=4 offset=12\n",
+                    run.err());
+            liar.join(10_000);
+        }
+    }
+
+    @Test
+    void badCommandLinesSayWhatIsWrong() {
+        assertEquals("wirespeed ping: --impl netty needs --transport tcp\n",
+                ping("--transport", "unix", "--path", "/tmp/x", "--impl", "netty", "--count", "1").err());
+        assertEquals(ExitCode.USAGE, ping("--transport", "tcp", "--impl", "fast", "--count", "1").code());
+        assertTrue(ping("--transport", "tcp", "--impl", "fast", "--count", "1").err()
+                .startsWith("wirespeed ping: unknown --impl 'fast'; known: jdk, jdk-spin, native, native-spin, netty"));
+        assertEquals(ExitCode.USAGE, ping("--transport", "tcp", "--impl", "jdk", "--count", "0").code());
+    }
+}
