@@ -54,6 +54,18 @@ public final class ScriptedChannel implements ReadableByteChannel, WritableByteC
         return new ScriptedChannel(data, call -> random.nextInt(2 * mean + 1), "random-seed-" + seed);
     }
 
+    /**
+     * Reads {@code data} as {@code script} says.
+     *
+     * @param data the bytes
+     * @param script the most bytes call number {@code n} (from 0) may move; 0 for none this time
+     * @param name for messages
+     * @return the channel
+     */
+    public static ScriptedChannel scripted(byte[] data, IntUnaryOperator script, String name) {
+        return new ScriptedChannel(data, script, name);
+    }
+
     /** A writable channel that takes bytes per the script. */
     public static ScriptedChannel sink(IntUnaryOperator script, String name) {
         return new ScriptedChannel(new byte[0], script, name);

@@ -21,7 +21,7 @@ import picocli.CommandLine.Option;
                 + "'Time for N msg: T; speed: X msg/s; Y MB/s' (T in ms, MB = 10^6 bytes, 8 header bytes counted), "
                 + "then a summary line.",
             "Exit codes: 0 success, 2 bad command line, 3 the input broke the wire format, "
-                + "4 --verify found an unexpected frame, 5 I/O failure."})
+                + "4 --verify found an unexpected frame, 5 I/O failure (refused, reset, --read-timeout)."})
 public final class ClientCommand implements Callable<Integer> {
     /** A command whose options picocli sets. */
     public ClientCommand() {
@@ -59,6 +59,11 @@ public final class ClientCommand implements Callable<Integer> {
     @Option(names = "--json", description = "print JSON lines instead of text")
     boolean json;
 
+    @Option(names = "--read-timeout", paramLabel = "MS", description = "tcp and unix: give up with exit code 5 "
+            + "when no complete frame has arrived for this many milliseconds, counted from the start, connecting "
+            + "included (default: wait for ever)")
+    Long readTimeout;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -71,6 +76,10 @@ public final class ClientCommand implements Callable<Integer> {
             FrameFormat.checkMaxFrameLength(maxFrame);
             if (!chosen.supports(transport) && transport != Transport.STDOUT) {
                 throw new IllegalArgumentException("--strategy " + chosen + " needs --transport " + chosen.transportNames());
+            }
+            if (readTimeout != null && (readTimeout < 1 || (transport != Transport.TCP && transport != Transport.UNIX))) {
+                throw new IllegalArgumentException("--read-timeout=" + readTimeout + " must be >= 1 and needs "
+                        + "--transport tcp or unix");
             }
             if (messages < 1 || rounds < 0) {
                 throw new IllegalArgumentException("--messages=" + messages + " must be >= 1 and --rounds="
@@ -99,6 +108,7 @@ public final class ClientCommand implements Callable<Integer> {
         Receiver receiver = new Receiver(verify, messages, rounds, json, spec.commandLine().getOut());
         int code = ExitCode.OK;
         String problem = null;
+        IdleWatchdog watchdog = readTimeout == null ? null : new IdleWatchdog(receiver, readTimeout, source);
         try (source) {
             chosen.create().read(source, receiver, maxFrame);
         } catch (CorruptFrameException | FrameTooLongException | TruncatedFrameException
@@ -111,6 +121,13 @@ public final class ClientCommand implements Callable<Integer> {
         } catch (IOException e) {
             code = ExitCode.IO_FAILURE;
             problem = "I/O failure: " + e;
+        }
+        if (watchdog != null) {
+            watchdog.close();
+            if (watchdog.fired()) { // whatever the abort made the read throw, or a clean-looking end
+                code = ExitCode.IO_FAILURE;
+                problem = "read timed out: no complete frame for " + readTimeout + " ms";
+            }
         }
         receiver.finish(code == ExitCode.OK);
         if (problem != null) {

@@ -58,6 +58,7 @@ final class NettyClient implements Strategy {
                         }
                     });
             Channel channel = bootstrap.connect(source.tcpAddress()).sync().channel();
+            source.closeOnAbort(() -> channel.close());
             channel.closeFuture().sync();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -1,6 +1,7 @@
 package dev.wirespeed.lab.client;
 
 import java.io.Closeable;
+import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.channels.ReadableByteChannel;
@@ -51,5 +52,27 @@ public interface Source extends Closeable {
      */
     default dev.wirespeed.linux.NativeSocket nativeSocket() throws IOException {
         throw new UnsupportedOperationException("this strategy needs --transport tcp or unix");
+    }
+
+    /**
+     * Makes a read blocked on this source return (with an error or end of stream), from another thread:
+     * closes what it opened, or shuts a native socket's input down (closing a descriptor under a blocked
+     * {@code read(2)} would not wake it). For {@code --read-timeout}.
+     */
+    default void abort() {
+        try {
+            close();
+        } catch (IOException e) {
+            // aborting: the reader reports what happened
+        }
+    }
+
+    /**
+     * Adds a resource a strategy opened itself (the Netty peer's channel) to those {@link #abort()}
+     * closes.
+     *
+     * @param resource closed on abort
+     */
+    default void closeOnAbort(Closeable resource) {
     }
 }

@@ -118,9 +118,14 @@ final class Sources {
     /** Sources whose raw stream is their stream, closing what they opened. */
     private abstract static class Base implements Source {
         private final List<Closeable> opened = new ArrayList<>();
+        /** True once {@link #abort()} ran: what is opened later is aborted at once. */
+        private boolean aborted;
 
-        <T extends Closeable> T open(T resource) {
+        synchronized <T extends Closeable> T open(T resource) {
             opened.add(resource);
+            if (aborted) {
+                abort(resource); // opened after the timeout fired: the read that follows must not wait
+            }
             return resource;
         }
 
@@ -130,7 +135,32 @@ final class Sources {
         }
 
         @Override
-        public void close() throws IOException {
+        public synchronized void closeOnAbort(Closeable resource) {
+            open(resource);
+        }
+
+        @Override
+        public synchronized void abort() {
+            aborted = true;
+            for (Closeable resource : opened) {
+                abort(resource);
+            }
+        }
+
+        private static void abort(Closeable resource) {
+            try {
+                if (resource instanceof NativeSocket socket) {
+                    socket.shutdownInput();
+                } else {
+                    resource.close();
+                }
+            } catch (IOException e) {
+                // aborting: the reader reports what happened
+            }
+        }
+
+        @Override
+        public synchronized void close() throws IOException {
             for (Closeable resource : opened) {
                 resource.close();
             }

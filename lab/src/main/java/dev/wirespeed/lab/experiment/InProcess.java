@@ -26,4 +26,25 @@ final class InProcess {
             return Placement.UNPINNED;
         }
     }
+
+    /** {@return the CPUs the calling thread may run on now, or null where that cannot be read} */
+    static BitSet current() {
+        try {
+            return Affinity.allowedCpus();
+        } catch (NativeIoException | UnsupportedOperationException e) {
+            return null;
+        }
+    }
+
+    /** Lets the calling thread run where it could before {@link #pin}: a lab run in a test leaves the test as it was. */
+    static void restore(BitSet cpus) {
+        if (cpus == null) {
+            return;
+        }
+        try {
+            Affinity.pinCurrentThread(cpus);
+        } catch (NativeIoException | UnsupportedOperationException e) {
+            // it stays pinned; only the rest of this JVM's work is affected
+        }
+    }
 }

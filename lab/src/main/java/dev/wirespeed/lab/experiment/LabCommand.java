@@ -96,11 +96,16 @@ public final class LabCommand implements Callable<Integer> {
             latency.run();
         }
         // In the lab's own JVM, pinned to one CPU: after the process experiments, so they keep both CPUs.
-        if (files != null) {
-            files.run();
-        }
-        if (readAll != null) {
-            readAll.run();
+        java.util.BitSet cpus = InProcess.current();
+        try {
+            if (files != null) {
+                files.run();
+            }
+            if (readAll != null) {
+                readAll.run();
+            }
+        } finally {
+            InProcess.restore(cpus);
         }
         printFindings(lab);
         Files.createDirectories(out);

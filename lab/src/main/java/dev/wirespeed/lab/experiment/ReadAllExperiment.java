@@ -15,7 +15,7 @@ import java.util.SplittableRandom;
 
 /**
  * The JDK-8193832 review thread ({@code InputStream.readAllBytes} memory and speed) on this machine:
- * for every length of the thread's table (plus 1 MiB and, outside {@code --quick}, 64 MiB), the bytes
+ * for every length of the thread's table (plus 1 MiB and, with {@code --full}, 64 MiB), the bytes
  * allocated per call (the thread's {@code N_old} and {@code N_new} formulas beside JDK 25 and
  * wirespeed measured with {@code ThreadMXBean#getThreadAllocatedBytes}) and calls per second, for a
  * stream of unknown size and for a cached file. Runs in the lab's own JVM, on one pinned CPU.
@@ -55,8 +55,8 @@ final class ReadAllExperiment {
             lengths.add(length);
         }
         lengths.add(1 << 20);
-        if (lab.mode != LabRun.Mode.QUICK) {
-            lengths.add(64 << 20);
+        if (lab.mode == LabRun.Mode.FULL) {
+            lengths.add(64 << 20); // seconds per reader: in the full run only (JMH has it too)
         }
         return lengths;
     }
@@ -121,14 +121,17 @@ final class ReadAllExperiment {
                 Map<String, Integer> calls = new LinkedHashMap<>();
                 for (Map.Entry<String, Reader> entry : READERS.entrySet()) {
                     Reader reader = entry.getValue();
-                    // Warm up for ~100 ms; its pace sizes the timed blocks to ~50 ms each.
+                    // Warm up for ~60 ms; its pace sizes the timed blocks to ~20 ms each (a third of both with --quick,
+                    // whose speeds are a smoke test, not a measurement).
+                    long scale = lab.mode == LabRun.Mode.QUICK ? 3 : 1;
                     long warmStart = System.nanoTime();
                     int warmCalls = 0;
-                    while (System.nanoTime() - warmStart < 100_000_000L || warmCalls < 20) {
+                    while (System.nanoTime() - warmStart < 60_000_000L / scale || warmCalls < 20) {
                         check(reader.read(data, file), length);
                         warmCalls++;
                     }
-                    calls.put(entry.getKey(), (int) Math.max(3, 50_000_000L * warmCalls / (System.nanoTime() - warmStart)));
+                    calls.put(entry.getKey(), (int) Math.max(3,
+                            20_000_000L / scale * warmCalls / (System.nanoTime() - warmStart)));
                     // Steady-state allocation: the least of several warmed calls (a call may also load a class).
                     long least = Long.MAX_VALUE;
                     for (int call = 0; call < 5; call++) {
@@ -141,7 +144,9 @@ final class ReadAllExperiment {
                 }
                 // Interleaved: every run times each reader once, after a collection, so that heap growth
                 // and collections fall on all of them alike.
-                for (int run = 0; run < lab.mode.runs + 2; run++) {
+                // Many short interleaved blocks: a median of nine 20 ms blocks (default mode) shrugs off the
+                // machine's hiccups better than five of 50 ms did.
+                for (int run = 0; run < 3 * lab.mode.runs; run++) {
                     for (Map.Entry<String, Reader> entry : READERS.entrySet()) {
                         System.gc();
                         int n = calls.get(entry.getKey());
@@ -206,7 +211,7 @@ final class ReadAllExperiment {
             out.printf(Locale.ROOT, "%10d %12d %12d %14d %14d %14d %14d%n", l, nOld(l), nNew(l), v.get(0)[0], v.get(1)[0],
                     v.get(2)[0], v.get(3)[0]);
         }
-        out.printf(Locale.ROOT, "readall: calls per second, median of %d runs%n", lab.mode.runs + 2);
+        out.printf(Locale.ROOT, "readall: calls per second, median of %d interleaved blocks of ~20 ms%n", 3 * lab.mode.runs);
         out.printf(Locale.ROOT, "%10s %14s %14s %14s %14s%n", "length", "JDK stream", "ours stream", "JDK file", "ours file");
         for (Map.Entry<Integer, Map<String, Stats>> entry : speed.entrySet()) {
             List<Stats> v = new ArrayList<>(entry.getValue().values());

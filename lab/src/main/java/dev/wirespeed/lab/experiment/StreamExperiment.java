@@ -438,7 +438,7 @@ final class StreamExperiment {
         var out = lab.out;
         out.println();
         out.printf(Locale.ROOT, "%s: %s, %d-byte bodies, server batching 512 KiB writes; median of %d run(s) "
-                + "[min-max], each the median of %d rounds after a warm-up round%n", link.id(), switch (link) {
+                + "[min-max], each from %d measured round(s) after a warm-up round%n", link.id(), switch (link) {
                     case TCP -> "TCP loopback";
                     case UNIX -> "Unix domain socket";
                     case PIPE -> "pipe (server stdout | client stdin), 64 KiB unless said";

@@ -118,6 +118,11 @@ class ClientCommandTest {
         Run nativeOnFile = client("--transport", "file", "--path", "/dev/null", "--strategy", "native");
         assertEquals(ExitCode.USAGE, nativeOnFile.code());
         assertEquals("wirespeed client: --strategy native needs --transport tcp or unix\n", nativeOnFile.err());
+        Run timeoutOnFile = client("--transport", "file", "--path", "/dev/null", "--strategy", "wirespeed",
+                "--read-timeout", "100");
+        assertEquals(ExitCode.USAGE, timeoutOnFile.code());
+        assertEquals("wirespeed client: --read-timeout=100 must be >= 1 and needs --transport tcp or unix\n",
+                timeoutOnFile.err());
     }
 
     @Test

@@ -1,0 +1,202 @@
+package dev.wirespeed.lab;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.wirespeed.lab.client.Strategies;
+import dev.wirespeed.testing.Frames;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Hostile peers against the real client process: what the user sees (exit code, message) and that every
+ * frame before the fault was delivered and verified. The peers are scripted here, over real TCP.
+ */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
+class FaultsTest {
+    private static final Pattern AFTER = Pattern.compile("\\(after (\\d+) complete frames, (\\d+) bytes\\)");
+    private final List<Process> started = new ArrayList<>();
+
+    @AfterEach
+    void stopProcesses() {
+        started.forEach(Process::destroyForcibly);
+    }
+
+    record Result(int code, String out, String err) {
+    }
+
+    /** Runs the client against {@code port} with {@code --verify --json}. */
+    private Result client(int port, String strategy, String... more) throws Exception {
+        List<String> args = new ArrayList<>(List.of("client", "--transport", "tcp", "--port", String.valueOf(port),
+                "--strategy", strategy, "--verify", "--json"));
+        args.addAll(List.of(more));
+        Process client = Processes.command(args.toArray(String[]::new)).start();
+        started.add(client);
+        CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> Processes.readAll(client.getErrorStream()));
+        String out = Processes.readAll(client.getInputStream());
+        assertTrue(client.waitFor(2, TimeUnit.MINUTES), "client hung");
+        return new Result(client.exitValue(), out, err.get());
+    }
+
+    /** A one-connection peer on a free port, running {@code script} on the accepted connection. */
+    private static int peer(Script script) throws IOException {
+        ServerSocketChannel server = ServerSocketChannel.open().bind(new InetSocketAddress("127.0.0.1", 0));
+        int port = ((InetSocketAddress) server.getLocalAddress()).getPort();
+        Thread.ofVirtual().start(() -> {
+            try (server; SocketChannel connection = server.accept()) {
+                script.run(connection);
+            } catch (IOException | InterruptedException e) {
+                // the client went away: nothing to script any more
+            }
+        });
+        return port;
+    }
+
+    @FunctionalInterface
+    interface Script {
+        void run(SocketChannel connection) throws IOException, InterruptedException;
+    }
+
+    private static void writeFully(SocketChannel channel, byte[] bytes) throws IOException {
+        ByteBuffer buffer = ByteBuffer.wrap(bytes);
+        while (buffer.hasRemaining()) {
+            channel.write(buffer);
+        }
+    }
+
+    private static long framesBefore(String err) {
+        Matcher matcher = AFTER.matcher(err);
+        assertTrue(matcher.find(), err);
+        return Long.parseLong(matcher.group(1));
+    }
+
+    @Test
+    void aResetAfterAHalfFrameIsAnIoFailureAfterEveryWholeFrameWasVerified() throws Exception {
+        byte[] whole = new Frames().sequence(0, 500, 100).toByteArray();
+        byte[] half = new Frames().sequence(500, 1, 100).toByteArray();
+        int port = peer(connection -> {
+            writeFully(connection, whole);
+            writeFully(connection, java.util.Arrays.copyOf(half, 50));
+            Thread.sleep(500); // the client reads everything sent before the reset discards its queue
+            connection.setOption(StandardSocketOptions.SO_LINGER, 0);
+            connection.close(); // RST
+        });
+        Result result = client(port, "wirespeed");
+        assertEquals(ExitCode.IO_FAILURE, result.code(), result.err());
+        assertTrue(result.err().startsWith("wirespeed client: I/O failure: java.net.SocketException: Connection reset"),
+                result.err());
+        assertEquals(500, framesBefore(result.err()), result.err());
+    }
+
+    @Test
+    void aPeerThatStopsMidFrameAndClosesIsATruncatedFrameAtItsOffset() throws Exception {
+        for (Strategies strategy : List.of(Strategies.WIRESPEED, Strategies.NATIVE, Strategies.ZERO_COPY,
+                Strategies.BUFFERED)) {
+            byte[] stream = new Frames().sequence(0, 300, 100).toByteArray();
+            int port = peer(connection -> {
+                writeFully(connection, stream);
+                writeFully(connection, java.util.Arrays.copyOf(new Frames().sequence(300, 1, 100).toByteArray(), 60));
+                Thread.sleep(200);
+            });
+            Result result = client(port, strategy.cliName());
+            assertEquals(ExitCode.BAD_INPUT, result.code(), strategy + ": " + result.err());
+            assertEquals("wirespeed client: truncated frame: body bytes present=52 of length=100 offset=32400 (after "
+                    + "300 complete frames, 32400 bytes)\n", result.err(), strategy.cliName());
+        }
+    }
+
+    @Test
+    void aPeerSendingOneBytePerWriteWithPausesLosesNothing() throws Exception {
+        byte[] stream = new Frames().sequence(0, 200, 37).toByteArray();
+        for (Strategies strategy : Strategies.values()) {
+            if (!strategy.supports(Transport.TCP)) {
+                continue;
+            }
+            int port = peer(connection -> {
+                connection.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                for (int i = 0; i < stream.length; i++) {
+                    writeFully(connection, new byte[] {stream[i]});
+                    if (i % 997 == 0) {
+                        Thread.sleep(2);
+                    }
+                }
+            });
+            Result result = client(port, strategy.cliName());
+            assertEquals(ExitCode.OK, result.code(), strategy + ": " + result.err());
+            assertTrue(result.out().endsWith("{\"summary\":true,\"frames\":200,\"bytes\":" + stream.length
+                    + ",\"verified\":true}\n"), strategy + ": " + result.out());
+        }
+    }
+
+    @Test
+    void aClientKilledMidStreamLeavesTheOthersServedToTheEnd() throws Exception {
+        Process server = Processes.command("server", "--transport", "tcp", "--port", "0", "--count", "2000000").start();
+        started.add(server);
+        int port = Processes.listeningPort(server);
+        Process victim = Processes.command("client", "--transport", "tcp", "--port", String.valueOf(port), "--strategy",
+                "wirespeed", "--messages", "100000", "--json").start();
+        started.add(victim);
+        BufferedReader victimOut = new BufferedReader(new InputStreamReader(victim.getInputStream(), StandardCharsets.UTF_8));
+        List<CompletableFuture<Result>> others = new ArrayList<>();
+        for (String strategy : List.of("wirespeed", "zero-copy", "native")) {
+            others.add(CompletableFuture.supplyAsync(() -> {
+                try {
+                    return client(port, strategy, "--messages", "500000");
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }));
+        }
+        assertTrue(String.valueOf(victimOut.readLine()).startsWith("{\"round\":1,"), "the victim never started");
+        victim.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        for (CompletableFuture<Result> other : others) {
+            Result result = other.get(2, TimeUnit.MINUTES);
+            assertEquals(ExitCode.OK, result.code(), result.err());
+            assertTrue(result.out().endsWith("{\"summary\":true,\"frames\":2000000,\"bytes\":216000000,\"verified\":true}\n"),
+                    result.out());
+        }
+        Result after = client(port, "wirespeed-spin", "--messages", "500000");
+        assertEquals(ExitCode.OK, after.code(), "the server still serves new clients: " + after.err());
+        assertTrue(server.isAlive(), "the server survived its client's death");
+    }
+
+    @Test
+    void anIdlePeerIsAReadTimeoutWithExitCodeFiveForEveryStrategy() throws Exception {
+        byte[] stream = new Frames().sequence(0, 100, 100).toByteArray();
+        for (Strategies strategy : Strategies.values()) {
+            if (!strategy.supports(Transport.TCP)) {
+                continue;
+            }
+            int port = peer(connection -> {
+                writeFully(connection, stream);
+                Thread.sleep(60_000); // then silence, the connection open
+            });
+            long start = System.nanoTime();
+            // 1 s: the timeout counts from the start, and Netty takes a few hundred ms to connect.
+            Result result = client(port, strategy.cliName(), "--read-timeout", "1000");
+            long millis = (System.nanoTime() - start) / 1_000_000;
+            assertEquals(ExitCode.IO_FAILURE, result.code(), strategy + ": " + result.err());
+            assertEquals("wirespeed client: read timed out: no complete frame for 1000 ms (after 100 complete frames, "
+                    + "10800 bytes)\n", result.err(), strategy.cliName());
+            assertTrue(result.out().endsWith("{\"summary\":true,\"frames\":100,\"bytes\":10800,\"verified\":false}\n"),
+                    strategy + ": " + result.out());
+            assertTrue(millis < 30_000, strategy + " took " + millis + " ms to give up");
+        }
+    }
+}

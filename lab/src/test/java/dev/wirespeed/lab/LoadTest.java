@@ -1,0 +1,148 @@
+package dev.wirespeed.lab;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.wirespeed.frame.FrameHandler;
+import dev.wirespeed.frame.FrameReader;
+import dev.wirespeed.frame.SequenceVerifier;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The server under load: 64 concurrent clients, each verifying 1,000,000 frames, while one more client
+ * reads slowly; no frame lost or repeated, the slow client stalls nobody, and the server's peak
+ * resident memory stays bounded. The server is a real process (its RSS is its own); the clients are
+ * threads of this JVM using the library's reader, as 65 JVMs would not fit the machine.
+ */
+@EnabledOnOs(value = OS.LINUX, disabledReason = "reads the server's peak RSS from /proc")
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
+class LoadTest {
+    static final int CLIENTS = 64;
+    static final long FRAMES = 1_000_000;
+    /** A bound far above what 65 connections need (a 512 KiB buffer each) and far below what a leak reaches. */
+    static final long MAX_SERVER_RSS_KB = 512 * 1024;
+
+    private final List<Process> started = new ArrayList<>();
+
+    @TempDir
+    Path dir;
+
+    @AfterEach
+    void stopProcesses() {
+        started.forEach(Process::destroyForcibly);
+    }
+
+    @ParameterizedTest
+    @CsvSource({"tcp, virtual", "unix, virtual", "tcp, platform"})
+    void sixtyFourClientsEachVerifyAMillionFramesWhileASlowOneStallsNobody(String transport, String threads)
+            throws Exception {
+        List<String> args = new ArrayList<>(List.of("server", "--transport", transport, "--count", String.valueOf(FRAMES),
+                "--threads", threads));
+        Path socket = dir.resolve("load.sock");
+        args.addAll(transport.equals("tcp") ? List.of("--port", "0") : List.of("--path", socket.toString()));
+        Process server = Processes.command(args.toArray(String[]::new)).start();
+        started.add(server);
+        SocketAddress address;
+        if (transport.equals("tcp")) {
+            address = new InetSocketAddress("127.0.0.1", Processes.listeningPort(server));
+        } else {
+            BufferedReader err = new BufferedReader(new InputStreamReader(server.getErrorStream(), StandardCharsets.UTF_8));
+            assertEquals("listening on " + socket, err.readLine());
+            address = UnixDomainSocketAddress.of(socket);
+        }
+        try (ExecutorService pool = Executors.newThreadPerTaskExecutor(Thread.ofPlatform().factory())) {
+            java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+            CompletableFuture<Long> slow = CompletableFuture.supplyAsync(() -> readSlowly(address, stop), pool);
+            long start = System.nanoTime();
+            List<CompletableFuture<Long>> clients = new ArrayList<>();
+            for (int i = 0; i < CLIENTS; i++) {
+                clients.add(CompletableFuture.supplyAsync(() -> readAll(address), pool));
+            }
+            for (CompletableFuture<Long> client : clients) {
+                assertEquals(FRAMES, client.get(5, TimeUnit.MINUTES), "every frame, once, in order");
+            }
+            double seconds = (System.nanoTime() - start) / 1e9;
+            assertTrue(!slow.isDone(), "the slow client was still reading when the 64 others had finished");
+            long peakKb = peakRssKb(server.pid());
+            System.out.printf(Locale.ROOT, "LoadTest %s, %s threads: %d clients x %,d frames verified in %.1f s (%.0f MB/s "
+                    + "in all); server peak RSS %,d KiB%n", transport, threads, CLIENTS, FRAMES, seconds,
+                    CLIENTS * FRAMES * 108 / seconds / 1e6, peakKb);
+            assertTrue(peakKb < MAX_SERVER_RSS_KB, "server peak RSS " + peakKb + " KiB");
+            stop.set(true);
+            assertTrue(slow.get(1, TimeUnit.MINUTES) > 0, "the slow client read something");
+        }
+    }
+
+    /** Reads and verifies the whole stream; returns the frames read. */
+    private static long readAll(SocketAddress address) {
+        try (SocketChannel channel = open(address)) {
+            SequenceVerifier verifier = new SequenceVerifier();
+            FrameHandler verify = verifier::verify;
+            long frames = FrameReader.builder(channel).bufferCapacity(64 * 1024).build().readFrames(verify);
+            assertEquals(frames, verifier.framesVerified());
+            return frames;
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Reads 4 KiB every 10 ms until told to stop or the stream ends; returns the bytes read. */
+    private static long readSlowly(SocketAddress address, java.util.concurrent.atomic.AtomicBoolean stop) {
+        try (SocketChannel channel = open(address)) {
+            ByteBuffer buffer = ByteBuffer.allocate(4096);
+            long bytes = 0;
+            int n;
+            while (!stop.get() && (n = channel.read(buffer.clear())) >= 0) {
+                bytes += n;
+                Thread.sleep(10);
+            }
+            return bytes;
+        } catch (IOException | InterruptedException e) {
+            return -1;
+        }
+    }
+
+    private static SocketChannel open(SocketAddress address) throws IOException {
+        if (address instanceof UnixDomainSocketAddress) {
+            SocketChannel channel = SocketChannel.open(StandardProtocolFamily.UNIX);
+            channel.connect(address);
+            return channel;
+        }
+        return SocketChannel.open(address);
+    }
+
+    /** {@code VmHWM} of {@code /proc/PID/status}: the peak resident set, in KiB. */
+    static long peakRssKb(long pid) throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
+            if (line.startsWith("VmHWM:")) {
+                return Long.parseLong(line.replaceAll("[^0-9]", ""));
+            }
+        }
+        throw new IOException("no VmHWM in /proc/" + pid + "/status");
+    }
+}
