@@ -30,7 +30,7 @@ import java.util.Objects;
  * <h2>Partial reads, zero bytes and end of stream</h2>
  * A channel may return fewer bytes than offered, any number of times; the reader keeps reading. A
  * channel in non-blocking mode that returns zero bytes is read again at once after
- * {@link Thread#onSpinWait()}, yielding the CPU every 64 empty reads so that a writer sharing the CPU
+ * {@link Thread#onSpinWait()}, yielding the CPU every 8 empty reads so that a writer sharing the CPU
  * can run: the reader busy-polls, it never sleeps. Once the channel reports end
  * of stream (-1) it is not read again.
  *

@@ -21,7 +21,7 @@ import java.util.Objects;
  * <h2>Partial writes</h2>
  * Every write to the channel is finished: a channel that takes fewer bytes than offered is offered
  * the rest, and a non-blocking channel that takes none is offered them again at once after
- * {@link Thread#onSpinWait()} (busy-polling), yielding the CPU every 64 empty writes so that a reader
+ * {@link Thread#onSpinWait()} (busy-polling), yielding the CPU every 8 empty writes so that a reader
  * sharing the CPU can run. If the channel throws, the bytes it had not taken stay
  * buffered.
  *

@@ -114,7 +114,7 @@ public final class ReadAll {
      * Reads {@code channel} to its end.
      *
      * @param channel the channel; a {@link SeekableByteChannel} is read at its exact remaining size;
-     *     a non-blocking channel is busy-polled, yielding the CPU every 64 empty reads
+     *     a non-blocking channel is busy-polled, yielding the CPU every 8 empty reads
      * @return every remaining byte, in an array of exactly their number: a new one, or for no bytes
      *     one shared empty array
      * @throws IOException if reading fails, or the input is longer than {@link #MAX_ARRAY_LENGTH}

@@ -127,6 +127,14 @@ public final class NativeSocket implements ByteChannel {
         }
     }
 
+    /**
+     * {@return whether this platform has the native path}: Linux on a 64-bit JVM; elsewhere the
+     * factories throw {@link UnsupportedOperationException}
+     */
+    public static boolean isSupported() {
+        return LibC.LINUX && ValueLayout.ADDRESS.byteSize() == Long.BYTES;
+    }
+
     /** {@return the file descriptor} Valid until {@link #close()}; do not close it behind the socket's back. */
     public int fd() {
         return fd;

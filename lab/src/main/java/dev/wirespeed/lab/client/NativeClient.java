@@ -8,7 +8,7 @@ import java.io.IOException;
 /**
  * The library's {@link FrameReader} over a {@link NativeSocket}: {@code read(2)} through the FFM API
  * instead of {@code SocketChannel.read}, what the fast-sockets article reached by reflection. Blocking,
- * or non-blocking and busy-polled (yielding the CPU every 64 empty reads). TCP and Unix sockets.
+ * or non-blocking and busy-polled (yielding the CPU every 8 empty reads). TCP and Unix sockets.
  */
 final class NativeClient implements Strategy {
     private final boolean spin;

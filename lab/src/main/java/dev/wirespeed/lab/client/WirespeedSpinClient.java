@@ -9,7 +9,7 @@ import java.nio.channels.SelectableChannel;
 /**
  * The library's {@link FrameReader} over a socket in non-blocking mode: it busy-polls instead of
  * sleeping in {@code read}, trading a CPU for the wake-ups of a blocked reader (yielding the CPU every
- * 64 empty reads, so that a server on the same core still runs). Files and pipes stay blocking.
+ * 8 empty reads, so that a server on the same core still runs). Files and pipes stay blocking.
  */
 final class WirespeedSpinClient implements Strategy {
     @Override

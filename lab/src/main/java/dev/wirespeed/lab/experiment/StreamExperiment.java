@@ -117,7 +117,10 @@ final class StreamExperiment {
      * would add a minute to the run), busy-polling not on a pipe (its ends are blocking files)
      */
     static boolean fits(Strategies strategy, Link link) {
-        if (strategy.peer() || strategy == Strategies.NATIVE || strategy == Strategies.NATIVE_SPIN) {
+        if (strategy == Strategies.NATIVE || strategy == Strategies.NATIVE_SPIN) {
+            return link == Link.TCP && dev.wirespeed.linux.NativeSocket.isSupported();
+        }
+        if (strategy.peer()) {
             return link == Link.TCP;
         }
         return link != Link.PIPE || strategy != Strategies.WIRESPEED_SPIN;

@@ -13,7 +13,7 @@
  *       HdrHistogram reports a percentile).
  *
  * MODE is "block" (blocking read(2)) or "poll" (non-blocking reads retried on EAGAIN, yielding the
- * CPU every 64 empty reads: the library's busy-poll policy). Exit codes: 0 ok, 2 usage, 4 an echo
+ * CPU every 8 empty reads: the library's busy-poll policy). Exit codes: 0 ok, 2 usage, 4 an echo
  * was not the frame sent, 5 I/O failure.
  */
 #define _GNU_SOURCE
@@ -64,7 +64,7 @@ static int fill(int fd, unsigned char *buf, size_t *have, size_t need, int poll)
             errno = EPIPE;
             die("end of stream inside a frame");
         } else if (errno == EAGAIN || errno == EWOULDBLOCK) {
-            if (++empty % 64 == 0) sched_yield();
+            if (++empty % 8 == 0) sched_yield();
         } else if (errno != EINTR) {
             die("read");
         }
@@ -80,7 +80,7 @@ static void send_all(int fd, const unsigned char *p, size_t n, int poll) {
             p += w;
             n -= w;
         } else if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-            if (++empty % 64 == 0) sched_yield();
+            if (++empty % 8 == 0) sched_yield();
         } else if (w < 0 && errno != EINTR) {
             die("send");
         }
