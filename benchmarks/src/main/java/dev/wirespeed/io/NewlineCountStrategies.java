@@ -32,23 +32,30 @@ import org.openjdk.jmh.annotations.Warmup;
  * "cached" means in memory. The per-byte strategies are skipped on 1 GiB (minutes per call).
  *
  * <p>Run: {@code java -cp "benchmarks/target/wirespeed-benchmarks-0.1.0-SNAPSHOT.jar:benchmarks/target/lib/*"
- * org.openjdk.jmh.Main NewlineCountStrategies}. Not yet run in full; the lab's {@code files}
- * experiment has measured figures.
+ * org.openjdk.jmh.Main NewlineCountStrategies}.
  *
- * <p>A partial run, 2026-11-22, project VM (2 vCPUs, Temurin 25.0.3), {@code taskset -c 1}, CSV only,
- * {@code -p lines=10000 -f 1 -wi 2 -i 3 -w 1 -r 1}; article (its machine): 170.308, 0.693, 0.148,
- * 0.188 ms/op:
+ * <p>2026-11-22, project VM (2 vCPUs, Temurin 25.0.3), {@code taskset -c 1}, files on tmpfs. The CSV,
+ * {@code -p lines=10000 -f 2 -wi 2 -i 5 -w 1 -r 1} (article, its machine: 170.308, 0.693, 0.148, 0.188
+ * ms/op; {@code noBuffering} and {@code bufferedInputStream} from an earlier {@code -f 1 -i 3} run):
  * <pre>
  * Benchmark                                 (lines)  Mode  Cnt   Score    Error  Units
  * NewlineCountStrategies.noBuffering          10000  avgt    3  50.390 ± 15.077  ms/op
  * NewlineCountStrategies.bufferedInputStream  10000  avgt    3   3.717 ±  0.205  ms/op
- * NewlineCountStrategies.manual8KiB           10000  avgt    3   0.053 ±  0.004  ms/op
- * NewlineCountStrategies.wholeFileBuffer      10000  avgt    3   0.189 ±  3.602  ms/op
- * NewlineCountStrategies.wirespeedChannel     10000  avgt    3   0.685 ±  0.074  ms/op
- * NewlineCountStrategies.wirespeedMapped      10000  avgt    3   0.016 ±  0.006  ms/op
+ * NewlineCountStrategies.manual8KiB           10000  avgt   10   0.052 ±  0.002  ms/op
+ * NewlineCountStrategies.wholeFileBuffer      10000  avgt   10   0.132 ±  0.196  ms/op
+ * NewlineCountStrategies.wirespeedCountPath   10000  avgt    5   0.020 ±  0.001  ms/op
+ * NewlineCountStrategies.wirespeedMapped      10000  avgt    5   0.017 ±  0.001  ms/op
  * </pre>
- * On a small file the channel count pays for a direct buffer allocated per call (0.685 ms); the
- * mapped count is the fastest (12.5 GB/s).
+ * The 1 GiB file, {@code -p lines=53687091 -f 1 -wi 2 -i 5 -w 1 -r 1}; {@code wc -l} on the same
+ * file and CPU took 164.7 ms (median of 7 runs, 160.3-168.5, timed from Python):
+ * <pre>
+ * NewlineCountStrategies.manual8KiB        53687091  avgt    5  361.217 ± 7.670  ms/op
+ * NewlineCountStrategies.wirespeedCountPath 53687091 avgt    5  152.049 ± 7.179  ms/op
+ * NewlineCountStrategies.wirespeedMapped   53687091  avgt    5  152.338 ± 6.205  ms/op
+ * </pre>
+ * Counting a path is 1.08x {@code wc -l} on 1 GiB. Before it mapped large files it read them through
+ * its buffer: 195.0 ± 6.0 ms (0.84x); before its buffer was freed per call (an arena, not a direct
+ * buffer left to the collector) it took 0.685 ms on the CSV.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -122,9 +129,9 @@ public class NewlineCountStrategies {
         return manual((int) Math.min(Files.size(file), Integer.MAX_VALUE - 8));
     }
 
-    /** {@return the library's count through a channel} */
+    /** {@return the library's count of a path: read below 1 MiB, mapped from 1 MiB on} */
     @Benchmark
-    public long wirespeedChannel() throws IOException {
+    public long wirespeedCountPath() throws IOException {
         return ByteCounts.count(file, (byte) '\n');
     }
 

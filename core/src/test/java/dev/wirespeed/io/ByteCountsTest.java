@@ -45,7 +45,7 @@ class ByteCountsTest {
     Stream<DynamicTest> countsEqualAPlainLoopAtEverySizeAroundTheBoundaries() {
         System.out.println("ByteCountsTest seed=" + SEED);
         List<Integer> sizes = new ArrayList<>(List.of(0, 1, 2, 7, 8, 9, 15, 16, 17, 63, 64, 65));
-        for (int boundary : new int[] {64 * 1024, ChannelReader.DEFAULT_CAPACITY}) {
+        for (int boundary : new int[] {64 * 1024, ChannelReader.DEFAULT_CAPACITY, (int) ByteCounts.MAP_THRESHOLD}) {
             for (int delta = -9; delta <= 9; delta += 3) {
                 sizes.add(boundary + delta);
             }

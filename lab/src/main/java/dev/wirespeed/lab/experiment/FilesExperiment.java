@@ -70,7 +70,7 @@ final class FilesExperiment {
         }
         counters.put("manual 8 KiB buffer", file -> manual(file, 8192));
         counters.put("whole-file buffer", file -> manual(file, (int) Math.min(Files.size(file), Integer.MAX_VALUE - 8)));
-        counters.put("wirespeed ByteCounts (channel)", file -> ByteCounts.count(file, (byte) '\n'));
+        counters.put("wirespeed ByteCounts.count(Path)", file -> ByteCounts.count(file, (byte) '\n'));
         counters.put("wirespeed ByteCounts (map, then count)", file -> {
             try (Arena arena = Arena.ofConfined()) {
                 return ByteCounts.count(ReadAll.mapFile(file, arena), (byte) '\n');
@@ -194,13 +194,19 @@ final class FilesExperiment {
                 size >> 20);
     }
 
-    /** MB/s of one counter: warmed up, then several timed runs, each at least ~100 ms of work. */
+    /**
+     * MB/s of one counter: warmed up for ~300 ms of calls (100 with {@code --quick}; a small file's count
+     * is then compiled, as JMH would have it), then several timed runs of at least ~100 ms of work each,
+     * sized by the warmed pace.
+     */
     private Stats measure(Counter counter, Path file, long size, long lines) throws IOException, InterruptedException {
-        long once = time(counter, file, lines);
-        int reps = (int) Math.max(1, Math.min(10_000, 100_000_000L / Math.max(1, once)));
-        for (int warm = 0; warm < Math.min(reps, 3); warm++) {
-            time(counter, file, lines);
-        }
+        long warmNanos = lab.mode == LabRun.Mode.QUICK ? 100_000_000L : 300_000_000L;
+        long warmStart = System.nanoTime();
+        long once;
+        do {
+            once = time(counter, file, lines);
+        } while (System.nanoTime() - warmStart < warmNanos);
+        int reps = (int) Math.max(1, Math.min(100_000, 100_000_000L / Math.max(1, once)));
         List<Double> mb = new ArrayList<>();
         for (int run = 0; run < lab.mode.runs + 2; run++) {
             long nanos = 0;
@@ -251,7 +257,7 @@ final class FilesExperiment {
                 "manual 8 KiB buffer", 1.05, 0.148 / 0.188, true);
         if (big.containsKey("wc -l")) {
             ratio("target: wirespeed's newline count is at least as fast as wc -l (large file, >= 1x)", big,
-                    "wirespeed ByteCounts (channel)", "wc -l", 1, Double.NaN, false);
+                    "wirespeed ByteCounts.count(Path)", "wc -l", 1, Double.NaN, false);
         }
     }
 

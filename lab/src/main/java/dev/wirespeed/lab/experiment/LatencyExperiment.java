@@ -90,7 +90,10 @@ final class LatencyExperiment {
         };
     }
 
-    /** Round trips before measuring: outside quick mode enough for C2 to compile the loop (~10,000 calls); fewer left compilations in the measured tail (p99.9 of 2-4 ms). */
+    /**
+     * Round trips before measuring: outside quick mode enough for C2 to compile the loop (about 10,000
+     * calls); with 5,000 the compilations fell into the measured tail (a p99.9 of 2-4 ms).
+     */
     long warmup() {
         return switch (lab.mode) {
             case QUICK -> 1_000;

@@ -65,7 +65,7 @@ class LabCommandTest {
                 }
             }
         }
-        for (String kase : List.of("manual 8 KiB buffer", "whole-file buffer", "wirespeed ByteCounts (channel)",
+        for (String kase : List.of("manual 8 KiB buffer", "whole-file buffer", "wirespeed ByteCounts.count(Path)",
                 "wirespeed ByteCounts (map, then count)")) {
             assertEquals(2, Pattern.compile("\\{\"experiment\": \"files\", \"case\": \"" + Pattern.quote(kase)
                     + "\", \"transport\": \"file\", [^}]*\"unit\": \"MB/s\"").matcher(json).results().count(), kase);
