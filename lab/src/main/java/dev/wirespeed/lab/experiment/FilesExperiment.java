@@ -195,12 +195,12 @@ final class FilesExperiment {
     }
 
     /**
-     * MB/s of one counter: warmed up for ~300 ms of calls (100 with {@code --quick}; a small file's count
+     * MB/s of one counter: warmed up for ~150 ms of calls (100 with {@code --quick}; a small file's count
      * is then compiled, as JMH would have it), then several timed runs of at least ~100 ms of work each,
      * sized by the warmed pace.
      */
     private Stats measure(Counter counter, Path file, long size, long lines) throws IOException, InterruptedException {
-        long warmNanos = lab.mode == LabRun.Mode.QUICK ? 100_000_000L : 300_000_000L;
+        long warmNanos = lab.mode == LabRun.Mode.QUICK ? 100_000_000L : 150_000_000L;
         long warmStart = System.nanoTime();
         long once;
         do {

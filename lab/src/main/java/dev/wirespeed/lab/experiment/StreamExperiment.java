@@ -161,7 +161,7 @@ final class StreamExperiment {
     /** Frames per round, sized so a round lasts a fraction of a second on a 2-core VM. */
     private long messages(Case kase) {
         long base = switch (kase) {
-            case JavaCase java when java.writer() == Writer.JAVA_PER_FRAME -> 200_000;
+            case JavaCase java when java.writer() == Writer.JAVA_PER_FRAME -> 150_000;
             case JavaCase java -> switch (java.strategy()) {
                 case NETTY_NIO, NETTY_EPOLL -> 2_000_000;
                 case UNBUFFERED -> 100_000;
