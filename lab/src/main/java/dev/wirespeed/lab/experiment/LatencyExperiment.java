@@ -2,10 +2,7 @@ package dev.wirespeed.lab.experiment;
 
 import dev.wirespeed.lab.latency.Impl;
 import dev.wirespeed.linux.NativeSocket;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -28,7 +25,6 @@ final class LatencyExperiment {
     static final int SIZE = 100;
     /** The percentiles of a cell, as {@code ping --json} names them. */
     static final List<String> PERCENTILES = List.of("p50", "p90", "p99", "p999", "max");
-    private static final Pattern LISTENING = Pattern.compile("listening on \\S+:(\\d+)");
     private static final Pattern FIGURE = Pattern.compile("\"(p50|p90|p99|p999|max)\":([0-9.]+)");
 
     /** One row of the table: how ping and echo run. */
@@ -126,7 +122,7 @@ final class LatencyExperiment {
                     if (!echoes.containsKey(echoCommand)) {
                         Process echo = new ProcessBuilder(echoCommand).start();
                         echoes.put(echoCommand, echo);
-                        ports.put(echoCommand, port(echo));
+                        ports.put(echoCommand, StreamExperiment.address(echo, null));
                     }
                     String port = ports.get(echoCommand);
                     Map<String, List<Double>> figures = new LinkedHashMap<>();
@@ -168,21 +164,6 @@ final class LatencyExperiment {
             case CCase c -> StreamExperiment.pinned(placement.serverCpu(),
                     List.of(pingpong.toString(), "echo", "127.0.0.1", "0", c.spin() ? "poll" : "block"));
         };
-    }
-
-    /** Waits for "listening on HOST:PORT" and returns the port; drains the rest of the echo's errors. */
-    private static String port(Process echo) throws IOException {
-        BufferedReader err = new BufferedReader(new InputStreamReader(echo.getErrorStream(), StandardCharsets.UTF_8));
-        String line = err.readLine();
-        while (line != null && line.startsWith("WARNING")) {
-            line = err.readLine();
-        }
-        Matcher matcher = LISTENING.matcher(String.valueOf(line));
-        if (!matcher.find()) {
-            throw new IOException("the echo did not start: it said " + line);
-        }
-        Thread.ofVirtual().start(() -> StreamExperiment.drain(echo.getErrorStream()));
-        return matcher.group(1);
     }
 
     private Map<String, Double> ping(Case kase, Placement placement, String port) throws IOException, InterruptedException {

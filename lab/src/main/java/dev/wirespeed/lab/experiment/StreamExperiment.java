@@ -294,7 +294,7 @@ final class StreamExperiment {
     }
 
     /** Waits for "listening on ..." and returns the port, or {@code path} for a Unix socket. */
-    private static String address(Process server, String path) throws IOException {
+    static String address(Process server, String path) throws IOException {
         BufferedReader err = new BufferedReader(new InputStreamReader(server.getErrorStream(), StandardCharsets.UTF_8));
         String line = err.readLine();
         Matcher matcher = LISTENING.matcher(String.valueOf(line));
