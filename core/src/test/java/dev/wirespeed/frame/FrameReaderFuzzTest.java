@@ -12,8 +12,8 @@ import java.util.Arrays;
 /**
  * Fuzzing the frame reader with Jazzer: any bytes, read through splits derived from the input, yield
  * frames and then a clean end or exactly one of the protocol's three errors, never another exception,
- * never a body longer than {@code maxFrameLength}, and never more frames or bytes than the input
- * holds. The input's first byte picks {@code maxFrameLength} (a limit below most lengths makes the
+ * never a body longer than {@code maxFrameLength}, never more frames or bytes than the input holds,
+ * and never direct memory beyond a few times the bytes that arrived, whatever a length field says. The input's first byte picks {@code maxFrameLength} (a limit below most lengths makes the
  * too-long error reachable); the rest is the wire stream.
  *
  * <p>{@code ./mvnw verify} fuzzes for 10 seconds (core's surefire sets {@code JAZZER_FUZZ}), starting
@@ -37,6 +37,7 @@ class FrameReaderFuzzTest {
                 : LIMITS[(input[0] & 0xFF) % LIMITS.length];
         byte[] stream = input.length == 0 ? input : Arrays.copyOfRange(input, 1, input.length);
         ScriptedChannel channel = ScriptedChannel.randomSplits(stream, Arrays.hashCode(stream), 1 + stream.length % 97);
+        long directBefore = DIRECT.getTotalCapacity();
         FrameReader reader = FrameReader.builder(channel).maxFrameLength(maxFrameLength).bufferCapacity(64)
                 .checkedViews(true).build();
         long[] delivered = new long[2];
@@ -55,5 +56,17 @@ class FrameReaderFuzzTest {
             assertTrue(e.getMessage().contains("offset=" + delivered[1]), e.getMessage());
         }
         assertTrue(delivered[1] <= stream.length, "no bytes invented");
+        // Memory follows the bytes that arrived, never a length field: each buffer at most twice the
+        // bytes it had to hold, doubling (so all of them at most 4x), plus a page of alignment slack and
+        // page rounding per buffer. Collections in between only lower the figure.
+        long grown = DIRECT.getTotalCapacity() - directBefore;
+        long bound = 4L * (stream.length + FrameFormat.HEADER_LENGTH) + 32L * 2 * 4096;
+        assertTrue(grown <= bound, "direct memory grew " + grown + " bytes for " + stream.length
+                + " bytes of input (bound " + bound + ", maxFrameLength " + maxFrameLength + ")");
     }
+
+    /** The JVM's pool of direct buffers, where the reader's buffers are. */
+    private static final java.lang.management.BufferPoolMXBean DIRECT = java.lang.management.ManagementFactory
+            .getPlatformMXBeans(java.lang.management.BufferPoolMXBean.class).stream()
+            .filter(pool -> pool.getName().equals("direct")).findFirst().orElseThrow();
 }
