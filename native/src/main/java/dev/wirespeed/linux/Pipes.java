@@ -1,8 +1,5 @@
 package dev.wirespeed.linux;
 
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
-
 /**
  * The capacity of a Linux pipe, through {@code fcntl(F_GETPIPE_SZ / F_SETPIPE_SZ)}, which the JDK does
  * not expose. A pipe holds 64 KiB by default; a writer that fills it sleeps until the reader drains
@@ -52,17 +49,6 @@ public final class Pipes {
 
     private static int fcntl(int fd, int cmd, int arg, String name) throws NativeIoException {
         LibC.checkSupported();
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment capture = LibC.captureSegment(arena);
-            int rc = (int) LibC.FCNTL_INT.invokeExact(capture, fd, cmd, arg);
-            if (rc < 0) {
-                throw new NativeIoException("fcntl", LibC.errno(capture), "cmd=" + name + " fd=" + fd + " arg=" + arg);
-            }
-            return rc;
-        } catch (NativeIoException | RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException("fcntl down-call failed", t);
-        }
+        return Sys.check(Sys.fcntl(fd, cmd, arg), "fcntl", "cmd=" + name + " fd=" + fd + " arg=" + arg);
     }
 }
