@@ -154,6 +154,39 @@ class NativeSocketTest {
     }
 
     @Test
+    void nativeSegmentsAreReadAndWrittenInPlaceAndHeapSegmentsRefused() throws Exception {
+        try (ServerSocketChannel server = jdkServer("tcp");
+                NativeSocket socket = NativeSocket.connect(server.getLocalAddress());
+                SocketChannel peer = server.accept();
+                java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+            byte[] sent = new byte[5000];
+            new SplittableRandom(SEED).nextBytes(sent);
+            java.lang.foreign.MemorySegment out = arena.allocate(sent.length);
+            java.lang.foreign.MemorySegment.copy(java.lang.foreign.MemorySegment.ofArray(sent), 0, out, 0, sent.length);
+            long written = 0;
+            while (written < sent.length) {
+                written += socket.write(out.asSlice(written));
+            }
+            ByteBuffer received = ByteBuffer.allocate(sent.length);
+            while (received.hasRemaining()) {
+                peer.read(received);
+            }
+            assertEquals(ByteBuffer.wrap(sent), received.flip());
+            peer.write(received.rewind());
+            java.lang.foreign.MemorySegment in = arena.allocate(sent.length);
+            long read = 0;
+            while (read < sent.length) {
+                read += socket.read(in.asSlice(read));
+            }
+            assertEquals(-1, in.mismatch(out), "the bytes came back in place");
+            assertEquals(0, socket.read(in.asSlice(0, 0)), "an empty segment reads nothing");
+            IllegalArgumentException heap = assertThrows(IllegalArgumentException.class,
+                    () -> socket.read(java.lang.foreign.MemorySegment.ofArray(new byte[8])));
+            assertTrue(heap.getMessage().startsWith("a heap segment cannot be passed to a system call"), heap.getMessage());
+        }
+    }
+
+    @Test
     void aRefusedConnectionNamesTheCallTheErrnoAndTheAddress() throws Exception {
         InetSocketAddress closed;
         try (ServerSocketChannel server = jdkServer("tcp")) {
