@@ -12,49 +12,65 @@ import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 
 /**
- * Reads a whole stream, channel or file: faster than {@code InputStream.readAllBytes()} where the size
- * is known, never more memory than it where it is not.
+ * Reads a whole stream, channel or file into one exact array: faster than JDK 25's
+ * {@code InputStream.readAllBytes()} and {@code Files.readAllBytes}, never more memory.
  *
  * <h2>Size known</h2>
  * A {@link Path}, a {@link FileInputStream} or a {@link SeekableByteChannel} says how many bytes
- * remain: they are read into one array of exactly that size, then the size is asked again. If the
- * file shrank meanwhile, the bytes that were there are returned (one trimming copy); if it grew, the
- * rest is read as for an unknown size. (A file that grows between that last question and the return
- * is read as it was: any whole-file read races with a writer.) Memory: {@code length} bytes (plus the array header) when the
- * file did not change.
+ * remain: they are read into one array of exactly that size. The JDK's own file channel is read with
+ * a one-byte probe behind the array, so that the system call that fills the array also finds the end
+ * of the file (the JDK makes a second read for that), and in windows of {@value #FILE_WINDOW} bytes
+ * for files over twice that, so that the JDK's temporary direct buffer stays in the CPU's cache.
+ * Other seekable channels are asked their size again after the read. If the file shrank meanwhile,
+ * the bytes that were there are returned (one trimming copy); if it grew, the rest is read as for an
+ * unknown size. (A file that grows after its end was seen is read as it was: any whole-file read
+ * races with a writer.) Memory: {@code length} bytes (plus the array header and a few small objects)
+ * when the file did not change.
  *
  * <h2>Size unknown</h2>
- * Bytes are read into a list of 16 KiB chunks, each filled before the next is allocated, and gathered
- * into one exact array at the end: no growing and re-copying, no copy at all when the input fills
- * exactly one chunk, and no trimming copy of the last chunk (the JDK 25 {@code readAllBytes} makes
- * one). A stream that fills the first chunk is probed with one {@code read()} before a second chunk
- * is allocated, so an input of exactly 16 KiB costs one chunk, not two. Memory: at most {@code 16 KiB + length} for inputs up to one chunk, and at most
- * {@code ceil((length + 1) / 16 KiB) * 16 KiB + length} beyond, never more than JDK 25's
- * {@code readAllBytes} of the same input.
+ * Bytes are read into 16 KiB chunks, then copied once into an exact array. The chunks are kept
+ * between calls (see below), so once warm a call allocates its result and nothing else: no chunk, no
+ * growing and re-copying, no trimming copy (JDK 25 allocates every chunk afresh, then trims the last).
+ * A chunk the kept set does not have yet is allocated only after one {@code read()} showed there is
+ * more to read, so a call that grows the set allocates at most the chunks it fills, the result, and
+ * (for a new set) 56 bytes: never more than JDK 25, beyond those 56 bytes, at any length.
+ *
+ * <h2>Kept chunks</h2>
+ * Up to one set of chunks per CPU (at most 8 sets) is kept, each of at most 1 MiB: 2 MiB with 2 CPUs,
+ * never more than 8 MiB. A thread takes the set of its slot (by thread id) and gives it back after
+ * the call, lock-free; a call that finds its slot empty (another thread is using it) makes a new set,
+ * and only one set per slot is kept. Every byte a call wrote into a chunk is cleared before the set is
+ * kept again, so a stream never sees the bytes of an earlier call, even one that failed or ran in
+ * another thread. A stream must not use the array passed to its {@code read} after returning
+ * (the {@code InputStream} contract; no stream of the JDK does).
  *
  * <h2>Views</h2>
- * {@link #readAllAsBuffer(InputStream)} returns a read-only {@link ByteBuffer} and so skips even the
- * copy an exact array needs when the input fits in one chunk; {@link #mapFile(Path, Arena)} maps a file
- * of any size without copying it at all.
+ * {@link #readAllAsBuffer(InputStream)} returns a read-only {@link ByteBuffer} over a fresh 16 KiB
+ * chunk when the input fits in one, without the copy an exact array needs; {@link #mapFile(Path, Arena)}
+ * maps a file of any size without copying it at all.
  *
  * <h2>Limits</h2>
  * An input longer than the largest array ({@value #MAX_ARRAY_LENGTH} bytes) is refused with an
- * {@link IOException} naming the limit, after reading past it, not with an {@code OutOfMemoryError}.
+ * {@link IOException} naming the limit, after reading at most 16 KiB past it, not with an
+ * {@code OutOfMemoryError}.
  *
- * <p>Thread safety: stateless; the source must not be read by another thread meanwhile.
+ * <p>Thread safety: safe for any number of threads at once; the source must not be read by another
+ * thread meanwhile.
  */
 public final class ReadAll {
     /** The largest array the JVMs we know of allocate. */
     public static final int MAX_ARRAY_LENGTH = Integer.MAX_VALUE - 8;
-    /** Chunk size for inputs of unknown size: the JDK's own, so that we never allocate more than it. */
-    static final int CHUNK = 16 * 1024;
+    /** Chunk size for inputs of unknown size: the JDK's own, so that a call growing its set never allocates more than it. */
+    static final int CHUNK = ScratchChunks.CHUNK;
     /** Every empty result: an empty array is immutable, so one serves all. */
     private static final byte[] EMPTY = new byte[0];
+    /** The most read from a file per system call: the JDK's temporary direct buffer then stays in the CPU's cache. */
+    static final int FILE_WINDOW = 256 * 1024;
+    /** The class of the JDK's own file channel, null where there is none by that name. */
+    private static final Class<?> JDK_FILE_CHANNEL = jdkFileChannel();
 
     private ReadAll() {
     }
@@ -71,43 +87,7 @@ public final class ReadAll {
         if (in instanceof FileInputStream file) {
             return readAll(file.getChannel());
         }
-        // The loop of chunks() again, written out for streams: no lambda and no result object, so
-        // that even an empty stream costs no more than one chunk.
-        byte[] first = null;
-        List<byte[]> more = null;
-        long total = 0;
-        byte[] chunk = new byte[CHUNK];
-        int filled = 0;
-        int n;
-        while ((n = in.read(chunk, filled, chunk.length - filled)) >= 0) {
-            filled += n;
-            if (filled == chunk.length) {
-                total += filled;
-                if (total > MAX_ARRAY_LENGTH) {
-                    throw tooLong(total);
-                }
-                if (first == null) {
-                    first = chunk;
-                    // One probing read() before a second chunk: an input of exactly one chunk then costs
-                    // one chunk, where JDK 25 allocates a second one only to find the end in it.
-                    int next = in.read();
-                    if (next < 0) {
-                        return first;
-                    }
-                    chunk = new byte[CHUNK];
-                    chunk[0] = (byte) next;
-                    filled = 1;
-                    continue;
-                }
-                if (more == null) {
-                    more = new ArrayList<>();
-                }
-                more.add(chunk);
-                chunk = new byte[CHUNK];
-                filled = 0;
-            }
-        }
-        return gather(first, more, chunk, filled, total + filled);
+        return readToEnd(in, null);
     }
 
     /**
@@ -136,18 +116,22 @@ public final class ReadAll {
 
     /**
      * Reads a channel at position {@code start} with {@code remaining} bytes left, or an unknown
-     * number where {@code remaining} is not positive.
+     * number where {@code remaining} is not positive. Package-private so that tests can give a size
+     * that is no longer true: a file that grew or shrank after it was asked.
      */
-    private static byte[] readAll(ReadableByteChannel channel, long start, long remaining) throws IOException {
+    static byte[] readAll(ReadableByteChannel channel, long start, long remaining) throws IOException {
         if (remaining <= 0) {
-            return toArray(chunks(new ChannelReads(channel), null));
+            return readToEnd(new ChannelReads(channel), null);
         }
         if (remaining > MAX_ARRAY_LENGTH) {
             throw tooLong(remaining);
         }
         byte[] exact = new byte[(int) remaining];
+        if (JDK_FILE_CHANNEL != null && channel.getClass() == JDK_FILE_CHANNEL) {
+            return readFile((FileChannel) channel, exact);
+        }
         ChannelReads reads = new ChannelReads(channel);
-        int filled = readFully(reads, exact, 0, exact.length);
+        int filled = reads.readNBytes(exact, 0, exact.length);
         if (filled < exact.length) {
             return Arrays.copyOf(exact, filled); // shrank while we read
         }
@@ -156,7 +140,40 @@ public final class ReadAll {
         if (((SeekableByteChannel) channel).size() <= start + filled) {
             return exact;
         }
-        return toArray(chunks(reads, exact)); // grew while we read
+        return readToEnd(reads, exact); // grew while we read
+    }
+
+    /**
+     * Reads the JDK's own file channel into {@code exact}, sized to what is left of the file, with
+     * scattering reads into it and a one-byte probe behind it: the read that fills the array also
+     * asks for one byte more, so that one system call reads the file and finds its end (JDK 25's
+     * {@code Files.readAllBytes} makes a second, probing read). That read stopping short at the size
+     * the file said it had is its end: the JDK's file channel reads a regular file short only there.
+     */
+    private static byte[] readFile(FileChannel channel, byte[] exact) throws IOException {
+        ByteBuffer body = ByteBuffer.wrap(exact);
+        ByteBuffer probe = ByteBuffer.allocate(1);
+        ByteBuffer[] both = {body, probe};
+        boolean windowed = exact.length > 2 * FILE_WINDOW;
+        while (body.hasRemaining()) {
+            long n;
+            if (windowed && body.remaining() > FILE_WINDOW) {
+                body.limit(body.position() + FILE_WINDOW);
+                n = channel.read(body);
+                body.limit(exact.length);
+            } else {
+                n = channel.read(both);
+            }
+            if (n < 0) {
+                return Arrays.copyOf(exact, body.position()); // shrank while we read
+            }
+        }
+        if (probe.position() == 0) {
+            return exact;
+        }
+        byte[] head = Arrays.copyOf(exact, exact.length + 1); // grew while we read: the probe's byte, then the rest
+        head[exact.length] = probe.get(0);
+        return readToEnd(new ChannelReads(channel), head);
     }
 
     /**
@@ -185,11 +202,12 @@ public final class ReadAll {
         if (in instanceof FileInputStream file) {
             return ByteBuffer.wrap(readAll(file.getChannel())).asReadOnlyBuffer();
         }
-        Chunks chunks = chunks(in::read, null);
-        if (chunks.first == null) {
-            return ByteBuffer.wrap(chunks.last, 0, chunks.lastLength).asReadOnlyBuffer();
+        byte[] first = new byte[CHUNK];
+        int filled = in.readNBytes(first, 0, CHUNK);
+        if (filled < CHUNK) {
+            return ByteBuffer.wrap(first, 0, filled).asReadOnlyBuffer();
         }
-        return ByteBuffer.wrap(toArray(chunks)).asReadOnlyBuffer();
+        return ByteBuffer.wrap(readToEnd(in, first)).asReadOnlyBuffer();
     }
 
     /**
@@ -208,84 +226,88 @@ public final class ReadAll {
         }
     }
 
-    /** The bytes read so far: {@code first}, the chunks in {@code more}, then {@code lastLength} bytes of {@code last}. */
-    private record Chunks(byte[] first, List<byte[]> more, byte[] last, int lastLength, long total) {
-    }
-
-    /** Reads to the end in chunks; {@code head}, if not null, comes first (a file that grew). */
-    private static Chunks chunks(Reads reads, byte[] head) throws IOException {
-        byte[] first = head;
-        List<byte[]> more = null;
-        long total = head == null ? 0 : head.length;
-        byte[] chunk = new byte[CHUNK];
+    /**
+     * Reads {@code in} to its end into scratch chunks, and returns {@code head} (if not null) followed
+     * by those bytes in one exact array. A chunk the scratch set does not have yet is allocated only
+     * after a one-byte {@code read()} showed there is more to read (except the first when there is no
+     * head), so that an input ending at a chunk boundary costs no chunk it does not use.
+     */
+    private static byte[] readToEnd(InputStream in, byte[] head) throws IOException {
+        ScratchChunks scratch = ScratchChunks.take();
+        long before = head == null ? 0 : head.length;
+        int used = 0;
         int filled = 0;
-        int n;
-        while ((n = reads.read(chunk, filled, chunk.length - filled)) >= 0) {
-            filled += n;
-            if (filled == chunk.length) {
-                total += filled;
-                if (total > MAX_ARRAY_LENGTH) {
-                    throw tooLong(total);
-                }
-                if (first == null) {
-                    first = chunk;
-                } else {
-                    if (more == null) {
-                        more = new ArrayList<>();
+        boolean gathered = false;
+        try {
+            byte[] chunk = null;
+            while (true) {
+                if (chunk == null || filled == CHUNK) {
+                    if (before + (long) used * CHUNK > MAX_ARRAY_LENGTH) {
+                        throw tooLong(before + (long) used * CHUNK);
                     }
-                    more.add(chunk);
+                    boolean earn = !scratch.has(used) && (used > 0 || head != null);
+                    int first = 0;
+                    if (earn && (first = in.read()) < 0) {
+                        break;
+                    }
+                    chunk = scratch.chunk(used++);
+                    filled = 0;
+                    if (earn) {
+                        chunk[filled++] = (byte) first;
+                    }
                 }
-                chunk = new byte[CHUNK];
-                filled = 0;
+                int n = in.read(chunk, filled, CHUNK - filled);
+                if (n < 0) {
+                    break;
+                }
+                filled += n;
             }
+            byte[] all = gather(head, scratch, used, filled);
+            gathered = true;
+            return all;
+        } finally {
+            // After a failure the last chunk is cleared whole: the stream may have written into it
+            // before it threw.
+            scratch.release(used - 1, gathered ? filled : CHUNK);
         }
-        return new Chunks(first, more, chunk, filled, total + filled);
-    }
-
-    private static byte[] toArray(Chunks chunks) throws IOException {
-        return gather(chunks.first, chunks.more, chunks.last, chunks.lastLength, chunks.total);
     }
 
     /**
-     * One exact array of {@code total} bytes: {@code first} (may be null), the arrays of {@code more}
-     * (may be null), then {@code lastLength} bytes of {@code last}. Where a single array already holds
-     * exactly the bytes it is returned as it is; otherwise there is one gathering copy.
+     * One exact array: {@code head} (may be null), chunks {@code [0, used - 1)} of {@code scratch}
+     * whole, then {@code lastFilled} bytes of chunk {@code used - 1}. Where {@code head} alone holds
+     * every byte it is returned as it is; otherwise there is one copy of each byte.
      */
-    private static byte[] gather(byte[] first, List<byte[]> more, byte[] last, int lastLength, long total)
-            throws IOException {
+    private static byte[] gather(byte[] head, ScratchChunks scratch, int used, int lastFilled) throws IOException {
+        int headLength = head == null ? 0 : head.length;
+        long total = headLength + (used == 0 ? 0 : (long) (used - 1) * CHUNK + lastFilled);
         if (total > MAX_ARRAY_LENGTH) {
             throw tooLong(total);
         }
-        if (first == null) {
-            return lastLength == 0 ? EMPTY : Arrays.copyOf(last, lastLength);
+        if (total == headLength) {
+            return head != null ? head : EMPTY;
         }
-        if (more == null && lastLength == 0) {
-            return first;
+        if (head == null && used == 1) {
+            return Arrays.copyOf(scratch.chunk(0), lastFilled);
         }
         byte[] result = new byte[(int) total];
-        System.arraycopy(first, 0, result, 0, first.length);
-        int at = first.length;
-        if (more != null) {
-            for (int i = 0; i < more.size(); i++) { // indexed: no iterator, even before the JIT removes it
-                byte[] chunk = more.get(i);
-                System.arraycopy(chunk, 0, result, at, chunk.length);
-                at += chunk.length;
-            }
+        if (head != null) {
+            System.arraycopy(head, 0, result, 0, headLength);
         }
-        System.arraycopy(last, 0, result, at, lastLength);
+        int at = headLength;
+        for (int i = 0; i < used - 1; i++) {
+            System.arraycopy(scratch.chunk(i), 0, result, at, CHUNK);
+            at += CHUNK;
+        }
+        System.arraycopy(scratch.chunk(used - 1), 0, result, at, lastFilled);
         return result;
     }
 
-    private static int readFully(Reads reads, byte[] into, int offset, int length) throws IOException {
-        int done = 0;
-        while (done < length) {
-            int n = reads.read(into, offset + done, length - done);
-            if (n < 0) {
-                break;
-            }
-            done += n;
+    private static Class<?> jdkFileChannel() {
+        try {
+            return Class.forName("sun.nio.ch.FileChannelImpl", false, null);
+        } catch (ClassNotFoundException e) {
+            return null;
         }
-        return done;
     }
 
     private static IOException tooLong(long length) {
@@ -293,17 +315,12 @@ public final class ReadAll {
                 + MAX_ARRAY_LENGTH + "; read it with a ChannelReader or map it (ReadAll.mapFile)");
     }
 
-    /** A source of bytes read into arrays, as {@link InputStream#read(byte[], int, int)}. */
-    @FunctionalInterface
-    private interface Reads {
-        int read(byte[] into, int offset, int length) throws IOException;
-    }
-
     /** A channel read into arrays, re-using one wrapper per array; zero-byte reads are retried. */
-    private static final class ChannelReads implements Reads {
+    private static final class ChannelReads extends InputStream {
         private final ReadableByteChannel channel;
         private byte[] wrapped;
         private ByteBuffer wrapper;
+        private ByteBuffer one;
 
         ChannelReads(ReadableByteChannel channel) {
             this.channel = channel;
@@ -325,6 +342,20 @@ public final class ReadAll {
                 BusyPoll.idle(++emptyReads);
             }
             return n;
+        }
+
+        @Override
+        public int read() throws IOException {
+            if (one == null) {
+                one = ByteBuffer.allocate(1);
+            }
+            one.clear();
+            int n;
+            int emptyReads = 0;
+            while ((n = channel.read(one)) == 0) {
+                BusyPoll.idle(++emptyReads);
+            }
+            return n < 0 ? -1 : one.get(0) & 0xFF;
         }
     }
 }

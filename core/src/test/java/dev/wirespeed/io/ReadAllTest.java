@@ -18,7 +18,12 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.channels.FileChannel;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
@@ -126,7 +131,7 @@ class ReadAllTest {
     }
 
     @Test
-    void allocatesNoMoreThanTheJdksReadAllBytesAtEveryLength() throws Exception {
+    void allocatesNoMoreThanTheJdksReadAllBytesAtEveryLengthOnceWarm() throws Exception {
         com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         for (int warm = 0; warm < 3; warm++) {
             for (int length : LENGTHS) {
@@ -148,11 +153,205 @@ class ReadAllTest {
             assertArrayEquals(jdk, ours);
             table.append(length).append(' ').append(t1 - t0).append(' ').append(t2 - t1).append('\n');
             assertTrue(t1 - t0 <= t2 - t1, "length " + length + ": ours " + (t1 - t0) + " > jdk " + (t2 - t1) + "\n" + table);
-            if (length == ReadAll.CHUNK) { // probed, not a second chunk: the chunk and its header only
+            if (length == ReadAll.CHUNK) { // the result only: no second chunk
                 assertTrue(t1 - t0 < ReadAll.CHUNK + 64, "exactly one chunk: ours " + (t1 - t0) + "\n" + table);
             }
         }
         System.out.println("ReadAllTest allocation (bytes):\n" + table);
+    }
+
+    @Test
+    void aStreamNeverSeesTheBytesOfAnEarlierCallNotEvenOneThatFailedOrRanInAnotherThread() throws Exception {
+        byte[] noise = data(300_000, SEED);
+        for (int i = 0; i < noise.length; i++) {
+            noise[i] |= 1; // no zero byte: any left behind would show
+        }
+        ReadAll.readAll(stream(noise, Integer.MAX_VALUE));
+        // A stream that reports some bytes, then writes more and throws.
+        IOException failure = assertThrows(IOException.class, () -> ReadAll.readAll(new InputStream() {
+            private int calls;
+
+            @Override
+            public int read() {
+                return 1;
+            }
+
+            @Override
+            public int read(byte[] b, int off, int len) throws IOException {
+                Arrays.fill(b, off, off + len, (byte) 0x55);
+                if (++calls == 3) {
+                    throw new IOException("failed after writing " + len + " bytes");
+                }
+                return len;
+            }
+        }));
+        assertTrue(failure.getMessage().startsWith("failed after writing"), failure.getMessage());
+        inThreads(8, () -> ReadAll.readAll(stream(noise, 10_000)));
+        inThreads(8, () -> assertEquals(0, readWhileCheckingZeros(), "non-zero bytes handed to a stream in another thread"));
+        assertEquals(0, readWhileCheckingZeros(), "non-zero bytes handed to a stream");
+    }
+
+    @FunctionalInterface
+    private interface Work {
+        void run() throws Exception;
+    }
+
+    /** Runs {@code work} in {@code threads} platform threads at once; the first failure fails the test. */
+    private static void inThreads(int threads, Work work) throws InterruptedException {
+        Thread[] started = new Thread[threads];
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        for (int t = 0; t < threads; t++) {
+            started[t] = Thread.ofPlatform().start(() -> {
+                try {
+                    work.run();
+                } catch (Throwable e) {
+                    failure.compareAndSet(null, e);
+                }
+            });
+        }
+        for (Thread thread : started) {
+            thread.join();
+        }
+        if (failure.get() != null) {
+            throw new AssertionError(failure.get());
+        }
+    }
+
+    /** Reads 300,000 bytes through a stream that counts the non-zero bytes in every region it is given to fill. */
+    private static int readWhileCheckingZeros() throws IOException {
+        int[] dirty = {0};
+        byte[] read = ReadAll.readAll(new InputStream() {
+            private int left = 300_000;
+
+            @Override
+            public int read() {
+                return left-- > 0 ? 2 : -1;
+            }
+
+            @Override
+            public int read(byte[] b, int off, int len) {
+                if (left == 0) {
+                    return -1;
+                }
+                int n = Math.min(Math.min(len, 7_000), left);
+                for (int i = off; i < off + len; i++) {
+                    dirty[0] += b[i] != 0 ? 1 : 0;
+                }
+                Arrays.fill(b, off, off + n, (byte) 2);
+                left -= n;
+                return n;
+            }
+        });
+        assertEquals(300_000, read.length);
+        return dirty[0];
+    }
+
+    @Test
+    void manyThreadsAtOnceEachGetTheirOwnBytes() throws Exception {
+        AtomicLong seeds = new AtomicLong(SEED);
+        inThreads(8, () -> {
+            long seed = seeds.getAndIncrement();
+            SplittableRandom random = new SplittableRandom(seed);
+            for (int call = 0; call < 200; call++) {
+                byte[] expected = data(random.nextInt(300_000), random.nextLong());
+                assertArrayEquals(expected, ReadAll.readAll(stream(expected, 1 + random.nextInt(40_000))),
+                        "seed " + seed + " call " + call);
+            }
+        });
+    }
+
+    @Test
+    void aStreamThatReadsAllOfAnotherStreamInsideItsOwnReadGetsItsOwnChunks() throws Exception {
+        byte[] inner = data(50_000, SEED);
+        byte[] outer = data(70_000, SEED + 1);
+        InputStream nesting = new InputStream() {
+            private final InputStream rest = stream(outer, 9_000);
+
+            @Override
+            public int read() throws IOException {
+                return rest.read();
+            }
+
+            @Override
+            public int read(byte[] b, int off, int len) throws IOException {
+                assertArrayEquals(inner, ReadAll.readAll(stream(inner, 5_000)));
+                return rest.read(b, off, len);
+            }
+        };
+        assertArrayEquals(outer, ReadAll.readAll(nesting));
+    }
+
+    @Test
+    void aRealFileThatGrewOrShrankAfterItsSizeWasAskedIsReadAsItIsNow() throws Exception {
+        // The JDK's file channel takes the scattering path; sizes past 2 windows take the windowed one.
+        for (int length : new int[] {100_000, 2 * ReadAll.FILE_WINDOW + 3, 5 * ReadAll.FILE_WINDOW - 1}) {
+            byte[] bytes = data(length, SEED + length);
+            Path file = Files.write(dir.resolve("grows" + length), bytes);
+            for (long claimed : new long[] {1, length / 3, length - 1, length, length + 1, 3L * length}) {
+                try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+                    assertArrayEquals(bytes, ReadAll.readAll(channel, 0, claimed), length + " bytes, size said " + claimed);
+                    assertEquals(length, channel.position(), "read to the end");
+                }
+            }
+            try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+                channel.position(length / 2);
+                assertArrayEquals(Arrays.copyOfRange(bytes, length / 2, length), ReadAll.readAll(channel),
+                        "from the channel's position");
+            }
+        }
+    }
+
+    @Test
+    void aStreamReadWithAWarmSetAllocatesOnlyItsResult() throws Exception {
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        StringBuilder table = new StringBuilder("length allocated\n");
+        for (int length : LENGTHS) {
+            byte[] bytes = data(length, length);
+            long least = Long.MAX_VALUE;
+            for (int call = 0; call < 5; call++) {
+                InputStream in = stream(bytes, Integer.MAX_VALUE);
+                long before = threads.getCurrentThreadAllocatedBytes();
+                ReadAll.readAll(in);
+                least = Math.min(least, threads.getCurrentThreadAllocatedBytes() - before);
+            }
+            table.append(length).append(' ').append(least).append('\n');
+            long result = length == 0 ? 0 : (length + 16 + 7) / 8 * 8; // array header 16 bytes, 8-byte aligned
+            assertTrue(least <= result, "length " + length + ": " + least + " > " + result + "\n" + table);
+        }
+    }
+
+    @Test
+    void aCallThatMakesOrGrowsItsSetAllocatesNoMoreThanTheJdkBeyondTheSetItself() throws Exception {
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        for (int warm = 0; warm < 3; warm++) { // the code warm, the sets not
+            for (int length : LENGTHS) {
+                ScratchChunks.take();
+                ReadAll.readAll(stream(data(length, length), Integer.MAX_VALUE));
+                stream(data(length, length), Integer.MAX_VALUE).readAllBytes();
+            }
+        }
+        int setItself = 64; // the set object and its first array of chunk references: paid once per slot
+        StringBuilder table = new StringBuilder("length new-set growing-set jdk\n");
+        ScratchChunks.take(); // the growing set starts empty
+        for (int length : LENGTHS) {
+            byte[] bytes = data(length, length);
+            long t0 = threads.getCurrentThreadAllocatedBytes();
+            ReadAll.readAll(stream(bytes, Integer.MAX_VALUE)); // grows the set kept from the previous length
+            long t1 = threads.getCurrentThreadAllocatedBytes();
+            stream(bytes, Integer.MAX_VALUE).readAllBytes();
+            long t2 = threads.getCurrentThreadAllocatedBytes();
+            ScratchChunks kept = ScratchChunks.take();
+            long t3 = threads.getCurrentThreadAllocatedBytes();
+            ReadAll.readAll(stream(bytes, Integer.MAX_VALUE)); // a new set
+            long t4 = threads.getCurrentThreadAllocatedBytes();
+            ScratchChunks.take();
+            kept.release(-1, 0); // the growing set back in the slot
+            table.append(length).append(' ').append(t4 - t3).append(' ').append(t1 - t0).append(' ').append(t2 - t1)
+                    .append('\n');
+            assertTrue(t4 - t3 <= t2 - t1 + setItself, "new set, length " + length + "\n" + table);
+            assertTrue(t1 - t0 <= t2 - t1 + setItself, "growing set, length " + length + "\n" + table);
+        }
+        System.out.println("ReadAllTest allocation with cold sets (bytes):\n" + table);
     }
 
     /**

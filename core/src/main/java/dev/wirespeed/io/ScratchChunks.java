@@ -1,0 +1,99 @@
+package dev.wirespeed.io;
+
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+
+/**
+ * A set of 16 KiB chunks that {@link ReadAll} reads inputs of unknown size into, kept between calls
+ * so that a read costs no chunk allocation once the set has grown to the input's size.
+ *
+ * <h2>Bounds</h2>
+ * At most {@link #SETS} sets are kept, each with at most {@link #KEPT} chunks (1 MiB): with 2 CPUs
+ * 2 MiB, never more than 8 MiB. A set may hold more chunks while in use (an input longer than
+ * 1 MiB); those are dropped when it is given back. A call that finds no set in its slot makes a
+ * new one, so a burst of concurrent readers allocates as if there were no sets; afterwards one set
+ * per slot is kept.
+ *
+ * <h2>What the next user sees</h2>
+ * {@link #release} clears every byte that was used before the set is kept again: a stream read into
+ * a chunk never sees the bytes of an earlier call, not even of another thread's.
+ *
+ * <p>Thread safety: {@link #take()} and {@link #release} are lock-free and may be called from any
+ * thread; between them a set belongs to the one thread that took it.
+ */
+final class ScratchChunks {
+    /** Bytes per chunk: JDK 25's {@code readAllBytes} chunk, so that a cold set never costs more than it. */
+    static final int CHUNK = 16 * 1024;
+    /** Chunks a set keeps when given back: 1 MiB. */
+    static final int KEPT = 64;
+    /** Sets kept: the number of CPUs rounded up to a power of two, at most 8. */
+    static final int SETS = Math.min(8, Integer.highestOneBit(Runtime.getRuntime().availableProcessors() * 2 - 1));
+    /** Slots 16 references apart: each on its own 64-byte cache line, even with compressed oops. */
+    private static final int STRIDE = 16;
+    private static final AtomicReferenceArray<ScratchChunks> KEPT_SETS = new AtomicReferenceArray<>(SETS * STRIDE);
+
+    private byte[][] chunks = new byte[4][];
+    /** Chunks {@code [0, allocated)} exist. */
+    private int allocated;
+
+    private ScratchChunks() {
+    }
+
+    /** {@return the set kept in this thread's slot, or a new empty one} */
+    static ScratchChunks take() {
+        ScratchChunks set = KEPT_SETS.getAndSet(slot(), null);
+        return set != null ? set : new ScratchChunks();
+    }
+
+    /** {@return whether chunk {@code index} exists, so that {@link #chunk} costs no allocation} */
+    boolean has(int index) {
+        return index < allocated;
+    }
+
+    /**
+     * {@return chunk {@code index}}, allocated if it does not exist yet; chunks are asked for in order
+     *
+     * @param index at most the number of chunks the set has
+     */
+    byte[] chunk(int index) {
+        if (index < allocated) {
+            return chunks[index];
+        }
+        if (index != allocated) {
+            throw new IllegalArgumentException("chunk index=" + index + " skips past allocated=" + allocated);
+        }
+        if (index == chunks.length) {
+            chunks = Arrays.copyOf(chunks, chunks.length * 2);
+        }
+        byte[] chunk = new byte[CHUNK];
+        chunks[allocated++] = chunk;
+        return chunk;
+    }
+
+    /**
+     * Clears what was used, drops chunks beyond {@link #KEPT}, and keeps the set for the next call in
+     * this thread's slot if that slot is empty.
+     *
+     * @param last the index of the last chunk used, -1 for none; chunks before it were used whole
+     * @param lastFilled the bytes used of chunk {@code last}
+     */
+    void release(int last, int lastFilled) {
+        for (int i = 0; i < last && i < allocated; i++) {
+            Arrays.fill(chunks[i], (byte) 0);
+        }
+        if (last >= 0 && last < allocated) {
+            Arrays.fill(chunks[last], 0, lastFilled, (byte) 0);
+        }
+        if (allocated > KEPT) {
+            chunks = Arrays.copyOf(chunks, KEPT);
+            allocated = KEPT;
+        }
+        KEPT_SETS.compareAndSet(slot(), null, this);
+    }
+
+    /** The slot of the current thread: its id, mixed so that consecutive ids spread, times the stride. */
+    private static int slot() {
+        long mixed = Thread.currentThread().threadId() * 0x9E3779B97F4A7C15L;
+        return (int) (mixed >>> 40) % SETS * STRIDE;
+    }
+}
