@@ -27,16 +27,17 @@ import java.util.Arrays;
  * Other seekable channels are asked their size again after the read. If the file shrank meanwhile,
  * the bytes that were there are returned (one trimming copy); if it grew, the rest is read as for an
  * unknown size. (A file that grows after its end was seen is read as it was: any whole-file read
- * races with a writer.) Memory: {@code length} bytes (plus the array header and a few small objects)
- * when the file did not change.
+ * races with a writer.) Memory: {@code length} bytes, the array header and the channel's objects
+ * when the file did not change: about 110 bytes less than JDK 25, whose probing read and stream
+ * wrapper cost more than our probe, which is kept between calls (96 bytes the first time).
  *
  * <h2>Size unknown</h2>
  * Bytes are read into 16 KiB chunks, then copied once into an exact array. The chunks are kept
  * between calls (see below), so once warm a call allocates its result and nothing else: no chunk, no
  * growing and re-copying, no trimming copy (JDK 25 allocates every chunk afresh, then trims the last).
  * A chunk the kept set does not have yet is allocated only after one {@code read()} showed there is
- * more to read, so a call that grows the set allocates at most the chunks it fills, the result, and
- * (for a new set) 56 bytes: never more than JDK 25, beyond those 56 bytes, at any length.
+ * more to read, so a call that grows the set allocates at most the chunks it fills and the result:
+ * never more than JDK 25 at any length, but for the 56 bytes of a new set (once per slot).
  *
  * <h2>Kept chunks</h2>
  * Up to one set of chunks per CPU (at most 8 sets) is kept, each of at most 1 MiB: 2 MiB with 2 CPUs,
@@ -64,7 +65,7 @@ public final class ReadAll {
     /** The largest array the JVMs we know of allocate. */
     public static final int MAX_ARRAY_LENGTH = Integer.MAX_VALUE - 8;
     /** Chunk size for inputs of unknown size: the JDK's own, so that a call growing its set never allocates more than it. */
-    static final int CHUNK = ScratchChunks.CHUNK;
+    static final int CHUNK = ReadScratch.CHUNK;
     /** Every empty result: an empty array is immutable, so one serves all. */
     private static final byte[] EMPTY = new byte[0];
     /** The most read from a file per system call: the JDK's temporary direct buffer then stays in the CPU's cache. */
@@ -149,31 +150,38 @@ public final class ReadAll {
      * asks for one byte more, so that one system call reads the file and finds its end (JDK 25's
      * {@code Files.readAllBytes} makes a second, probing read). That read stopping short at the size
      * the file said it had is its end: the JDK's file channel reads a regular file short only there.
+     * The probe and the buffer pair are kept between calls with the chunks.
      */
     private static byte[] readFile(FileChannel channel, byte[] exact) throws IOException {
-        ByteBuffer body = ByteBuffer.wrap(exact);
-        ByteBuffer probe = ByteBuffer.allocate(1);
-        ByteBuffer[] both = {body, probe};
-        boolean windowed = exact.length > 2 * FILE_WINDOW;
-        while (body.hasRemaining()) {
-            long n;
-            if (windowed && body.remaining() > FILE_WINDOW) {
-                body.limit(body.position() + FILE_WINDOW);
-                n = channel.read(body);
-                body.limit(exact.length);
-            } else {
-                n = channel.read(both);
+        ReadScratch scratch = ReadScratch.take();
+        boolean grew;
+        try {
+            ByteBuffer body = ByteBuffer.wrap(exact);
+            ByteBuffer[] bodyThenProbe = scratch.bodyThenProbe(body);
+            boolean windowed = exact.length > 2 * FILE_WINDOW;
+            while (body.hasRemaining()) {
+                long n;
+                if (windowed && body.remaining() > FILE_WINDOW) {
+                    body.limit(body.position() + FILE_WINDOW);
+                    n = channel.read(body);
+                    body.limit(exact.length);
+                } else {
+                    n = channel.read(bodyThenProbe);
+                }
+                if (n < 0) {
+                    return Arrays.copyOf(exact, body.position()); // shrank while we read
+                }
             }
-            if (n < 0) {
-                return Arrays.copyOf(exact, body.position()); // shrank while we read
-            }
+            grew = scratch.probed();
+        } finally {
+            scratch.release(-1, 0);
         }
-        if (probe.position() == 0) {
+        if (!grew) {
             return exact;
         }
-        byte[] head = Arrays.copyOf(exact, exact.length + 1); // grew while we read: the probe's byte, then the rest
-        head[exact.length] = probe.get(0);
-        return readToEnd(new ChannelReads(channel), head);
+        // Grew while we read: back to the probe's byte, then the rest as for an unknown size.
+        channel.position(channel.position() - 1);
+        return readToEnd(new ChannelReads(channel), exact);
     }
 
     /**
@@ -233,7 +241,7 @@ public final class ReadAll {
      * head), so that an input ending at a chunk boundary costs no chunk it does not use.
      */
     private static byte[] readToEnd(InputStream in, byte[] head) throws IOException {
-        ScratchChunks scratch = ScratchChunks.take();
+        ReadScratch scratch = ReadScratch.take();
         long before = head == null ? 0 : head.length;
         int used = 0;
         int filled = 0;
@@ -277,7 +285,7 @@ public final class ReadAll {
      * whole, then {@code lastFilled} bytes of chunk {@code used - 1}. Where {@code head} alone holds
      * every byte it is returned as it is; otherwise there is one copy of each byte.
      */
-    private static byte[] gather(byte[] head, ScratchChunks scratch, int used, int lastFilled) throws IOException {
+    private static byte[] gather(byte[] head, ReadScratch scratch, int used, int lastFilled) throws IOException {
         int headLength = head == null ? 0 : head.length;
         long total = headLength + (used == 0 ? 0 : (long) (used - 1) * CHUNK + lastFilled);
         if (total > MAX_ARRAY_LENGTH) {

@@ -325,14 +325,14 @@ class ReadAllTest {
         com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         for (int warm = 0; warm < 3; warm++) { // the code warm, the sets not
             for (int length : LENGTHS) {
-                ScratchChunks.take();
+                ReadScratch.take();
                 ReadAll.readAll(stream(data(length, length), Integer.MAX_VALUE));
                 stream(data(length, length), Integer.MAX_VALUE).readAllBytes();
             }
         }
         int setItself = 64; // the set object and its first array of chunk references: paid once per slot
         StringBuilder table = new StringBuilder("length new-set growing-set jdk\n");
-        ScratchChunks.take(); // the growing set starts empty
+        ReadScratch.take(); // the growing set starts empty
         for (int length : LENGTHS) {
             byte[] bytes = data(length, length);
             long t0 = threads.getCurrentThreadAllocatedBytes();
@@ -340,11 +340,11 @@ class ReadAllTest {
             long t1 = threads.getCurrentThreadAllocatedBytes();
             stream(bytes, Integer.MAX_VALUE).readAllBytes();
             long t2 = threads.getCurrentThreadAllocatedBytes();
-            ScratchChunks kept = ScratchChunks.take();
+            ReadScratch kept = ReadScratch.take();
             long t3 = threads.getCurrentThreadAllocatedBytes();
             ReadAll.readAll(stream(bytes, Integer.MAX_VALUE)); // a new set
             long t4 = threads.getCurrentThreadAllocatedBytes();
-            ScratchChunks.take();
+            ReadScratch.take();
             kept.release(-1, 0); // the growing set back in the slot
             table.append(length).append(' ').append(t4 - t3).append(' ').append(t1 - t0).append(' ').append(t2 - t1)
                     .append('\n');

@@ -7,32 +7,33 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
-class ScratchChunksTest {
+class ReadScratchTest {
     /** Takes whatever set this thread's slot holds and empties it of chunks, so that a test starts cold. */
-    private static ScratchChunks cold() {
-        ScratchChunks set = ScratchChunks.take();
+    private static ReadScratch cold() {
+        ReadScratch set = ReadScratch.take();
         while (set.has(0)) {
-            set = ScratchChunks.take(); // the slot is now empty: a new set
+            set = ReadScratch.take(); // the slot is now empty: a new set
         }
         return set;
     }
 
     @Test
     void chunksAreMadeInOrderAndKeptForTheNextTakeInTheSameThread() {
-        ScratchChunks set = cold();
+        ReadScratch set = cold();
         assertFalse(set.has(0));
         byte[] first = set.chunk(0);
         byte[] second = set.chunk(1);
-        assertEquals(ScratchChunks.CHUNK, first.length);
+        assertEquals(ReadScratch.CHUNK, first.length);
         assertNotSame(first, second);
         assertSame(first, set.chunk(0), "an existing chunk is not made again");
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> set.chunk(3));
         assertEquals("chunk index=3 skips past allocated=2", e.getMessage());
         set.release(1, 0);
-        ScratchChunks again = ScratchChunks.take();
+        ReadScratch again = ReadScratch.take();
         assertSame(set, again, "the set is kept in this thread's slot");
         assertSame(first, again.chunk(0));
         assertSame(second, again.chunk(1));
@@ -41,50 +42,69 @@ class ScratchChunksTest {
 
     @Test
     void releaseClearsEveryUsedByteAndNoOther() {
-        ScratchChunks set = cold();
+        ReadScratch set = cold();
         for (int i = 0; i < 3; i++) {
             Arrays.fill(set.chunk(i), (byte) 7);
         }
         set.release(1, 100); // chunk 0 used whole, 100 bytes of chunk 1; chunk 2 not used by this call
-        ScratchChunks again = ScratchChunks.take();
+        ReadScratch again = ReadScratch.take();
         assertSame(set, again);
-        byte[] zeroChunk = new byte[ScratchChunks.CHUNK];
+        byte[] zeroChunk = new byte[ReadScratch.CHUNK];
         assertTrue(Arrays.equals(zeroChunk, again.chunk(0)), "chunk 0 cleared whole");
         assertTrue(Arrays.equals(again.chunk(1), 0, 100, zeroChunk, 0, 100), "chunk 1 cleared up to 100");
         assertEquals(7, again.chunk(1)[100], "past what was used: left as it was (the caller said it was not used)");
         // Clean up for the other tests: a set whose unused bytes are not zero must not stay in the slot.
-        again.release(2, ScratchChunks.CHUNK);
-        assertTrue(Arrays.equals(zeroChunk, ScratchChunks.take().chunk(1)));
+        again.release(2, ReadScratch.CHUNK);
+        assertTrue(Arrays.equals(zeroChunk, ReadScratch.take().chunk(1)));
     }
 
     @Test
     void aSetGivenBackKeepsAtMostKeptChunks() {
-        ScratchChunks set = cold();
-        for (int i = 0; i < ScratchChunks.KEPT + 10; i++) {
+        ReadScratch set = cold();
+        for (int i = 0; i < ReadScratch.KEPT + 10; i++) {
             set.chunk(i);
         }
-        set.release(ScratchChunks.KEPT + 9, ScratchChunks.CHUNK);
-        ScratchChunks again = ScratchChunks.take();
+        set.release(ReadScratch.KEPT + 9, ReadScratch.CHUNK);
+        ReadScratch again = ReadScratch.take();
         assertSame(set, again);
-        assertTrue(again.has(ScratchChunks.KEPT - 1));
-        assertFalse(again.has(ScratchChunks.KEPT), "chunks past KEPT are dropped");
+        assertTrue(again.has(ReadScratch.KEPT - 1));
+        assertFalse(again.has(ReadScratch.KEPT), "chunks past KEPT are dropped");
         again.release(-1, 0);
     }
 
     @Test
     void aSecondTakeWhileTheFirstIsOutGetsAnotherSetAndOnlyOneIsKept() {
-        ScratchChunks first = ScratchChunks.take();
-        ScratchChunks second = ScratchChunks.take();
+        ReadScratch first = ReadScratch.take();
+        ReadScratch second = ReadScratch.take();
         assertNotSame(first, second);
         first.release(-1, 0);
         second.release(-1, 0); // the slot is full: dropped
-        assertSame(first, ScratchChunks.take());
-        assertNotSame(second, ScratchChunks.take());
+        assertSame(first, ReadScratch.take());
+        assertNotSame(second, ReadScratch.take());
     }
 
     @Test
     void setsAreAPowerOfTwoAndBounded() {
-        assertTrue(ScratchChunks.SETS >= 1 && ScratchChunks.SETS <= 8, "SETS=" + ScratchChunks.SETS);
-        assertEquals(1, Integer.bitCount(ScratchChunks.SETS), "SETS=" + ScratchChunks.SETS);
+        assertTrue(ReadScratch.SETS >= 1 && ReadScratch.SETS <= 8, "SETS=" + ReadScratch.SETS);
+        assertEquals(1, Integer.bitCount(ReadScratch.SETS), "SETS=" + ReadScratch.SETS);
+    }
+
+    @Test
+    void theProbeStartsEmptyForEveryReadAndKeepsNoByteOfTheLast() {
+        ReadScratch set = cold();
+        ByteBuffer body = ByteBuffer.allocate(10);
+        ByteBuffer[] pair = set.bodyThenProbe(body);
+        assertSame(body, pair[0]);
+        assertEquals(1, pair[1].remaining());
+        assertFalse(set.probed());
+        pair[1].put((byte) 42);
+        assertTrue(set.probed());
+        set.release(-1, 0);
+        ReadScratch again = ReadScratch.take();
+        assertSame(set, again);
+        ByteBuffer[] next = again.bodyThenProbe(ByteBuffer.allocate(3));
+        assertFalse(again.probed(), "cleared for the next read");
+        assertEquals(0, next[1].get(0), "the last file's byte is gone");
+        again.release(-1, 0);
     }
 }

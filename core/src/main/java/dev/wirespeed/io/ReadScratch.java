@@ -1,11 +1,13 @@
 package dev.wirespeed.io;
 
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
- * A set of 16 KiB chunks that {@link ReadAll} reads inputs of unknown size into, kept between calls
- * so that a read costs no chunk allocation once the set has grown to the input's size.
+ * What {@link ReadAll} reuses between calls: a set of 16 KiB chunks that inputs of unknown size are
+ * read into, so that a read costs no chunk allocation once the set has grown to the input's size;
+ * and the one-byte probe and buffer pair of a scattering file read.
  *
  * <h2>Bounds</h2>
  * At most {@link #SETS} sets are kept, each with at most {@link #KEPT} chunks (1 MiB): with 2 CPUs
@@ -16,12 +18,13 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  *
  * <h2>What the next user sees</h2>
  * {@link #release} clears every byte that was used before the set is kept again: a stream read into
- * a chunk never sees the bytes of an earlier call, not even of another thread's.
+ * a chunk never sees the bytes of an earlier call, not even of another thread's. The pair lets go
+ * of the caller's buffer.
  *
  * <p>Thread safety: {@link #take()} and {@link #release} are lock-free and may be called from any
  * thread; between them a set belongs to the one thread that took it.
  */
-final class ScratchChunks {
+final class ReadScratch {
     /** Bytes per chunk: JDK 25's {@code readAllBytes} chunk, so that a cold set never costs more than it. */
     static final int CHUNK = 16 * 1024;
     /** Chunks a set keeps when given back: 1 MiB. */
@@ -30,19 +33,22 @@ final class ScratchChunks {
     static final int SETS = Math.min(8, Integer.highestOneBit(Runtime.getRuntime().availableProcessors() * 2 - 1));
     /** Slots 16 references apart: each on its own 64-byte cache line, even with compressed oops. */
     private static final int STRIDE = 16;
-    private static final AtomicReferenceArray<ScratchChunks> KEPT_SETS = new AtomicReferenceArray<>(SETS * STRIDE);
+    private static final AtomicReferenceArray<ReadScratch> KEPT_SETS = new AtomicReferenceArray<>(SETS * STRIDE);
 
     private byte[][] chunks = new byte[4][];
+    /** Made on first use: a set used only for streams does not pay for them. */
+    private ByteBuffer probe;
+    private ByteBuffer[] pair;
     /** Chunks {@code [0, allocated)} exist. */
     private int allocated;
 
-    private ScratchChunks() {
+    private ReadScratch() {
     }
 
     /** {@return the set kept in this thread's slot, or a new empty one} */
-    static ScratchChunks take() {
-        ScratchChunks set = KEPT_SETS.getAndSet(slot(), null);
-        return set != null ? set : new ScratchChunks();
+    static ReadScratch take() {
+        ReadScratch set = KEPT_SETS.getAndSet(slot(), null);
+        return set != null ? set : new ReadScratch();
     }
 
     /** {@return whether chunk {@code index} exists, so that {@link #chunk} costs no allocation} */
@@ -71,6 +77,25 @@ final class ScratchChunks {
     }
 
     /**
+     * {@return {@code body}, then an empty one-byte probe: for a scattering read that fills
+     * {@code body} and asks for one byte more}
+     */
+    ByteBuffer[] bodyThenProbe(ByteBuffer body) {
+        if (probe == null) {
+            probe = ByteBuffer.allocate(1);
+            pair = new ByteBuffer[] {null, probe};
+        }
+        probe.clear();
+        pair[0] = body;
+        return pair;
+    }
+
+    /** {@return whether the last scattering read reached the probe} */
+    boolean probed() {
+        return probe.position() == 1;
+    }
+
+    /**
      * Clears what was used, drops chunks beyond {@link #KEPT}, and keeps the set for the next call in
      * this thread's slot if that slot is empty.
      *
@@ -83,6 +108,10 @@ final class ScratchChunks {
         }
         if (last >= 0 && last < allocated) {
             Arrays.fill(chunks[last], 0, lastFilled, (byte) 0);
+        }
+        if (probe != null) {
+            pair[0] = null;
+            probe.put(0, (byte) 0);
         }
         if (allocated > KEPT) {
             chunks = Arrays.copyOf(chunks, KEPT);
