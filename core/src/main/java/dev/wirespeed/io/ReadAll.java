@@ -15,8 +15,10 @@ import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 
 /**
- * Reads a whole stream, channel or file into one exact array: faster than JDK 25's
- * {@code InputStream.readAllBytes()} and {@code Files.readAllBytes}, never more memory.
+ * Reads a whole stream, channel or file into one exact array, never with more memory than JDK 25:
+ * faster than its {@code InputStream.readAllBytes()} (once warm, no chunk is allocated), and as fast
+ * as its {@code Files.readAllBytes} or faster (one system call fewer; large files read in cached
+ * windows). The same copies are made for a file: from 32 KiB to 256 KiB the two are level.
  *
  * <h2>Size known</h2>
  * A {@link Path}, a {@link FileInputStream} or a {@link SeekableByteChannel} says how many bytes

@@ -96,17 +96,19 @@ final class ReadScratch {
     }
 
     /**
-     * Clears what was used, drops chunks beyond {@link #KEPT}, and keeps the set for the next call in
-     * this thread's slot if that slot is empty.
+     * Clears what was used of the chunks it keeps, drops chunks beyond {@link #KEPT}, and keeps the
+     * set for the next call in this thread's slot if that slot is empty.
      *
      * @param last the index of the last chunk used, -1 for none; chunks before it were used whole
      * @param lastFilled the bytes used of chunk {@code last}
      */
     void release(int last, int lastFilled) {
-        for (int i = 0; i < last && i < allocated; i++) {
+        // Only chunks that will be kept are cleared: those past KEPT are dropped as they are.
+        int kept = Math.min(allocated, KEPT);
+        for (int i = 0; i < last && i < kept; i++) {
             Arrays.fill(chunks[i], (byte) 0);
         }
-        if (last >= 0 && last < allocated) {
+        if (last >= 0 && last < kept) {
             Arrays.fill(chunks[last], 0, lastFilled, (byte) 0);
         }
         if (probe != null) {
