@@ -1,8 +1,12 @@
 /**
  * wirespeed core: buffered channel reading and writing ({@link dev.wirespeed.io}) and the frame
- * format of the wire protocol ({@link dev.wirespeed.frame}). No dependencies beyond {@code java.base}.
+ * format of the wire protocol ({@link dev.wirespeed.frame}). No dependencies beyond {@code java.base},
+ * but for the JDK's incubating Vector API, used only where the JVM was started with it.
  */
 module dev.wirespeed.core {
+    // Optional: ByteCounts counts with vectors where the JVM was started with this module.
+    requires static jdk.incubator.vector;
+
     exports dev.wirespeed.io;
     exports dev.wirespeed.frame;
 }

@@ -13,6 +13,12 @@ import java.nio.file.StandardOpenOption;
  * Counts a byte (newlines, typically) in memory or in a file, eight bytes at a time, without a call
  * per byte: {@code wc -l} in Java.
  *
+ * <p>Started with {@code --add-modules jdk.incubator.vector}, the JVM lets it count a vector at a
+ * time instead (32 bytes with AVX2): 2.1x-2.5x faster in memory on the reference VM (JMH
+ * {@code NewlineCountSwarVsVector}). The Vector API is still incubating in JDK 25, and a JVM using it
+ * prints a warning at start-up, so that path is the user's choice, not the default; the system
+ * property {@code wirespeed.vector=false} turns it off again.
+ *
  * <p>A file of at least 1 MiB is mapped and counted in place; a smaller one is read through a
  * {@link ChannelReader} (one page-aligned native buffer, freed before the count returns). Measured on
  * this project's reference VM (2 vCPUs, Temurin 25.0.3), a cached 1 GiB file: mapped 153 ms, read 195
@@ -28,6 +34,13 @@ public final class ByteCounts {
     private static final ValueLayout.OfLong WORD = ValueLayout.JAVA_LONG_UNALIGNED;
     /** Files at least this large are mapped; smaller ones are read (mapping and unmapping cost more there). */
     static final long MAP_THRESHOLD = 1 << 20;
+    /**
+     * Whether {@link #count(MemorySegment, byte)} counts with the Vector API: where the JVM was started
+     * with {@code --add-modules jdk.incubator.vector}, vectors are at least 16 bytes wide, and the
+     * system property {@code wirespeed.vector} is not {@code false}.
+     */
+    static final boolean VECTOR = vectorUsable(System.getProperty("wirespeed.vector"),
+            ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent());
 
     private ByteCounts() {
     }
@@ -39,6 +52,11 @@ public final class ByteCounts {
      * @param b the byte to count
      */
     public static long count(MemorySegment segment, byte b) {
+        return VECTOR ? VectorCounts.count(segment, b) : swarCount(segment, b);
+    }
+
+    /** {@return how many bytes of {@code segment} equal {@code b}, counted eight at a time in a {@code long}} */
+    static long swarCount(MemorySegment segment, byte b) {
         long pattern = Swar.broadcast(b);
         long size = segment.byteSize();
         long count = 0;
@@ -76,6 +94,17 @@ public final class ByteCounts {
             }
             return countRest(channel, 0, b, arena);
         }
+    }
+
+    /**
+     * {@return whether to count with vectors} {@link VectorCounts} is touched (and so loaded) only
+     * where the module is there.
+     */
+    static boolean vectorUsable(String property, boolean modulePresent) {
+        if ("false".equals(property) || !modulePresent) {
+            return false;
+        }
+        return VectorCounts.lanes() >= 16;
     }
 
     /** Counts from {@code position} to the end through a reader whose buffer is freed with {@code arena}. */

@@ -1,6 +1,7 @@
 package dev.wirespeed.io;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.wirespeed.testing.ScriptedChannel;
 import java.lang.foreign.MemorySegment;
@@ -57,6 +58,8 @@ class ByteCountsTest {
                 for (byte b : new byte[] {'\n', 0, (byte) 0xFF}) {
                     long expected = plainCount(bytes, b);
                     assertEquals(expected, ByteCounts.count(MemorySegment.ofArray(bytes), b), "segment, byte " + b);
+                    assertEquals(expected, ByteCounts.swarCount(MemorySegment.ofArray(bytes), b), "SWAR, byte " + b);
+                    assertEquals(expected, VectorCounts.count(MemorySegment.ofArray(bytes), b), "vector, byte " + b);
                     assertEquals(expected, new ChannelReader(ScriptedChannel.randomSplits(bytes, SEED, 3000), 4096, 4096)
                             .countToEnd(b), "reader, byte " + b);
                     Path file = Files.write(dir.resolve("f" + size), bytes);
@@ -68,6 +71,29 @@ class ByteCountsTest {
             }));
         }
         return tests.stream();
+    }
+
+    @Test
+    void theVectorPathIsTakenExactlyWhenTheModuleIsThereAndNotTurnedOff() {
+        // The build runs the tests with --add-modules jdk.incubator.vector and without wirespeed.vector.
+        assertTrue(ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent(), "the tests run with the module");
+        assertEquals(VectorCounts.lanes() >= 16, ByteCounts.VECTOR, "lanes=" + VectorCounts.lanes());
+        assertEquals(VectorCounts.lanes() >= 16, ByteCounts.vectorUsable("true", true));
+        assertEquals(false, ByteCounts.vectorUsable("false", true), "turned off");
+        assertEquals(false, ByteCounts.vectorUsable(null, false), "no module");
+        assertEquals(false, ByteCounts.vectorUsable("true", false), "no module, whatever the property");
+    }
+
+    @Test
+    void theVectorCountIsExactAtEveryOffsetAndLengthAroundAVector() {
+        byte[] bytes = text(4 * 64 + 16, SEED);
+        for (int from = 0; from < 70; from++) {
+            for (int length = 0; from + length <= bytes.length && length < 3 * 64; length++) {
+                MemorySegment slice = MemorySegment.ofArray(bytes).asSlice(from, length);
+                long expected = plainCount(java.util.Arrays.copyOfRange(bytes, from, from + length), (byte) '\n');
+                assertEquals(expected, VectorCounts.count(slice, (byte) '\n'), "from " + from + " length " + length);
+            }
+        }
     }
 
     @Test
