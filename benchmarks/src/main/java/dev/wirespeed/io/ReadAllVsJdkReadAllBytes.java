@@ -27,49 +27,48 @@ import org.openjdk.jmh.annotations.Warmup;
  * the bytes allocated per call ({@code gc.alloc.rate.norm}).
  *
  * <p>Run: {@code java -cp "benchmarks/target/wirespeed-benchmarks-0.1.0-SNAPSHOT.jar:benchmarks/target/lib/*"
- * org.openjdk.jmh.Main ReadAllVsJdkReadAllBytes -prof gc}. The 64 MiB length has not been run here.
+ * org.openjdk.jmh.Main ReadAllVsJdkReadAllBytes -prof gc}.
  *
  * <p>2026-11-22, project VM (2 vCPUs, Temurin 25.0.3), {@code taskset -c 1}, nothing else running,
- * {@code -p length=8191,16384,32767,65537,262145,1048576 -f 3 -wi 2 -i 5 -w 1 -r 1} (before the stream
- * path probed a full first chunk, which changes only the 16,384-byte stream: see below), ops/s:
+ * every length, {@code -f 2 -wi 2 -i 4 -w 1 -r 1 -prof gc}, at commit b227fb8 (chunks and file probe
+ * kept between calls); ops/s and {@code gc.alloc.rate.norm}:
  * <pre>
- * Benchmark         (length)   Mode  Cnt       Score       Error  Units
- * jdkFile               8191  thrpt   15  315617.403 ± 58503.840  ops/s
- * wirespeedFile         8191  thrpt   15  321512.536 ± 15138.396  ops/s
- * jdkFile              16384  thrpt   15  217774.716 ±  1941.860  ops/s
- * wirespeedFile        16384  thrpt   15  215678.073 ±  1674.681  ops/s
- * jdkFile              32767  thrpt   15  100383.882 ± 53606.960  ops/s
- * wirespeedFile        32767  thrpt   15  135807.231 ±  1720.239  ops/s
- * jdkFile              65537  thrpt   15   56804.307 ± 19014.497  ops/s
- * wirespeedFile        65537  thrpt   15   63339.756 ±  4810.545  ops/s
- * jdkFile             262145  thrpt   15   16404.941 ±  4888.961  ops/s
- * wirespeedFile       262145  thrpt   15   18016.643 ±  1309.769  ops/s
- * jdkFile            1048576  thrpt   15    2956.364 ±   865.451  ops/s
- * wirespeedFile      1048576  thrpt   15    3216.120 ±   294.356  ops/s
- * jdkStream             8191  thrpt   15  357186.776 ±  5606.103  ops/s
- * wirespeedStream       8191  thrpt   15  339298.711 ±  4576.717  ops/s
- * jdkStream            16384  thrpt   15  265874.446 ±  8892.698  ops/s
- * wirespeedStream      16384  thrpt   15  254677.941 ±  5461.130  ops/s
- * jdkStream            32767  thrpt   15   98181.031 ±   791.872  ops/s
- * wirespeedStream      32767  thrpt   15  114759.930 ±  1214.125  ops/s
- * jdkStream            65537  thrpt   15   52697.711 ±   560.933  ops/s
- * wirespeedStream      65537  thrpt   15   51895.883 ±   523.265  ops/s
- * jdkStream           262145  thrpt   15   13661.199 ±   250.021  ops/s
- * wirespeedStream     262145  thrpt   15   13210.191 ±   320.885  ops/s
- * jdkStream          1048576  thrpt   15    2866.510 ±    45.799  ops/s
- * wirespeedStream    1048576  thrpt   15    2865.560 ±    28.476  ops/s
+ * length    | stream ops/s: JDK     ours     ours/JDK | B/op JDK     ours    | file ops/s: JDK      ours     ours/JDK | B/op JDK    ours
+ *      8191 |    351495    838336   2.39x |      24608       8232 |    316704    330254   1.04x |      8696      8584
+ *      8192 |    344948    852801   2.47x |      24608       8232 |    327059    340188   1.04x |      8696      8584
+ *      8193 |    344487    855035   2.48x |      24616       8240 |    323576    325799   1.01x |      8704      8592
+ *     16383 |    256296    436846   1.70x |      32800      16424 |    212238    218854   1.03x |     16888     16776
+ *     16384 |    256827    431843   1.68x |      32800      16424 |    213772    220029   1.03x |     16888     16776
+ *     16385 |    160971    428048   2.66x |      49336      16432 |    117169    217862   1.86x |     16896     16784
+ *     32767 |     96008    146624   1.53x |      82088      32808 |    101458    136814   1.35x |     33272     33160
+ *     32768 |     95498    145130   1.52x |      82088      32808 |    107393    136260   1.27x |     33272     33160
+ *     32769 |     95522    144441   1.51x |      82120      32816 |    110543    137355   1.24x |     33272     33168
+ *     65535 |     51398     68621   1.34x |     147656      65576 |     56606     62931   1.11x |     66040     65928
+ *     65536 |     51300     71119   1.39x |     147656      65576 |     62118     61921   1.00x |     66040     65928
+ *     65537 |     50387     69984   1.39x |     147688      65584 |     49276     61696   1.25x |     66048     65928
+ *    131071 |     26940     35009   1.30x |     278792     131112 |     29410     32923   1.12x |    131576    131456
+ *    131072 |     26808     34807   1.30x |     278792     131112 |     29302     32814   1.12x |    131568    131456
+ *    131073 |     26993     36879   1.37x |     278824     131120 |     29847     33123   1.11x |    131576    131472
+ *    262143 |     13475     18225   1.35x |     541248     262184 |     16565     17970   1.08x |    262648    262536
+ *    262144 |     13435     18077   1.35x |     541248     262184 |     17128     17872   1.04x |    262640    262520
+ *    262145 |     13403     17594   1.31x |     541280     262192 |     17732     17650   1.00x |    262656    262536
+ *   1048576 |      2872      4397   1.53x |    2115562    1048617 |      3239      4212   1.30x |   1049067   1048962
+ *  67108864 |        21        20   0.97x |  134350275  133266709 |         6         8   1.33x |  67110417  67110241
  * </pre>
- * Files: ours at least level everywhere (0.99x at 16,384, 1.02x-1.35x elsewhere). Streams: 1.17x at
- * 32,767 (no trimming copy) and level at 1 MiB, but 0.95x at 8,191, 0.96x at 16,384, 0.98x at 65,537
- * and 0.97x at 262,145, where both do the same allocations and copies (gc.alloc.rate.norm equal): the
- * target "at least the JDK's at every length" is not met for streams, and the cause is not found (both
- * loops inline fully; a run with {@code Arrays.copyOfRange} in place of {@code copyOf} was too noisy
- * to tell). Since the probe, a 16,384-byte stream allocates 16,400 bytes instead of 32,800
- * ({@code -p length=16384 -f 3 -prof gc}, streams only): ours 468,997 ± 8,181 ops/s, 16,400 B/op; JDK
- * 184,275 ± 116,743 ops/s (a noisy run; 265,874 ± 8,893 in the run above), 32,801 B/op.
+ * Streams: 1.30x-2.66x the JDK at every length of the thread's table and at 1 MiB, allocating only the
+ * result. At 64 MiB this run had ours at 0.97x (21 +- 14 against 20 +- 14 ops/s): ours then still
+ * cleared the chunks past the kept 1 MiB before dropping them, a 64 MiB memset. Without it
+ * ({@code -p length=67108864 -f 4 -wi 3 -i 5}, streams only): ours 30.0 +- 3.1, JDK 26.0 +- 8.2 ops/s
+ * (1.15x); before, in the same setting, 20.4 +- 5.2 against 27.3 +- 8.1.
  *
- * <p>Earlier, shorter runs ({@code -f 1 -i 3}) gave exact allocation figures with {@code -prof gc}, e.g.
- * a 32,767-byte stream: 65,584 bytes ours against 82,088 for the JDK.
+ * <p>Files: at least level everywhere (1.00x-1.86x), allocating ~110 bytes less than the JDK. The
+ * JDK's file rows swing between forks (16,385: 117,169 +- 158,321 ops/s), so the large ratios there
+ * are partly its bad forks; the lab's interleaved, paired blocks put 32 KiB-256 KiB files at 0.96x-1.05x
+ * (both make the same copies; ours one system call fewer), small files at 1.04x-1.10x, 1 MiB at
+ * 1.16x-1.33x (read in 256 KiB windows).
+ *
+ * <p>Before this run the stream path allocated a fresh first chunk per call and probed it: 0.95x-0.98x
+ * the JDK at 8,191, 65,537 and 262,145 bytes in a 3-fork run, where both made the same allocations.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
