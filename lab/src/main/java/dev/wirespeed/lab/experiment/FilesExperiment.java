@@ -234,12 +234,12 @@ final class FilesExperiment {
         out.printf(Locale.ROOT, "files: counting newlines in a cached file, %s; median of %d runs [min-max]%n", placement,
                 lab.mode.runs + 2);
         for (Map.Entry<String, Map<String, Stats>> file : results.entrySet()) {
-            out.printf(Locale.ROOT, "  %s%n  %-32s %10s %22s %10s%n", file.getKey(), "case", "MB/s", "[min-max]",
+            out.printf(Locale.ROOT, "  %s%n  %-40s %10s %22s %10s%n", file.getKey(), "case", "MB/s", "[min-max]",
                     "article");
             for (Map.Entry<String, Stats> entry : file.getValue().entrySet()) {
                 Stats mb = entry.getValue();
                 Double ms = file.getKey().startsWith("article") ? PUBLISHED_MS.get(entry.getKey()) : null;
-                out.printf(Locale.ROOT, "  %-32s %10.1f [%9.1f-%9.1f] %10s%n", entry.getKey(), mb.median(), mb.min(),
+                out.printf(Locale.ROOT, "  %-40s %10.1f [%9.1f-%9.1f] %10s%n", entry.getKey(), mb.median(), mb.min(),
                         mb.max(), ms == null ? "-" : String.format(Locale.ROOT, "%.1f", 200_000 / 1e3 / ms));
             }
         }
