@@ -39,13 +39,14 @@ import java.util.Arrays;
  * growing and re-copying, no trimming copy (JDK 25 allocates every chunk afresh, then trims the last).
  * A chunk the kept set does not have yet is allocated only after one {@code read()} showed there is
  * more to read, so a call that grows the set allocates at most the chunks it fills and the result:
- * never more than JDK 25 at any length, but for the 56 bytes of a new set (once per slot).
+ * never more than JDK 25 at any length, but for the 56 bytes of a new set.
  *
  * <h2>Kept chunks</h2>
  * Up to one set of chunks per CPU (at most 8 sets) is kept, each of at most 1 MiB: 2 MiB with 2 CPUs,
- * never more than 8 MiB. A thread takes the set of its slot (by thread id) and gives it back after
- * the call, lock-free; a call that finds its slot empty (another thread is using it) makes a new set,
- * and only one set per slot is kept. Every byte a call wrote into a chunk is cleared before the set is
+ * never more than 8 MiB. A thread takes a kept set (its own slot's first, by thread id) and gives it
+ * back after the call, lock-free. When more threads read at once than there are sets, a call that
+ * finds none makes a new set (56 bytes) and allocates its chunks as JDK 25 would, still without the
+ * JDK's trimming copy; only as many sets as slots are kept. Every byte a call wrote into a chunk is cleared before the set is
  * kept again, so a stream never sees the bytes of an earlier call, even one that failed or ran in
  * another thread. A stream must not use the array passed to its {@code read} after returning
  * (the {@code InputStream} contract; no stream of the JDK does).

@@ -12,9 +12,9 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * <h2>Bounds</h2>
  * At most {@link #SETS} sets are kept, each with at most {@link #KEPT} chunks (1 MiB): with 2 CPUs
  * 2 MiB, never more than 8 MiB. A set may hold more chunks while in use (an input longer than
- * 1 MiB); those are dropped when it is given back. A call that finds no set in its slot makes a
- * new one, so a burst of concurrent readers allocates as if there were no sets; afterwards one set
- * per slot is kept.
+ * 1 MiB); those are dropped when it is given back. A thread looks in its own slot first, then in the
+ * others, so up to {@link #SETS} threads at once find a set; a call that finds none makes a new one,
+ * so more concurrent readers than that allocate as if there were no sets.
  *
  * <h2>What the next user sees</h2>
  * {@link #release} clears every byte that was used before the set is kept again: a stream read into
@@ -45,10 +45,22 @@ final class ReadScratch {
     private ReadScratch() {
     }
 
-    /** {@return the set kept in this thread's slot, or a new empty one} */
+    /**
+     * {@return the set kept in this thread's slot, else the first kept in the slots after it, else a
+     * new empty one} Empty slots are only read, not written.
+     */
     static ReadScratch take() {
-        ReadScratch set = KEPT_SETS.getAndSet(slot(), null);
-        return set != null ? set : new ReadScratch();
+        int home = home();
+        for (int k = 0; k < SETS; k++) {
+            int slot = (home + k) % SETS * STRIDE;
+            if (KEPT_SETS.getPlain(slot) != null) {
+                ReadScratch set = KEPT_SETS.getAndSet(slot, null);
+                if (set != null) {
+                    return set;
+                }
+            }
+        }
+        return new ReadScratch();
     }
 
     /** {@return whether chunk {@code index} exists, so that {@link #chunk} costs no allocation} */
@@ -97,7 +109,8 @@ final class ReadScratch {
 
     /**
      * Clears what was used of the chunks it keeps, drops chunks beyond {@link #KEPT}, and keeps the
-     * set for the next call in this thread's slot if that slot is empty.
+     * set in this thread's slot, else in the first empty slot after it; where every slot is full the
+     * set is dropped.
      *
      * @param last the index of the last chunk used, -1 for none; chunks before it were used whole
      * @param lastFilled the bytes used of chunk {@code last}
@@ -119,12 +132,18 @@ final class ReadScratch {
             chunks = Arrays.copyOf(chunks, KEPT);
             allocated = KEPT;
         }
-        KEPT_SETS.compareAndSet(slot(), null, this);
+        int home = home();
+        for (int k = 0; k < SETS; k++) {
+            int slot = (home + k) % SETS * STRIDE;
+            if (KEPT_SETS.getPlain(slot) == null && KEPT_SETS.compareAndSet(slot, null, this)) {
+                return;
+            }
+        }
     }
 
-    /** The slot of the current thread: its id, mixed so that consecutive ids spread, times the stride. */
-    private static int slot() {
+    /** The current thread's own slot, 0 to {@code SETS - 1}: its id, mixed so that consecutive ids spread. */
+    private static int home() {
         long mixed = Thread.currentThread().threadId() * 0x9E3779B97F4A7C15L;
-        return (int) (mixed >>> 40) % SETS * STRIDE;
+        return (int) (mixed >>> 40) % SETS;
     }
 }

@@ -8,17 +8,19 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class ReadScratchTest {
-    /** Takes whatever set this thread's slot holds and empties it of chunks, so that a test starts cold. */
+    /** Empties every slot, so that a test starts cold and its set is the only one kept: {@return a new set} */
     private static ReadScratch cold() {
-        ReadScratch set = ReadScratch.take();
-        while (set.has(0)) {
-            set = ReadScratch.take(); // the slot is now empty: a new set
-        }
-        return set;
+        ReadAllTest.emptyEverySlot();
+        return ReadScratch.take();
     }
 
     @Test
@@ -73,14 +75,26 @@ class ReadScratchTest {
     }
 
     @Test
-    void aSecondTakeWhileTheFirstIsOutGetsAnotherSetAndOnlyOneIsKept() {
-        ReadScratch first = ReadScratch.take();
-        ReadScratch second = ReadScratch.take();
-        assertNotSame(first, second);
-        first.release(-1, 0);
-        second.release(-1, 0); // the slot is full: dropped
-        assertSame(first, ReadScratch.take());
-        assertNotSame(second, ReadScratch.take());
+    void asManySetsAsSlotsAreKeptAndTheNextIsDropped() {
+        List<ReadScratch> out = new ArrayList<>();
+        ReadAllTest.emptyEverySlot();
+        for (int i = 0; i <= ReadScratch.SETS; i++) {
+            out.add(ReadScratch.take()); // all new
+        }
+        for (ReadScratch set : out) {
+            set.release(-1, 0); // SETS are kept, the last is dropped
+        }
+        Set<ReadScratch> taken = Collections.newSetFromMap(new IdentityHashMap<>());
+        for (int i = 0; i <= ReadScratch.SETS; i++) {
+            taken.add(ReadScratch.take());
+        }
+        assertEquals(ReadScratch.SETS + 1, taken.size());
+        long kept = out.stream().filter(taken::contains).count();
+        assertEquals(ReadScratch.SETS, kept, "the kept sets come back, from whatever slot, and one new one");
+        assertFalse(taken.contains(out.get(ReadScratch.SETS)), "the one released into full slots was dropped");
+        for (ReadScratch set : taken) {
+            set.release(-1, 0);
+        }
     }
 
     @Test

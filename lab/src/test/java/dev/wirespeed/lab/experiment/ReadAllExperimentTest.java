@@ -21,12 +21,17 @@ class ReadAllExperimentTest {
 
     @Test
     void theRunsShowOursSlowerOnlyWhenACoinWouldRarelyFavourItSoLittle() {
-        assertTrue(pairs(9, 0).showsSlower(), "0 of 9: p = 0.002");
-        assertTrue(pairs(9, 1).showsSlower(), "1 of 9: p = 0.020");
-        assertFalse(pairs(9, 2).showsSlower(), "2 of 9: p = 0.090");
-        assertFalse(pairs(3, 0).showsSlower(), "0 of 3: p = 0.125, the quick run can never tell");
-        assertTrue(pairs(15, 3).showsSlower(), "3 of 15: p = 0.018");
-        assertFalse(pairs(15, 4).showsSlower(), "4 of 15: p = 0.059");
+        assertTrue(pairs(9, 0).showsSlower(1), "0 of 9: p = 0.002");
+        assertTrue(pairs(9, 1).showsSlower(1), "1 of 9: p = 0.020");
+        assertFalse(pairs(9, 2).showsSlower(1), "2 of 9: p = 0.090");
+        assertFalse(pairs(3, 0).showsSlower(1), "0 of 3: p = 0.125, the quick run can never tell");
+        assertTrue(pairs(15, 3).showsSlower(1), "3 of 15: p = 0.018");
+        assertFalse(pairs(15, 4).showsSlower(1), "4 of 15: p = 0.059");
+        // Over the 19 lengths of a default run: 5% / 19 = 0.0026 per length.
+        assertTrue(pairs(9, 0).showsSlower(19), "0 of 9: p = 0.002");
+        assertFalse(pairs(9, 1).showsSlower(19), "1 of 9: p = 0.020, a false alarm somewhere in 19 lengths a third of the time");
+        assertTrue(pairs(15, 1).showsSlower(19), "1 of 15: p = 0.0005");
+        assertFalse(pairs(15, 2).showsSlower(19), "2 of 15: p = 0.0037");
     }
 
     private static ReadAllExperiment.Pairs pairs(int runs, int faster) {
