@@ -141,9 +141,13 @@ final class ReadScratch {
         }
     }
 
-    /** The current thread's own slot, 0 to {@code SETS - 1}: its id, mixed so that consecutive ids spread. */
     private static int home() {
-        long mixed = Thread.currentThread().threadId() * 0x9E3779B97F4A7C15L;
+        return home(Thread.currentThread().threadId());
+    }
+
+    /** {@return the own slot of the thread of id {@code threadId}, 0 to {@code SETS - 1}: the id, mixed so that consecutive ids spread} */
+    static int home(long threadId) {
+        long mixed = threadId * 0x9E3779B97F4A7C15L;
         return (int) (mixed >>> 40) % SETS;
     }
 }
