@@ -46,10 +46,10 @@ import java.util.Arrays;
  * never more than 8 MiB. A thread takes a kept set (its own slot's first, by thread id) and gives it
  * back after the call, lock-free. When more threads read at once than there are sets, a call that
  * finds none makes a new set (56 bytes) and allocates its chunks as JDK 25 would, still without the
- * JDK's trimming copy; only as many sets as slots are kept. Every byte a call wrote into a chunk is cleared before the set is
- * kept again, so a stream never sees the bytes of an earlier call, even one that failed or ran in
- * another thread. A stream must not use the array passed to its {@code read} after returning
- * (the {@code InputStream} contract; no stream of the JDK does).
+ * JDK's trimming copy; only as many sets as slots are kept. Every byte a call wrote into a chunk is
+ * cleared before the set is kept again, so a stream never sees the bytes of an earlier call, even one
+ * that failed or ran in another thread. A stream must not use the array passed to its {@code read}
+ * after returning (the {@code InputStream} contract; no stream of the JDK does).
  *
  * <h2>Views</h2>
  * {@link #readAllAsBuffer(InputStream)} returns a read-only {@link ByteBuffer} over a fresh 16 KiB
@@ -67,7 +67,7 @@ import java.util.Arrays;
 public final class ReadAll {
     /** The largest array the JVMs we know of allocate. */
     public static final int MAX_ARRAY_LENGTH = Integer.MAX_VALUE - 8;
-    /** Chunk size for inputs of unknown size: the JDK's own, so that a call growing its set never allocates more than it. */
+    /** Chunk size for inputs of unknown size: the JDK's own, so that a call growing its set allocates no more than it. */
     static final int CHUNK = ReadScratch.CHUNK;
     /** Every empty result: an empty array is immutable, so one serves all. */
     private static final byte[] EMPTY = new byte[0];

@@ -145,7 +145,10 @@ final class ReadScratch {
         return home(Thread.currentThread().threadId());
     }
 
-    /** {@return the own slot of the thread of id {@code threadId}, 0 to {@code SETS - 1}: the id, mixed so that consecutive ids spread} */
+    /**
+     * {@return the own slot of the thread of id {@code threadId}, 0 to {@code SETS - 1}} The id is
+     * mixed so that consecutive ids spread.
+     */
     static int home(long threadId) {
         long mixed = threadId * 0x9E3779B97F4A7C15L;
         return (int) (mixed >>> 40) % SETS;
