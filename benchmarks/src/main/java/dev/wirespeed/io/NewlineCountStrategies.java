@@ -56,8 +56,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * With {@code -jvmArgsAppend "-XX:+UseParallelGC --add-modules jdk.incubator.vector -Dwirespeed.vector=B"},
  * {@code -f 2 -wi 2 -i 5 -w 1 -r 1}, {@code wirespeed} benchmarks only, ms/op, B = false (SWAR) / true
  * (vectors, {@code NewlineCountSwarVsVector}): CSV {@code countPath} 0.021 / 0.021 (read through a
- * {@code ChannelReader}, SWAR either way), mapped 0.017 / 0.013; 1 GiB {@code countPath} 154.8 ± 7.4 /
- * 135.7 ± 1.5, mapped 151.4 ± 2.1 / 135.3 ± 2.2.
+ * {@code ChannelReader}, whose count was SWAR either way then), mapped 0.017 / 0.013; 1 GiB
+ * {@code countPath} 154.8 ± 7.4 / 135.7 ± 1.5, mapped 151.4 ± 2.1 / 135.3 ± 2.2. Since
+ * {@code ChannelReader.countToEnd} counts through {@code ByteCounts} too ({@code -p lines=10000 -prof gc}):
+ * CSV {@code countPath} 0.020 ± 0.001 ms and 776 B/op / 0.016 ± 0.001 ms and 992 B/op.
  * Counting a path is 1.08x {@code wc -l} on 1 GiB (1.21x with vectors). Before it mapped large files it read them through
  * its buffer: 195.0 ± 6.0 ms (0.84x); before its buffer was freed per call (an arena, not a direct
  * buffer left to the collector) it took 0.685 ms on the CSV.

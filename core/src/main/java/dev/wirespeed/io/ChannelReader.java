@@ -3,6 +3,7 @@ package dev.wirespeed.io;
 import java.io.Closeable;
 import java.io.EOFException;
 import java.io.IOException;
+import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.channels.ReadableByteChannel;
 import java.util.Objects;
@@ -71,6 +72,9 @@ public final class ChannelReader implements Closeable {
     private ByteBuffer buffer;
     /** Read-only duplicate of {@link #buffer}, re-pointed by {@link #view(int)}. */
     private ByteBuffer view;
+    /** {@link #buffer} whole as a segment, for {@link #countToEnd}; made for {@link #segmentOf}. */
+    private MemorySegment segment;
+    private ByteBuffer segmentOf;
     /** Stream offset of buffer index 0; {@code >= 0}. */
     private long base;
     /** True once the channel returned -1; it is never read again. */
@@ -299,31 +303,32 @@ public final class ChannelReader implements Closeable {
 
     /**
      * Consumes the rest of the stream, counting the bytes equal to {@code b} (for example the
-     * newlines of a text file), eight bytes at a time.
+     * newlines of a text file), eight bytes at a time ({@link ByteCounts#count(MemorySegment, byte)}:
+     * a vector at a time where the JVM has the Vector API).
      *
      * @param b the byte to count
      * @return how many of the consumed bytes were {@code b}
      * @throws IOException if the channel fails
      */
     public long countToEnd(byte b) throws IOException {
-        long pattern = Swar.broadcast(b);
         long count = 0;
         do {
             ByteBuffer buf = buffer;
-            int i = buf.position();
+            int from = buf.position();
             int limit = buf.limit();
-            // Eight bytes a word while a whole word remains, then byte by byte.
-            for (; i <= limit - Long.BYTES; i += Long.BYTES) {
-                count += Swar.count(buf.getLong(i), pattern);
-            }
-            for (; i < limit; i++) {
-                if (buf.get(i) == b) {
-                    count++;
-                }
-            }
+            count += ByteCounts.count(bufferSegment().asSlice(from, limit - from), b);
             buf.position(limit);
         } while (fill(1));
         return count;
+    }
+
+    /** {@return the whole of {@link #buffer} as a segment, made again only when the buffer is replaced} */
+    private MemorySegment bufferSegment() {
+        if (segmentOf != buffer) {
+            segment = MemorySegment.ofBuffer(buffer.duplicate().clear());
+            segmentOf = buffer;
+        }
+        return segment;
     }
 
     /**
