@@ -63,9 +63,9 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>Files: at least level everywhere (1.00x-1.86x), allocating ~110 bytes less than the JDK. The
  * JDK's file rows swing between forks (16,385: 117,169 +- 158,321 ops/s), so the large ratios there
- * are partly its bad forks; the lab's interleaved, paired blocks put 32 KiB-256 KiB files at 0.96x-1.05x
- * (both make the same copies; ours one system call fewer), small files at 1.04x-1.10x, 1 MiB at
- * 1.16x-1.33x (read in 256 KiB windows).
+ * are partly its bad forks; the lab's interleaved, paired blocks put 32 KiB-256 KiB files at 0.95x-1.16x
+ * across runs (both make the same copies; ours one system call fewer; one run found 32,768 bytes
+ * slower, 0.95x), small files at 1.04x-1.12x, 1 MiB at 1.16x-1.33x (read in 256 KiB windows).
  *
  * <p>Before this run the stream path allocated a fresh first chunk per call and probed it: 0.95x-0.98x
  * the JDK at 8,191, 65,537 and 262,145 bytes in a 3-fork run, where both made the same allocations.
