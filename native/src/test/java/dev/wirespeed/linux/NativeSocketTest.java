@@ -364,6 +364,9 @@ class NativeSocketTest {
                         (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
                 // Windows of round trips after a warm-up: a one-off (a compilation, a class loaded) may fall
                 // into one window; allocation per round trip falls into every one, so the least must be ~0.
+                // Until the down-calls are compiled with escape analysis, each round trip allocates (40 B
+                // seen in one clean-clone build on the busy 2-CPU machine, in 5 windows): so windows go on,
+                // up to 20, until one is clean.
                 int warmUp = 20_000;
                 int window = 20_000;
                 long least = Long.MAX_VALUE;
@@ -374,7 +377,7 @@ class NativeSocketTest {
                     assertTrue(reader.readFrame(verify));
                 }
                 StringBuilder windows = new StringBuilder();
-                for (int w = 0; w < 5; w++) {
+                for (int w = 0; w < 20 && least >= window / 10; w++) {
                     long before = threads.getCurrentThreadAllocatedBytes();
                     for (int i = 0; i < window; i++, frame++) {
                         writer.writeFrame(SequenceStream.type(frame), pattern, SequenceStream.patternOffset(frame), size);
