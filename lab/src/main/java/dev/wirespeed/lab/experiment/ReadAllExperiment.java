@@ -39,10 +39,10 @@ final class ReadAllExperiment {
     static final Map<String, Reader> READERS = new LinkedHashMap<>();
 
     static {
-        READERS.put("JDK readAllBytes (stream)", (data, file) -> stream(data).readAllBytes());
-        READERS.put("wirespeed ReadAll (stream)", (data, file) -> ReadAll.readAll(stream(data)));
-        READERS.put("JDK Files.readAllBytes (file)", (data, file) -> Files.readAllBytes(file));
-        READERS.put("wirespeed ReadAll (file)", (data, file) -> ReadAll.readAll(file));
+        READERS.put(jdk("stream"), (data, file) -> stream(data).readAllBytes());
+        READERS.put(ours("stream"), (data, file) -> ReadAll.readAll(stream(data)));
+        READERS.put(jdk("file"), (data, file) -> Files.readAllBytes(file));
+        READERS.put(ours("file"), (data, file) -> ReadAll.readAll(file));
     }
 
     private final LabRun lab;
@@ -331,7 +331,7 @@ final class ReadAllExperiment {
         }
         List<String> over = new ArrayList<>();
         for (int length : memory.keySet()) {
-            long allocated = memory.get(length).get("wirespeed ReadAll (file)")[0];
+            long allocated = memory.get(length).get(ours("file"))[0];
             if (allocated > length + 16 * 1024) {
                 over.add(length + ": " + allocated);
             }
