@@ -8,5 +8,9 @@ module dev.wirespeed.core {
     requires static jdk.incubator.vector;
 
     exports dev.wirespeed.io;
+    exports dev.wirespeed.io.spi;
     exports dev.wirespeed.frame;
+
+    // ReadAll reads files through a platform module's provider where one is present and usable.
+    uses dev.wirespeed.io.spi.FileReadProvider;
 }

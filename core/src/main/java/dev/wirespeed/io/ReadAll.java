@@ -1,5 +1,6 @@
 package dev.wirespeed.io;
 
+import dev.wirespeed.io.spi.FileReadProvider;
 import java.io.FileInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -13,15 +14,26 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
+import java.util.ServiceConfigurationError;
+import java.util.ServiceLoader;
 
 /**
  * Reads a whole stream, channel or file into one exact array, never with more memory than JDK 25:
- * faster than its {@code InputStream.readAllBytes()} (once warm, no chunk is allocated), and as fast
- * as its {@code Files.readAllBytes} or faster (one system call fewer; large files read in cached
- * windows). The same copies are made for a file: from 32 KiB to 256 KiB the two are level.
+ * faster than its {@code InputStream.readAllBytes()} (once warm, no chunk is allocated), and faster
+ * than its {@code Files.readAllBytes} where a platform module reads files with one copy fewer (see
+ * below); without one, as fast or faster (one system call fewer; large files read in cached windows),
+ * but level from 32 KiB to 256 KiB, where both make the same copies.
+ *
+ * <h2>Files through a platform module</h2>
+ * {@link #readAll(Path)} reads through the first usable {@link FileReadProvider} that
+ * {@link java.util.ServiceLoader} finds: on Linux the native module's, which has the kernel copy a
+ * file that is all in the page cache straight into the array, in windows of {@value #FILE_WINDOW}
+ * bytes (see its contract for what it leaves to an ordinary read). {@link #fileReads()} names the
+ * one in use; {@code -D}{@value #PROVIDER_PROPERTY}{@code =false} turns it off. Where it declines a
+ * file (it could not open it, say), the file is read as below, and errors are the JDK's.
  *
  * <h2>Size known</h2>
- * A {@link Path}, a {@link FileInputStream} or a {@link SeekableByteChannel} says how many bytes
+ * A file, a {@link FileInputStream} or a {@link SeekableByteChannel} says how many bytes
  * remain: they are read into one array of exactly that size. The JDK's own file channel is read with
  * a one-byte probe behind the array, so that the system call that fills the array also finds the end
  * of the file (the JDK makes a second read for that), and in windows of {@value #FILE_WINDOW} bytes
@@ -75,6 +87,8 @@ public final class ReadAll {
     static final int FILE_WINDOW = 256 * 1024;
     /** The class of the JDK's own file channel, null where there is none by that name. */
     private static final Class<?> JDK_FILE_CHANNEL = jdkFileChannel();
+    /** Set to {@code false}, files are read through the JDK's channel even where a provider is present. */
+    public static final String PROVIDER_PROPERTY = "wirespeed.fileReadProvider";
 
     private ReadAll() {
     }
@@ -196,9 +210,54 @@ public final class ReadAll {
      * @throws IOException if the file cannot be read, or is longer than {@link #MAX_ARRAY_LENGTH}
      */
     public static byte[] readAll(Path file) throws IOException {
+        FileReadProvider provider = Provided.FILE_READS;
+        if (provider != null) {
+            FileReadProvider.OpenFile open = provider.open(file);
+            if (open != null) {
+                try (open) {
+                    return readAll(open);
+                }
+            }
+        }
         try (SeekableByteChannel channel = Files.newByteChannel(file)) {
             return readAll(channel, 0, channel.size()); // a new channel is at position 0: one system call fewer
         }
+    }
+
+    /**
+     * {@return how {@link #readAll(Path)} reads files in this JVM}: the name of the platform provider
+     * it found (see {@link FileReadProvider}), or {@code "the JDK's FileChannel"}
+     */
+    public static String fileReads() {
+        FileReadProvider provider = Provided.FILE_READS;
+        return provider != null ? provider.name() : "the JDK's FileChannel";
+    }
+
+    /**
+     * Reads a file a provider opened, from its start: into one exact array where it has a size, in
+     * windows of {@value #FILE_WINDOW} bytes (a provider's read may hold off safepoints while it
+     * copies; the window bounds that); the end is then found by reading on into a kept chunk, which
+     * also reads whatever the file grew by. Package-private so that tests can give adversarial files.
+     */
+    static byte[] readAll(FileReadProvider.OpenFile file) throws IOException {
+        OpenFileStream in = new OpenFileStream(file);
+        long size = file.size();
+        if (size <= 0) {
+            return readToEnd(in, null); // no size to go by (a pipe, a device, /proc)
+        }
+        if (size > MAX_ARRAY_LENGTH) {
+            throw tooLong(size);
+        }
+        byte[] exact = new byte[(int) size];
+        int filled = 0;
+        while (filled < exact.length) {
+            int n = file.read(exact, filled, Math.min(FILE_WINDOW, exact.length - filled));
+            if (n < 0) {
+                return Arrays.copyOf(exact, filled); // shrank while we read
+            }
+            filled += n;
+        }
+        return readToEnd(in, exact);
     }
 
     /**
@@ -324,6 +383,55 @@ public final class ReadAll {
     private static IOException tooLong(long length) {
         return new IOException("input longer than the largest array: length>=" + length + " max="
                 + MAX_ARRAY_LENGTH + "; read it with a ChannelReader or map it (ReadAll.mapFile)");
+    }
+
+    /** The provider that {@link #readAll(Path)} reads through, found on first use. */
+    private static final class Provided {
+        static final FileReadProvider FILE_READS = find(System.getProperty(PROVIDER_PROPERTY),
+                ServiceLoader.load(FileReadProvider.class, ReadAll.class.getClassLoader()));
+    }
+
+    /**
+     * {@return the first usable provider of {@code found}, or null where there is none, where
+     * {@code property} is {@code "false"}, or where a provider on the path is broken}
+     */
+    static FileReadProvider find(String property, Iterable<FileReadProvider> found) {
+        if ("false".equals(property)) {
+            return null;
+        }
+        try {
+            for (FileReadProvider provider : found) {
+                if (provider.usable()) {
+                    return provider;
+                }
+            }
+        } catch (ServiceConfigurationError e) {
+            // A provider that cannot be loaded: the JDK's channel reads as well, one copy slower.
+        }
+        return null;
+    }
+
+    /** A provider's open file as a stream, for reading past its size. */
+    private static final class OpenFileStream extends InputStream {
+        private final FileReadProvider.OpenFile file;
+        private byte[] one;
+
+        OpenFileStream(FileReadProvider.OpenFile file) {
+            this.file = file;
+        }
+
+        @Override
+        public int read(byte[] into, int offset, int length) throws IOException {
+            return length == 0 ? 0 : file.read(into, offset, length);
+        }
+
+        @Override
+        public int read() throws IOException {
+            if (one == null) {
+                one = new byte[1];
+            }
+            return file.read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
+        }
     }
 
     /** A channel read into arrays, re-using one wrapper per array; zero-byte reads are retried. */
