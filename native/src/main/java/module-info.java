@@ -4,6 +4,8 @@
  * (or {@code ALL-UNNAMED} on the class path) to run without a warning.
  */
 module dev.wirespeed.linux {
-    requires dev.wirespeed.core;
+    requires transitive dev.wirespeed.core;
     exports dev.wirespeed.linux;
+
+    provides dev.wirespeed.io.spi.FileReadProvider with dev.wirespeed.linux.LinuxFileReads;
 }

@@ -71,6 +71,36 @@ final class LibC {
      */
     static final MethodHandle READ_AT = errnoCall("read", FunctionDescriptor.of(ValueLayout.JAVA_LONG,
             ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG));
+    /**
+     * {@code ssize_t read(int fd, void *, size_t)} as a critical call that may be given a heap
+     * segment: the kernel copies straight into a Java array. The calling thread does not reach a
+     * safepoint until it returns, so it is only for bytes already in memory, a bounded number at a
+     * time ({@link LinuxFileReads}). errno captured.
+     */
+    static final MethodHandle READ_CRITICAL = LINUX ? LINKER.downcallHandle(find("read"),
+            FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG),
+            Linker.Option.critical(true), CAPTURE_ERRNO) : null;
+    /** {@code int open(const char *, int flags)} (variadic after {@code flags}; no mode is passed), errno captured. */
+    static final MethodHandle OPEN = LINUX ? LINKER.downcallHandle(find("open"),
+            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT),
+            Linker.Option.firstVariadicArg(2), CAPTURE_ERRNO) : null;
+    /**
+     * {@code int statx(int dirfd, const char *, int flags, unsigned mask, struct statx *)}, errno
+     * captured: one layout on every architecture, unlike {@code struct stat}.
+     */
+    static final MethodHandle STATX = errnoCall("statx", FunctionDescriptor.of(ValueLayout.JAVA_INT,
+            ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS));
+    /**
+     * {@code long syscall(long number, int fd, void *, void *, unsigned flags)}, for system calls
+     * the C library has no wrapper for ({@code cachestat}), errno captured.
+     */
+    static final MethodHandle SYSCALL_4 = LINUX ? LINKER.downcallHandle(find("syscall"),
+            FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT,
+                    ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT),
+            Linker.Option.firstVariadicArg(1), CAPTURE_ERRNO) : null;
+    /** {@code int getpagesize(void)}. */
+    static final MethodHandle GETPAGESIZE = LINUX ? LINKER.downcallHandle(find("getpagesize"),
+            FunctionDescriptor.of(ValueLayout.JAVA_INT)) : null;
     /** {@code ssize_t send(int fd, const void *, size_t, int flags)}, errno captured, the buffer as in {@link #READ_AT}. */
     static final MethodHandle SEND_AT = errnoCall("send", FunctionDescriptor.of(ValueLayout.JAVA_LONG,
             ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT));
