@@ -170,6 +170,28 @@ class LinuxFileReadsTest {
     }
 
     @Test
+    void aSmallFileThatGrowsOrShrinksBeforeItsOneReadIsReadAsItIsThen() throws IOException {
+        byte[] first = data(5000, SEED);
+        byte[] more = data(20_000, SEED + 1);
+        Path file = Files.write(dir.resolve("small"), first);
+        try (LinuxFileReads.Opened open = open(file)) {
+            assertFalse(open.critical());
+            Files.write(file, more, StandardOpenOption.APPEND);
+            byte[] expected = Arrays.copyOf(first, first.length + more.length);
+            System.arraycopy(more, 0, expected, first.length, more.length);
+            // The one read asks for the size plus one byte: it gets that byte, so the end is not taken as seen.
+            assertArrayEquals(expected, readToEnd(open, first.length));
+        }
+        Files.write(file, first);
+        try (LinuxFileReads.Opened open = open(file)) {
+            try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+                channel.truncate(1234);
+            }
+            assertArrayEquals(Arrays.copyOf(first, 1234), readToEnd(open, first.length));
+        }
+    }
+
+    @Test
     @Timeout(value = 30, unit = TimeUnit.SECONDS)
     void aPipeAndAProcFileHaveNoSizeAndAreReadToTheirEnd() throws Exception {
         Path fifo = dir.resolve("fifo");
