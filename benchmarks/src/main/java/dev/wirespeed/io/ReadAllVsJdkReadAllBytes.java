@@ -75,7 +75,8 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 2, jvmArgsAppend = {"-XX:+UseParallelGC"})
+// The launcher's flags: with native access the native module's file provider is usable, as in the lab.
+@Fork(value = 2, jvmArgsAppend = {"-XX:+UseParallelGC", "--enable-native-access=ALL-UNNAMED"})
 public class ReadAllVsJdkReadAllBytes {
     @Param({"8191", "8192", "8193", "16383", "16384", "16385", "32767", "32768", "32769", "65535", "65536", "65537",
         "131071", "131072", "131073", "262143", "262144", "262145", "1048576", "67108864"})

@@ -41,10 +41,11 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  *
  * <h2>Memory</h2>
  * A kept scratch per CPU (at most 8): the path, the {@code statx} and {@code cachestat} structures,
- * and the native buffer once a read needed it. Once warm, a call allocates its open file (56 bytes)
- * and a segment over each array it reads into (about 70 bytes); through {@code ReadAll} a whole
- * file costs its result and about 210 bytes, where JDK 25's {@code Files.readAllBytes} costs about
- * 500.
+ * and the native buffer once a read needed it. Once warm, a call allocates its open file (56
+ * bytes); the segment each critical read is given over the array is made at the call and, once
+ * compiled, never exists. Through {@code ReadAll} a whole file costs its result and 70 to 300 bytes
+ * (measured, by how much of it the compiler removed), where JDK 25's {@code Files.readAllBytes}
+ * costs its result and about 490.
  *
  * <p>Thread safety: the provider may be used by any number of threads; each open file by one.
  */
@@ -167,9 +168,6 @@ public final class LinuxFileReads implements FileReadProvider {
         private int fd;
         private long position;
         private Scratch scratch;
-        /** The array last read into, and its segment. */
-        private byte[] array;
-        private MemorySegment segment;
 
         Opened(Path file, int fd, long size, boolean critical, Scratch scratch) {
             this.file = file;
@@ -239,7 +237,9 @@ public final class LinuxFileReads implements FileReadProvider {
             try {
                 do {
                     if (critical) {
-                        n = (long) LibC.READ_CRITICAL.invokeExact(scratch.capture, fd, heap(into, offset), (long) want);
+                        // A segment made here, not kept: compiled, it never exists (no allocation per window).
+                        n = (long) LibC.READ_CRITICAL.invokeExact(scratch.capture, fd,
+                                MemorySegment.ofArray(into).asSlice(offset, want), (long) want);
                     } else {
                         n = (long) LibC.READ_AT.invokeExact(scratch.capture, fd, scratch.buffer().address(), (long) want);
                     }
@@ -256,19 +256,6 @@ public final class LinuxFileReads implements FileReadProvider {
             return (int) n;
         }
 
-        /**
-         * {@return a segment of {@code into} from {@code offset}} The array's segment is kept while the
-         * same array is read into, so that the usual calls (the whole file at offset 0, then the
-         * end into a chunk) cost no segment each, compiled or not.
-         */
-        private MemorySegment heap(byte[] into, int offset) {
-            if (into != array) {
-                array = into;
-                segment = MemorySegment.ofArray(into);
-            }
-            return offset == 0 ? segment : segment.asSlice(offset);
-        }
-
         @Override
         public void close() throws IOException {
             if (fd < 0) {
@@ -278,8 +265,6 @@ public final class LinuxFileReads implements FileReadProvider {
             fd = -1;
             Scratch kept = scratch;
             scratch = null;
-            array = null;
-            segment = null;
             try {
                 int rc = (int) LibC.CLOSE.invokeExact(kept.capture, closing);
                 // After EINTR Linux has closed the descriptor already.
