@@ -27,7 +27,7 @@ import java.util.ServiceLoader;
  * <h2>Files through a platform module</h2>
  * {@link #readAll(Path)} reads through the first usable {@link FileReadProvider} that
  * {@link java.util.ServiceLoader} finds: on Linux the native module's, which has the kernel copy a
- * file that is all in the page cache straight into the array, in windows of {@value #FILE_WINDOW}
+ * file that is all in the page cache straight into the array, in windows of {@value #PROVIDER_WINDOW}
  * bytes (see its contract for what it leaves to an ordinary read). {@link #fileReads()} names the
  * one in use; {@code -D}{@value #PROVIDER_PROPERTY}{@code =false} turns it off. Where it declines a
  * file (it could not open it, say), the file is read as below, and errors are the JDK's.
@@ -85,6 +85,11 @@ public final class ReadAll {
     private static final byte[] EMPTY = new byte[0];
     /** The most read from a file per system call: the JDK's temporary direct buffer then stays in the CPU's cache. */
     static final int FILE_WINDOW = 256 * 1024;
+    /**
+     * The most asked of a provider per read: 1 MiB, the most the JDK copies between an array and
+     * native memory without a safepoint check, since a provider's read may hold one off.
+     */
+    static final int PROVIDER_WINDOW = 1024 * 1024;
     /** The class of the JDK's own file channel, null where there is none by that name. */
     private static final Class<?> JDK_FILE_CHANNEL = jdkFileChannel();
     /** Set to {@code false}, files are read through the JDK's channel even where a provider is present. */
@@ -235,7 +240,7 @@ public final class ReadAll {
 
     /**
      * Reads a file a provider opened, from its start: into one exact array where it has a size, in
-     * windows of {@value #FILE_WINDOW} bytes (a provider's read may hold off safepoints while it
+     * windows of {@value #PROVIDER_WINDOW} bytes (a provider's read may hold off safepoints while it
      * copies; the window bounds that); the end is then found by reading on into a kept chunk, which
      * also reads whatever the file grew by. Package-private so that tests can give adversarial files.
      */
@@ -251,7 +256,7 @@ public final class ReadAll {
         byte[] exact = new byte[(int) size];
         int filled = 0;
         while (filled < exact.length) {
-            int n = file.read(exact, filled, Math.min(FILE_WINDOW, exact.length - filled));
+            int n = file.read(exact, filled, Math.min(PROVIDER_WINDOW, exact.length - filled));
             if (n < 0) {
                 return Arrays.copyOf(exact, filled); // shrank while we read
             }

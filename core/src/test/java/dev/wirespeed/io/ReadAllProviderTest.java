@@ -100,7 +100,7 @@ class ReadAllProviderTest {
                     byte[] read = ReadAll.readAll(file);
                     String what = "length=" + length + " size=" + size + " max=" + max + " seed=" + SEED;
                     assertArrayEquals(bytes, read, what);
-                    assertTrue(file.largestAsked <= ReadAll.FILE_WINDOW,
+                    assertTrue(file.largestAsked <= ReadAll.PROVIDER_WINDOW,
                             "a provider is asked for at most a window: " + file.largestAsked + " " + what);
                 }
             }
@@ -109,7 +109,7 @@ class ReadAllProviderTest {
 
     @Test
     void aFileOfTheSizeItSaidIsReadInWindowsThenOneReadFindsItsEnd() throws IOException {
-        int length = 2 * ReadAll.FILE_WINDOW + 5;
+        int length = 2 * ReadAll.PROVIDER_WINDOW + 5;
         FakeFile file = new FakeFile(ReadAllTest.data(length, SEED), length, Integer.MAX_VALUE, null);
         byte[] read = ReadAll.readAll(file);
         assertEquals(length, read.length);

@@ -27,7 +27,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  *   <li>for a regular file of at least one byte, all of whose pages {@code cachestat} showed to be
  *       in the page cache when it was opened: the read copies memory and does not wait for a disk
  *       (a page evicted between the check and the read is read back in: rare, and one page);</li>
- *   <li>at most {@value #WINDOW} bytes per call (tens of microseconds);</li>
+ *   <li>at most {@value #WINDOW} bytes per call (about 100 microseconds here);</li>
  *   <li>within the size the file had when it was opened.</li>
  * </ul>
  * Everything else (the read that finds the end, what a file grew by, a file not all in memory, a
@@ -50,8 +50,11 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * <p>Thread safety: the provider may be used by any number of threads; each open file by one.
  */
 public final class LinuxFileReads implements FileReadProvider {
-    /** The most one critical read copies into an array: 256 KiB, tens of microseconds from memory. */
-    public static final int WINDOW = 256 * 1024;
+    /**
+     * The most one critical read copies into an array: 1 MiB (about 100 microseconds from memory),
+     * the most the JDK itself copies between an array and native memory without a safepoint check.
+     */
+    public static final int WINDOW = 1024 * 1024;
     /** The native buffer of reads that are not critical. */
     public static final int BUFFER = 64 * 1024;
     /**
@@ -237,9 +240,10 @@ public final class LinuxFileReads implements FileReadProvider {
             try {
                 do {
                     if (critical) {
-                        // A segment made here, not kept: compiled, it never exists (no allocation per window).
-                        n = (long) LibC.READ_CRITICAL.invokeExact(scratch.capture, fd,
-                                MemorySegment.ofArray(into).asSlice(offset, want), (long) want);
+                        // Segments made here, not kept: compiled, they never exist (no allocation per window).
+                        MemorySegment target = offset == 0 ? MemorySegment.ofArray(into)
+                                : MemorySegment.ofArray(into).asSlice(offset, want);
+                        n = (long) LibC.READ_CRITICAL.invokeExact(scratch.capture, fd, target, (long) want);
                     } else {
                         n = (long) LibC.READ_AT.invokeExact(scratch.capture, fd, scratch.buffer().address(), (long) want);
                     }
