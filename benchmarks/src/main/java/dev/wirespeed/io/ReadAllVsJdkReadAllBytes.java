@@ -67,6 +67,23 @@ import org.openjdk.jmh.annotations.Warmup;
  * across runs (both make the same copies; ours one system call fewer; one run found 32,768 bytes
  * slower, 0.95x), small files at 1.04x-1.12x, 1 MiB at 1.16x-1.33x (read in 256 KiB windows).
  *
+ * <p>Files through the native provider ({@code LinuxFileReads}: {@code read(2)} straight into the
+ * array), files only, same settings, at commit 9619fb7 (its segment per array kept; since then made
+ * at the call and 1 MiB windows, rechecked at 262,145 and 64 MiB: 262,472 and 67,110,385 B/op
+ * against the JDK's 262,660 and 67,110,586):
+ * <pre>
+ * length    | file ops/s: JDK        ours    ours/JDK | B/op JDK   ours
+ *      8191 |  262705 +- 252033  350078 +- 92025  1.33x |   8696     8296
+ *     16384 |  156685 +- 130724  229838 +- 37380  1.47x |  16888    16456
+ *     32768 |  114500 +-  83594  142489 +- 29830  1.24x |  33272    32944
+ *     65536 |   56563 +-  33538   89085 +- 14862  1.57x |  66032    65712
+ *    131072 |   36476 +-  16235   49384 +-  6201  1.35x | 131576   131248
+ *    262144 |   16536 +-   8550   25439 +-  2455  1.54x | 262648   262320
+ *   1048576 |    3187 +-    982    5414 +-  1303  1.70x | 1049083 1048894
+ * </pre>
+ * Every length of the table: 1.24x-1.98x; the JDK's forks swing widely, so the lab's paired blocks
+ * are the measure (32 KiB level there, 64 KiB-1 MiB 1.05x-1.61x).
+ *
  * <p>Before this run the stream path allocated a fresh first chunk per call and probed it: 0.95x-0.98x
  * the JDK at 8,191, 65,537 and 262,145 bytes in a 3-fork run, where both made the same allocations.
  */
