@@ -127,7 +127,7 @@ public final class LinuxFileReads implements FileReadProvider {
                 return opened;
             } finally {
                 if (opened == null) {
-                    closeQuietly(scratch, fd);
+                    Sys.closeQuietly(fd);
                 }
             }
         } catch (IOException | RuntimeException | Error e) {
@@ -148,14 +148,6 @@ public final class LinuxFileReads implements FileReadProvider {
         long rc = (long) LibC.SYSCALL_4.invokeExact(scratch.capture, SYS_CACHESTAT, fd, scratch.range, scratch.cachestat, 0);
         long pages = (size + Support.PAGE_SIZE - 1) / Support.PAGE_SIZE;
         return rc == 0 && scratch.cachestat.get(ValueLayout.JAVA_LONG, 0) >= pages;
-    }
-
-    private static void closeQuietly(Scratch scratch, int fd) {
-        try {
-            int ignored = (int) LibC.CLOSE.invokeExact(scratch.capture, fd);
-        } catch (Throwable t) {
-            // already failing for another reason: that one is reported
-        }
     }
 
     /** A file opened for one read from start to end. */
@@ -270,15 +262,7 @@ public final class LinuxFileReads implements FileReadProvider {
             Scratch kept = scratch;
             scratch = null;
             try {
-                int rc = (int) LibC.CLOSE.invokeExact(kept.capture, closing);
-                // After EINTR Linux has closed the descriptor already.
-                if (rc < 0 && LibC.errno(kept.capture) != NativeSocket.EINTR) {
-                    throw new NativeIoException("close", LibC.errno(kept.capture), "file=" + file + " fd=" + closing);
-                }
-            } catch (IOException | RuntimeException | Error e) {
-                throw e;
-            } catch (Throwable t) {
-                throw new IllegalStateException("close down-call failed", t);
+                Sys.close(closing, kept.capture, file);
             } finally {
                 Scratch.give(kept);
             }

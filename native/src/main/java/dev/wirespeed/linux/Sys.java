@@ -102,11 +102,21 @@ final class Sys {
 
     static void close(int fd) throws NativeIoException {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment capture = LibC.captureSegment(arena);
+            close(fd, LibC.captureSegment(arena), null);
+        }
+    }
+
+    /**
+     * Closes {@code fd}, its errno captured in {@code capture}: no allocation, for callers that keep a
+     * capture segment. A failure names the descriptor and {@code file}, where not null.
+     */
+    static void close(int fd, MemorySegment capture, java.nio.file.Path file) throws NativeIoException {
+        try {
             int rc = (int) LibC.CLOSE.invokeExact(capture, fd);
             // After EINTR Linux has closed the descriptor already: retrying could close another file.
             if (rc < 0 && LibC.errno(capture) != NativeSocket.EINTR) {
-                throw new NativeIoException("close", LibC.errno(capture), "fd=" + fd);
+                throw new NativeIoException("close", LibC.errno(capture),
+                        (file == null ? "" : "file=" + file + " ") + "fd=" + fd);
             }
         } catch (NativeIoException | RuntimeException | Error e) {
             throw e;
