@@ -35,7 +35,7 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>The Vector API is an incubator module in JDK 25: a library using it makes every user add
  * {@code --add-modules jdk.incubator.vector} and see a warning at start-up. So the library counts with
- * SWAR unless the JVM was started with the module ({@link ByteCounts#VECTOR}).
+ * SWAR unless the JVM was started with the module ({@code SegmentCounts.VECTOR}).
  *
  * <p>Run: {@code java -cp "benchmarks/target/wirespeed-benchmarks-0.1.0-SNAPSHOT.jar:benchmarks/target/lib/*"
  * org.openjdk.jmh.Main NewlineCountSwarVsVector} (the forks add the module themselves).
@@ -106,7 +106,7 @@ public class NewlineCountSwarVsVector {
     /** {@return the library's SWAR count: eight bytes per {@code long}} */
     @Benchmark
     public long swar() {
-        return ByteCounts.swarCount(data, NEWLINE);
+        return Swar.count(data, NEWLINE);
     }
 
     /** {@return a count of one byte at a time} */

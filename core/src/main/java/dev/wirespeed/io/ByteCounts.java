@@ -3,7 +3,6 @@ package dev.wirespeed.io;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
@@ -14,16 +13,14 @@ import java.nio.file.StandardOpenOption;
  * per byte: {@code wc -l} in Java.
  *
  * <p>Started with {@code --add-modules jdk.incubator.vector}, the JVM lets it count a vector at a
- * time instead (32 bytes with AVX2): 2.1x-2.5x faster in memory on the reference VM (JMH
- * {@code NewlineCountSwarVsVector}). The Vector API is still incubating in JDK 25, and a JVM using it
+ * time instead (32 bytes with AVX2; JMH {@code NewlineCountSwarVsVector} asks how much that gains).
+ * The Vector API is still incubating in JDK 25, and a JVM using it
  * prints a warning at start-up, so that path is the user's choice, not the default; the system
  * property {@code wirespeed.vector=false} turns it off again.
  *
  * <p>A file of at least 1 MiB is mapped and counted in place; a smaller one is read through a
- * {@link ChannelReader} (one page-aligned native buffer, freed before the count returns). Measured on
- * this project's reference VM (2 vCPUs, Temurin 25.0.3), a cached 1 GiB file: mapped 153 ms, read 195
- * ms, {@code wc -l} 165 ms (JMH {@code NewlineCountStrategies} and 7 timed runs of {@code wc}); the
- * article's 200 KB CSV: read 0.020 ms, mapped 0.017. Bytes appended after the count began (past the
+ * {@link ChannelReader} (one page-aligned native buffer, freed before the count returns), since
+ * mapping and unmapping cost more than a small file's read. Bytes appended after the count began (past the
  * mapped size) are read and counted too. A file truncated while mapped is an {@link IOException}
  * rather than a crash; other concurrent changes give a count of some mix of old and new contents, as
  * {@code wc} does.
@@ -31,16 +28,8 @@ import java.nio.file.StandardOpenOption;
  * <p>Thread safety: stateless; safe from any thread.
  */
 public final class ByteCounts {
-    private static final ValueLayout.OfLong WORD = ValueLayout.JAVA_LONG_UNALIGNED;
     /** Files at least this large are mapped; smaller ones are read (mapping and unmapping cost more there). */
     static final long MAP_THRESHOLD = 1 << 20;
-    /**
-     * Whether {@link #count(MemorySegment, byte)} counts with the Vector API: where the JVM was started
-     * with {@code --add-modules jdk.incubator.vector}, vectors are at least 16 bytes wide, and the
-     * system property {@code wirespeed.vector} is not {@code false}.
-     */
-    static final boolean VECTOR = vectorUsable(System.getProperty("wirespeed.vector"),
-            ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent());
 
     private ByteCounts() {
     }
@@ -52,24 +41,7 @@ public final class ByteCounts {
      * @param b the byte to count
      */
     public static long count(MemorySegment segment, byte b) {
-        return VECTOR ? VectorCounts.count(segment, b) : swarCount(segment, b);
-    }
-
-    /** {@return how many bytes of {@code segment} equal {@code b}, counted eight at a time in a {@code long}} */
-    static long swarCount(MemorySegment segment, byte b) {
-        long pattern = Swar.broadcast(b);
-        long size = segment.byteSize();
-        long count = 0;
-        long i = 0;
-        for (; i <= size - Long.BYTES; i += Long.BYTES) {
-            count += Swar.count(segment.get(WORD, i), pattern);
-        }
-        for (; i < size; i++) {
-            if (segment.get(ValueLayout.JAVA_BYTE, i) == b) {
-                count++;
-            }
-        }
-        return count;
+        return SegmentCounts.count(segment, b);
     }
 
     /**
@@ -96,22 +68,11 @@ public final class ByteCounts {
         }
     }
 
-    /**
-     * {@return whether to count with vectors} {@link VectorCounts} is touched (and so loaded) only
-     * where the module is there.
-     */
-    static boolean vectorUsable(String property, boolean modulePresent) {
-        if ("false".equals(property) || !modulePresent) {
-            return false;
-        }
-        return VectorCounts.lanes() >= 16;
-    }
-
     /** Counts from {@code position} to the end through a reader whose buffer is freed with {@code arena}. */
     private static long countRest(FileChannel channel, long position, byte b, Arena arena) throws IOException {
         channel.position(position);
-        // The buffer is freed on return, not left to the collector: a direct ByteBuffer per call made
-        // counting a 200 KB file 34x slower (JMH NewlineCountStrategies: 0.685 against 0.020 ms).
+        // The buffer is freed on return, not left to the collector: a direct ByteBuffer per call waits
+        // for a collection to be freed, and a burst of small counts then pays for reserving memory.
         long capacity = Math.max(4096, Math.min(ChannelReader.DEFAULT_CAPACITY, channel.size() - position));
         ByteBuffer buffer = arena.allocate(capacity, Buffers.PAGE_SIZE).asByteBuffer();
         return new ChannelReader(channel, buffer).countToEnd(b);

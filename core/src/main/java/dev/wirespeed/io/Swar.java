@@ -1,11 +1,15 @@
 package dev.wirespeed.io;
 
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
 /**
  * Counting a byte eight at a time in a {@code long} (SIMD within a register). Exact: unlike the
  * classic {@code (x - 0x01..) & ~x & 0x80..} test, the sum below cannot borrow across bytes.
  */
 final class Swar {
     private static final long LOW_SEVEN = 0x7F7F_7F7F_7F7F_7F7FL;
+    private static final ValueLayout.OfLong WORD = ValueLayout.JAVA_LONG_UNALIGNED;
 
     private Swar() {
     }
@@ -18,6 +22,23 @@ final class Swar {
     /** {@return how many of the eight bytes of {@code word} equal the byte {@code pattern} was made of} */
     static int count(long word, long pattern) {
         return Long.bitCount(matches(word, pattern));
+    }
+
+    /** {@return how many bytes of {@code segment} equal {@code b}, counted eight at a time, then the tail one by one} */
+    static long count(MemorySegment segment, byte b) {
+        long pattern = broadcast(b);
+        long size = segment.byteSize();
+        long count = 0;
+        long i = 0;
+        for (; i <= size - Long.BYTES; i += Long.BYTES) {
+            count += count(segment.get(WORD, i), pattern);
+        }
+        for (; i < size; i++) {
+            if (segment.get(ValueLayout.JAVA_BYTE, i) == b) {
+                count++;
+            }
+        }
+        return count;
     }
 
     /**

@@ -7,7 +7,7 @@ import jdk.incubator.vector.VectorSpecies;
 
 /**
  * Counting a byte with the Vector API: one compare and one mask count per vector of the platform's
- * preferred width (32 bytes with AVX2). Loaded only where {@link ByteCounts} found the incubating
+ * preferred width (32 bytes with AVX2). Loaded only where {@link SegmentCounts} found the incubating
  * module {@code jdk.incubator.vector} in the boot layer ({@code --add-modules jdk.incubator.vector});
  * nothing else in the library refers to it.
  */
@@ -30,6 +30,6 @@ final class VectorCounts {
         for (long bound = size - SPECIES.length(); i <= bound; i += SPECIES.length()) {
             count += ByteVector.fromMemorySegment(SPECIES, segment, i, ByteOrder.nativeOrder()).eq(b).trueCount();
         }
-        return count + ByteCounts.swarCount(segment.asSlice(i), b);
+        return count + Swar.count(segment.asSlice(i), b);
     }
 }

@@ -58,7 +58,7 @@ class ByteCountsTest {
                 for (byte b : new byte[] {'\n', 0, (byte) 0xFF}) {
                     long expected = plainCount(bytes, b);
                     assertEquals(expected, ByteCounts.count(MemorySegment.ofArray(bytes), b), "segment, byte " + b);
-                    assertEquals(expected, ByteCounts.swarCount(MemorySegment.ofArray(bytes), b), "SWAR, byte " + b);
+                    assertEquals(expected, Swar.count(MemorySegment.ofArray(bytes), b), "SWAR, byte " + b);
                     assertEquals(expected, VectorCounts.count(MemorySegment.ofArray(bytes), b), "vector, byte " + b);
                     assertEquals(expected, new ChannelReader(ScriptedChannel.randomSplits(bytes, SEED, 3000), 4096, 4096)
                             .countToEnd(b), "reader, byte " + b);
@@ -77,11 +77,11 @@ class ByteCountsTest {
     void theVectorPathIsTakenExactlyWhenTheModuleIsThereAndNotTurnedOff() {
         // The build runs the tests with --add-modules jdk.incubator.vector and without wirespeed.vector.
         assertTrue(ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent(), "the tests run with the module");
-        assertEquals(VectorCounts.lanes() >= 16, ByteCounts.VECTOR, "lanes=" + VectorCounts.lanes());
-        assertEquals(VectorCounts.lanes() >= 16, ByteCounts.vectorUsable("true", true));
-        assertEquals(false, ByteCounts.vectorUsable("false", true), "turned off");
-        assertEquals(false, ByteCounts.vectorUsable(null, false), "no module");
-        assertEquals(false, ByteCounts.vectorUsable("true", false), "no module, whatever the property");
+        assertEquals(VectorCounts.lanes() >= 16, SegmentCounts.VECTOR, "lanes=" + VectorCounts.lanes());
+        assertEquals(VectorCounts.lanes() >= 16, SegmentCounts.vectorUsable("true", true));
+        assertEquals(false, SegmentCounts.vectorUsable("false", true), "turned off");
+        assertEquals(false, SegmentCounts.vectorUsable(null, false), "no module");
+        assertEquals(false, SegmentCounts.vectorUsable("true", false), "no module, whatever the property");
     }
 
     @Test
