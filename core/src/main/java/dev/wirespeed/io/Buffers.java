@@ -7,8 +7,8 @@ import java.nio.ByteOrder;
 final class Buffers {
     /**
      * Buffers start on a page boundary. {@code allocateDirect} only promises {@code malloc}
-     * alignment; on this project's reference VM a C reader gained 1.4x to 2.7x from page-aligned
-     * buffers, and a Java pipe reader 10-15%, so we pay up to one page per buffer for it.
+     * alignment, and the kernel copies to and from page-aligned memory faster, so we pay up to one
+     * page per buffer for it (the README's pipe and ceiling tables show by how much).
      */
     static final int PAGE_SIZE = 4096;
 

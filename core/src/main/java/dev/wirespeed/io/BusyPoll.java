@@ -6,12 +6,10 @@ package dev.wirespeed.io;
  * preempts us (milliseconds), so every {@value #SPINS_PER_YIELD}th consecutive empty call yields the
  * CPU instead.
  *
- * <p>Why 8 (measured on the project's 2-vCPU VM, 2026-11-22, ping-pong of 100-byte frames over TCP
- * loopback through {@code NativeSocket}, both ends busy-polling, three runs each): with both ends on
- * one CPU a round trip took a median 33.4 us yielding every 64 empty calls and 9.1 us yielding every
- * 8, since an empty call costs a system call and the peer waits for the spinner to give way; on two
- * CPUs 5.9-6.4 us and 5.7 us. Streaming throughput did not move (3.0-4.6 GB/s between cores, 1.4-2.1
- * GB/s on one, either way).
+ * <p>Why a small number: an empty call costs a system call, and a peer on the same CPU waits for the
+ * spinner to give way, so yielding rarely makes a round trip on one CPU several times slower, while
+ * yielding often costs a spinner on its own CPU nothing it would have used (the README's latency
+ * section has the ping-pong figures behind the choice).
  */
 final class BusyPoll {
     /** Empty calls between two yields of the CPU. */

@@ -18,11 +18,11 @@ import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 
 /**
- * Reads a whole stream, channel or file into one exact array, never with more memory than JDK 25:
- * faster than its {@code InputStream.readAllBytes()} (once warm, no chunk is allocated), and faster
- * than its {@code Files.readAllBytes} where a platform module reads files with one copy fewer (see
- * below); without one, as fast or faster (one system call fewer; large files read in cached windows),
- * but level from 32 KiB to 256 KiB, where both make the same copies.
+ * Reads a whole stream, channel or file into one exact array. A warm call on a stream of unknown
+ * size allocates its result and no chunk; a file is read with one system call fewer than JDK 25's
+ * {@code Files.readAllBytes}, and with one copy fewer where a platform module provides the read (see
+ * below). How that compares with the JDK, length by length, is what {@code wirespeed lab readall}
+ * measures.
  *
  * <h2>Files through a platform module</h2>
  * {@link #readAll(Path)} reads through the first usable {@link FileReadProvider} that

@@ -27,7 +27,8 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  *   <li>for a regular file of at least one byte, all of whose pages {@code cachestat} showed to be
  *       in the page cache when it was opened: the read copies memory and does not wait for a disk
  *       (a page evicted between the check and the read is read back in: rare, and one page);</li>
- *   <li>at most {@value #WINDOW} bytes per call (about 100 microseconds here);</li>
+ *   <li>at most {@value #WINDOW} bytes per call, the most the JDK itself copies without a safepoint
+ *       check;</li>
  *   <li>within the size the file had when it was opened.</li>
  * </ul>
  * Everything else (the read that finds the end, what a file grew by, a file not all in memory, a
@@ -41,18 +42,17 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  *
  * <h2>Memory</h2>
  * A kept scratch per CPU (at most 8): the path, the {@code statx} and {@code cachestat} structures,
- * and the native buffer once a read needed it. Once warm, a call allocates its open file (56
- * bytes); the segment each critical read is given over the array is made at the call and, once
- * compiled, never exists. Through {@code ReadAll} a whole file costs its result and 70 to 300 bytes
- * (measured, by how much of it the compiler removed), where JDK 25's {@code Files.readAllBytes}
- * costs its result and about 490.
+ * and the native buffer once a read needed it. Once warm, a call allocates its open file; the
+ * segment each critical read is given over the array is made at the call, so that the compiler can
+ * remove it. What a whole read costs beside its result is measured, against the JDK's, by
+ * {@code wirespeed lab readall}.
  *
  * <p>Thread safety: the provider may be used by any number of threads; each open file by one.
  */
 public final class LinuxFileReads implements FileReadProvider {
     /**
-     * The most one critical read copies into an array: 1 MiB (about 100 microseconds from memory),
-     * the most the JDK itself copies between an array and native memory without a safepoint check.
+     * The most one critical read copies into an array: 1 MiB, the most the JDK itself copies between
+     * an array and native memory without a safepoint check.
      */
     public static final int WINDOW = 1024 * 1024;
     /** The native buffer of reads that are not critical. */
