@@ -19,8 +19,7 @@ import java.util.Objects;
  * to the channel in one {@code read} call, repeated only while fewer than the requested bytes have
  * arrived. Each {@code read} takes whatever the channel has, up to the free space, so a fast stream
  * costs one system call per buffer-full, never one per field. Re-using the front of the buffer
- * instead of appending until the end keeps the working set small and beats appending (measured by
- * the first article this project reproduces).
+ * instead of appending until the end keeps the working set in the same few cache lines.
  *
  * <h2>Requested and required</h2>
  * {@link #request(int)} returns {@code false} when the stream ends before the bytes arrive;
@@ -150,6 +149,7 @@ public final class ChannelReader implements Closeable {
      * @throws IOException if the channel fails
      */
     public boolean request(int byteCount) throws IOException {
+        checkByteCount(byteCount);
         return buffer.remaining() >= byteCount || fill(byteCount);
     }
 
@@ -162,6 +162,12 @@ public final class ChannelReader implements Closeable {
      * @throws IOException if the channel fails
      */
     public void require(int byteCount) throws IOException {
+        checkByteCount(byteCount);
+        ensure(byteCount);
+    }
+
+    /** {@link #require} for a count already known to be in range. */
+    private void ensure(int byteCount) throws IOException {
         if (buffer.remaining() < byteCount && !fill(byteCount)) {
             throw endOfStream(byteCount);
         }
@@ -175,7 +181,7 @@ public final class ChannelReader implements Closeable {
      * @throws IOException if the channel fails
      */
     public byte readByte() throws IOException {
-        require(Byte.BYTES);
+        ensure(Byte.BYTES);
         return buffer.get();
     }
 
@@ -187,7 +193,7 @@ public final class ChannelReader implements Closeable {
      * @throws IOException if the channel fails
      */
     public int readInt() throws IOException {
-        require(Integer.BYTES);
+        ensure(Integer.BYTES);
         return buffer.getInt();
     }
 
@@ -199,7 +205,7 @@ public final class ChannelReader implements Closeable {
      * @throws IOException if the channel fails
      */
     public long readLong() throws IOException {
-        require(Long.BYTES);
+        ensure(Long.BYTES);
         return buffer.getLong();
     }
 
@@ -224,10 +230,12 @@ public final class ChannelReader implements Closeable {
      *
      * @param byteCount how many bytes to skip, {@code 0 <= byteCount <= maxCapacity}
      * @throws EOFException if the stream ends first; nothing is consumed
+     * @throws IllegalArgumentException if {@code byteCount} is negative or above {@code maxCapacity}
      * @throws IOException if the channel fails
      */
     public void skip(int byteCount) throws IOException {
-        require(byteCount);
+        checkByteCount(byteCount);
+        ensure(byteCount);
         buffer.position(buffer.position() + byteCount);
     }
 
@@ -240,10 +248,12 @@ public final class ChannelReader implements Closeable {
      * @param byteCount the view's length, {@code 0 <= byteCount <= maxCapacity}
      * @return the view
      * @throws EOFException if the stream ends first; nothing is consumed
+     * @throws IllegalArgumentException if {@code byteCount} is negative or above {@code maxCapacity}
      * @throws IOException if the channel fails
      */
     public ByteBuffer view(int byteCount) throws IOException {
-        require(byteCount);
+        checkByteCount(byteCount);
+        ensure(byteCount);
         int start = buffer.position();
         int end = start + byteCount;
         buffer.position(end);
@@ -260,13 +270,16 @@ public final class ChannelReader implements Closeable {
      * @param byteCount the view's length, {@code 0 <= skip + byteCount <= maxCapacity}
      * @return the view, valid until the next call of any method of this reader
      * @throws EOFException if the stream ends first; nothing is consumed
+     * @throws IllegalArgumentException if {@code skip} or {@code byteCount} is negative, or their sum is
+     *     above {@code maxCapacity}
      * @throws IOException if the channel fails
      */
     public ByteBuffer view(int skip, int byteCount) throws IOException {
-        if (skip < 0) {
-            throw new IllegalArgumentException("skip=" + skip + " must be >= 0");
+        if (skip < 0 || byteCount < 0 || (long) skip + byteCount > maxCapacity) {
+            throw new IllegalArgumentException("skip=" + skip + " byteCount=" + byteCount + " min=0 maxCapacity="
+                    + maxCapacity);
         }
-        require(skip + byteCount);
+        ensure(skip + byteCount);
         int start = buffer.position() + skip;
         int end = start + byteCount;
         buffer.position(end);
@@ -283,6 +296,7 @@ public final class ChannelReader implements Closeable {
      * @return the offset, or -1 if {@code b} is not among the bytes looked at: either {@code maxBytes}
      *     were scanned, or the stream ended first ({@link #available()} then tells how many bytes
      *     there were)
+     * @throws IllegalArgumentException if {@code maxBytes} is negative or above {@code maxCapacity}
      * @throws IOException if the channel fails
      */
     public int indexOf(byte b, int maxBytes) throws IOException {
@@ -316,7 +330,7 @@ public final class ChannelReader implements Closeable {
             ByteBuffer buf = buffer;
             int from = buf.position();
             int limit = buf.limit();
-            count += ByteCounts.count(bufferSegment().asSlice(from, limit - from), b);
+            count += SegmentCounts.count(bufferSegment().asSlice(from, limit - from), b);
             buf.position(limit);
         } while (fill(1));
         return count;
@@ -371,7 +385,7 @@ public final class ChannelReader implements Closeable {
      * buffered or the stream ends.
      */
     private boolean fill(int byteCount) throws IOException {
-        checkByteCount(byteCount);
+        checkByteCount(byteCount); // the read methods' fixed sizes may exceed a tiny maxCapacity
         ByteBuffer buf = buffer;
         if (endOfStream) {
             return buf.remaining() >= byteCount;

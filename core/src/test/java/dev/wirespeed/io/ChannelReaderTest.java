@@ -95,6 +95,33 @@ class ChannelReaderTest {
     }
 
     @Test
+    void everyReadRefusesANegativeOrOversizedCountBeforeAnyIoNamingTheValues() throws Exception {
+        ChannelReader reader = new ChannelReader(ScriptedChannel.whole(new byte[100]), 16, 64);
+        assertTrue(reader.request(8));
+        long offset = reader.offset();
+        int available = reader.available();
+        for (int bad : new int[] {-1, Integer.MIN_VALUE, 65, Integer.MAX_VALUE}) {
+            String expected = "byteCount=" + bad + " min=0 maxCapacity=64";
+            assertEquals(expected, assertThrows(IllegalArgumentException.class, () -> reader.request(bad)).getMessage());
+            assertEquals(expected, assertThrows(IllegalArgumentException.class, () -> reader.require(bad)).getMessage());
+            assertEquals(expected, assertThrows(IllegalArgumentException.class, () -> reader.skip(bad)).getMessage());
+            assertEquals(expected, assertThrows(IllegalArgumentException.class, () -> reader.view(bad)).getMessage());
+            assertEquals(expected, assertThrows(IllegalArgumentException.class, () -> reader.indexOf((byte) 0, bad))
+                    .getMessage());
+        }
+        assertEquals("skip=-1 byteCount=1 min=0 maxCapacity=64",
+                assertThrows(IllegalArgumentException.class, () -> reader.view(-1, 1)).getMessage());
+        assertEquals("skip=1 byteCount=-1 min=0 maxCapacity=64",
+                assertThrows(IllegalArgumentException.class, () -> reader.view(1, -1)).getMessage());
+        assertEquals("skip=2147483647 byteCount=2147483647 min=0 maxCapacity=64", assertThrows(
+                IllegalArgumentException.class, () -> reader.view(Integer.MAX_VALUE, Integer.MAX_VALUE)).getMessage());
+        assertEquals("skip=60 byteCount=5 min=0 maxCapacity=64",
+                assertThrows(IllegalArgumentException.class, () -> reader.view(60, 5)).getMessage());
+        assertEquals(offset, reader.offset(), "nothing consumed");
+        assertEquals(available, reader.available(), "nothing read");
+    }
+
+    @Test
     void indexOfLooksAheadWithoutConsumingAndStopsAtMaxBytes() throws Exception {
         byte[] data = "abc\ndef\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
         ChannelReader reader = new ChannelReader(ScriptedChannel.oneByteAtATime(data), 4, 64);
