@@ -1,5 +1,6 @@
 package dev.wirespeed.frame;
 
+import dev.wirespeed.io.ChannelReader;
 import dev.wirespeed.io.ChannelWriter;
 import java.io.Closeable;
 import java.io.Flushable;
@@ -34,17 +35,18 @@ public final class FrameWriter implements Flushable, Closeable {
         this(channel, ChannelWriter.DEFAULT_CAPACITY, FrameFormat.DEFAULT_MAX_FRAME_LENGTH);
     }
 
+    private FrameWriter(WritableByteChannel channel, int bufferCapacity, int maxFrameLength) {
+        this.maxFrameLength = maxFrameLength;
+        this.out = new ChannelWriter(Objects.requireNonNull(channel, "channel"), bufferCapacity);
+    }
+
     /**
-     * A writer with the given buffer size and frame limit.
+     * {@return a builder of a writer to {@code channel}}, with the defaults of {@link #FrameWriter(WritableByteChannel)}
      *
      * @param channel the channel to write
-     * @param bufferCapacity the buffer size in bytes, at least 1
-     * @param maxFrameLength the largest body accepted, {@code 0 <= maxFrameLength <=
-     *     FrameFormat.MAX_MAX_FRAME_LENGTH}
      */
-    public FrameWriter(WritableByteChannel channel, int bufferCapacity, int maxFrameLength) {
-        this.maxFrameLength = FrameFormat.checkMaxFrameLength(maxFrameLength);
-        this.out = new ChannelWriter(Objects.requireNonNull(channel, "channel"), bufferCapacity);
+    public static Builder builder(WritableByteChannel channel) {
+        return new Builder(channel);
     }
 
     /**
@@ -124,5 +126,54 @@ public final class FrameWriter implements Flushable, Closeable {
                     + " maxFrameLength=" + maxFrameLength + " frame=" + frames);
         }
         return length;
+    }
+
+    /**
+     * Settings for a {@link FrameWriter}, checked as they are set.
+     *
+     * <p>Thread safety: not thread-safe; build on one thread.
+     */
+    public static final class Builder {
+        private final WritableByteChannel channel;
+        private int maxFrameLength = FrameFormat.DEFAULT_MAX_FRAME_LENGTH;
+        private int bufferCapacity = ChannelWriter.DEFAULT_CAPACITY;
+
+        private Builder(WritableByteChannel channel) {
+            this.channel = Objects.requireNonNull(channel, "channel");
+        }
+
+        /**
+         * The largest body accepted; a frame of exactly this length is valid.
+         *
+         * @param maxFrameLength {@code 0 <= maxFrameLength <= FrameFormat.MAX_MAX_FRAME_LENGTH};
+         *     default 16 MiB
+         * @return this builder
+         * @throws IllegalArgumentException if it is out of range, naming the value and the limit
+         */
+        public Builder maxFrameLength(int maxFrameLength) {
+            this.maxFrameLength = FrameFormat.checkMaxFrameLength(maxFrameLength);
+            return this;
+        }
+
+        /**
+         * The buffer's size: frames gather in it and leave in writes of this size.
+         *
+         * @param bufferCapacity {@code 1 <= bufferCapacity <= ChannelReader.MAX_CAPACITY}; default 512 KiB
+         * @return this builder
+         * @throws IllegalArgumentException if it is out of range, naming the value and the limits
+         */
+        public Builder bufferCapacity(int bufferCapacity) {
+            if (bufferCapacity < 1 || bufferCapacity > ChannelReader.MAX_CAPACITY) {
+                throw new IllegalArgumentException("bufferCapacity=" + bufferCapacity + " min=1 max="
+                        + ChannelReader.MAX_CAPACITY);
+            }
+            this.bufferCapacity = bufferCapacity;
+            return this;
+        }
+
+        /** {@return a new writer with these settings} */
+        public FrameWriter build() {
+            return new FrameWriter(channel, bufferCapacity, maxFrameLength);
+        }
     }
 }

@@ -16,7 +16,7 @@ class FrameWriterTest {
     @Test
     void writesTheWireFormatByteForByte() throws Exception {
         ScriptedChannel sink = ScriptedChannel.sink(call -> 3, "three-bytes");
-        FrameWriter writer = new FrameWriter(sink, 32, 1 << 20);
+        FrameWriter writer = FrameWriter.builder(sink).bufferCapacity(32).maxFrameLength(1 << 20).build();
         byte[] pattern = SequenceStream.pattern(300);
         for (int i = 0; i < 50; i++) {
             int size = i * 7 % 300;
@@ -40,7 +40,7 @@ class FrameWriterTest {
         System.out.println("FrameWriterTest seed=" + SEED);
         SplittableRandom random = new SplittableRandom(SEED);
         ScriptedChannel sink = ScriptedChannel.sink(call -> random.nextInt(0, 5000), "random");
-        FrameWriter writer = new FrameWriter(sink, 1024, 1 << 20);
+        FrameWriter writer = FrameWriter.builder(sink).bufferCapacity(1024).maxFrameLength(1 << 20).build();
         byte[] pattern = SequenceStream.pattern(70_000);
         int frames = 500;
         for (int i = 0; i < frames; i++) {
@@ -57,11 +57,21 @@ class FrameWriterTest {
     @Test
     void refusesABodyLongerThanMaxFrameLengthAndWritesNothing() throws Exception {
         ScriptedChannel sink = ScriptedChannel.sink(call -> Integer.MAX_VALUE, "whole");
-        FrameWriter writer = new FrameWriter(sink, 64, 10);
+        FrameWriter writer = FrameWriter.builder(sink).bufferCapacity(64).maxFrameLength(10).build();
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> writer.writeFrame(1, new byte[11], 0, 11));
         assertEquals("frame too long to write: length=11 maxFrameLength=10 frame=0", e.getMessage());
         writer.flush();
         assertEquals(0, sink.written().length);
+    }
+
+    @Test
+    void theBuilderRefusesSettingsOutOfRangeNamingThem() {
+        ScriptedChannel sink = ScriptedChannel.sink(call -> Integer.MAX_VALUE, "whole");
+        assertEquals("bufferCapacity=0 min=1 max=" + dev.wirespeed.io.ChannelReader.MAX_CAPACITY,
+                assertThrows(IllegalArgumentException.class, () -> FrameWriter.builder(sink).bufferCapacity(0)).getMessage());
+        assertEquals("maxFrameLength=-1 min=0 max=" + FrameFormat.MAX_MAX_FRAME_LENGTH,
+                assertThrows(IllegalArgumentException.class, () -> FrameWriter.builder(sink).maxFrameLength(-1)).getMessage());
+        assertThrows(NullPointerException.class, () -> FrameWriter.builder(null));
     }
 }

@@ -58,7 +58,7 @@ class NativeSocketTest {
     private static void writeSequence(ByteChannel channel, long seed) throws IOException {
         SplittableRandom random = new SplittableRandom(seed);
         byte[] pattern = SequenceStream.pattern(2000);
-        try (FrameWriter writer = new FrameWriter(channel, 4096, 2000)) {
+        try (FrameWriter writer = FrameWriter.builder(channel).bufferCapacity(4096).maxFrameLength(2000).build()) {
             for (long frame = 0; frame < FRAMES; frame++) {
                 int length = random.nextInt(2000);
                 writer.writeFrame(SequenceStream.type(frame), pattern, SequenceStream.patternOffset(frame), length);

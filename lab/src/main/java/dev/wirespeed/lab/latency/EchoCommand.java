@@ -111,7 +111,7 @@ public final class EchoCommand implements Callable<Integer> {
     static void echo(ByteChannel connection, int maxFrame, PrintWriter err) {
         try (connection) {
             FrameReader reader = FrameReader.builder(connection).maxFrameLength(maxFrame).build();
-            FrameWriter writer = new FrameWriter(connection, 64 * 1024, maxFrame);
+            FrameWriter writer = FrameWriter.builder(connection).bufferCapacity(64 * 1024).maxFrameLength(maxFrame).build();
             FrameHandler back = writer::writeFrame;
             while (reader.readFrame(back)) {
                 if (reader.available() == 0) {

@@ -36,7 +36,7 @@ final class PingLoop {
     PingLoop(ByteChannel channel, int size) {
         this.size = size;
         this.pattern = SequenceStream.pattern(size);
-        this.writer = new FrameWriter(channel, Math.max(64 * 1024, size + 8), size);
+        this.writer = FrameWriter.builder(channel).bufferCapacity(Math.max(64 * 1024, size + 8)).maxFrameLength(size).build();
         this.reader = FrameReader.builder(channel).maxFrameLength(size).build();
     }
 

@@ -44,7 +44,7 @@ class FramesRoundTripPropertyTest {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         byte[] pattern = SequenceStream.pattern(5000);
         long expectedBytes = 0;
-        try (FrameWriter writer = new FrameWriter(Channels.newChannel(bytes), writerBuffer, 5000)) {
+        try (FrameWriter writer = FrameWriter.builder(Channels.newChannel(bytes)).bufferCapacity(writerBuffer).maxFrameLength(5000).build()) {
             for (int frame = 0; frame < bodySizes.size(); frame++) {
                 int size = bodySizes.get(frame);
                 writer.writeFrame(SequenceStream.type(frame), pattern, SequenceStream.patternOffset(frame), size);
