@@ -1,7 +1,7 @@
 package dev.wirespeed.lab;
 
 import dev.wirespeed.lab.client.ClientCommand;
-import dev.wirespeed.lab.experiment.LabCommand;
+import dev.wirespeed.lab.cli.LabCommand;
 import dev.wirespeed.lab.latency.EchoCommand;
 import dev.wirespeed.lab.latency.PingCommand;
 import dev.wirespeed.lab.server.ServerCommand;

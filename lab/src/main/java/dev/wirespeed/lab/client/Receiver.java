@@ -2,6 +2,8 @@ package dev.wirespeed.lab.client;
 
 import dev.wirespeed.frame.SequenceMismatchException;
 import dev.wirespeed.frame.SequenceVerifier;
+import dev.wirespeed.lab.result.ChildReport;
+import dev.wirespeed.lab.result.ChildReports;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -114,8 +116,7 @@ public final class Receiver {
             endRound();
         }
         if (json) {
-            out.printf(Locale.ROOT, "{\"summary\":true,\"frames\":%d,\"bytes\":%d,\"verified\":%b}%n",
-                    frames, bytes, clean && verifier != null);
+            out.println(ChildReports.line(new ChildReport.Summary(frames, bytes, clean && verifier != null)));
         } else {
             out.printf(Locale.ROOT, "Total: %d msg; %d bytes; %d rounds; %s%n", frames, bytes, roundsDone,
                     clean && verifier != null ? "every frame verified" : "not verified");
@@ -149,11 +150,8 @@ public final class Receiver {
         double mbPerSec = roundBytes * 1e3 / nanos;
         roundsDone++;
         if (json) {
-            out.printf(Locale.ROOT,
-                    "{\"round\":%d,\"messages\":%d,\"bytes\":%d,\"ms\":%d,\"msgPerSec\":%d,\"mbPerSec\":%.1f,"
-                            + "\"cpuNsPerMsg\":%s}%n",
-                    roundsDone, roundFrames, roundBytes, millis, msgPerSec, mbPerSec,
-                    Double.isNaN(cpuNsPerMsg) ? "null" : String.format(Locale.ROOT, "%.1f", cpuNsPerMsg));
+            out.println(ChildReports.line(new ChildReport.Round(roundsDone, roundFrames, roundBytes, millis, msgPerSec,
+                    mbPerSec, Double.isNaN(cpuNsPerMsg) ? null : cpuNsPerMsg)));
         } else {
             out.printf(Locale.ROOT, "Time for %d msg: %d; speed: %d msg/s; %.1f MB/s%n", roundFrames, millis,
                     msgPerSec, mbPerSec);

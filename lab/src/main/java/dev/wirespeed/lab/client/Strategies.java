@@ -1,11 +1,11 @@
 package dev.wirespeed.lab.client;
 
 import dev.wirespeed.lab.Transport;
-import java.util.EnumSet;
-import java.util.Set;
-
+import dev.wirespeed.lab.result.Role;
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.Locale;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /** The client strategies by their command-line names, in the articles' order, then ours. */
@@ -27,35 +27,40 @@ public enum Strategies {
     /** Compact-on-demand, body passed as a buffer view. */
     ZERO_COPY(ZeroCopyClient::new),
     /** The library's {@code FrameReader}. */
-    WIRESPEED(WirespeedClient::new),
+    WIRESPEED(WirespeedClient::new, Role.LIBRARY, Transports.ANY),
     /** The library's {@code FrameReader}, busy-polling a non-blocking socket. */
-    WIRESPEED_SPIN(WirespeedSpinClient::new),
+    WIRESPEED_SPIN(WirespeedSpinClient::new, Role.LIBRARY, Transports.ANY),
     /** The library's {@code FrameReader} over a {@code NativeSocket}: FFM {@code read(2)}, blocking (TCP, Unix). */
-    NATIVE(() -> new NativeClient(false), false, EnumSet.of(Transport.TCP, Transport.UNIX)),
+    NATIVE(() -> new NativeClient(false), Role.LIBRARY, EnumSet.of(Transport.TCP, Transport.UNIX)),
     /** The same, the socket non-blocking and busy-polled: the fast-sockets article's case (TCP, Unix). */
-    NATIVE_SPIN(() -> new NativeClient(true), false, EnumSet.of(Transport.TCP, Transport.UNIX)),
+    NATIVE_SPIN(() -> new NativeClient(true), Role.LIBRARY, EnumSet.of(Transport.TCP, Transport.UNIX)),
     /** The peer: Netty 4.2, {@code LengthFieldBasedFrameDecoder}, NIO transport (TCP only). */
-    NETTY_NIO(() -> new NettyClient(false), true, EnumSet.of(Transport.TCP)),
+    NETTY_NIO(() -> new NettyClient(false), Role.PEER, EnumSet.of(Transport.TCP)),
     /** The peer: Netty 4.2, {@code LengthFieldBasedFrameDecoder}, native epoll transport (TCP on Linux only). */
-    NETTY_EPOLL(() -> new NettyClient(true), true, EnumSet.of(Transport.TCP));
+    NETTY_EPOLL(() -> new NettyClient(true), Role.PEER, EnumSet.of(Transport.TCP));
 
     private final Supplier<Strategy> factory;
-    private final boolean peer;
+    private final Role role;
     private final Set<Transport> transports;
 
     Strategies(Supplier<Strategy> factory) {
-        this(factory, false, EnumSet.of(Transport.TCP, Transport.UNIX, Transport.STDIN, Transport.FILE));
+        this(factory, Role.ARTICLE, Transports.ANY);
     }
 
-    Strategies(Supplier<Strategy> factory, boolean peer, Set<Transport> transports) {
+    Strategies(Supplier<Strategy> factory, Role role, Set<Transport> transports) {
         this.factory = factory;
-        this.peer = peer;
+        this.role = role;
         this.transports = transports;
+    }
+
+    /** {@return whose code it is: an article's client, the library's reader, or the peer} */
+    public Role role() {
+        return role;
     }
 
     /** {@return true for the peers (Netty): their own error wording} */
     public boolean peer() {
-        return peer;
+        return role == Role.PEER;
     }
 
     /**
@@ -101,5 +106,10 @@ public enum Strategies {
     @Override
     public String toString() {
         return cliName();
+    }
+
+    /** The transports of the strategies that read whatever {@link Source} gives them. */
+    private static final class Transports {
+        static final Set<Transport> ANY = EnumSet.of(Transport.TCP, Transport.UNIX, Transport.STDIN, Transport.FILE);
     }
 }

@@ -5,6 +5,8 @@ import dev.wirespeed.frame.FrameTooLongException;
 import dev.wirespeed.frame.SequenceMismatchException;
 import dev.wirespeed.frame.TruncatedFrameException;
 import dev.wirespeed.lab.ExitCode;
+import dev.wirespeed.lab.result.ChildReport;
+import dev.wirespeed.lab.result.ChildReports;
 import dev.wirespeed.lab.Transport;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -128,14 +130,14 @@ public final class PingCommand implements Callable<Integer> {
                 return fail(err, ExitCode.IO_FAILURE, "cannot write --hgrm " + hgrm + ": " + e.getMessage());
             }
         }
-        Percentiles percentiles = Percentiles.of(histogram);
+        ChildReport.Latency percentiles = Percentiles.of(histogram);
         if (json) {
-            out.println(percentiles.json());
+            out.println(ChildReports.line(percentiles));
         } else {
             out.printf(Locale.ROOT, "ping %s over %s, %d-byte bodies, %s: %d round trips after %d warm-up ones (%d in all)%n",
                     chosen, transport, size, rate > 0 ? String.format(Locale.ROOT, "open loop at %.0f/s", rate) : "closed loop",
                     count, warmup, done);
-            out.println(percentiles.text());
+            out.println(Percentiles.text(percentiles));
         }
         out.flush();
         return ExitCode.OK;

@@ -1,0 +1,100 @@
+package dev.wirespeed.lab.cli;
+
+import dev.wirespeed.lab.ExitCode;
+import dev.wirespeed.lab.env.Jvm;
+import dev.wirespeed.lab.env.Machine;
+import dev.wirespeed.lab.experiment.Experiment;
+import dev.wirespeed.lab.experiment.LabContext;
+import dev.wirespeed.lab.experiment.LabRunner;
+import dev.wirespeed.lab.experiment.Mode;
+import dev.wirespeed.lab.experiment.Outcome;
+import dev.wirespeed.lab.experiments.Experiments;
+import dev.wirespeed.lab.report.Console;
+import dev.wirespeed.lab.report.LabReport;
+import dev.wirespeed.lab.report.ReportHtml;
+import dev.wirespeed.lab.report.ResultsFiles;
+import dev.wirespeed.lab.result.Table;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code wirespeed lab}: runs the registered experiments on this machine and reports beside the articles' figures. */
+@Command(name = "lab", mixinStandardHelpOptions = true,
+        description = {"Runs the articles' experiments on this machine: tables with the published figures beside "
+                + "ours, the articles' findings and our targets judged, and index.html, results.json (with its "
+                + "schema) and results.csv under --out.",
+            "Experiments: tcp, unix, pipe, latency, files, readall."})
+public final class LabCommand implements Callable<Integer> {
+    @Parameters(arity = "0..*", paramLabel = "EXPERIMENT", description = "which to run (default: all)")
+    List<String> experiments = new ArrayList<>();
+
+    @Option(names = "--quick", description = "one short run per cell: a first look, not figures to quote")
+    boolean quick;
+
+    @Option(names = "--full", description = "five longer runs per cell")
+    boolean full;
+
+    @Option(names = "--out", defaultValue = "lab-report", description = "report folder (default ${DEFAULT-VALUE})")
+    Path out;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    /** A command whose options picocli sets. */
+    public LabCommand() {
+    }
+
+    @Override
+    public Integer call() throws IOException, InterruptedException {
+        PrintWriter stdout = spec.commandLine().getOut();
+        PrintWriter stderr = spec.commandLine().getErr();
+        if (quick && full) {
+            stderr.println("wirespeed lab: --quick and --full exclude each other");
+            return ExitCode.USAGE;
+        }
+        Set<String> names = new LinkedHashSet<>(experiments.isEmpty() ? Experiments.names() : experiments);
+        List<Experiment<?, ?>> chosen = new ArrayList<>();
+        for (String name : names) {
+            var experiment = Experiments.byName(name);
+            if (experiment.isEmpty()) {
+                stderr.println("wirespeed lab: unknown experiment '" + name + "'; known: "
+                        + String.join(", ", Experiments.names()));
+                return ExitCode.USAGE;
+            }
+            chosen.add(experiment.get());
+        }
+        // Report order is the registry's, whatever order the command line named them in.
+        chosen.sort(java.util.Comparator.comparingInt(Experiments.ALL::indexOf));
+        Mode mode = quick ? Mode.QUICK : full ? Mode.FULL : Mode.DEFAULT;
+        // Child JVMs run the command line this command belongs to (the root command's class).
+        Jvm jvm = new Jvm(spec.root().userObject().getClass().getName());
+        LabContext lab = new LabContext(mode, jvm, stderr, System.console() != null);
+        Machine machine = Machine.current();
+        stdout.println("wirespeed lab (" + mode.id() + "): " + machine);
+        List<Outcome> outcomes = LabRunner.run(chosen, lab, outcome -> {
+            for (Table table : outcome.tables()) {
+                Console.print(table, stdout);
+            }
+        });
+        LabReport report = LabReport.of(machine, mode, outcomes, lab.notes());
+        Console.printFindings(report, stdout);
+        ResultsFiles.write(report, out);
+        Files.writeString(out.resolve("index.html"), ReportHtml.render(report), StandardCharsets.UTF_8);
+        stdout.println();
+        stdout.println("wrote " + out.resolve("index.html") + ", " + out.resolve("results.json") + " (schema "
+                + out.resolve(LabReport.SCHEMA) + ") and " + out.resolve("results.csv"));
+        stdout.flush();
+        return ExitCode.OK;
+    }
+}

@@ -1,0 +1,143 @@
+package dev.wirespeed.lab.env;
+
+import dev.wirespeed.lab.result.ChildReport;
+import dev.wirespeed.lab.result.ChildReports;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The lab's child processes: pinning a command, waiting for a server to listen, reading a child's
+ * reports and draining what else it prints.
+ */
+public final class Children {
+    /** What every server of the lab (Java and C) prints first on standard error. */
+    private static final Pattern LISTENING = Pattern.compile("listening on (?:[^:]+:(\\d+)|\\S+)");
+
+    private Children() {
+    }
+
+    /**
+     * {@return {@code command} run under {@code taskset -c cpu}, or as it is for a negative cpu}
+     *
+     * @param cpu the CPU, or -1 for unpinned
+     * @param command the command
+     */
+    public static List<String> pinned(int cpu, List<String> command) {
+        List<String> all = new ArrayList<>();
+        if (cpu >= 0) {
+            all.addAll(List.of("taskset", "-c", String.valueOf(cpu)));
+        }
+        all.addAll(command);
+        return all;
+    }
+
+    /**
+     * Waits for a server's {@code listening on ...} line, then drains the rest of its standard error.
+     *
+     * @param server a started server
+     * @param path the Unix socket path it was given, or null for TCP
+     * @return the TCP port it listens on, or {@code path}
+     * @throws IOException if its first line is not the listening line, naming that line
+     */
+    public static String awaitListening(Process server, String path) throws IOException {
+        BufferedReader err = new BufferedReader(new InputStreamReader(server.getErrorStream(), StandardCharsets.UTF_8));
+        String line = err.readLine();
+        Matcher matcher = LISTENING.matcher(String.valueOf(line));
+        if (!matcher.find()) {
+            throw new IOException("the server did not start: it said " + line);
+        }
+        Thread.ofVirtual().start(() -> drain(server.getErrorStream()));
+        return path != null ? path : matcher.group(1);
+    }
+
+    /**
+     * Reads every report a child prints on standard output until it exits, and checks that it exited 0.
+     *
+     * @param child the started process
+     * @param what what it is, for messages
+     * @param timeoutMinutes how long it may take
+     * @return its reports in order
+     * @throws IOException if a line is not a report (naming the line), or it fails or hangs (with its
+     *     standard error)
+     * @throws InterruptedException if interrupted while waiting
+     */
+    public static List<ChildReport> reports(Process child, String what, long timeoutMinutes)
+            throws IOException, InterruptedException {
+        CompletableFuture<String> err = drainLater(child.getErrorStream());
+        List<ChildReport> reports = new ArrayList<>();
+        IOException unreadable = null;
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
+            for (String line = out.readLine(); line != null; line = out.readLine()) {
+                if (unreadable == null) {
+                    try {
+                        reports.add(ChildReports.read(line));
+                    } catch (IOException e) {
+                        unreadable = e;
+                    }
+                }
+            }
+        }
+        if (!child.waitFor(timeoutMinutes, TimeUnit.MINUTES)) {
+            child.destroyForcibly();
+            throw new IOException(what + " did not finish in " + timeoutMinutes + " minutes");
+        }
+        if (child.exitValue() != 0) {
+            throw new IOException(what + " failed (exit " + child.exitValue() + "): " + err.join());
+        }
+        if (unreadable != null) {
+            throw new IOException(what + " printed " + unreadable.getMessage(), unreadable);
+        }
+        return reports;
+    }
+
+    /**
+     * {@return a child's stream read to its end on a virtual thread of its own} Never on the common
+     * pool: on two CPUs it has one thread, which a blocked read would hold for ever.
+     *
+     * @param in the stream
+     */
+    public static CompletableFuture<String> drainLater(InputStream in) {
+        CompletableFuture<String> text = new CompletableFuture<>();
+        Thread.ofVirtual().start(() -> text.complete(drain(in)));
+        return text;
+    }
+
+    /**
+     * {@return what is left of a stream, as stripped text}
+     *
+     * @param in the stream
+     */
+    public static String drain(InputStream in) {
+        try {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8).strip();
+        } catch (IOException e) {
+            return "(unreadable: " + e.getMessage() + ")";
+        }
+    }
+
+    /**
+     * Kills a process and waits for it.
+     *
+     * @param process the process, or null
+     */
+    public static void stop(Process process) {
+        if (process == null) {
+            return;
+        }
+        process.destroyForcibly();
+        try {
+            process.waitFor(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,25 @@
+package dev.wirespeed.lab.experiment;
+
+import dev.wirespeed.lab.result.Finding;
+import dev.wirespeed.lab.result.Measurement;
+import dev.wirespeed.lab.result.Table;
+import java.util.List;
+
+/**
+ * What one experiment yields in one lab run.
+ *
+ * @param experiment the experiment's name
+ * @param description what it reproduces
+ * @param measurements its rows of results.json
+ * @param tables what the terminal shows
+ * @param findings its claims and targets, judged
+ */
+public record Outcome(String experiment, String description, List<Measurement> measurements, List<Table> tables,
+        List<Finding> findings) {
+    /** Copies the lists. */
+    public Outcome {
+        measurements = List.copyOf(measurements);
+        tables = List.copyOf(tables);
+        findings = List.copyOf(findings);
+    }
+}

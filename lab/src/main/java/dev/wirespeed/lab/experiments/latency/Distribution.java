@@ -1,0 +1,34 @@
+package dev.wirespeed.lab.experiments.latency;
+
+import dev.wirespeed.lab.result.Percentile;
+import dev.wirespeed.lab.result.Stats;
+import java.util.Map;
+
+/**
+ * A latency cell over its runs: each percentile's median, min and max over the runs.
+ *
+ * @param byPercentile every percentile of {@link Percentile}
+ */
+public record Distribution(Map<Percentile, Stats> byPercentile) {
+    /**
+     * Checks that every percentile is there and copies the map.
+     *
+     * @throws IllegalArgumentException if one is missing
+     */
+    public Distribution {
+        byPercentile = Map.copyOf(byPercentile);
+        if (byPercentile.size() != Percentile.values().length) {
+            throw new IllegalArgumentException("percentiles " + byPercentile.keySet() + ", expected all of "
+                    + java.util.List.of(Percentile.values()));
+        }
+    }
+
+    /**
+     * {@return one percentile's figures}
+     *
+     * @param percentile which
+     */
+    public Stats get(Percentile percentile) {
+        return byPercentile.get(percentile);
+    }
+}

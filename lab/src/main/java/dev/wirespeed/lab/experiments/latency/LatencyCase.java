@@ -1,0 +1,55 @@
+package dev.wirespeed.lab.experiments.latency;
+
+import dev.wirespeed.lab.latency.Impl;
+import dev.wirespeed.lab.result.Role;
+
+/** One row of the latency table: how ping and echo talk. */
+public sealed interface LatencyCase {
+    /** {@return the row's name in tables and results} */
+    String name();
+
+    /** {@return whether both ends busy-poll instead of blocking} */
+    boolean spin();
+
+    /** {@return whose code pings} */
+    Role role();
+
+    /**
+     * {@code wirespeed ping --impl} against {@code wirespeed echo} of the matching kind.
+     *
+     * @param impl how ping talks to its socket
+     */
+    record Java(Impl impl) implements LatencyCase {
+        @Override
+        public String name() {
+            return impl.cliName();
+        }
+
+        @Override
+        public boolean spin() {
+            return impl.spin();
+        }
+
+        @Override
+        public Role role() {
+            return impl == Impl.NETTY ? Role.PEER : impl.nativeSocket() ? Role.LIBRARY : Role.JDK;
+        }
+    }
+
+    /**
+     * The C ping-pong, blocking or busy-polling at both ends.
+     *
+     * @param spin whether both ends busy-poll
+     */
+    record C(boolean spin) implements LatencyCase {
+        @Override
+        public String name() {
+            return spin ? "C ping-pong busy-poll" : "C ping-pong blocking";
+        }
+
+        @Override
+        public Role role() {
+            return Role.CEILING;
+        }
+    }
+}

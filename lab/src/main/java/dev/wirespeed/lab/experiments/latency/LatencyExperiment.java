@@ -1,0 +1,287 @@
+package dev.wirespeed.lab.experiments.latency;
+
+import dev.wirespeed.lab.env.CPrograms;
+import dev.wirespeed.lab.env.Children;
+import dev.wirespeed.lab.experiment.CaseRunner;
+import dev.wirespeed.lab.experiment.Experiment;
+import dev.wirespeed.lab.experiment.LabContext;
+import dev.wirespeed.lab.experiment.Results;
+import dev.wirespeed.lab.latency.Impl;
+import dev.wirespeed.lab.result.Check;
+import dev.wirespeed.lab.result.ChildReport;
+import dev.wirespeed.lab.result.Figure;
+import dev.wirespeed.lab.result.Finding;
+import dev.wirespeed.lab.result.Measurement;
+import dev.wirespeed.lab.result.Medium;
+import dev.wirespeed.lab.result.Percentile;
+import dev.wirespeed.lab.result.Placement;
+import dev.wirespeed.lab.result.Rule;
+import dev.wirespeed.lab.result.Series;
+import dev.wirespeed.lab.result.Stats;
+import dev.wirespeed.lab.result.Table;
+import dev.wirespeed.lab.result.Unit;
+import dev.wirespeed.linux.NativeSocket;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The fast-sockets article on this machine: round-trip latency over TCP loopback between
+ * {@code wirespeed ping} and {@code wirespeed echo}, 100-byte bodies, for the JDK's
+ * {@code SocketChannel} and the library's FFM {@code NativeSocket}, each blocking and busy-polling,
+ * Netty as the peer, and a C ping-pong as the ceiling, at every placement. Each run is a fresh ping
+ * JVM against one echo per kind and placement; a cell is the median over runs of each percentile, with
+ * min and max.
+ */
+public final class LatencyExperiment implements Experiment<LatencyCell, Distribution> {
+    /** Body bytes per frame. */
+    static final int SIZE = 100;
+
+    /** Creates the experiment. */
+    public LatencyExperiment() {
+    }
+
+    @Override
+    public String name() {
+        return "latency";
+    }
+
+    @Override
+    public String description() {
+        return "\"How to make Java sockets faster\" (Chronicle, 2018): round-trip percentiles over TCP loopback, the "
+                + "JDK's SocketChannel and the library's NativeSocket, blocking and busy-polling, Netty, a C ping-pong";
+    }
+
+    /** {@return the rows, in table order} */
+    static List<LatencyCase> rows(boolean withC) {
+        List<LatencyCase> rows = new ArrayList<>();
+        for (Impl impl : Impl.values()) {
+            if (!impl.nativeSocket() || NativeSocket.isSupported()) {
+                rows.add(new LatencyCase.Java(impl));
+            }
+        }
+        if (withC) {
+            rows.add(new LatencyCase.C(false));
+            rows.add(new LatencyCase.C(true));
+        }
+        return rows;
+    }
+
+    @Override
+    public List<LatencyCell> cases(LabContext lab) throws IOException, InterruptedException {
+        if (!NativeSocket.isSupported()) {
+            lab.note("latency: the native path needs Linux on a 64-bit JVM: its rows and the findings that compare it "
+                    + "are skipped");
+        }
+        boolean withC = lab.program(CPrograms.Program.PINGPONG).isPresent();
+        List<LatencyCell> cells = new ArrayList<>();
+        for (Placement placement : lab.placements()) {
+            for (LatencyCase row : rows(withC)) {
+                cells.add(new LatencyCell(placement, row));
+            }
+        }
+        return cells;
+    }
+
+    @Override
+    public int steps(LatencyCell cell, LabContext lab) {
+        return lab.mode().runs();
+    }
+
+    /** Round trips measured per run, after {@link #warmup} unmeasured ones. */
+    static long count(LabContext lab) {
+        return switch (lab.mode()) {
+            case QUICK -> 2_000;
+            case DEFAULT -> 10_000;
+            case FULL -> 200_000;
+        };
+    }
+
+    /**
+     * Round trips before measuring: outside quick mode enough for C2 to compile the loop (about 10,000
+     * calls), so that compilations stay out of the measured tail.
+     */
+    static long warmup(LabContext lab) {
+        return switch (lab.mode()) {
+            case QUICK -> 1_000;
+            case DEFAULT -> 10_000;
+            case FULL -> 50_000;
+        };
+    }
+
+    @Override
+    public CaseRunner<LatencyCell, Distribution> open(LabContext lab) throws IOException, InterruptedException {
+        Path pingpong = lab.program(CPrograms.Program.PINGPONG).orElse(null);
+        return new CaseRunner<>() {
+            /** One echo per kind at the current placement: the JDK's blocking echo serves both jdk and netty. */
+            private final Map<List<String>, Process> echoes = new LinkedHashMap<>();
+            private final Map<List<String>, String> ports = new LinkedHashMap<>();
+            private Placement placement;
+
+            @Override
+            public Distribution run(LatencyCell cell) throws IOException, InterruptedException {
+                if (!cell.placement().equals(placement)) {
+                    close();
+                    placement = cell.placement();
+                }
+                List<String> echoCommand = echoCommand(cell, lab, pingpong);
+                if (!echoes.containsKey(echoCommand)) {
+                    Process echo = new ProcessBuilder(echoCommand).start();
+                    echoes.put(echoCommand, echo);
+                    ports.put(echoCommand, Children.awaitListening(echo, null));
+                }
+                Map<Percentile, List<Double>> figures = new EnumMap<>(Percentile.class);
+                for (Percentile p : Percentile.values()) {
+                    figures.put(p, new ArrayList<>());
+                }
+                int runs = lab.mode().runs();
+                for (int run = 1; run <= runs; run++) {
+                    lab.progress("latency " + cell.placement() + ": " + cell.row().name() + " run " + run + "/" + runs);
+                    ChildReport.Latency one = ping(cell, lab, pingpong, ports.get(echoCommand));
+                    figures.forEach((p, values) -> values.add(one.get(p)));
+                    lab.stepDone();
+                }
+                Map<Percentile, Stats> stats = new EnumMap<>(Percentile.class);
+                figures.forEach((p, values) -> stats.put(p, Stats.of(values)));
+                return new Distribution(stats);
+            }
+
+            @Override
+            public void close() {
+                echoes.values().forEach(Children::stop);
+                echoes.clear();
+                ports.clear();
+            }
+        };
+    }
+
+    private static List<String> echoCommand(LatencyCell cell, LabContext lab, Path pingpong) {
+        int cpu = cell.placement().serverCpu();
+        return switch (cell.row()) {
+            case LatencyCase.Java java -> {
+                // Netty pings our blocking JDK echo: the peer is measured on the side a user would replace.
+                String impl = java.impl().nativeSocket() ? "native" : "jdk";
+                List<String> args = new ArrayList<>(List.of("echo", "--transport", "tcp", "--port", "0", "--impl", impl));
+                if (java.spin()) {
+                    args.add("--spin");
+                }
+                yield lab.jvm().command(cpu, args);
+            }
+            case LatencyCase.C c -> Children.pinned(cpu,
+                    List.of(pingpong.toString(), "echo", "127.0.0.1", "0", c.spin() ? "poll" : "block"));
+        };
+    }
+
+    private static ChildReport.Latency ping(LatencyCell cell, LabContext lab, Path pingpong, String port)
+            throws IOException, InterruptedException {
+        int cpu = cell.placement().clientCpu();
+        List<String> command = switch (cell.row()) {
+            case LatencyCase.Java java -> lab.jvm().command(cpu, List.of("ping", "--transport", "tcp", "--port", port,
+                    "--impl", java.impl().cliName(), "--count", String.valueOf(count(lab)), "--warmup",
+                    String.valueOf(warmup(lab)), "--size", String.valueOf(SIZE), "--json"));
+            case LatencyCase.C c -> Children.pinned(cpu, List.of(pingpong.toString(), "ping", "127.0.0.1", port,
+                    c.spin() ? "poll" : "block", String.valueOf(count(lab)), String.valueOf(warmup(lab)),
+                    String.valueOf(SIZE)));
+        };
+        List<ChildReport> reports = Children.reports(new ProcessBuilder(command).start(), "ping " + cell.row().name(), 5);
+        if (reports.size() != 1 || !(reports.get(0) instanceof ChildReport.Latency latency)) {
+            throw new IOException("ping " + cell.row().name() + " reported " + reports + ", expected one latency line");
+        }
+        return latency;
+    }
+
+    @Override
+    public List<Measurement> measurements(Results<LatencyCell, Distribution> results, LabContext lab) {
+        List<Measurement> rows = new ArrayList<>();
+        for (LatencyCell cell : results.cases()) {
+            Series series = new Series(name(), cell.row().name(), cell.row().role(), Medium.TCP, SIZE);
+            for (Percentile p : Percentile.values()) {
+                rows.add(series.at(cell.placement(), Unit.MICROSECONDS, results.get(cell).get(p)).percentile(p)
+                        .published(Published.latencyUs(cell.row(), p)));
+            }
+        }
+        return rows;
+    }
+
+    @Override
+    public List<Table> tables(Results<LatencyCell, Distribution> results, LabContext lab) {
+        List<Table> tables = new ArrayList<>();
+        List<Placement> placements = results.cases().stream().map(LatencyCell::placement).distinct().toList();
+        for (Placement placement : placements) {
+            List<String> header = new ArrayList<>(List.of("case"));
+            for (Percentile p : Percentile.values()) {
+                header.add(p.label() + (p == Percentile.P50 ? " [min-max]" : ""));
+            }
+            header.add("article p50 / p90");
+            List<List<String>> lines = new ArrayList<>();
+            for (LatencyCell cell : results.cases(c -> c.placement().equals(placement))) {
+                Distribution d = results.get(cell);
+                List<String> line = new ArrayList<>(List.of(cell.row().name()));
+                for (Percentile p : Percentile.values()) {
+                    Stats s = d.get(p);
+                    line.add(p == Percentile.P50 ? String.format(Locale.ROOT, "%,.1f [%,.1f-%,.1f]", s.median(), s.min(),
+                            s.max()) : String.format(Locale.ROOT, "%,.1f", s.median()));
+                }
+                double p50 = Published.latencyUs(cell.row(), Percentile.P50);
+                line.add(Double.isNaN(p50) ? "-" : String.format(Locale.ROOT, "%.1f / %.1f", p50,
+                        Published.latencyUs(cell.row(), Percentile.P90)));
+                lines.add(line);
+            }
+            tables.add(new Table(String.format(Locale.ROOT, "latency: TCP loopback round trips, %d-byte bodies, %d "
+                    + "measured after %d warm-up, microseconds, median of %d run(s); %s (%s)", SIZE, count(lab),
+                    warmup(lab), lab.mode().runs(), placement, placement.cpus()), header, lines, List.of()));
+        }
+        return tables;
+    }
+
+    @Override
+    public List<Finding> findings(Results<LatencyCell, Distribution> results, LabContext lab) {
+        if (!NativeSocket.isSupported()) {
+            return List.of();
+        }
+        List<Check> bypass = new ArrayList<>();
+        List<Check> noWorse = new ArrayList<>();
+        List<Check> nearC = new ArrayList<>();
+        List<Placement> placements = results.cases().stream().map(LatencyCell::placement).distinct().toList();
+        for (Placement placement : placements) {
+            for (boolean spin : new boolean[] {false, true}) {
+                String where = placement + ", " + (spin ? "busy-polling" : "blocking");
+                LatencyCase jdkRow = new LatencyCase.Java(spin ? Impl.JDK_SPIN : Impl.JDK);
+                LatencyCase nativeRow = new LatencyCase.Java(spin ? Impl.NATIVE_SPIN : Impl.NATIVE);
+                Distribution jdk = results.get(new LatencyCell(placement, jdkRow));
+                Distribution nat = results.get(new LatencyCell(placement, nativeRow));
+                // "Pays" needs a saving beyond run-to-run noise: the native median below the JDK's fastest run.
+                bypass.add(new Check(where, figure(nativeRow, nat, Percentile.P50),
+                        new Figure(jdkRow.name() + " p50, fastest run", Stats.exact(jdk.get(Percentile.P50).min()),
+                                Unit.MICROSECONDS)));
+                for (Percentile p : List.of(Percentile.P50, Percentile.P99)) {
+                    noWorse.add(new Check(where, figure(nativeRow, nat, p), figure(jdkRow, jdk, p)));
+                }
+                LatencyCell c = new LatencyCell(placement, new LatencyCase.C(spin));
+                if (results.has(c)) {
+                    nearC.add(new Check(where, figure(nativeRow, nat, Percentile.P50),
+                            figure(c.row(), results.get(c), Percentile.P50)));
+                }
+            }
+        }
+        List<Finding> findings = new ArrayList<>();
+        findings.add(Finding.claim(name(), "bypassing the JDK's SocketChannel pays: the article's p50 went 6.8 -> 5.7 us "
+                + "with a direct native read", Rule.below(1), 5.7 / 6.8, bypass));
+        findings.add(Finding.target(name(), "the native path's p50 and p99 are no worse than the JDK path's, mode for mode",
+                Rule.atMost(1).within(0.05), noWorse));
+        if (!nearC.isEmpty()) {
+            findings.add(Finding.target(name(), "the native path's p50 is within 15% of the C ping-pong's, mode for mode",
+                    Rule.atMost(1.15), nearC));
+        }
+        return findings;
+    }
+
+    private static Figure figure(LatencyCase row, Distribution d, Percentile p) {
+        return new Figure(row.name() + " " + p.label(), d.get(p), Unit.MICROSECONDS);
+    }
+}

@@ -1,0 +1,361 @@
+package dev.wirespeed.lab.experiments.stream;
+
+import dev.wirespeed.lab.client.Strategies;
+import dev.wirespeed.lab.env.CPrograms;
+import dev.wirespeed.lab.env.Children;
+import dev.wirespeed.lab.env.Iperf;
+import dev.wirespeed.lab.env.Tools;
+import dev.wirespeed.lab.experiment.CaseRunner;
+import dev.wirespeed.lab.experiment.Experiment;
+import dev.wirespeed.lab.experiment.LabContext;
+import dev.wirespeed.lab.experiment.Results;
+import dev.wirespeed.lab.result.ChildReport;
+import dev.wirespeed.lab.result.Finding;
+import dev.wirespeed.lab.result.Measurement;
+import dev.wirespeed.lab.result.Placement;
+import dev.wirespeed.lab.result.Series;
+import dev.wirespeed.lab.result.Stats;
+import dev.wirespeed.lab.result.Table;
+import dev.wirespeed.lab.result.Unit;
+import dev.wirespeed.linux.NativeSocket;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The streaming experiments: a writer streams 100-byte frames as fast as it can and each case reads
+ * them, over TCP loopback ({@code tcp}, the first article), a Unix domain socket ({@code unix}) or a
+ * pipe from the writer's standard output to the reader's standard input ({@code pipe}, the second
+ * article). Rows are the client strategies (reading the Java server, the Java server writing per
+ * frame, or the C writer), the C ceiling (a C writer and a C reader, blocking and busy-polling) and
+ * {@code iperf3} where installed. Per placement each row runs {@link dev.wirespeed.lab.experiment.Mode#runs()}
+ * times, each a fresh client process; a run's figure is the median of its rounds after the first
+ * (the warm-up); a cell is the median of its runs with min and max.
+ */
+public final class StreamExperiment implements Experiment<StreamCell, Throughput> {
+    /** Body bytes per frame. */
+    static final int SIZE = 100;
+    /** The strategies also run against a server that writes each frame on its own (tcp). */
+    static final List<Strategies> PER_FRAME = List.of(Strategies.UNBUFFERED, Strategies.ZERO_COPY, Strategies.WIRESPEED);
+
+    private final Link link;
+
+    /**
+     * The experiment of one link.
+     *
+     * @param link where the bytes travel
+     */
+    public StreamExperiment(Link link) {
+        this.link = link;
+    }
+
+    @Override
+    public String name() {
+        return link.id();
+    }
+
+    @Override
+    public String description() {
+        return switch (link) {
+            case TCP -> "\"On the benefits of stream buffering in Java\" (2015): every client strategy over TCP loopback, "
+                    + "the server batching or writing per frame, Netty, the C ceiling and iperf3";
+            case UNIX -> "the same over a Unix domain socket";
+            case PIPE -> "\"Standard input, buffering and affinity mask\" (2015): server stdout | client stdin, "
+                    + "default and 1 MiB pipe";
+        };
+    }
+
+    /**
+     * {@return whether the lab reads {@code link} with {@code strategy}}: the peers and the native
+     * strategies on tcp only (the native ones are the fast-sockets article's TCP case), busy-polling
+     * not on a pipe (its ends are blocking files)
+     *
+     * @param strategy a client strategy
+     * @param link a link
+     */
+    public static boolean fits(Strategies strategy, Link link) {
+        if (strategy == Strategies.NATIVE || strategy == Strategies.NATIVE_SPIN) {
+            return link == Link.TCP && NativeSocket.isSupported();
+        }
+        if (strategy.peer()) {
+            return link == Link.TCP;
+        }
+        return link != Link.PIPE || strategy != Strategies.WIRESPEED_SPIN;
+    }
+
+    /**
+     * {@return the rows of this link's table, in order}
+     *
+     * @param withC whether the C programs were built
+     * @param withIperf whether {@code iperf3} is installed
+     */
+    List<StreamCase> rows(boolean withC, boolean withIperf) {
+        List<StreamCase> rows = new ArrayList<>();
+        for (Strategies strategy : Strategies.values()) {
+            if (fits(strategy, link)) {
+                rows.add(new StreamCase.Java(strategy));
+            }
+        }
+        if (link == Link.PIPE) {
+            rows.add(new StreamCase.Java(Strategies.WIRESPEED, StreamCase.BIG_PIPE, StreamCase.Writer.JAVA));
+        }
+        if (link == Link.TCP) {
+            for (Strategies strategy : PER_FRAME) {
+                rows.add(new StreamCase.Java(strategy, 0, StreamCase.Writer.JAVA_PER_FRAME));
+            }
+        }
+        if (withC) {
+            rows.add(new StreamCase.Java(Strategies.WIRESPEED, 0, StreamCase.Writer.C));
+            if (link != Link.PIPE) {
+                rows.add(new StreamCase.Java(Strategies.WIRESPEED_SPIN, 0, StreamCase.Writer.C));
+            }
+            rows.add(new StreamCase.Ceiling(false, 0));
+            rows.add(new StreamCase.Ceiling(true, 0));
+            if (link == Link.PIPE) {
+                rows.add(new StreamCase.Ceiling(false, StreamCase.BIG_PIPE));
+            }
+        }
+        if (link == Link.TCP && withIperf) {
+            rows.add(new StreamCase.Iperf());
+        }
+        return rows;
+    }
+
+    @Override
+    public List<StreamCell> cases(LabContext lab) throws IOException, InterruptedException {
+        boolean withC = lab.program(CPrograms.Program.CEILING).isPresent();
+        List<StreamCell> cells = new ArrayList<>();
+        for (Placement placement : lab.placements()) {
+            for (StreamCase row : rows(withC, Tools.has("iperf3"))) {
+                cells.add(new StreamCell(placement, row));
+            }
+        }
+        return cells;
+    }
+
+    @Override
+    public int steps(StreamCell cell, LabContext lab) {
+        return lab.mode().runs();
+    }
+
+    /** Frames per full-length round, sized so that a round lasts a fraction of a second on a 2-core VM. */
+    private long baseMessages(StreamCase row) {
+        long base = switch (row) {
+            case StreamCase.Java java when java.writer() == StreamCase.Writer.JAVA_PER_FRAME -> 150_000;
+            case StreamCase.Java java -> switch (java.strategy()) {
+                case NETTY_NIO, NETTY_EPOLL -> 2_000_000;
+                case UNBUFFERED -> 100_000;
+                case READINT -> 200_000;
+                case BUFFERED, BUFFERED_READINT, NO_ALLOC -> 1_500_000;
+                default -> 5_000_000;
+            };
+            case StreamCase.Ceiling c -> 5_000_000;
+            case StreamCase.Iperf i -> 0;
+        };
+        // The default 64 KiB pipe is slower: a third of the frames keeps its rounds as short.
+        return link == Link.PIPE && row.pipeSize() == 0 ? base / 3 : base;
+    }
+
+    @Override
+    public CaseRunner<StreamCell, Throughput> open(LabContext lab) throws IOException, InterruptedException {
+        Path ceiling = lab.program(CPrograms.Program.CEILING).orElse(null);
+        return new CaseRunner<>() {
+            private StreamServers servers;
+
+            @Override
+            public Throughput run(StreamCell cell) throws IOException, InterruptedException {
+                if (servers == null || !servers.placement().equals(cell.placement())) {
+                    close();
+                    servers = new StreamServers(link, cell.placement(), lab.jvm(), ceiling);
+                }
+                List<Double> mb = new ArrayList<>();
+                List<Double> msg = new ArrayList<>();
+                List<Double> cpu = new ArrayList<>();
+                int runs = lab.mode().runs();
+                for (int run = 1; run <= runs; run++) {
+                    lab.progress(link.id() + " " + cell.placement() + ": " + cell.row().name() + " run " + run + "/" + runs);
+                    if (cell.row() instanceof StreamCase.Iperf) {
+                        mb.add(Iperf.mbPerSec(cell.placement(), lab.mode().iperfSeconds()));
+                    } else {
+                        List<ChildReport.Round> rounds = runOnce(cell, servers, ceiling, lab);
+                        mb.add(median(rounds.stream().map(ChildReport.Round::mbPerSec).toList()));
+                        msg.add(median(rounds.stream().map(r -> (double) r.msgPerSec()).toList()));
+                        List<Double> cpus = rounds.stream().map(ChildReport.Round::cpuNsPerMsg)
+                                .filter(java.util.Objects::nonNull).toList();
+                        if (!cpus.isEmpty()) {
+                            cpu.add(median(cpus));
+                        }
+                    }
+                    lab.stepDone();
+                }
+                return new Throughput(Stats.of(mb), msg.isEmpty() ? null : Stats.of(msg),
+                        cpu.isEmpty() ? null : Stats.of(cpu));
+            }
+
+            @Override
+            public void close() {
+                if (servers != null) {
+                    servers.close();
+                    servers = null;
+                }
+            }
+        };
+    }
+
+    private static double median(List<Double> values) {
+        return Stats.of(values).median();
+    }
+
+    /** One client run of one cell: its measured rounds, the warm-up round left out. */
+    private List<ChildReport.Round> runOnce(StreamCell cell, StreamServers servers, Path ceiling, LabContext lab)
+            throws IOException, InterruptedException {
+        Placement placement = cell.placement();
+        String messages = String.valueOf(lab.mode().messages(baseMessages(cell.row())));
+        String rounds = String.valueOf(lab.mode().rounds());
+        List<String> reader;
+        List<String> writer = null;
+        switch (cell.row()) {
+            case StreamCase.Java java -> {
+                List<String> args = new ArrayList<>(List.of("client", "--strategy", java.strategy().cliName(),
+                        "--messages", messages, "--rounds", rounds, "--json", "--transport"));
+                switch (link) {
+                    case TCP -> args.addAll(List.of("tcp", "--port", servers.address(java.writer())));
+                    case UNIX -> args.addAll(List.of("unix", "--path", servers.address(java.writer())));
+                    case PIPE -> args.add("stdin");
+                }
+                reader = lab.jvm().command(placement.clientCpu(), args);
+                if (link == Link.PIPE && java.writer() == StreamCase.Writer.C) {
+                    writer = Children.pinned(placement.serverCpu(), List.of(ceiling.toString(), "write", "stdout"));
+                } else if (link == Link.PIPE) {
+                    List<String> server = new ArrayList<>(List.of("server", "--transport", "stdout", "--size",
+                            String.valueOf(SIZE)));
+                    if (java.pipeSize() > 0) {
+                        server.addAll(List.of("--pipe-size", String.valueOf(java.pipeSize())));
+                    }
+                    writer = lab.jvm().command(placement.serverCpu(), server);
+                }
+            }
+            case StreamCase.Ceiling c -> {
+                List<String> args = new ArrayList<>(List.of(ceiling.toString(), "read"));
+                switch (link) {
+                    case TCP -> args.addAll(List.of("tcp", "127.0.0.1", servers.c()));
+                    case UNIX -> args.addAll(List.of("unix", servers.c()));
+                    case PIPE -> args.add("stdin");
+                }
+                args.addAll(List.of(c.poll() ? "poll" : "block", messages, rounds));
+                reader = Children.pinned(placement.clientCpu(), args);
+                if (link == Link.PIPE) {
+                    writer = Children.pinned(placement.serverCpu(), List.of(ceiling.toString(), "write", "stdout"));
+                }
+            }
+            case StreamCase.Iperf i -> throw new IllegalArgumentException("iperf3 has no client run");
+        }
+        Process client;
+        Process server = null;
+        if (writer == null) {
+            client = new ProcessBuilder(reader).start();
+        } else {
+            ProcessBuilder write = new ProcessBuilder(writer).redirectError(ProcessBuilder.Redirect.DISCARD);
+            if (cell.row() instanceof StreamCase.Ceiling c && c.pipeSize() > 0) {
+                write.environment().put("CEILING_PIPE_SIZE", String.valueOf(c.pipeSize()));
+            }
+            List<Process> pipeline = ProcessBuilder.startPipeline(List.of(write, new ProcessBuilder(reader)));
+            server = pipeline.get(0);
+            client = pipeline.get(1);
+        }
+        try {
+            List<ChildReport.Round> measured = new ArrayList<>();
+            for (ChildReport report : Children.reports(client, cell.row().name(), 5)) {
+                if (report instanceof ChildReport.Round round && round.round() > 1) {
+                    measured.add(round);
+                }
+            }
+            if (measured.isEmpty()) {
+                throw new IOException(cell.row().name() + " reported no measured round (rounds=" + rounds + ")");
+            }
+            return measured;
+        } finally {
+            Children.stop(server);
+        }
+    }
+
+    /**
+     * {@return the ceiling of one placement}: the best median MB/s of the C and iperf3 rows that read
+     * the same link as the Java rows (the default pipe), or NaN where there are none
+     */
+    static double ceiling(Results<StreamCell, Throughput> results, Placement placement) {
+        double best = Double.NaN;
+        for (StreamCell cell : results.cases(c -> c.placement().equals(placement) && c.row().pipeSize() == 0
+                && !(c.row() instanceof StreamCase.Java))) {
+            double mb = results.get(cell).mbPerSec().median();
+            if (!(mb <= best)) {
+                best = mb;
+            }
+        }
+        return best;
+    }
+
+    @Override
+    public List<Measurement> measurements(Results<StreamCell, Throughput> results, LabContext lab) {
+        List<Measurement> rows = new ArrayList<>();
+        for (StreamCell cell : results.cases()) {
+            Throughput t = results.get(cell);
+            Series series = new Series(link.id(), cell.row().name(), cell.row().role(), link.medium(), SIZE);
+            rows.add(series.at(cell.placement(), Unit.MB_PER_S, t.mbPerSec())
+                    .published(Published.mbPerSec(link, cell.row(), cell.placement()))
+                    .ofCeiling(ceiling(results, cell.placement())));
+            if (t.msgPerSec() != null) {
+                rows.add(series.at(cell.placement(), Unit.MSG_PER_S, t.msgPerSec()));
+            }
+            if (t.cpuNsPerMsg() != null) {
+                rows.add(series.at(cell.placement(), Unit.CPU_NS_PER_MSG, t.cpuNsPerMsg()));
+            }
+        }
+        return rows;
+    }
+
+    @Override
+    public List<Table> tables(Results<StreamCell, Throughput> results, LabContext lab) {
+        List<Placement> placements = results.cases().stream().map(StreamCell::placement).distinct().toList();
+        List<StreamCase> rows = results.cases().stream().map(StreamCell::row).distinct().toList();
+        List<String> header = new ArrayList<>(List.of("case"));
+        for (Placement placement : placements) {
+            String p = placement + " (" + placement.cpus() + ")";
+            header.addAll(List.of(p + ": msg/s", "MB/s [min-max]", "CPU ns/msg", "% of ceiling", "article MB/s"));
+        }
+        List<List<String>> lines = new ArrayList<>();
+        for (StreamCase row : rows) {
+            List<String> line = new ArrayList<>(List.of(row.name()));
+            for (Placement placement : placements) {
+                StreamCell cell = new StreamCell(placement, row);
+                if (!results.has(cell)) {
+                    line.addAll(List.of("-", "-", "-", "-", "-"));
+                    continue;
+                }
+                Throughput t = results.get(cell);
+                double ceiling = ceiling(results, placement);
+                double published = Published.mbPerSec(link, row, placement);
+                line.add(t.msgPerSec() == null ? "-" : String.format(Locale.ROOT, "%,.0f", t.msgPerSec().median()));
+                line.add(String.format(Locale.ROOT, "%,.1f [%,.1f-%,.1f]", t.mbPerSec().median(), t.mbPerSec().min(),
+                        t.mbPerSec().max()));
+                line.add(t.cpuNsPerMsg() == null ? "-" : String.format(Locale.ROOT, "%.1f", t.cpuNsPerMsg().median()));
+                line.add(Double.isNaN(ceiling) ? "-" : String.format(Locale.ROOT, "%.0f%%",
+                        100 * t.mbPerSec().median() / ceiling));
+                line.add(Double.isNaN(published) ? "-" : String.format(Locale.ROOT, "%.1f", published));
+            }
+            lines.add(line);
+        }
+        String title = String.format(Locale.ROOT, "%s: %s, %d-byte bodies, server batching 512 KiB writes; median of %d "
+                + "run(s) [min-max], each from %d measured round(s) after a warm-up round", link.id(), link.title(), SIZE,
+                lab.mode().runs(), lab.mode().rounds() - 1);
+        return List.of(new Table(title, header, lines, List.of("% of ceiling: against the best C or iperf3 row of the "
+                + "same placement and pipe size")));
+    }
+
+    @Override
+    public List<Finding> findings(Results<StreamCell, Throughput> results, LabContext lab) {
+        return new StreamFindings(link, results).all();
+    }
+}

@@ -1,0 +1,119 @@
+package dev.wirespeed.lab.result;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import java.util.Objects;
+
+/**
+ * What a child process of the lab reports on standard output, one JSON object per line: the client's
+ * rounds and summary ({@code wirespeed client --json}, and the C reader in the same shape) and
+ * ping's percentiles ({@code wirespeed ping --json}, and the C ping-pong). {@link ChildReports} writes
+ * and reads every line, so both sides share one schema; the kind of a line is told by its fields.
+ */
+@JsonTypeInfo(use = JsonTypeInfo.Id.DEDUCTION)
+@JsonSubTypes({@JsonSubTypes.Type(ChildReport.Round.class), @JsonSubTypes.Type(ChildReport.Summary.class),
+    @JsonSubTypes.Type(ChildReport.Latency.class)})
+public sealed interface ChildReport {
+    /**
+     * One round of {@code messages} frames read by a client.
+     *
+     * @param round the round's number, from 1 (the first is the warm-up where the lab measures)
+     * @param messages frames in the round, {@code >= 1}
+     * @param bytes bytes in the round, 8 header bytes counted per frame
+     * @param ms the round's wall time in milliseconds
+     * @param msgPerSec frames per second
+     * @param mbPerSec megabytes (10^6 bytes) per second
+     * @param cpuNsPerMsg the reading thread's CPU time per frame in nanoseconds, or null where the round
+     *     was closed on another thread and has none
+     */
+    @JsonInclude(JsonInclude.Include.ALWAYS)
+    record Round(long round, long messages, long bytes, long ms, long msgPerSec, double mbPerSec, Double cpuNsPerMsg)
+            implements ChildReport {
+        /**
+         * Checks the counts.
+         *
+         * @throws IllegalArgumentException if {@code round < 1}, {@code messages < 1} or a figure is negative
+         */
+        public Round {
+            if (round < 1 || messages < 1 || bytes < 0 || ms < 0 || msgPerSec < 0 || !(mbPerSec >= 0)
+                    || (cpuNsPerMsg != null && !(cpuNsPerMsg >= 0))) {
+                throw new IllegalArgumentException("round=" + round + " messages=" + messages + " bytes=" + bytes
+                        + " ms=" + ms + " msgPerSec=" + msgPerSec + " mbPerSec=" + mbPerSec + " cpuNsPerMsg="
+                        + cpuNsPerMsg);
+            }
+        }
+    }
+
+    /**
+     * The client's last line.
+     *
+     * @param summary always true: marks the line
+     * @param frames complete frames read
+     * @param bytes bytes read, headers included
+     * @param verified whether every frame was checked against the sequence stream and the read ended cleanly
+     */
+    record Summary(boolean summary, long frames, long bytes, boolean verified) implements ChildReport {
+        /**
+         * Checks the fields.
+         *
+         * @throws IllegalArgumentException if {@code summary} is false or a count is negative
+         */
+        public Summary {
+            if (!summary || frames < 0 || bytes < 0) {
+                throw new IllegalArgumentException("summary=" + summary + " frames=" + frames + " bytes=" + bytes);
+            }
+        }
+
+        /**
+         * A summary line.
+         *
+         * @param frames complete frames read
+         * @param bytes bytes read
+         * @param verified whether every frame was verified
+         */
+        public Summary(long frames, long bytes, boolean verified) {
+            this(true, frames, bytes, verified);
+        }
+    }
+
+    /**
+     * Round-trip percentiles of one {@code ping} run.
+     *
+     * @param p50 the median
+     * @param p90 the 90th percentile
+     * @param p99 the 99th percentile
+     * @param p999 the 99.9th percentile
+     * @param max the largest round trip
+     * @param unit always microseconds
+     */
+    record Latency(double p50, double p90, double p99, double p999, double max, Unit unit) implements ChildReport {
+        /**
+         * Checks the order of the percentiles.
+         *
+         * @throws IllegalArgumentException unless {@code 0 <= p50 <= p90 <= p99 <= p999 <= max} in microseconds
+         */
+        public Latency {
+            Objects.requireNonNull(unit, "unit");
+            if (unit != Unit.MICROSECONDS || !(0 <= p50 && p50 <= p90 && p90 <= p99 && p99 <= p999 && p999 <= max)) {
+                throw new IllegalArgumentException("percentiles out of order or not in us: p50=" + p50 + " p90=" + p90
+                        + " p99=" + p99 + " p999=" + p999 + " max=" + max + " unit=" + unit);
+            }
+        }
+
+        /**
+         * {@return the figure of one percentile}
+         *
+         * @param percentile which
+         */
+        public double get(Percentile percentile) {
+            return switch (percentile) {
+                case P50 -> p50;
+                case P90 -> p90;
+                case P99 -> p99;
+                case P999 -> p999;
+                case MAX -> max;
+            };
+        }
+    }
+}

@@ -1,0 +1,43 @@
+package dev.wirespeed.lab.result;
+
+import com.fasterxml.jackson.annotation.JsonValue;
+
+/** The unit of a measured figure, written in results and tables by its {@link #symbol()}. */
+public enum Unit {
+    /** Megabytes (10^6 bytes, frame headers counted) per second. */
+    MB_PER_S("MB/s"),
+    /** Frames per second. */
+    MSG_PER_S("msg/s"),
+    /** CPU time (user and system) of the reading thread per frame, in nanoseconds. */
+    CPU_NS_PER_MSG("cpu ns/msg"),
+    /** Microseconds, for round-trip latency. */
+    MICROSECONDS("us"),
+    /** Bytes, for memory allocated per call. */
+    BYTES("bytes"),
+    /** Calls per second. */
+    CALLS_PER_S("ops/s"),
+    /** A ratio of two figures of one unit. */
+    RATIO("x");
+
+    private final String symbol;
+
+    Unit(String symbol) {
+        this.symbol = symbol;
+    }
+
+    /** {@return how results and tables write the unit, e.g. {@code MB/s}} */
+    @JsonValue
+    public String symbol() {
+        return symbol;
+    }
+
+    /** {@return whether a larger figure is better (throughput) rather than worse (latency, cost)} */
+    public boolean higherIsBetter() {
+        return this == MB_PER_S || this == MSG_PER_S || this == CALLS_PER_S;
+    }
+
+    @Override
+    public String toString() {
+        return symbol;
+    }
+}

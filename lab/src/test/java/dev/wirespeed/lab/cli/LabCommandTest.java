@@ -1,0 +1,151 @@
+package dev.wirespeed.lab.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.wirespeed.lab.ExitCode;
+import dev.wirespeed.lab.Main;
+import dev.wirespeed.lab.client.Strategies;
+import dev.wirespeed.lab.env.Placements;
+import dev.wirespeed.lab.env.Tools;
+import dev.wirespeed.lab.experiments.Experiments;
+import dev.wirespeed.lab.experiments.stream.Link;
+import dev.wirespeed.lab.experiments.stream.StreamExperiment;
+import dev.wirespeed.lab.report.LabReport;
+import dev.wirespeed.lab.report.ResultsFiles;
+import dev.wirespeed.lab.report.ResultsSchema;
+import dev.wirespeed.lab.result.Measurement;
+import dev.wirespeed.lab.result.Percentile;
+import dev.wirespeed.lab.result.Placement;
+import dev.wirespeed.lab.result.Role;
+import dev.wirespeed.lab.result.Unit;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code wirespeed lab --quick} end to end: every expected cell in results.json, valid against its schema. */
+class LabCommandTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    @Timeout(value = 10, unit = TimeUnit.MINUTES)
+    void quickRunWritesEveryExpectedCellOfEveryExperiment() throws Exception {
+        // Before the run: the lab pins its in-process experiments to one CPU (and then lets go again).
+        List<Placement> placements = Placements.available(note -> { });
+        StringWriter out = new StringWriter();
+        var commandLine = Main.commandLine();
+        commandLine.setOut(new PrintWriter(out));
+        commandLine.setErr(new PrintWriter(new StringWriter()));
+        int code = commandLine.execute("lab", "--quick", "--out", dir.toString());
+        assertEquals(ExitCode.OK, code, out.toString());
+        assertEquals(placements, Placements.available(note -> { }), "the lab left this thread's CPUs as they were");
+
+        assertEquals(List.of(), ResultsSchema.validate(Files.readString(dir.resolve("results.json"))));
+        assertEquals(ResultsFiles.schema(), Files.readString(dir.resolve(LabReport.SCHEMA)));
+        LabReport report = ResultsFiles.read(dir.resolve("results.json"));
+        assertEquals(Experiments.names(), report.experiments().stream().map(LabReport.Experiment::name).toList());
+        boolean cc = Tools.has("cc");
+        int cells = 0;
+        for (Link link : Link.values()) {
+            List<String> cases = new ArrayList<>();
+            for (Strategies strategy : Strategies.values()) {
+                if (StreamExperiment.fits(strategy, link)) {
+                    cases.add(strategy.cliName());
+                }
+            }
+            if (link == Link.PIPE) {
+                cases.add("wirespeed (1 MiB pipe)");
+            }
+            if (link == Link.TCP) {
+                List.of("unbuffered", "zero-copy", "wirespeed").forEach(s -> cases.add(s + " (server writes per frame)"));
+            }
+            if (cc) {
+                cases.addAll(List.of("wirespeed <- C writer", "C read(2) blocking", "C read(2) busy-poll"));
+            }
+            for (Placement placement : placements) {
+                for (String kase : cases) {
+                    for (Unit unit : List.of(Unit.MB_PER_S, Unit.MSG_PER_S, Unit.CPU_NS_PER_MSG)) {
+                        Measurement m = only(report, link.id(), kase, placement, unit, null);
+                        assertTrue(m.stats().median() > 0 && m.stats().runs() == 1, m.toString());
+                        Role expected = kase.startsWith("C ") ? Role.CEILING : kase.startsWith("netty") ? Role.PEER
+                                : kase.startsWith("wirespeed") || kase.startsWith("native") ? Role.LIBRARY : Role.ARTICLE;
+                        assertEquals(expected, m.series().role(), kase);
+                        if (unit == Unit.MB_PER_S && cc) {
+                            assertTrue(m.ofCeiling() != null && m.ofCeiling() > 0, m.toString());
+                        }
+                        cells++;
+                    }
+                }
+            }
+        }
+        for (String kase : List.of("manual 8 KiB buffer", "whole-file buffer", "wirespeed ByteCounts.count(Path)",
+                "wirespeed ByteCounts (map, then count)")) {
+            assertEquals(2, report.measurements().stream().filter(m -> m.series().experiment().equals("files")
+                    && m.series().name().equals(kase) && m.unit() == Unit.MB_PER_S).count(), kase);
+        }
+        for (String reader : List.of("JDK readAllBytes (stream)", "wirespeed ReadAll (stream)",
+                "JDK Files.readAllBytes (file)", "wirespeed ReadAll (file)")) {
+            for (Unit unit : List.of(Unit.BYTES, Unit.CALLS_PER_S)) {
+                assertEquals(19, report.measurements().stream().filter(m -> m.series().experiment().equals("readall")
+                        && m.series().name().equals(reader) && m.unit() == unit).count(), reader + " " + unit);
+            }
+        }
+        for (Placement placement : placements) {
+            List<String> latencyCases = new ArrayList<>(List.of("jdk", "jdk-spin", "native", "native-spin", "netty"));
+            if (cc) {
+                latencyCases.addAll(List.of("C ping-pong blocking", "C ping-pong busy-poll"));
+            }
+            for (String kase : latencyCases) {
+                for (Percentile percentile : Percentile.values()) {
+                    Measurement m = only(report, "latency", kase, placement, Unit.MICROSECONDS, percentile);
+                    assertTrue(m.stats().median() > 0, m.toString());
+                    assertEquals(kase.startsWith("native"), m.series().role() == Role.LIBRARY, kase);
+                    cells++;
+                }
+            }
+        }
+        assertTrue(report.findings().size() > 20, "findings: " + report.findings().size());
+        String csv = Files.readString(dir.resolve("results.csv"));
+        assertEquals(report.measurements().size() + 1, csv.lines().count(), "a CSV line per measurement, and a header");
+        assertTrue(cells > 100, "cells checked: " + cells);
+        String html = Files.readString(dir.resolve("index.html"));
+        assertTrue(html.indexOf("id=\"summary\"") < html.indexOf("<svg"), "the summary comes before the charts");
+        assertEquals(placements.size(), Pattern.compile("<svg class=\"chart percentiles\"").matcher(html).results().count(),
+                "a percentile chart per placement");
+        assertTrue(out.toString().contains("tcp: TCP loopback"), out.toString());
+        assertTrue(out.toString().contains("latency: TCP loopback round trips"), out.toString());
+    }
+
+    private static Measurement only(LabReport report, String experiment, String kase, Placement placement, Unit unit,
+            Percentile percentile) {
+        List<Measurement> found = report.measurements().stream().filter(m -> m.series().experiment().equals(experiment)
+                && m.series().name().equals(kase) && m.placement().equals(placement) && m.unit() == unit
+                && m.percentile() == percentile).toList();
+        assertEquals(1, found.size(), experiment + " / " + kase + " / " + placement + " / " + unit + " / " + percentile);
+        return found.get(0);
+    }
+
+    @Test
+    void refusesAnUnknownExperimentAndBothModes() {
+        StringWriter err = new StringWriter();
+        var commandLine = Main.commandLine();
+        commandLine.setErr(new PrintWriter(err));
+        assertEquals(ExitCode.USAGE, commandLine.execute("lab", "nosuch"));
+        assertEquals("wirespeed lab: unknown experiment 'nosuch'; known: tcp, unix, pipe, latency, files, readall\n",
+                err.toString());
+        StringWriter both = new StringWriter();
+        var modes = Main.commandLine();
+        modes.setErr(new PrintWriter(both));
+        assertEquals(ExitCode.USAGE, modes.execute("lab", "--quick", "--full"));
+        assertEquals("wirespeed lab: --quick and --full exclude each other\n", both.toString());
+    }
+}

@@ -1,0 +1,85 @@
+package dev.wirespeed.lab.experiments.latency;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.wirespeed.lab.env.Jvm;
+import dev.wirespeed.lab.experiment.LabContext;
+import dev.wirespeed.lab.experiment.Mode;
+import dev.wirespeed.lab.experiment.Results;
+import dev.wirespeed.lab.latency.Impl;
+import dev.wirespeed.lab.result.Finding;
+import dev.wirespeed.lab.result.Percentile;
+import dev.wirespeed.lab.result.Placement;
+import dev.wirespeed.lab.result.Stats;
+import dev.wirespeed.linux.NativeSocket;
+import java.io.PrintWriter;
+import java.io.Writer;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The latency findings judged on synthetic distributions. */
+class LatencyFindingsTest {
+    private static final LabContext LAB = new LabContext(Mode.DEFAULT, new Jvm("unused"),
+            new PrintWriter(Writer.nullWriter()), false);
+    private static final Placement APART = new Placement(Placement.Kind.DIFFERENT_CORES, 0, 1);
+
+    @BeforeEach
+    void nativeSocketsExist() {
+        assumeTrue(NativeSocket.isSupported(), "the findings compare the native path, which needs Linux x64");
+    }
+
+    /** A distribution whose median is {@code p50}, whose fastest run was {@code fastest}, and p99 twice p50. */
+    private static Distribution distribution(double p50, double fastest) {
+        Map<Percentile, Stats> stats = new EnumMap<>(Percentile.class);
+        stats.put(Percentile.P50, new Stats(p50, fastest, p50 * 1.1, 3));
+        stats.put(Percentile.P90, Stats.exact(p50 * 1.2));
+        stats.put(Percentile.P99, Stats.exact(p50 * 2));
+        stats.put(Percentile.P999, Stats.exact(p50 * 8));
+        stats.put(Percentile.MAX, Stats.exact(p50 * 40));
+        return new Distribution(stats);
+    }
+
+    private static List<Finding> findings(double nativeSpinP50) {
+        Results<LatencyCell, Distribution> results = new Results<>();
+        results.put(new LatencyCell(APART, new LatencyCase.Java(Impl.JDK)), distribution(76.9, 76.8));
+        results.put(new LatencyCell(APART, new LatencyCase.Java(Impl.JDK_SPIN)), distribution(6.2, 6.1));
+        results.put(new LatencyCell(APART, new LatencyCase.Java(Impl.NATIVE)), distribution(73.7, 73.6));
+        results.put(new LatencyCell(APART, new LatencyCase.Java(Impl.NATIVE_SPIN)), distribution(nativeSpinP50, 6.0));
+        results.put(new LatencyCell(APART, new LatencyCase.Java(Impl.NETTY)), distribution(75.8, 74.3));
+        results.put(new LatencyCell(APART, new LatencyCase.C(false)), distribution(71.1, 69.5));
+        results.put(new LatencyCell(APART, new LatencyCase.C(true)), distribution(5.8, 5.7));
+        return new LatencyExperiment().findings(results, LAB);
+    }
+
+    private static Finding finding(List<Finding> findings, String start) {
+        return findings.stream().filter(f -> f.claim().startsWith(start)).findFirst().orElseThrow();
+    }
+
+    @Test
+    void theNativePathIsNoWorseThanTheJdkWithinItsStatedFivePercent() {
+        assertTrue(finding(findings(6.1), "the native path's p50 and p99 are no worse").holds());
+        assertTrue(finding(findings(6.5), "the native path's p50 and p99 are no worse").holds(), "6.5 / 6.2 = 1.048x");
+        Finding worse = finding(findings(6.6), "the native path's p50 and p99 are no worse");
+        assertFalse(worse.holds(), "6.6 / 6.2 = 1.065x");
+        assertEquals("different cores, busy-polling", worse.failures().get(0).where());
+    }
+
+    @Test
+    void bypassingPaysOnlyBelowTheJdksFastestRunInEveryMode() {
+        Finding bypass = finding(findings(6.1), "bypassing the JDK's SocketChannel pays");
+        assertFalse(bypass.holds(), "6.1 is not below the JDK's fastest 6.1: " + bypass.figures());
+        assertEquals(5.7 / 6.8, bypass.published());
+    }
+
+    @Test
+    void theNativePathMustBeWithinFifteenPercentOfC() {
+        assertTrue(finding(findings(6.6), "the native path's p50 is within 15% of the C").holds(), "6.6 / 5.8 = 1.14x");
+        assertFalse(finding(findings(6.7), "the native path's p50 is within 15% of the C").holds(), "6.7 / 5.8 = 1.16x");
+    }
+}

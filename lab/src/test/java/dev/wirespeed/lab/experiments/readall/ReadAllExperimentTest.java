@@ -1,0 +1,98 @@
+package dev.wirespeed.lab.experiments.readall;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.wirespeed.lab.env.Jvm;
+import dev.wirespeed.lab.experiment.LabContext;
+import dev.wirespeed.lab.experiment.Mode;
+import dev.wirespeed.lab.experiment.Results;
+import dev.wirespeed.lab.result.Finding;
+import dev.wirespeed.lab.result.Medium;
+import dev.wirespeed.lab.result.Placement;
+import dev.wirespeed.lab.result.Stats;
+import java.io.PrintWriter;
+import java.io.Writer;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ReadAllExperimentTest {
+    private static final LabContext LAB = new LabContext(Mode.DEFAULT, new Jvm("unused"),
+            new PrintWriter(Writer.nullWriter()), false);
+
+    @Test
+    void pairedRatiosCompareTheBlocksOfOneRunNotTheMediansOfAll() {
+        // The machine slowed down 4x in the last run: medians of each would say 1.0x, the pairs say 2x.
+        assertEquals(new Stats(2.0, 2.0, 2.0, 3),
+                ReadAllExperiment.pairedRatios(List.of(200.0, 220.0, 50.0), List.of(100.0, 110.0, 25.0)));
+        assertEquals(new Stats(1.0, 0.5, 3.0, 3),
+                ReadAllExperiment.pairedRatios(List.of(3.0, 1.0, 2.0), List.of(1.0, 2.0, 2.0)));
+    }
+
+    @Test
+    void theThreadsFormulasGiveEveryFigureOfItsTable() {
+        // JDK-8193832's table for B = 8192: L, N_old, N_new.
+        long[][] table = {{8191, 16383, 16383}, {8192, 8192, 16384}, {8193, 32769, 24578}, {16383, 40959, 40958},
+            {16384, 24576, 40960}, {16385, 73729, 40962}, {32767, 90111, 73726}, {32768, 57344, 73728},
+            {32769, 155649, 73730}, {65535, 188415, 139262}, {65536, 122880, 139264}, {65537, 319489, 139266},
+            {131071, 385023, 270334}, {131072, 253952, 270336}, {131073, 647169, 270338}, {262143, 778239, 532478},
+            {262144, 516096, 532480}, {262145, 1302529, 532482}};
+        assertEquals(ReadAllExperiment.THREAD_LENGTHS.length, table.length);
+        for (long[] row : table) {
+            assertEquals(row[1], ReadAllExperiment.nOld(row[0]), "N_old at " + row[0]);
+            assertEquals(row[2], ReadAllExperiment.nNew(row[0]), "N_new at " + row[0]);
+        }
+    }
+
+    /** Three lengths where ours allocates its result and reads 1.3x; one length may be made worse. */
+    private static Results<Integer, ReadAllCell> results(int badLength, long oursFileBytes, double fileRatio) {
+        Results<Integer, ReadAllCell> results = new Results<>();
+        for (int length : new int[] {8191, 32768, 1 << 20}) {
+            Map<Reader, Long> bytes = new EnumMap<>(Map.of(Reader.JDK_STREAM, 3L * length, Reader.OURS_STREAM,
+                    length + 40L, Reader.JDK_FILE, length + 500L, Reader.OURS_FILE,
+                    length == badLength ? oursFileBytes : length + 100L));
+            Map<Reader, Stats> calls = new EnumMap<>(Reader.class);
+            for (Reader reader : Reader.values()) {
+                calls.put(reader, new Stats(1000, 900, 1100, 9));
+            }
+            double file = length == badLength ? fileRatio : 1.3;
+            Map<Medium, Stats> paired = new EnumMap<>(Map.of(Medium.STREAM, new Stats(1.3, 1.2, 1.4, 9),
+                    Medium.FILE, new Stats(file, file - 0.1, file + 0.1, 9)));
+            results.put(length, new ReadAllCell(Placement.inProcess(1), bytes, calls, paired));
+        }
+        return results;
+    }
+
+    private static Finding finding(List<Finding> findings, String start) {
+        return findings.stream().filter(f -> f.claim().startsWith(start)).findFirst().orElseThrow(() ->
+                new AssertionError("no finding starting '" + start + "' in " + findings));
+    }
+
+    @Test
+    void theSpeedTargetFailsWhenOursIsSlowerAtOneLength() {
+        ReadAllExperiment experiment = new ReadAllExperiment();
+        assertTrue(finding(experiment.findings(results(0, 0, 1), LAB), "wirespeed's readAll is at least as fast as JDK 25's "
+                + "at every length (file").holds());
+        Finding slower = finding(experiment.findings(results(32768, 32768 + 100, 0.90), LAB),
+                "wirespeed's readAll is at least as fast as JDK 25's at every length (file");
+        assertFalse(slower.holds(), slower.figures());
+        assertEquals("32,768 bytes", slower.failures().get(0).where());
+        Finding level = finding(experiment.findings(results(32768, 32768 + 100, 0.96), LAB),
+                "wirespeed's readAll is at least as fast as JDK 25's at every length (file");
+        assertTrue(level.holds(), "0.96x is within the stated 5%: " + level.figures());
+    }
+
+    @Test
+    void theAllocationTargetsFailWhenOursAllocatesMoreAtOneLength() {
+        ReadAllExperiment experiment = new ReadAllExperiment();
+        List<Finding> more = experiment.findings(results(8191, 8191 + 501, 1.3), LAB);
+        assertFalse(finding(more, "wirespeed's readAll allocates no more than JDK 25's at every length (file)").holds());
+        assertTrue(finding(more, "wirespeed's readAll allocates no more than JDK 25's at every length (stream)").holds());
+        assertTrue(finding(more, "reading a file of known size allocates at most length + 16 KiB").holds());
+        List<Finding> over = experiment.findings(results(8191, 8191 + 16 * 1024 + 1, 1.3), LAB);
+        assertFalse(finding(over, "reading a file of known size allocates at most length + 16 KiB").holds());
+    }
+}

@@ -1,0 +1,122 @@
+package dev.wirespeed.lab.experiments.stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.wirespeed.lab.client.Strategies;
+import dev.wirespeed.lab.experiment.Results;
+import dev.wirespeed.lab.result.Finding;
+import dev.wirespeed.lab.result.Placement;
+import dev.wirespeed.lab.result.Stats;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The stream findings judged on synthetic figures: each rule where it holds and where it fails. */
+class StreamFindingsTest {
+    private static final Placement APART = new Placement(Placement.Kind.DIFFERENT_CORES, 0, 1);
+    private static final Placement TOGETHER = new Placement(Placement.Kind.SAME_CORE, 1, 1);
+
+    /** MB/s of every tcp row, as a run on a 2-CPU machine measured them. */
+    private static Map<StreamCase, Double> tcp() {
+        Map<StreamCase, Double> mb = new LinkedHashMap<>();
+        double[] figures = {47, 85, 788, 734, 826, 2249, 2307, 2118, 2573, 3501, 2412, 3006, 608, 901};
+        Strategies[] strategies = Strategies.values();
+        for (int i = 0; i < strategies.length; i++) {
+            mb.put(new StreamCase.Java(strategies[i]), figures[i]);
+        }
+        mb.put(new StreamCase.Java(Strategies.UNBUFFERED, 0, StreamCase.Writer.JAVA_PER_FRAME), 48.0);
+        mb.put(new StreamCase.Java(Strategies.ZERO_COPY, 0, StreamCase.Writer.JAVA_PER_FRAME), 350.0);
+        mb.put(new StreamCase.Java(Strategies.WIRESPEED, 0, StreamCase.Writer.JAVA_PER_FRAME), 336.0);
+        mb.put(new StreamCase.Java(Strategies.WIRESPEED, 0, StreamCase.Writer.C), 2677.0);
+        mb.put(new StreamCase.Java(Strategies.WIRESPEED_SPIN, 0, StreamCase.Writer.C), 3655.0);
+        mb.put(new StreamCase.Ceiling(false, 0), 3516.0);
+        mb.put(new StreamCase.Ceiling(true, 0), 5347.0);
+        mb.put(new StreamCase.Iperf(), 2546.0);
+        return mb;
+    }
+
+    private static Results<StreamCell, Throughput> results(Map<StreamCase, Double> mb) {
+        Results<StreamCell, Throughput> results = new Results<>();
+        for (Placement placement : List.of(APART, TOGETHER)) {
+            mb.forEach((row, figure) -> results.put(new StreamCell(placement, row), new Throughput(
+                    new Stats(figure, figure * 0.95, figure * 1.05, 3), row instanceof StreamCase.Iperf ? null
+                            : Stats.exact(figure * 1e4), row instanceof StreamCase.Iperf ? null : Stats.exact(3e4 / figure))));
+        }
+        return results;
+    }
+
+    private static Finding finding(Map<StreamCase, Double> mb, String claim) {
+        List<Finding> findings = new StreamFindings(Link.TCP, results(mb)).all();
+        return findings.stream().filter(f -> f.claim().equals(claim)).findFirst()
+                .orElseThrow(() -> new AssertionError("no finding '" + claim + "' in " + findings));
+    }
+
+    @Test
+    void anArticleClaimHoldsOrFailsOnItsRatioAndCarriesTheArticlesRatio() {
+        Finding holds = finding(tcp(), "buffering speeds the unbuffered client up many times");
+        assertTrue(holds.holds(), holds.figures());
+        assertEquals(520.2 / 32.9, holds.published());
+        assertEquals(2, holds.checks().size(), "one check per placement");
+        Map<StreamCase, Double> mb = tcp();
+        mb.put(new StreamCase.Java(Strategies.BUFFERED_READINT), 47 * 4.9);
+        assertFalse(finding(mb, "buffering speeds the unbuffered client up many times").holds());
+    }
+
+    @Test
+    void zeroCopyMustBeatCopyingStrictly() {
+        Map<StreamCase, Double> mb = tcp();
+        mb.put(new StreamCase.Java(Strategies.ZERO_COPY), 2307.0);
+        assertFalse(finding(mb, "zero-copy beats copying the body").holds(), "level is not a win");
+        mb.put(new StreamCase.Java(Strategies.ZERO_COPY), 2308.0);
+        assertTrue(finding(mb, "zero-copy beats copying the body").holds());
+    }
+
+    @Test
+    void theNettyTargetIsAgainstTheBetterNettyAtEachPlacement() {
+        Finding spin = finding(tcp(), "wirespeed-spin is at least 3x the best Netty strategy");
+        assertTrue(spin.holds(), spin.figures());
+        assertEquals("netty-epoll", spin.checks().get(0).denominator().name());
+        Finding blocking = finding(tcp(), "wirespeed is at least 3x the best Netty strategy");
+        assertFalse(blocking.holds(), "2,573 / 901 = 2.86x: " + blocking.figures());
+    }
+
+    @Test
+    void theCeilingTargetIsAgainstTheBestCOrIperfRowOfThePlacement() {
+        Finding ceiling = finding(tcp(), "wirespeed-spin <- C writer reaches 90% of the ceiling");
+        assertEquals(5347.0, ceiling.checks().get(0).denominator().stats().median());
+        assertFalse(ceiling.holds(), "3,655 / 5,347 = 68%");
+        Map<StreamCase, Double> mb = tcp();
+        mb.put(new StreamCase.Java(Strategies.WIRESPEED_SPIN, 0, StreamCase.Writer.C), 0.9 * 5347.0);
+        assertTrue(finding(mb, "wirespeed-spin <- C writer reaches 90% of the ceiling").holds());
+    }
+
+    @Test
+    void note1HoldsWhenBufferingGainsLessAgainstAPerFrameServer() {
+        assertTrue(finding(tcp(), "buffering gains less when the server writes each frame on its own (Note 1)").holds());
+        Map<StreamCase, Double> mb = tcp();
+        mb.put(new StreamCase.Java(Strategies.ZERO_COPY, 0, StreamCase.Writer.JAVA_PER_FRAME), 2118.0);
+        mb.put(new StreamCase.Java(Strategies.UNBUFFERED, 0, StreamCase.Writer.JAVA_PER_FRAME), 47.0);
+        assertFalse(finding(mb, "buffering gains less when the server writes each frame on its own (Note 1)").holds());
+    }
+
+    @Test
+    void publishedFiguresOnlyBesideTheCaseTheArticleMeasured() {
+        assertEquals(2147.1, Published.mbPerSec(Link.TCP, new StreamCase.Java(Strategies.ZERO_COPY), APART));
+        assertTrue(Double.isNaN(Published.mbPerSec(Link.TCP, new StreamCase.Java(Strategies.ZERO_COPY, 0,
+                StreamCase.Writer.JAVA_PER_FRAME), APART)), "the article never measured a per-frame server");
+        assertTrue(Double.isNaN(Published.mbPerSec(Link.PIPE, new StreamCase.Java(Strategies.WIRESPEED,
+                StreamCase.BIG_PIPE, StreamCase.Writer.JAVA), TOGETHER)));
+        assertEquals(1782.0, Published.mbPerSec(Link.PIPE, new StreamCase.Java(Strategies.ZERO_COPY), TOGETHER));
+    }
+
+    @Test
+    void theLibraryReadByTheCWriterIsStillTheLibrary() {
+        assertEquals(dev.wirespeed.lab.result.Role.LIBRARY,
+                new StreamCase.Java(Strategies.WIRESPEED, 0, StreamCase.Writer.C).role());
+        assertEquals(dev.wirespeed.lab.result.Role.PEER, new StreamCase.Java(Strategies.NETTY_NIO).role());
+        assertEquals(dev.wirespeed.lab.result.Role.CEILING, new StreamCase.Iperf().role());
+    }
+}
