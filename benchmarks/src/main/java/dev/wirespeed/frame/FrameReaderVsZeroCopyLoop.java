@@ -1,5 +1,6 @@
 package dev.wirespeed.frame;
 
+import dev.wirespeed.testkit.SequenceStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.ReadableByteChannel;
 import java.util.concurrent.TimeUnit;

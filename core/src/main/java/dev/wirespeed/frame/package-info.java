@@ -9,9 +9,7 @@
  * </pre>
  *
  * {@link dev.wirespeed.frame.FrameReader} hands frames to a {@link dev.wirespeed.frame.FrameHandler}
- * as zero-copy views, {@link dev.wirespeed.frame.FrameWriter} gathers them into large writes, and
- * {@link dev.wirespeed.frame.SequenceStream} is the deterministic stream used for benchmarks and
- * verification. Bad input is reported as {@link dev.wirespeed.frame.CorruptFrameException},
+ * as zero-copy views and {@link dev.wirespeed.frame.FrameWriter} gathers them into large writes. Bad input is reported as {@link dev.wirespeed.frame.CorruptFrameException},
  * {@link dev.wirespeed.frame.FrameTooLongException} or
  * {@link dev.wirespeed.frame.TruncatedFrameException}, each with the stream offset of the first byte
  * of the offending frame.

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.wirespeed.testing.ScriptedChannel;
+import dev.wirespeed.testing.Sequence;
 import dev.wirespeed.testing.Vectors;
 import java.io.IOException;
 import java.nio.channels.ReadableByteChannel;
@@ -56,12 +57,12 @@ class FrameReaderContractTest {
     static void assertOutcome(Vectors vector, ReadableByteChannel channel, int capacity) throws IOException {
         FrameReader reader = FrameReader.builder(channel).bufferCapacity(capacity).build();
         boolean sequence = vector.file().startsWith("seq-");
-        SequenceVerifier verifier = new SequenceVerifier();
+        Sequence.Checker verifier = new Sequence.Checker();
         long[] frames = {0};
         FrameHandler handler = (type, body) -> {
             frames[0]++;
             if (sequence) {
-                verifier.verify(type, body);
+                verifier.check(type, body);
             }
         };
         if (vector.isClean()) {

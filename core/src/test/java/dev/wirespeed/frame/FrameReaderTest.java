@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.wirespeed.testing.Frames;
 import dev.wirespeed.testing.ScriptedChannel;
+import dev.wirespeed.testing.Sequence;
 import java.lang.management.BufferPoolMXBean;
 import java.lang.management.ManagementFactory;
 import java.nio.BufferUnderflowException;
@@ -24,9 +25,9 @@ class FrameReaderTest {
         byte[] stream = new Frames().sequence(0, 3, 100_000).toByteArray();
         FrameReader reader = FrameReader.builder(ScriptedChannel.randomSplits(stream, 7, 5000))
                 .bufferCapacity(1024).build();
-        SequenceVerifier verifier = new SequenceVerifier();
-        assertEquals(3, reader.readFrames(verifier::verify));
-        assertEquals(3, verifier.framesVerified());
+        Sequence.Checker verifier = new Sequence.Checker();
+        assertEquals(3, reader.readFrames(verifier::check));
+        assertEquals(3, verifier.frames());
     }
 
     @Test

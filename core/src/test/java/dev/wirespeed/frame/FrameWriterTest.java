@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.wirespeed.testing.Frames;
 import dev.wirespeed.testing.ScriptedChannel;
+import dev.wirespeed.testing.Sequence;
 import java.nio.ByteBuffer;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -17,13 +18,13 @@ class FrameWriterTest {
     void writesTheWireFormatByteForByte() throws Exception {
         ScriptedChannel sink = ScriptedChannel.sink(call -> 3, "three-bytes");
         FrameWriter writer = FrameWriter.builder(sink).bufferCapacity(32).maxFrameLength(1 << 20).build();
-        byte[] pattern = SequenceStream.pattern(300);
+        byte[] pattern = Sequence.pattern(300);
         for (int i = 0; i < 50; i++) {
             int size = i * 7 % 300;
             if (i % 2 == 0) {
-                writer.writeFrame(SequenceStream.type(i), pattern, SequenceStream.patternOffset(i), size);
+                writer.writeFrame(i, pattern, Sequence.offset(i), size);
             } else {
-                writer.writeFrame(SequenceStream.type(i), ByteBuffer.wrap(pattern, SequenceStream.patternOffset(i), size));
+                writer.writeFrame(i, ByteBuffer.wrap(pattern, Sequence.offset(i), size));
             }
         }
         writer.flush();
@@ -41,17 +42,17 @@ class FrameWriterTest {
         SplittableRandom random = new SplittableRandom(SEED);
         ScriptedChannel sink = ScriptedChannel.sink(call -> random.nextInt(0, 5000), "random");
         FrameWriter writer = FrameWriter.builder(sink).bufferCapacity(1024).maxFrameLength(1 << 20).build();
-        byte[] pattern = SequenceStream.pattern(70_000);
+        byte[] pattern = Sequence.pattern(70_000);
         int frames = 500;
         for (int i = 0; i < frames; i++) {
             int size = random.nextInt(0, 10) == 0 ? random.nextInt(0, 70_000) : random.nextInt(0, 300);
-            writer.writeFrame(SequenceStream.type(i), pattern, SequenceStream.patternOffset(i), size);
+            writer.writeFrame(i, pattern, Sequence.offset(i), size);
         }
         writer.close();
-        SequenceVerifier verifier = new SequenceVerifier();
+        Sequence.Checker verifier = new Sequence.Checker();
         FrameReader reader = FrameReader.builder(ScriptedChannel.randomSplits(sink.written(), SEED, 999))
                 .bufferCapacity(512).build();
-        assertEquals(frames, reader.readFrames(verifier::verify));
+        assertEquals(frames, reader.readFrames(verifier::check));
     }
 
     @Test

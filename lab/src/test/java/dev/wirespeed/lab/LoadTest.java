@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.wirespeed.frame.FrameHandler;
 import dev.wirespeed.frame.FrameReader;
-import dev.wirespeed.frame.SequenceVerifier;
+import dev.wirespeed.testkit.SequenceVerifier;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

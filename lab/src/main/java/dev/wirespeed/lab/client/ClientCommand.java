@@ -3,7 +3,7 @@ package dev.wirespeed.lab.client;
 import dev.wirespeed.frame.CorruptFrameException;
 import dev.wirespeed.frame.FrameFormat;
 import dev.wirespeed.frame.FrameTooLongException;
-import dev.wirespeed.frame.SequenceMismatchException;
+import dev.wirespeed.testkit.SequenceMismatchException;
 import dev.wirespeed.frame.TruncatedFrameException;
 import dev.wirespeed.lab.ExitCode;
 import dev.wirespeed.lab.Transport;

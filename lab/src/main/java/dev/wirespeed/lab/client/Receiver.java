@@ -1,7 +1,7 @@
 package dev.wirespeed.lab.client;
 
-import dev.wirespeed.frame.SequenceMismatchException;
-import dev.wirespeed.frame.SequenceVerifier;
+import dev.wirespeed.testkit.SequenceMismatchException;
+import dev.wirespeed.testkit.SequenceVerifier;
 import dev.wirespeed.lab.result.ChildReport;
 import dev.wirespeed.lab.result.ChildReports;
 import java.io.PrintWriter;

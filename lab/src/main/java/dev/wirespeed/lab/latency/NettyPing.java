@@ -1,8 +1,8 @@
 package dev.wirespeed.lab.latency;
 
 import dev.wirespeed.frame.FrameFormat;
-import dev.wirespeed.frame.SequenceStream;
-import dev.wirespeed.frame.SequenceVerifier;
+import dev.wirespeed.testkit.SequenceStream;
+import dev.wirespeed.testkit.SequenceVerifier;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;

@@ -1,7 +1,7 @@
 package dev.wirespeed.lab.server;
 
 import dev.wirespeed.frame.FrameWriter;
-import dev.wirespeed.frame.SequenceStream;
+import dev.wirespeed.testkit.SequenceStream;
 import java.io.IOException;
 import java.nio.channels.WritableByteChannel;
 

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.wirespeed.frame.FrameFormat;
 import dev.wirespeed.frame.FrameWriter;
-import dev.wirespeed.frame.SequenceStream;
+import dev.wirespeed.testkit.SequenceStream;
 import dev.wirespeed.lab.Transport;
 import dev.wirespeed.testing.ScriptedChannel;
 import java.io.ByteArrayOutputStream;

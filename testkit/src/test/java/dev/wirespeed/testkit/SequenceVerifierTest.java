@@ -1,4 +1,4 @@
-package dev.wirespeed.frame;
+package dev.wirespeed.testkit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,4 +1,4 @@
-package dev.wirespeed.frame;
+package dev.wirespeed.testkit;
 
 /**
  * The sequence stream of the wire protocol: a deterministic stream of frames that a receiver can

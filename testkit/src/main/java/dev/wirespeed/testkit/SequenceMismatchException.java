@@ -1,4 +1,4 @@
-package dev.wirespeed.frame;
+package dev.wirespeed.testkit;
 
 import java.io.IOException;
 import java.io.Serial;

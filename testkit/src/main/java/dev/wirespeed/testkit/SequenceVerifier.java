@@ -1,5 +1,6 @@
-package dev.wirespeed.frame;
+package dev.wirespeed.testkit;
 
+import dev.wirespeed.frame.FrameFormat;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 
