@@ -77,16 +77,28 @@ public final class LabCommand implements Callable<Integer> {
         // Report order is the registry's, whatever order the command line named them in.
         chosen.sort(java.util.Comparator.comparingInt(Experiments.ALL::indexOf));
         Mode mode = quick ? Mode.QUICK : full ? Mode.FULL : Mode.DEFAULT;
-        // Child JVMs run the command line this command belongs to (the root command's class).
-        Jvm jvm = new Jvm(spec.root().userObject().getClass().getName());
-        LabContext lab = new LabContext(mode, jvm, stderr, System.console() != null);
         Machine machine = Machine.current();
         stdout.println("wirespeed lab (" + mode.id() + "): " + machine);
-        List<Outcome> outcomes = LabRunner.run(chosen, lab, outcome -> {
-            for (Table table : outcome.tables()) {
-                Console.print(table, stdout);
+        Path archives = Files.createTempDirectory("wirespeed-lab-cds-");
+        List<Outcome> outcomes;
+        LabContext lab;
+        try {
+            // Child JVMs run the command line this command belongs to (the root command's class).
+            Jvm jvm = new Jvm(spec.root().userObject().getClass().getName(), archives);
+            lab = new LabContext(mode, jvm, stderr, System.console() != null);
+            outcomes = LabRunner.run(chosen, lab, outcome -> {
+                for (Table table : outcome.tables()) {
+                    Console.print(table, stdout);
+                }
+            });
+        } finally {
+            try (var files = Files.list(archives)) {
+                for (Path file : files.toList()) {
+                    Files.deleteIfExists(file);
+                }
             }
-        });
+            Files.deleteIfExists(archives);
+        }
         LabReport report = LabReport.of(machine, mode, outcomes, lab.notes());
         Console.printFindings(report, stdout);
         ResultsFiles.write(report, out);

@@ -1,6 +1,7 @@
 package dev.wirespeed.lab.env;
 
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -9,9 +10,19 @@ import java.util.Objects;
  * Starts {@code wirespeed} commands as separate JVMs, with this JVM's java and class path and the
  * launcher's flags, pinned to a CPU with {@code taskset} when asked.
  *
+ * <p>With an archive folder, each command ({@code client}, {@code ping}, ...) gets a class-data
+ * sharing archive of its own there, made by the first JVM of that command to exit and mapped by every
+ * later one: a lab run starts hundreds of short JVMs, and the archive saves each the loading of its
+ * classes. It holds class metadata only, not profiles, so what a JVM measures once running is
+ * unchanged. A JVM writes its archive only when it exits normally and finds none; the lab waits for
+ * each JVM of a command that ends by itself before starting the next, and kills the others (servers,
+ * echoes), so no two JVMs write one archive at once.
+ * Every child logs JVM warnings to standard error, leaving standard output to its reports.
+ *
  * @param mainClass the class whose {@code main} runs a {@code wirespeed} command line
+ * @param archives the folder of the class-data archives, or null for none
  */
-public record Jvm(String mainClass) {
+public record Jvm(String mainClass, Path archives) {
     /** The flags of the launcher, so that lab figures match what a user runs. */
     public static final List<String> FLAGS = List.of("--enable-native-access=ALL-UNNAMED", "-XX:+UseParallelGC");
 
@@ -28,12 +39,17 @@ public record Jvm(String mainClass) {
      * {@return the command line of a {@code wirespeed} JVM}
      *
      * @param cpu the CPU to pin it to, or -1 for unpinned
-     * @param args the {@code wirespeed} arguments
+     * @param args the {@code wirespeed} arguments, the command first
      */
     public List<String> command(int cpu, List<String> args) {
         List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command().orElse("java"));
         command.addAll(FLAGS);
+        command.addAll(List.of("-Xlog:disable", "-Xlog:all=warning:stderr"));
+        if (archives != null && !args.isEmpty()) {
+            command.addAll(List.of("-XX:+AutoCreateSharedArchive",
+                    "-XX:SharedArchiveFile=" + archives.resolve(args.get(0) + ".jsa")));
+        }
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass));
         command.addAll(args);
         return Children.pinned(cpu, command);
@@ -43,7 +59,7 @@ public record Jvm(String mainClass) {
      * {@return a started {@code wirespeed} JVM}
      *
      * @param cpu the CPU to pin it to, or -1 for unpinned
-     * @param args the {@code wirespeed} arguments
+     * @param args the {@code wirespeed} arguments, the command first
      * @throws IOException if it cannot be started
      */
     public Process start(int cpu, List<String> args) throws IOException {

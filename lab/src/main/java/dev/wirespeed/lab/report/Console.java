@@ -48,7 +48,8 @@ public final class Console {
     }
 
     /**
-     * Prints the findings, those that do not hold marked, each with its figures, then the notes.
+     * Prints the findings, those that do not hold marked, each with its figures in brief (the failing
+     * checks, or the worst one; every check is in results.json and the report), then the notes.
      *
      * @param report the run's report
      * @param out where to print
@@ -59,7 +60,7 @@ public final class Console {
             out.println("findings:");
             for (Finding finding : report.findings()) {
                 out.printf("  [%s] %s (%s)%n         %s%n", finding.holds() ? "holds" : "DOES NOT HOLD", finding.title(),
-                        finding.experiment(), finding.figures());
+                        finding.experiment(), finding.summary());
             }
         }
         for (String note : report.notes()) {

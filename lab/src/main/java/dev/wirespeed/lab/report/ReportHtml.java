@@ -9,7 +9,6 @@ import dev.wirespeed.lab.result.Unit;
 import java.text.DecimalFormat;
 import java.text.DecimalFormatSymbols;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -91,7 +90,7 @@ public final class ReportHtml {
             html.append("<table class=\"summary\"><tr><th>target</th><th>experiment</th><th>rule</th><th>worst ratio</th>")
                     .append("<th>where</th><th>verdict</th></tr>\n");
             for (Finding target : targets) {
-                Check worst = worst(target);
+                Check worst = target.worst();
                 html.append("<tr><td>").append(escape(target.claim())).append("</td><td>").append(escape(target.experiment()))
                         .append("</td><td>").append(escape(target.rule().toString())).append("</td><td>")
                         .append(String.format(Locale.ROOT, "%.2fx", worst.ratio())).append("</td><td>")
@@ -109,15 +108,6 @@ public final class ReportHtml {
             }
             html.append("</ul>\n");
         }
-    }
-
-    /** {@return the check farthest on the failing side of the rule} */
-    private static Check worst(Finding finding) {
-        Comparator<Check> byRatio = Comparator.comparingDouble(Check::ratio);
-        return switch (finding.rule().bound()) {
-            case AT_LEAST, ABOVE -> finding.checks().stream().min(byRatio).orElseThrow();
-            case AT_MOST, BELOW -> finding.checks().stream().max(byRatio).orElseThrow();
-        };
     }
 
     private static String verdict(Finding finding) {

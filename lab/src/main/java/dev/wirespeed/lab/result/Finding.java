@@ -3,6 +3,7 @@ package dev.wirespeed.lab.result;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonValue;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -87,6 +88,31 @@ public record Finding(String experiment, Kind kind, String claim, Rule rule, Lis
     /** {@return the checks that fail the rule} */
     public List<Check> failures() {
         return checks.stream().filter(check -> !rule.holds(check.ratio())).toList();
+    }
+
+    /**
+     * {@return the check nearest to failing the rule, or farthest past it}: the smallest ratio for
+     * {@code >=} and {@code >}, the largest for {@code <=} and {@code <}
+     */
+    public Check worst() {
+        Comparator<Check> byRatio = Comparator.comparingDouble(Check::ratio);
+        return switch (rule.bound()) {
+            case AT_LEAST, ABOVE -> checks.stream().min(byRatio).orElseThrow();
+            case AT_MOST, BELOW -> checks.stream().max(byRatio).orElseThrow();
+        };
+    }
+
+    /**
+     * {@return the figures in brief}: the failing checks where there are any, else the worst one, with
+     * how many checks there were and the article's ratio
+     */
+    public String summary() {
+        List<Check> failures = failures();
+        String figures = failures.isEmpty()
+                ? (checks.size() == 1 ? "" : "worst of " + checks.size() + ": ") + worst()
+                : (checks.size() == 1 ? "" : "fails at " + failures.size() + " of " + checks.size() + ": ")
+                        + failures.stream().map(Check::toString).collect(Collectors.joining("; "));
+        return published == null ? figures : figures + String.format(Locale.ROOT, "; article %.2fx", published);
     }
 
     /** {@return the claim with its rule, as a report heads it} */

@@ -37,6 +37,20 @@ class FindingTest {
     }
 
     @Test
+    void inBriefAFindingShowsItsFailingChecksOrElseItsWorstOne() {
+        Finding holds = Finding.target("tcp", "ours", Rule.atLeast(1),
+                List.of(check("a", 2000, 1000), check("b", 1100, 1000), check("c", 3000, 1000)));
+        assertEquals("b", holds.worst().where());
+        assertEquals("worst of 3: b: wirespeed 1,100.0 MB/s [990.0-1,210.0] / zero-copy 1,000.0 MB/s = 1.10x",
+                holds.summary());
+        Finding fails = Finding.target("tcp", "ours", Rule.atMost(1),
+                List.of(check("a", 2000, 1000), check("b", 900, 1000), check("c", 3000, 1000)));
+        assertEquals("c", fails.worst().where());
+        assertEquals("fails at 2 of 3: a: wirespeed 2,000.0 MB/s [1,800.0-2,200.0] / zero-copy 1,000.0 MB/s = 2.00x; "
+                + "c: wirespeed 3,000.0 MB/s [2,700.0-3,300.0] / zero-copy 1,000.0 MB/s = 3.00x", fails.summary());
+    }
+
+    @Test
     void aFindingWithoutACheckIsRefused() {
         assertEquals("finding 'nothing measured' has no check", assertThrows(IllegalArgumentException.class,
                 () -> Finding.target("tcp", "nothing measured", Rule.atLeast(1), List.of())).getMessage());

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 
 /** The latency findings judged on synthetic distributions. */
 class LatencyFindingsTest {
-    private static final LabContext LAB = new LabContext(Mode.DEFAULT, new Jvm("unused"),
+    private static final LabContext LAB = new LabContext(Mode.DEFAULT, new Jvm("unused", null),
             new PrintWriter(Writer.nullWriter()), false);
     private static final Placement APART = new Placement(Placement.Kind.DIFFERENT_CORES, 0, 1);
 

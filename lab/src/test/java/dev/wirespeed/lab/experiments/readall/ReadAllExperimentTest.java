@@ -20,7 +20,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ReadAllExperimentTest {
-    private static final LabContext LAB = new LabContext(Mode.DEFAULT, new Jvm("unused"),
+    private static final LabContext LAB = new LabContext(Mode.DEFAULT, new Jvm("unused", null),
             new PrintWriter(Writer.nullWriter()), false);
 
     @Test
