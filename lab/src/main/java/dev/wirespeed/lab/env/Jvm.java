@@ -1,8 +1,11 @@
 package dev.wirespeed.lab.env;
 
+import java.io.File;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
@@ -16,7 +19,9 @@ import java.util.Objects;
  * classes. It holds class metadata only, not profiles, so what a JVM measures once running is
  * unchanged. A JVM writes its archive only when it exits normally and finds none; the lab waits for
  * each JVM of a command that ends by itself before starting the next, and kills the others (servers,
- * echoes), so no two JVMs write one archive at once.
+ * echoes), so no two JVMs write one archive at once. Archives hold classes from jars only (a JVM
+ * that cannot write one exits with an error), so a class path with a folder on it (a build's
+ * {@code target/classes}) gets none.
  * Every child logs JVM warnings to standard error, leaving standard output to its reports.
  *
  * @param mainClass the class whose {@code main} runs a {@code wirespeed} command line
@@ -25,6 +30,10 @@ import java.util.Objects;
 public record Jvm(String mainClass, Path archives) {
     /** The flags of the launcher, so that lab figures match what a user runs. */
     public static final List<String> FLAGS = List.of("--enable-native-access=ALL-UNNAMED", "-XX:+UseParallelGC");
+
+    /** Whether this JVM's class path is all jars, which a class-data archive can hold. */
+    private static final boolean ARCHIVABLE = Arrays.stream(System.getProperty("java.class.path")
+            .split(File.pathSeparator)).allMatch(entry -> entry.endsWith(".jar") && Files.isRegularFile(Path.of(entry)));
 
     /**
      * Checks the class name.
@@ -46,7 +55,7 @@ public record Jvm(String mainClass, Path archives) {
         command.add(ProcessHandle.current().info().command().orElse("java"));
         command.addAll(FLAGS);
         command.addAll(List.of("-Xlog:disable", "-Xlog:all=warning:stderr"));
-        if (archives != null && !args.isEmpty()) {
+        if (archives != null && !args.isEmpty() && ARCHIVABLE) {
             command.addAll(List.of("-XX:+AutoCreateSharedArchive",
                     "-XX:SharedArchiveFile=" + archives.resolve(args.get(0) + ".jsa")));
         }

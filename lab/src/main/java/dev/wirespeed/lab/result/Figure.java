@@ -25,9 +25,10 @@ public record Figure(String name, Stats stats, Unit unit) {
     /** {@return the figure as text, e.g. {@code wirespeed 2,573.0 MB/s [2,518.0-3,012.0]}} */
     @Override
     public String toString() {
-        String median = format(stats.median());
-        return stats.runs() == 1 || stats.min() == stats.max() ? name + " " + median + " " + unit
-                : name + " " + median + " " + unit + " [" + format(stats.min()) + "-" + format(stats.max()) + "]";
+        String space = unit == Unit.RATIO ? "" : " ";
+        String figure = name + " " + format(stats.median()) + space + unit;
+        return stats.runs() == 1 || stats.min() == stats.max() ? figure
+                : figure + " [" + format(stats.min()) + "-" + format(stats.max()) + "]";
     }
 
     private static String format(double value) {
