@@ -41,22 +41,26 @@ public final class Children {
     }
 
     /**
-     * Waits for a server's {@code listening on ...} line, then drains the rest of its standard error.
+     * Waits for a server's {@code listening on ...} line on its standard error (after any lines the JVM
+     * printed first), then drains the rest.
      *
      * @param server a started server
      * @param path the Unix socket path it was given, or null for TCP
      * @return the TCP port it listens on, or {@code path}
-     * @throws IOException if its first line is not the listening line, naming that line
+     * @throws IOException if its standard error ends without the listening line, naming what it said
      */
     public static String awaitListening(Process server, String path) throws IOException {
         BufferedReader err = new BufferedReader(new InputStreamReader(server.getErrorStream(), StandardCharsets.UTF_8));
-        String line = err.readLine();
-        Matcher matcher = LISTENING.matcher(String.valueOf(line));
-        if (!matcher.find()) {
-            throw new IOException("the server did not start: it said " + line);
+        StringBuilder said = new StringBuilder();
+        for (String line = err.readLine(); line != null; line = err.readLine()) {
+            Matcher matcher = LISTENING.matcher(line);
+            if (matcher.find()) {
+                Thread.ofVirtual().start(() -> drain(server.getErrorStream()));
+                return path != null ? path : matcher.group(1);
+            }
+            said.append(said.isEmpty() ? "" : " | ").append(line);
         }
-        Thread.ofVirtual().start(() -> drain(server.getErrorStream()));
-        return path != null ? path : matcher.group(1);
+        throw new IOException("the server did not start: it said " + (said.isEmpty() ? "nothing" : said));
     }
 
     /**
@@ -125,7 +129,8 @@ public final class Children {
     }
 
     /**
-     * Kills a process and waits for it.
+     * Kills a process ({@code SIGKILL}: a JVM then writes no class-data archive, see {@link Jvm}) and
+     * waits for it.
      *
      * @param process the process, or null
      */

@@ -13,16 +13,19 @@ import java.util.Objects;
  * Starts {@code wirespeed} commands as separate JVMs, with this JVM's java and class path and the
  * launcher's flags, pinned to a CPU with {@code taskset} when asked.
  *
- * <p>With an archive folder, each command ({@code client}, {@code ping}, ...) gets a class-data
- * sharing archive of its own there, made by the first JVM of that command to exit and mapped by every
- * later one: a lab run starts hundreds of short JVMs, and the archive saves each the loading of its
- * classes. It holds class metadata only, not profiles, so what a JVM measures once running is
- * unchanged. A JVM writes its archive only when it exits normally and finds none; the lab waits for
- * each JVM of a command that ends by itself before starting the next, and kills the others (servers,
- * echoes), so no two JVMs write one archive at once. Archives hold classes from jars only (a JVM
+ * <p>With an archive folder, each kind of JVM (a command, or a command and a role, as
+ * {@code server-per-frame}) gets a class-data sharing archive of its own there, written by the first
+ * JVM of that kind to exit and mapped by every later one: a lab run starts hundreds of short JVMs,
+ * and the archive saves each the loading of its classes. It holds class metadata only, not
+ * profiles, so what a JVM measures once running is unchanged. A JVM writes its archive when it exits
+ * normally if it found none when it started (a killed server writes none), and a JVM that starts
+ * while another rewrites the file fails. So callers keep one rule: two JVMs alive at the same time are
+ * of different kinds (the lab's servers and echoes that run side by side each have a kind of their
+ * own; clients and pings run one at a time). Archives hold classes from jars only (a JVM
  * that cannot write one exits with an error), so a class path with a folder on it (a build's
  * {@code target/classes}) gets none.
- * Every child logs JVM warnings to standard error, leaving standard output to its reports.
+ * Every child logs JVM warnings to standard error, leaving standard output to its reports, and logs
+ * nothing about its archive.
  *
  * @param mainClass the class whose {@code main} runs a {@code wirespeed} command line
  * @param archives the folder of the class-data archives, or null for none
@@ -45,19 +48,32 @@ public record Jvm(String mainClass, Path archives) {
     }
 
     /**
-     * {@return the command line of a {@code wirespeed} JVM}
+     * {@return the command line of a {@code wirespeed} JVM whose archive is its command's}
      *
      * @param cpu the CPU to pin it to, or -1 for unpinned
      * @param args the {@code wirespeed} arguments, the command first
      */
     public List<String> command(int cpu, List<String> args) {
+        return command(cpu, args.isEmpty() ? "none" : args.get(0), args);
+    }
+
+    /**
+     * {@return the command line of a {@code wirespeed} JVM}
+     *
+     * @param cpu the CPU to pin it to, or -1 for unpinned
+     * @param kind the name of its class-data archive: JVMs that load about the same classes share one
+     * @param args the {@code wirespeed} arguments, the command first
+     */
+    public List<String> command(int cpu, String kind, List<String> args) {
         List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command().orElse("java"));
         command.addAll(FLAGS);
-        command.addAll(List.of("-Xlog:disable", "-Xlog:all=warning:stderr"));
-        if (archives != null && !args.isEmpty() && ARCHIVABLE) {
+        // JVM warnings to stderr, and none about the archive (a dynamic archive on the JDK's base one
+        // reports that the launcher's --enable-native-access differs from the base archive's, at every start).
+        command.addAll(List.of("-Xlog:disable", "-Xlog:all=warning,cds*=off,aot*=off:stderr"));
+        if (archives != null && ARCHIVABLE) {
             command.addAll(List.of("-XX:+AutoCreateSharedArchive",
-                    "-XX:SharedArchiveFile=" + archives.resolve(args.get(0) + ".jsa")));
+                    "-XX:SharedArchiveFile=" + archives.resolve(kind + ".jsa")));
         }
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass));
         command.addAll(args);
@@ -68,10 +84,11 @@ public record Jvm(String mainClass, Path archives) {
      * {@return a started {@code wirespeed} JVM}
      *
      * @param cpu the CPU to pin it to, or -1 for unpinned
+     * @param kind the name of its class-data archive (see the class documentation)
      * @param args the {@code wirespeed} arguments, the command first
      * @throws IOException if it cannot be started
      */
-    public Process start(int cpu, List<String> args) throws IOException {
-        return new ProcessBuilder(command(cpu, args)).start();
+    public Process start(int cpu, String kind, List<String> args) throws IOException {
+        return new ProcessBuilder(command(cpu, kind, args)).start();
     }
 }

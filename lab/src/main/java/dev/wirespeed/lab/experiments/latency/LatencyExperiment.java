@@ -170,7 +170,8 @@ public final class LatencyExperiment implements Experiment<LatencyCell, Distribu
                 if (java.spin()) {
                     args.add("--spin");
                 }
-                yield lab.jvm().command(cpu, args);
+                // Echoes of one placement run side by side: each kind has an archive of its own.
+                yield lab.jvm().command(cpu, "echo-" + impl + (java.spin() ? "-spin" : ""), args);
             }
             case LatencyCase.C c -> Children.pinned(cpu,
                     List.of(pingpong.toString(), "echo", "127.0.0.1", "0", c.spin() ? "poll" : "block"));
@@ -181,9 +182,10 @@ public final class LatencyExperiment implements Experiment<LatencyCell, Distribu
             throws IOException, InterruptedException {
         int cpu = cell.placement().clientCpu();
         List<String> command = switch (cell.row()) {
-            case LatencyCase.Java java -> lab.jvm().command(cpu, List.of("ping", "--transport", "tcp", "--port", port,
-                    "--impl", java.impl().cliName(), "--count", String.valueOf(count(lab)), "--warmup",
-                    String.valueOf(warmup(lab)), "--size", String.valueOf(SIZE), "--json"));
+            case LatencyCase.Java java -> lab.jvm().command(cpu, List.of("ping",
+                    "--transport", "tcp", "--port", port, "--impl", java.impl().cliName(), "--count",
+                    String.valueOf(count(lab)), "--warmup", String.valueOf(warmup(lab)), "--size", String.valueOf(SIZE),
+                    "--json"));
             case LatencyCase.C c -> Children.pinned(cpu, List.of(pingpong.toString(), "ping", "127.0.0.1", port,
                     c.spin() ? "poll" : "block", String.valueOf(count(lab)), String.valueOf(warmup(lab)),
                     String.valueOf(SIZE)));

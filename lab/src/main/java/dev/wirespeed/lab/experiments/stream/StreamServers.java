@@ -49,7 +49,7 @@ final class StreamServers implements AutoCloseable {
             List<String> args = new ArrayList<>(List.of("server", "--transport", link.id(), "--size",
                     String.valueOf(StreamExperiment.SIZE)));
             args.addAll(link == Link.TCP ? List.of("--port", "0") : List.of("--path", socketPath("java")));
-            java = jvm.start(placement.serverCpu(), args);
+            java = jvm.start(placement.serverCpu(), "server", args);
             javaAddress = Children.awaitListening(java, link == Link.UNIX ? socketPath("java") : null);
         }
         return javaAddress;
@@ -57,7 +57,8 @@ final class StreamServers implements AutoCloseable {
 
     private String javaPerFrame() throws IOException {
         if (javaPerFrame == null) {
-            javaPerFrame = jvm.start(placement.serverCpu(), List.of("server", "--transport", "tcp", "--port", "0",
+            javaPerFrame = jvm.start(placement.serverCpu(), "server-per-frame", List.of("server", "--transport", "tcp",
+                    "--port", "0",
                     "--size", String.valueOf(StreamExperiment.SIZE), "--write-per-frame"));
             javaPerFrameAddress = Children.awaitListening(javaPerFrame, null);
         }
