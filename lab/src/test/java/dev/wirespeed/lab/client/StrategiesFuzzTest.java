@@ -1,5 +1,6 @@
 package dev.wirespeed.lab.client;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
@@ -8,11 +9,18 @@ import dev.wirespeed.frame.FrameTooLongException;
 import dev.wirespeed.frame.TruncatedFrameException;
 import dev.wirespeed.lab.Transport;
 import dev.wirespeed.testing.ScriptedChannel;
+import dev.wirespeed.testing.Vectors;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 
 /**
  * Fuzzing the client's decode paths with Jazzer: the same bytes through every strategy that reads a
@@ -25,6 +33,22 @@ class StrategiesFuzzTest {
     private static final int[] LIMITS = {0, 8, 100, 4096, 16 << 20};
     private static final List<Strategies> CHANNEL_STRATEGIES =
             Arrays.stream(Strategies.values()).filter(s -> s.supports(Transport.FILE)).toList();
+
+    @Test
+    void theCorpusHoldsEveryVectorWithTheDefaultAndATightLimit() throws Exception {
+        TreeSet<String> expected = new TreeSet<>();
+        for (Vectors vector : Vectors.all()) {
+            String name = "vector-" + vector.file().replace(".bin", "");
+            expected.add(name);
+            expected.add(name + "-limit-100");
+        }
+        Path corpus = Path.of(StrategiesFuzzTest.class.getResource(
+                "StrategiesFuzzTestInputs/everyStrategyEndsCleanlyOrWithOneProtocolErrorAfterTheSameFrames").toURI());
+        try (Stream<Path> files = Files.list(corpus)) {
+            assertEquals(expected, files.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("vector-"))
+                    .collect(Collectors.toCollection(TreeSet::new)));
+        }
+    }
 
     @FuzzTest(maxDuration = "10s")
     void everyStrategyEndsCleanlyOrWithOneProtocolErrorAfterTheSameFrames(byte[] input) throws IOException {
