@@ -11,9 +11,9 @@ public final class CorruptFrameException extends IOException {
     @Serial
     private static final long serialVersionUID = 1L;
 
-    /** @serial the offending length field */
+    /** The offending length field. @serial */
     private final int length;
-    /** @serial the stream offset of the offending frame's first byte */
+    /** The stream offset of the offending frame's first byte. @serial */
     private final long offset;
 
     private CorruptFrameException(String message, int length, long offset) {

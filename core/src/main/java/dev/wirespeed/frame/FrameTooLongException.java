@@ -11,11 +11,11 @@ public final class FrameTooLongException extends IOException {
     @Serial
     private static final long serialVersionUID = 1L;
 
-    /** @serial the offending length field */
+    /** The offending length field. @serial */
     private final int length;
-    /** @serial the limit it exceeded */
+    /** The limit it exceeded. @serial */
     private final int maxFrameLength;
-    /** @serial the stream offset of the offending frame's first byte */
+    /** The stream offset of the offending frame's first byte. @serial */
     private final long offset;
 
     /**

@@ -11,13 +11,13 @@ public final class TruncatedFrameException extends EOFException {
     @Serial
     private static final long serialVersionUID = 1L;
 
-    /** @serial bytes of the frame present (header bytes, or body bytes when the header was whole) */
+    /** Bytes of the frame present (header bytes, or body bytes when the header was whole). @serial */
     private final int present;
-    /** @serial bytes that were due: 8 for the header, the length for the body */
+    /** Bytes that were due: 8 for the header, the length for the body. @serial */
     private final int expected;
-    /** @serial true when the stream ended inside the header */
+    /** True when the stream ended inside the header. @serial */
     private final boolean inHeader;
-    /** @serial the stream offset of the truncated frame's first byte */
+    /** The stream offset of the truncated frame's first byte. @serial */
     private final long offset;
 
     private TruncatedFrameException(String message, int present, int expected, boolean inHeader,

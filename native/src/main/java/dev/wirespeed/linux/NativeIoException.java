@@ -11,9 +11,9 @@ public final class NativeIoException extends IOException {
     @Serial
     private static final long serialVersionUID = 1L;
 
-    /** @serial the failed call */
+    /** The failed call. @serial */
     private final String call;
-    /** @serial the errno it set */
+    /** The errno it set. @serial */
     private final int errno;
 
     /**

@@ -11,11 +11,11 @@ public final class SequenceMismatchException extends IOException {
     @Serial
     private static final long serialVersionUID = 1L;
 
-    /** @serial the index of the offending frame, counted from 0 */
+    /** The index of the offending frame, counted from 0. @serial */
     private final long frame;
-    /** @serial the body byte index that differs, or -1 when the type differs */
+    /** The body byte index that differs, or -1 when the type differs. @serial */
     private final int byteIndex;
-    /** @serial the stream offset of the first differing byte */
+    /** The stream offset of the first differing byte. @serial */
     private final long offset;
 
     SequenceMismatchException(String message, long frame, int byteIndex, long offset) {
