@@ -1,7 +1,6 @@
 package dev.wirespeed.lab.client;
 
 import dev.wirespeed.testkit.SequenceMismatchException;
-import dev.wirespeed.testkit.SequenceVerifier;
 import dev.wirespeed.lab.result.ChildReport;
 import dev.wirespeed.lab.result.ChildReports;
 import java.io.PrintWriter;
@@ -24,7 +23,8 @@ public final class Receiver {
     /** CPU time of the reading thread (user and system), read once per round. */
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
-    private final SequenceVerifier verifier;
+    /** Null when frames are only counted. */
+    private final FrameCheck check;
     private final long messagesPerRound;
     private final long rounds;
     private final boolean json;
@@ -53,7 +53,20 @@ public final class Receiver {
      * @param out where the lines go
      */
     public Receiver(boolean verify, long messagesPerRound, long rounds, boolean json, PrintWriter out) {
-        this.verifier = verify ? new SequenceVerifier() : null;
+        this(verify ? FrameCheck.sequence() : null, messagesPerRound, rounds, json, out);
+    }
+
+    /**
+     * A receiver that checks every frame with {@code check}.
+     *
+     * @param check what every frame is checked against, or null to only count them
+     * @param messagesPerRound frames per printed round, at least 1
+     * @param rounds rounds before {@link #done()} turns true; 0 for no limit
+     * @param json whether to print JSON lines instead of the article's text
+     * @param out where the lines go
+     */
+    public Receiver(FrameCheck check, long messagesPerRound, long rounds, boolean json, PrintWriter out) {
+        this.check = check;
         this.messagesPerRound = messagesPerRound;
         this.rounds = rounds;
         this.json = json;
@@ -68,11 +81,11 @@ public final class Receiver {
      * @param body the array
      * @param offset the body's first byte
      * @param length the body's length
-     * @throws SequenceMismatchException if verifying and the frame is not the expected one
+     * @throws SequenceMismatchException if checking and the frame is not the expected one
      */
     public void onFrame(int type, byte[] body, int offset, int length) throws SequenceMismatchException {
-        if (verifier != null) {
-            verifier.verify(type, body, offset, length);
+        if (check != null) {
+            check.check(type, body, offset, length);
         }
         count(length);
     }
@@ -82,11 +95,11 @@ public final class Receiver {
      *
      * @param type the type field
      * @param body the body
-     * @throws SequenceMismatchException if verifying and the frame is not the expected one
+     * @throws SequenceMismatchException if checking and the frame is not the expected one
      */
     public void onFrame(int type, ByteBuffer body) throws SequenceMismatchException {
-        if (verifier != null) {
-            verifier.verify(type, body);
+        if (check != null) {
+            check.check(type, body);
         }
         count(body.remaining());
     }
@@ -116,10 +129,10 @@ public final class Receiver {
             endRound();
         }
         if (json) {
-            out.println(ChildReports.line(new ChildReport.Summary(frames, bytes, clean && verifier != null)));
+            out.println(ChildReports.line(new ChildReport.Summary(frames, bytes, clean && check != null)));
         } else {
             out.printf(Locale.ROOT, "Total: %d msg; %d bytes; %d rounds; %s%n", frames, bytes, roundsDone,
-                    clean && verifier != null ? "every frame verified" : "not verified");
+                    clean && check != null ? "every frame verified" : "not verified");
         }
         out.flush();
     }
