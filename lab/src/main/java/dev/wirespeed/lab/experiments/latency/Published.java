@@ -1,6 +1,5 @@
 package dev.wirespeed.lab.experiments.latency;
 
-import dev.wirespeed.lab.latency.Impl;
 import dev.wirespeed.lab.result.Percentile;
 
 /**
