@@ -1,6 +1,5 @@
 package dev.wirespeed.lab.experiment;
 
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -69,10 +68,5 @@ public final class Results<C, R> {
      */
     public List<C> cases(Predicate<C> filter) {
         return byCase.keySet().stream().filter(filter).toList();
-    }
-
-    /** {@return every case with its result, in order} */
-    public Map<C, R> asMap() {
-        return Collections.unmodifiableMap(byCase);
     }
 }

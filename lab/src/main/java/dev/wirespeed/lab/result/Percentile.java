@@ -5,24 +5,22 @@ import com.fasterxml.jackson.annotation.JsonValue;
 /** A percentile of a latency distribution, as {@code ping --json} names it. */
 public enum Percentile {
     /** The median. */
-    P50("p50", "p50", 50),
+    P50("p50", "p50"),
     /** The 90th percentile. */
-    P90("p90", "p90", 90),
+    P90("p90", "p90"),
     /** The 99th percentile. */
-    P99("p99", "p99", 99),
+    P99("p99", "p99"),
     /** The 99.9th percentile. */
-    P999("p999", "p99.9", 99.9),
+    P999("p999", "p99.9"),
     /** The largest value. */
-    MAX("max", "max", 100);
+    MAX("max", "max");
 
     private final String key;
     private final String label;
-    private final double percent;
 
-    Percentile(String key, String label, double percent) {
+    Percentile(String key, String label) {
         this.key = key;
         this.label = label;
-        this.percent = percent;
     }
 
     /** {@return the JSON key, e.g. {@code p999}} */
@@ -34,10 +32,5 @@ public enum Percentile {
     /** {@return how a table heads it, e.g. {@code p99.9}} */
     public String label() {
         return label;
-    }
-
-    /** {@return the percentile in percent, 100 for the maximum} */
-    public double percent() {
-        return percent;
     }
 }

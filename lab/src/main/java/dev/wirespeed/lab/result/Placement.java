@@ -69,11 +69,6 @@ public record Placement(Kind kind, int serverCpu, int clientCpu) {
         return new Placement(Kind.IN_PROCESS, cpu, cpu);
     }
 
-    /** {@return true if the ends are pinned} */
-    public boolean pinned() {
-        return kind != Kind.UNPINNED;
-    }
-
     /** {@return how a table names the CPUs: {@code server cpu0, client cpu1}, {@code cpu1} or {@code unpinned}} */
     public String cpus() {
         return switch (kind) {

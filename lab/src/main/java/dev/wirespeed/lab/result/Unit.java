@@ -31,11 +31,6 @@ public enum Unit {
         return symbol;
     }
 
-    /** {@return whether a larger figure is better (throughput) rather than worse (latency, cost)} */
-    public boolean higherIsBetter() {
-        return this == MB_PER_S || this == MSG_PER_S || this == CALLS_PER_S;
-    }
-
     @Override
     public String toString() {
         return symbol;
