@@ -6,6 +6,8 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.SortedSet;
+import java.util.TreeSet;
 
 /**
  * The wire vectors (the project's copy of the protocol's examples, in test resources
@@ -26,6 +28,20 @@ public record Vectors(String file, String outcome) {
             throw new IllegalStateException("no vectors in INDEX.tsv");
         }
         return vectors;
+    }
+
+    /**
+     * {@return the names a fuzz corpus gives every vector: {@code vector-NAME} (the default limit) and
+     * {@code vector-NAME-limit-100}}; each corpus must hold all of them
+     */
+    public static SortedSet<String> fuzzCorpusNames() {
+        SortedSet<String> names = new TreeSet<>();
+        for (Vectors vector : all()) {
+            String name = "vector-" + vector.file().replace(".bin", "");
+            names.add(name);
+            names.add(name + "-limit-100");
+        }
+        return names;
     }
 
     /** {@return the vector's bytes} */
