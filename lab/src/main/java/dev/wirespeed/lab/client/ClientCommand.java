@@ -5,11 +5,11 @@ import dev.wirespeed.frame.FrameFormat;
 import dev.wirespeed.frame.FrameTooLongException;
 import dev.wirespeed.testkit.SequenceMismatchException;
 import dev.wirespeed.frame.TruncatedFrameException;
+import dev.wirespeed.lab.ConnectOptions;
 import dev.wirespeed.lab.ExitCode;
 import dev.wirespeed.lab.Transport;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -30,14 +30,11 @@ public final class ClientCommand implements Callable<Integer> {
     @Option(names = "--transport", required = true, description = "tcp, unix, stdin or file")
     Transport transport;
 
-    @Option(names = "--host", defaultValue = "127.0.0.1", description = "TCP host (default ${DEFAULT-VALUE})")
-    String host;
+    /** The TCP port when {@code --port} is absent: the server's. */
+    static final int DEFAULT_PORT = 22222;
 
-    @Option(names = "--port", defaultValue = "22222", description = "TCP port (default ${DEFAULT-VALUE})")
-    int port;
-
-    @Option(names = "--path", description = "Unix socket or file path")
-    Path path;
+    @CommandLine.Mixin
+    ConnectOptions peer;
 
     @Option(names = "--strategy", required = true, description = "unbuffered, readint, buffered, "
             + "buffered-readint, no-alloc, channel, channel-compact, zero-copy, wirespeed, wirespeed-spin, "
@@ -90,20 +87,18 @@ public final class ClientCommand implements Callable<Integer> {
             return ExitCode.USAGE;
         }
         Source source;
-        switch (transport) {
-            case TCP -> source = Sources.tcp(host, port);
-            case STDIN -> source = Sources.stdin();
-            case UNIX, FILE -> {
-                if (path == null) {
-                    err.println("wirespeed client: --transport " + transport + " needs --path");
-                    return ExitCode.USAGE;
-                }
-                source = transport == Transport.UNIX ? Sources.unix(path) : Sources.file(path);
-            }
-            default -> {
-                err.println("wirespeed client: --transport " + transport + " is not a client transport: use tcp, unix, stdin or file");
-                return ExitCode.USAGE;
-            }
+        try {
+            source = switch (transport) {
+                case TCP -> Sources.tcp(peer.tcp(DEFAULT_PORT));
+                case UNIX -> Sources.unix(peer.path(transport));
+                case FILE -> Sources.file(peer.path(transport));
+                case STDIN -> Sources.stdin();
+                default -> throw new IllegalArgumentException("--transport " + transport
+                        + " is not a client transport: use tcp, unix, stdin or file");
+            };
+        } catch (IllegalArgumentException e) {
+            err.println("wirespeed client: " + e.getMessage());
+            return ExitCode.USAGE;
         }
         Receiver receiver = new Receiver(verify, messages, rounds, json, spec.commandLine().getOut());
         int code = ExitCode.OK;

@@ -25,8 +25,7 @@ final class Sources {
     }
 
     /** A TCP connection: {@code java.net.Socket} for streams, {@code SocketChannel} for channels. */
-    static Source tcp(String host, int port) {
-        InetSocketAddress address = new InetSocketAddress(host, port);
+    static Source tcp(InetSocketAddress address) {
         return new Base() {
             @Override
             public InputStream stream() throws IOException {

@@ -5,15 +5,12 @@ import dev.wirespeed.frame.FrameHandler;
 import dev.wirespeed.frame.FrameReader;
 import dev.wirespeed.frame.FrameWriter;
 import dev.wirespeed.lab.ExitCode;
+import dev.wirespeed.lab.ListenOptions;
 import dev.wirespeed.lab.Transport;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.net.InetSocketAddress;
 import java.net.SocketAddress;
-import java.net.UnixDomainSocketAddress;
 import java.nio.channels.ByteChannel;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicLong;
 import picocli.CommandLine;
@@ -33,14 +30,11 @@ public final class EchoCommand implements Callable<Integer> {
     @Option(names = "--transport", required = true, description = "tcp or unix")
     Transport transport;
 
-    @Option(names = "--bind", defaultValue = "127.0.0.1", description = "TCP address to listen on (default ${DEFAULT-VALUE})")
-    String bind;
+    /** The TCP port when {@code --port} is absent, apart from the stream server's so both can run. */
+    static final int DEFAULT_PORT = 22223;
 
-    @Option(names = "--port", defaultValue = "22223", description = "TCP port; 0 picks a free one (default ${DEFAULT-VALUE})")
-    int port;
-
-    @Option(names = "--path", description = "Unix socket path")
-    Path path;
+    @CommandLine.Mixin
+    ListenOptions listen;
 
     @Option(names = "--impl", defaultValue = "jdk", description = "jdk (SocketChannel) or native (the library's "
             + "FFM NativeSocket) (default ${DEFAULT-VALUE})")
@@ -67,7 +61,7 @@ public final class EchoCommand implements Callable<Integer> {
                 default -> throw new IllegalArgumentException("--impl " + impl + ": use jdk or native (--spin to busy-poll)");
             };
             FrameFormat.checkMaxFrameLength(maxFrame);
-            address = address();
+            address = listen.address(transport, DEFAULT_PORT);
         } catch (IllegalArgumentException e) {
             err.println("wirespeed echo: " + e.getMessage());
             return ExitCode.USAGE;
@@ -87,24 +81,6 @@ public final class EchoCommand implements Callable<Integer> {
             err.flush();
             return ExitCode.IO_FAILURE;
         }
-    }
-
-    private SocketAddress address() {
-        return switch (transport) {
-            case TCP -> new InetSocketAddress(bind, port);
-            case UNIX -> {
-                if (path == null) {
-                    throw new IllegalArgumentException("--transport unix needs --path");
-                }
-                try {
-                    Files.deleteIfExists(path);
-                } catch (IOException e) {
-                    throw new IllegalArgumentException("cannot replace --path " + path + ": " + e.getMessage());
-                }
-                yield UnixDomainSocketAddress.of(path);
-            }
-            default -> throw new IllegalArgumentException("--transport " + transport + " is not an echo transport: use tcp or unix");
-        };
     }
 
     /** Echoes one connection until it ends; a connection that breaks the wire format is closed and named. */

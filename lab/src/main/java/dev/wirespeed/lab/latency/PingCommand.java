@@ -4,6 +4,7 @@ import dev.wirespeed.frame.CorruptFrameException;
 import dev.wirespeed.frame.FrameTooLongException;
 import dev.wirespeed.testkit.SequenceMismatchException;
 import dev.wirespeed.frame.TruncatedFrameException;
+import dev.wirespeed.lab.ConnectOptions;
 import dev.wirespeed.lab.ExitCode;
 import dev.wirespeed.lab.result.ChildReport;
 import dev.wirespeed.lab.result.ChildReports;
@@ -13,7 +14,6 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
-import java.net.UnixDomainSocketAddress;
 import java.nio.channels.ByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,14 +41,11 @@ public final class PingCommand implements Callable<Integer> {
     @Option(names = "--transport", required = true, description = "tcp or unix")
     Transport transport;
 
-    @Option(names = "--host", defaultValue = "127.0.0.1", description = "TCP host (default ${DEFAULT-VALUE})")
-    String host;
+    /** The TCP port when {@code --port} is absent: echo's. */
+    static final int DEFAULT_PORT = EchoCommand.DEFAULT_PORT;
 
-    @Option(names = "--port", defaultValue = "22223", description = "TCP port (default ${DEFAULT-VALUE})")
-    int port;
-
-    @Option(names = "--path", description = "Unix socket path")
-    Path path;
+    @CommandLine.Mixin
+    ConnectOptions peer;
 
     @Option(names = "--impl", required = true, description = "jdk, jdk-spin, native, native-spin, netty (tcp only)")
     String impl;
@@ -86,19 +83,10 @@ public final class PingCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--count=" + count + " must be >= 1, --warmup=" + warmup
                         + " >= 0, --size=" + size + " 0 to " + (16 << 20) + ", --rate=" + rate + " >= 0");
             }
-            address = switch (transport) {
-                case TCP -> new InetSocketAddress(host, port);
-                case UNIX -> {
-                    if (path == null) {
-                        throw new IllegalArgumentException("--transport unix needs --path");
-                    }
-                    if (chosen == Impl.NETTY) {
-                        throw new IllegalArgumentException("--impl netty needs --transport tcp");
-                    }
-                    yield UnixDomainSocketAddress.of(path);
-                }
-                default -> throw new IllegalArgumentException("--transport " + transport + " is not a ping transport: use tcp or unix");
-            };
+            if (chosen == Impl.NETTY && transport != Transport.TCP) {
+                throw new IllegalArgumentException("--impl netty needs --transport tcp");
+            }
+            address = peer.socket(transport, DEFAULT_PORT);
         } catch (IllegalArgumentException e) {
             err.println("wirespeed ping: " + e.getMessage());
             return ExitCode.USAGE;

@@ -2,22 +2,25 @@ package dev.wirespeed.lab.server;
 
 import dev.wirespeed.io.StandardChannels;
 import dev.wirespeed.lab.ExitCode;
+import dev.wirespeed.lab.ListenOptions;
 import dev.wirespeed.lab.Transport;
 import dev.wirespeed.linux.NativeIoException;
 import dev.wirespeed.linux.Pipes;
 import java.io.IOException;
-import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicLong;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** {@code wirespeed server}: streams the sequence stream to every client that connects, or to stdout. */
 @Command(name = "server", mixinStandardHelpOptions = true,
@@ -33,14 +36,14 @@ public final class ServerCommand implements Callable<Integer> {
     @Option(names = "--transport", required = true, description = "tcp, unix or stdout")
     Transport transport;
 
-    @Option(names = "--bind", defaultValue = "127.0.0.1", description = "TCP address to listen on (default ${DEFAULT-VALUE})")
-    String bind;
+    /** The TCP port when {@code --port} is absent. */
+    static final int DEFAULT_PORT = 22222;
 
-    @Option(names = "--port", defaultValue = "22222", description = "TCP port; 0 picks a free one (default ${DEFAULT-VALUE})")
-    int port;
+    @Mixin
+    ListenOptions listen;
 
-    @Option(names = "--path", description = "Unix socket path")
-    Path path;
+    @Spec
+    CommandSpec spec;
 
     @Option(names = "--size", defaultValue = "100", converter = SizeConverter.class,
             description = "body size N or MIN-MAX (default ${DEFAULT-VALUE})")
@@ -53,8 +56,7 @@ public final class ServerCommand implements Callable<Integer> {
     boolean writePerFrame;
 
     @Option(names = "--threads", defaultValue = "virtual", description = "a virtual or a platform thread per "
-            + "connection (default ${DEFAULT-VALUE}: with 64 clients 1.18x the throughput of platform threads, less CPU "
-            + "and memory; level with one client; see the README)")
+            + "connection (default ${DEFAULT-VALUE}; the README's load section compares them)")
     String threads;
 
     @Option(names = "--pipe-size", description = "with --transport stdout: resize the pipe to this many bytes "
@@ -62,7 +64,7 @@ public final class ServerCommand implements Callable<Integer> {
     Integer pipeSize;
 
     @Override
-    public Integer call() throws IOException {
+    public Integer call() {
         if (count != null && count < 0) {
             return usage("--count=" + count + " must be >= 0");
         }
@@ -77,28 +79,47 @@ public final class ServerCommand implements Callable<Integer> {
                 }
                 yield serveStdout(server);
             }
-            case TCP -> serveSockets(server, tcpServer(), threadBuilder());
-            case UNIX -> {
-                if (path == null) {
-                    yield usage("--transport unix needs --path");
+            case TCP, UNIX -> {
+                SocketAddress address;
+                try {
+                    address = listen.address(transport, DEFAULT_PORT);
+                } catch (IllegalArgumentException e) {
+                    yield usage(e.getMessage());
                 }
-                yield serveSockets(server, unixServer(), threadBuilder());
+                ServerSocketChannel listener;
+                try {
+                    listener = listen(address);
+                } catch (IOException e) {
+                    yield fail("cannot listen on " + address + ": " + e.getMessage());
+                }
+                yield serveSockets(server, listener, threadBuilder());
             }
             default -> usage("--transport " + transport + " is not a server transport: use tcp, unix or stdout");
         };
     }
 
-    private static int usage(String message) {
-        System.err.println("wirespeed server: " + message);
+    private int usage(String message) {
+        say(message);
         return ExitCode.USAGE;
     }
 
-    private static boolean resizePipe(int bytes) {
+    private int fail(String message) {
+        say(message);
+        return ExitCode.IO_FAILURE;
+    }
+
+    private void say(String message) {
+        PrintWriter err = spec.commandLine().getErr();
+        err.println("wirespeed server: " + message);
+        err.flush();
+    }
+
+    private boolean resizePipe(int bytes) {
         try {
             Pipes.resize(1, bytes);
             return true;
         } catch (NativeIoException | UnsupportedOperationException e) {
-            System.err.println("wirespeed server: --pipe-size " + bytes + " failed: " + e.getMessage());
+            say("--pipe-size " + bytes + " failed: " + e.getMessage());
             return false;
         }
     }
@@ -112,16 +133,16 @@ public final class ServerCommand implements Callable<Integer> {
         return ExitCode.OK;
     }
 
-    private ServerSocketChannel tcpServer() throws IOException {
-        ServerSocketChannel channel = ServerSocketChannel.open();
-        channel.bind(new InetSocketAddress(bind, port), 64);
-        return channel;
-    }
-
-    private ServerSocketChannel unixServer() throws IOException {
-        Files.deleteIfExists(path);
-        ServerSocketChannel channel = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
-        channel.bind(UnixDomainSocketAddress.of(path), 64);
+    private static ServerSocketChannel listen(SocketAddress address) throws IOException {
+        ServerSocketChannel channel = address instanceof UnixDomainSocketAddress
+                ? ServerSocketChannel.open(StandardProtocolFamily.UNIX)
+                : ServerSocketChannel.open();
+        try {
+            channel.bind(address, 64);
+        } catch (IOException | RuntimeException e) {
+            channel.close();
+            throw e;
+        }
         return channel;
     }
 
@@ -129,8 +150,8 @@ public final class ServerCommand implements Callable<Integer> {
         return threads.equals("virtual") ? Thread.ofVirtual() : Thread.ofPlatform().daemon();
     }
 
-    private static int serveSockets(SequenceServer server, ServerSocketChannel listener, Thread.Builder threads) {
-        PrintStream err = System.err;
+    private int serveSockets(SequenceServer server, ServerSocketChannel listener, Thread.Builder threads) {
+        PrintWriter err = spec.commandLine().getErr();
         err.println("listening on " + describe(listener));
         err.flush();
         AtomicLong connections = new AtomicLong();
@@ -141,7 +162,7 @@ public final class ServerCommand implements Callable<Integer> {
                 threads.name("connection-" + id).start(() -> serve(server, connection, id));
             }
         } catch (IOException e) {
-            err.println("wirespeed server: accept failed: " + e.getMessage());
+            say("accept failed: " + e.getMessage());
             return ExitCode.IO_FAILURE;
         }
     }
