@@ -10,16 +10,19 @@ import java.util.function.Supplier;
 
 /** The client strategies by their command-line names, in the articles' order, then ours. */
 public enum Strategies {
-    /** Socket stream, {@code readInt} as four {@code read()} calls, new arrays per message. */
-    UNBUFFERED(UnbufferedClient::new),
-    /** No buffering; {@code readInt} reads its four bytes at once. */
-    READINT(ReadIntClient::new),
-    /** {@code BufferedInputStream}, the original {@code readInt}. */
-    BUFFERED(BufferedClient::new),
+    /**
+     * The first article's starting point: the socket's own stream, {@code readInt} as four {@code read()}
+     * calls, new arrays for every message; six system calls per message.
+     */
+    UNBUFFERED(() -> new StreamClient(false, false, false)),
+    /** No buffering; {@code readInt} reads its four bytes with one call: three calls per message. */
+    READINT(() -> new StreamClient(false, true, false)),
+    /** "One trivial line of code": a {@code BufferedInputStream}, the original {@code readInt}. */
+    BUFFERED(() -> new StreamClient(true, false, false)),
     /** {@code BufferedInputStream} and the four-bytes-at-once {@code readInt}. */
-    BUFFERED_READINT(BufferedReadIntClient::new),
-    /** Both, with arrays re-used. */
-    NO_ALLOC(NoAllocClient::new),
+    BUFFERED_READINT(() -> new StreamClient(true, true, false)),
+    /** Both, with the arrays re-used; the article found it slower. */
+    NO_ALLOC(() -> new StreamClient(true, true, true)),
     /** Channel and direct buffer, append-until-end {@code ensure()}, body copied. */
     CHANNEL(ChannelClient::new),
     /** Compact-on-demand {@code ensure()}, body copied. */
