@@ -17,9 +17,12 @@ import picocli.CommandLine.Option;
 
 /** {@code wirespeed client}: reads the frame stream with one strategy and prints the articles' lines. */
 @Command(name = "client", mixinStandardHelpOptions = true,
-        description = {"Reads frames with one strategy and prints, per round of --messages frames, "
-                + "'Time for N msg: T; speed: X msg/s; Y MB/s' (T in ms, MB = 10^6 bytes, 8 header bytes counted), "
-                + "then a summary line.",
+        description = {"Reads frames with one strategy and prints, per round of --messages frames (or of --round-ms "
+                + "milliseconds), 'Time for N msg: T; speed: X msg/s; Y MB/s' (T in ms, MB = 10^6 bytes, 8 header bytes "
+                + "counted), then a summary line.",
+            "With --round-ms the first round is a warm-up: it lasts --warmup-ms, then (unless --no-jit-settle) until "
+                + "the JIT has compiled nothing for one round's length, at most " + Rounds.ByTime.MAX_WARMUP_FACTOR
+                + " times --warmup-ms (and one round) in all.",
             "Exit codes: 0 success, 2 bad command line, 3 the input broke the wire format, "
                 + "4 --verify found an unexpected frame, 5 I/O failure (refused, reset, --read-timeout)."})
 public final class ClientCommand implements Callable<Integer> {
@@ -41,8 +44,23 @@ public final class ClientCommand implements Callable<Integer> {
             + "native, native-spin (tcp or unix), netty-nio, netty-epoll (tcp only)")
     String strategy;
 
-    @Option(names = "--messages", defaultValue = "10000000", description = "frames per round (default ${DEFAULT-VALUE})")
-    long messages;
+    /** Frames per round when neither {@code --messages} nor {@code --round-ms} is given. */
+    static final long DEFAULT_MESSAGES = 10_000_000;
+
+    @Option(names = "--messages", description = "frames per round (default " + DEFAULT_MESSAGES + ")")
+    Long messages;
+
+    @Option(names = "--round-ms", paramLabel = "MS", description = "rounds of this many milliseconds instead of "
+            + "--messages frames (at least 1)")
+    Long roundMs;
+
+    @Option(names = "--warmup-ms", paramLabel = "MS", description = "with --round-ms: the least length of the first "
+            + "round, the warm-up (default 0: one round's length of JIT quiet is still waited for)")
+    Long warmupMs;
+
+    @Option(names = "--jit-settle", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "with --round-ms: whether the warm-up also waits for the JIT to settle (default true)")
+    boolean jitSettle;
 
     @Option(names = "--rounds", defaultValue = "0", description = "rounds before stopping; 0: until the stream ends")
     long rounds;
@@ -68,6 +86,7 @@ public final class ClientCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter err = spec.commandLine().getErr();
         Strategies chosen;
+        Rounds plan;
         try {
             chosen = Strategies.byName(strategy);
             FrameFormat.checkMaxFrameLength(maxFrame);
@@ -78,10 +97,7 @@ public final class ClientCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--read-timeout=" + readTimeout + " must be >= 1 and needs "
                         + "--transport tcp or unix");
             }
-            if (messages < 1 || rounds < 0) {
-                throw new IllegalArgumentException("--messages=" + messages + " must be >= 1 and --rounds="
-                        + rounds + " >= 0");
-            }
+            plan = rounds();
         } catch (IllegalArgumentException e) {
             err.println("wirespeed client: " + e.getMessage());
             return ExitCode.USAGE;
@@ -100,7 +116,7 @@ public final class ClientCommand implements Callable<Integer> {
             err.println("wirespeed client: " + e.getMessage());
             return ExitCode.USAGE;
         }
-        Receiver receiver = new Receiver(verify, messages, rounds, json, spec.commandLine().getOut());
+        Receiver receiver = new Receiver(verify ? FrameCheck.sequence() : null, plan, json, spec.commandLine().getOut());
         int code = ExitCode.OK;
         String problem = null;
         IdleWatchdog watchdog = readTimeout == null ? null : new IdleWatchdog(receiver, readTimeout, source);
@@ -131,5 +147,32 @@ public final class ClientCommand implements Callable<Integer> {
             err.flush();
         }
         return code;
+    }
+
+    /** {@return the rounds the options ask for} @throws IllegalArgumentException naming the values */
+    private Rounds rounds() {
+        if (rounds < 0) {
+            throw new IllegalArgumentException("--rounds=" + rounds + " must be >= 0");
+        }
+        if (roundMs == null) {
+            if (warmupMs != null) {
+                throw new IllegalArgumentException("--warmup-ms=" + warmupMs + " needs --round-ms");
+            }
+            long frames = messages == null ? DEFAULT_MESSAGES : messages;
+            if (frames < 1) {
+                throw new IllegalArgumentException("--messages=" + frames + " must be >= 1");
+            }
+            return new Rounds.ByFrames(frames, rounds);
+        }
+        if (messages != null) {
+            throw new IllegalArgumentException("--messages=" + messages + " and --round-ms=" + roundMs
+                    + ": give one of them");
+        }
+        long warmup = warmupMs == null ? 0 : warmupMs;
+        if (roundMs < 1 || roundMs > 3_600_000 || warmup < 0 || warmup > 3_600_000) {
+            throw new IllegalArgumentException("--round-ms=" + roundMs + " must be 1 to 3600000 and --warmup-ms="
+                    + warmup + " 0 to 3600000");
+        }
+        return new Rounds.ByTime(roundMs * 1_000_000, warmup * 1_000_000, jitSettle, rounds);
     }
 }

@@ -4,15 +4,18 @@ import dev.wirespeed.testkit.SequenceMismatchException;
 import dev.wirespeed.lab.result.ChildReport;
 import dev.wirespeed.lab.result.ChildReports;
 import java.io.PrintWriter;
+import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.ByteBuffer;
 import java.util.Locale;
+import java.util.function.LongSupplier;
 
 /**
  * Where every strategy delivers its frames: verifies them (with {@code --verify}), counts them, and
- * prints the article's line at the end of each round of {@code messages} frames. Strategies read
- * until {@link #done()} or a clean end of stream, then the command calls {@link #finish(boolean)}.
+ * prints the article's line at the end of each round, a number of frames or a duration (see
+ * {@link Rounds}). Strategies read until {@link #done()} or a clean end of stream, then the command
+ * calls {@link #finish(boolean)}.
  *
  * <p>The per-frame work is the same for every strategy (a counter and, when verifying, a vectorized
  * compare), so it does not bias the comparison.
@@ -23,10 +26,20 @@ public final class Receiver {
     /** CPU time of the reading thread (user and system), read once per round. */
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
+    /** Frames between two looks at the clock in timed rounds: a clock read costs far less than 256 frames. */
+    static final int CHECK_EVERY = 256;
+
     /** Null when frames are only counted. */
     private final FrameCheck check;
+    /** Frames per round, or 0 for timed rounds. */
     private final long messagesPerRound;
+    private final long roundNanos;
+    private final long warmupNanos;
+    private final boolean settle;
     private final long rounds;
+    private final LongSupplier clock;
+    /** Total JIT compilation time so far, in milliseconds; constant where the JVM does not say. */
+    private final LongSupplier compileMillis;
     private final boolean json;
     private final PrintWriter out;
 
@@ -42,6 +55,11 @@ public final class Receiver {
     private Thread reader;
     private long roundsDone;
     private boolean done;
+    /** The value of {@code roundFrames} at which the round may end: its last frame, or the next look at the clock. */
+    private long nextCheck;
+    /** In a timed warm-up: the compilation time seen at the last look, and when to look again. */
+    private long compileMark = -1;
+    private long compileLookAt;
 
     /**
      * A receiver.
@@ -66,12 +84,55 @@ public final class Receiver {
      * @param out where the lines go
      */
     public Receiver(FrameCheck check, long messagesPerRound, long rounds, boolean json, PrintWriter out) {
+        this(check, new Rounds.ByFrames(messagesPerRound, rounds), json, out, System::nanoTime, Receiver::compileMillis);
+    }
+
+    /**
+     * A receiver that checks every frame with {@code check} and cuts the run into {@code rounds}.
+     *
+     * @param check what every frame is checked against, or null to only count them
+     * @param rounds how long each round lasts, and how many there are
+     * @param json whether to print JSON lines instead of the article's text
+     * @param out where the lines go
+     */
+    public Receiver(FrameCheck check, Rounds rounds, boolean json, PrintWriter out) {
+        this(check, rounds, json, out, System::nanoTime, Receiver::compileMillis);
+    }
+
+    /** A receiver with its clock and its view of the JIT given, so that tests decide when rounds end. */
+    Receiver(FrameCheck check, Rounds rounds, boolean json, PrintWriter out, LongSupplier clock,
+            LongSupplier compileMillis) {
         this.check = check;
-        this.messagesPerRound = messagesPerRound;
-        this.rounds = rounds;
+        switch (rounds) {
+            case Rounds.ByFrames frames -> {
+                this.messagesPerRound = frames.frames();
+                this.roundNanos = 0;
+                this.warmupNanos = 0;
+                this.settle = false;
+            }
+            case Rounds.ByTime time -> {
+                this.messagesPerRound = 0;
+                this.roundNanos = time.roundNanos();
+                this.warmupNanos = time.warmupNanos();
+                this.settle = time.settle();
+            }
+        }
+        this.rounds = rounds.count();
         this.json = json;
         this.out = out;
-        this.roundStart = System.nanoTime();
+        this.clock = clock;
+        this.compileMillis = compileMillis;
+        this.nextCheck = firstCheck();
+        this.roundStart = clock.getAsLong();
+    }
+
+    private static long compileMillis() {
+        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        return jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : 0;
+    }
+
+    private long firstCheck() {
+        return messagesPerRound > 0 ? messagesPerRound : CHECK_EVERY;
     }
 
     /**
@@ -146,13 +207,45 @@ public final class Receiver {
         bytes += frameBytes;
         roundBytes += frameBytes;
         frames++;
-        if (++roundFrames == messagesPerRound) {
-            endRound();
+        if (++roundFrames == nextCheck) {
+            if (messagesPerRound > 0) {
+                endRound();
+            } else {
+                nextCheck += CHECK_EVERY;
+                lookAtTheClock();
+            }
+        }
+    }
+
+    /** In timed rounds: ends the round when it has lasted long enough (the first, when the JIT has settled too). */
+    private void lookAtTheClock() {
+        long now = clock.getAsLong();
+        long elapsed = now - roundStart;
+        if (roundsDone > 0) {
+            if (elapsed >= roundNanos) {
+                endRound();
+            }
+            return;
+        }
+        if (!settle) {
+            if (elapsed >= warmupNanos) {
+                endRound();
+            }
+        } else if (elapsed >= warmupNanos * Rounds.ByTime.MAX_WARMUP_FACTOR && elapsed >= warmupNanos + roundNanos) {
+            endRound(); // the JIT is still busy: the warm-up stops anyway, and its length says so
+        } else if (elapsed >= warmupNanos && now >= compileLookAt) {
+            long compiled = compileMillis.getAsLong();
+            if (compiled == compileMark) {
+                endRound(); // nothing compiled for a round's length
+            } else {
+                compileMark = compiled;
+                compileLookAt = now + roundNanos;
+            }
         }
     }
 
     private void endRound() {
-        long now = System.nanoTime();
+        long now = clock.getAsLong();
         long nanos = Math.max(1, now - roundStart);
         // CPU time is per thread: a partial round closed by finish() on another thread has none.
         boolean onReader = Thread.currentThread() == reader;
@@ -172,8 +265,9 @@ public final class Receiver {
         out.flush();
         roundFrames = 0;
         roundBytes = 0;
+        nextCheck = firstCheck();
         done = rounds > 0 && roundsDone >= rounds;
-        roundStart = System.nanoTime();
+        roundStart = clock.getAsLong();
         roundCpuStart = cpuNow;
     }
 }

@@ -4,43 +4,63 @@ import java.util.Locale;
 
 /** How long a lab run measures. */
 public enum Mode {
-    /** One run per cell, short rounds: a first look and a smoke test, not a measurement to quote. */
-    QUICK(1, 2, 1, 1),
-    /** Three runs per cell, one measured round each after a warm-up round. */
-    DEFAULT(3, 2, 2, 1),
-    /** Five runs per cell, rounds twice as long, five measured rounds each. */
-    FULL(5, 6, 8, 5);
+    /** One short run per cell, the warm-up not waiting for the JIT: a first look and a smoke test, not figures to quote. */
+    QUICK(1, 1, 50, false, 25, 2, 1),
+    /** Three runs per latency cell; one stream client per cell, four rounds of 100 ms after its warm-up. */
+    DEFAULT(3, 1, 300, true, 100, 4, 1),
+    /** Five runs per latency cell; three stream clients per cell, each ten rounds of 200 ms after a longer warm-up. */
+    FULL(5, 3, 1000, true, 200, 10, 5);
 
     private final int runs;
-    private final int rounds;
-    private final int messageQuarters;
+    private final int clientRuns;
+    private final int warmupMillis;
+    private final boolean jitSettle;
+    private final int roundMillis;
+    private final int measuredRounds;
     private final int iperfSeconds;
 
-    Mode(int runs, int rounds, int messageQuarters, int iperfSeconds) {
+    Mode(int runs, int clientRuns, int warmupMillis, boolean jitSettle, int roundMillis, int measuredRounds,
+            int iperfSeconds) {
         this.runs = runs;
-        this.rounds = rounds;
-        this.messageQuarters = messageQuarters;
+        this.clientRuns = clientRuns;
+        this.warmupMillis = warmupMillis;
+        this.jitSettle = jitSettle;
+        this.roundMillis = roundMillis;
+        this.measuredRounds = measuredRounds;
         this.iperfSeconds = iperfSeconds;
     }
 
-    /** {@return client runs per cell, each a fresh process} */
+    /** {@return runs per cell of the experiments that repeat a whole measurement, each a fresh process} */
     public int runs() {
         return runs;
     }
 
-    /** {@return rounds per client run, the first a warm-up} */
-    public int rounds() {
-        return rounds;
+    /** {@return stream client processes per cell, each measuring {@link #measuredRounds()} rounds} */
+    public int clientRuns() {
+        return clientRuns;
+    }
+
+    /** {@return the least length of a stream client's first round, the warm-up, in milliseconds} */
+    public int warmupMillis() {
+        return warmupMillis;
     }
 
     /**
-     * {@return {@code base} frames scaled to this mode's round length}: a quarter of it in quick mode,
-     * half by default, twice with {@code --full}; at least 1
-     *
-     * @param base the frames of a full-length round
+     * {@return whether a Java stream client's warm-up also waits until its JIT has compiled nothing
+     * for a round's length} Not in quick mode, whose figures are a first look.
      */
-    public long messages(long base) {
-        return Math.max(1, base * messageQuarters / 4);
+    public boolean jitSettle() {
+        return jitSettle;
+    }
+
+    /** {@return the length of each measured round of a stream client, in milliseconds} */
+    public int roundMillis() {
+        return roundMillis;
+    }
+
+    /** {@return rounds measured per stream client, after its warm-up round} */
+    public int measuredRounds() {
+        return measuredRounds;
     }
 
     /** {@return seconds per iperf3 run} */

@@ -5,10 +5,12 @@
  *   ceiling write tcp BIND PORT | write unix PATH | write stdout        [SIZE]
  *       streams the sequence stream (frame i: type i, body bytes (i + k) mod 256) in ~1 MiB writes;
  *       tcp/unix print "listening on ADDRESS" on stderr and serve one connection after another.
- *   ceiling read tcp HOST PORT | read unix PATH | read stdin   MODE MESSAGES ROUNDS
+ *   ceiling read tcp HOST PORT | read unix PATH | read stdin   MODE MESSAGES ROUNDS [WARMUP_MS]
  *       MODE is "block" (blocking read(2)) or "poll" (non-blocking reads retried on EAGAIN, yielding
  *       the CPU every 8 empty reads, as the library does); walks the headers in a page-aligned 512 KiB buffer, compacting
- *       on demand, and prints the client's JSON round lines.
+ *       on demand, and prints the client's JSON round lines. MESSAGES is frames per round, or a
+ *       duration such as "100ms" for timed rounds, whose first round (the warm-up) lasts at least
+ *       WARMUP_MS (default: one round): C has no JIT to wait for.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -119,7 +121,11 @@ static int connect_unix(const char *path) {
     return fd;
 }
 
-static int read_frames(int fd, int poll, long messages, long rounds) {
+/* Frames between two looks at the clock in timed rounds, as the Java client does. */
+#define CHECK_EVERY 256
+
+/* messages > 0: rounds of that many frames; else rounds of round_ns, the first at least warmup_ns. */
+static int read_frames(int fd, int poll, long messages, double round_ns, double warmup_ns, long rounds) {
     unsigned char *buf;
     if (posix_memalign((void **) &buf, 4096, READ_BUFFER)) die("posix_memalign");
     if (poll && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) < 0) die("fcntl");
@@ -128,6 +134,7 @@ static int read_frames(int fd, int poll, long messages, long rounds) {
     long long bytes = 0, round_bytes = 0;
     double t0 = now_ns(CLOCK_MONOTONIC), c0 = now_ns(CLOCK_THREAD_CPUTIME_ID);
     int empty = 0;
+    long next_check = messages > 0 ? messages : CHECK_EVERY;
     while (round < rounds) {
         while (have - pos >= 8) {
             uint32_t len = (uint32_t) buf[pos + 4] << 24 | buf[pos + 5] << 16 | buf[pos + 6] << 8 | buf[pos + 7];
@@ -137,9 +144,14 @@ static int read_frames(int fd, int poll, long messages, long rounds) {
             frames++;
             bytes += 8 + len;
             round_bytes += 8 + len;
-            if (++round_frames == messages) {
-                double t1 = now_ns(CLOCK_MONOTONIC), c1 = now_ns(CLOCK_THREAD_CPUTIME_ID);
+            if (++round_frames == next_check) {
+                double t1 = now_ns(CLOCK_MONOTONIC);
                 double ns = t1 - t0;
+                if (messages == 0) {
+                    next_check += CHECK_EVERY;
+                    if (ns < (round == 0 ? warmup_ns : round_ns)) continue;
+                }
+                double c1 = now_ns(CLOCK_THREAD_CPUTIME_ID);
                 printf("{\"round\":%ld,\"messages\":%ld,\"bytes\":%lld,\"ms\":%lld,\"msgPerSec\":%lld,"
                        "\"mbPerSec\":%.1f,\"cpuNsPerMsg\":%.1f}\n", ++round, round_frames, round_bytes,
                        (long long) (ns / 1e6), (long long) (round_frames * 1e9 / ns), round_bytes * 1e3 / ns,
@@ -147,6 +159,7 @@ static int read_frames(int fd, int poll, long messages, long rounds) {
                 fflush(stdout);
                 round_frames = 0;
                 round_bytes = 0;
+                next_check = messages > 0 ? messages : CHECK_EVERY;
                 t0 = now_ns(CLOCK_MONOTONIC);
                 c0 = now_ns(CLOCK_THREAD_CPUTIME_ID);
                 if (round == rounds) break;
@@ -205,10 +218,21 @@ int main(int argc, char **argv) {
         else goto usage;
         if (argc < rest + 3) goto usage;
         int poll = !strcmp(argv[rest], "poll");
-        return read_frames(fd, poll, atol(argv[rest + 1]), atol(argv[rest + 2]));
+        const char *per_round = argv[rest + 1];
+        size_t n = strlen(per_round);
+        long rounds = atol(argv[rest + 2]);
+        if (n > 2 && !strcmp(per_round + n - 2, "ms")) {
+            double round_ms = atof(per_round);
+            double warmup_ms = argc > rest + 3 ? atof(argv[rest + 3]) : round_ms;
+            if (round_ms < 1 || warmup_ms < 0) goto usage;
+            return read_frames(fd, poll, 0, round_ms * 1e6, warmup_ms * 1e6, rounds);
+        }
+        long messages = atol(per_round);
+        if (messages < 1) goto usage;
+        return read_frames(fd, poll, messages, 0, 0, rounds);
     }
 usage:
     fprintf(stderr, "usage: ceiling write tcp BIND PORT [SIZE] | write unix PATH [SIZE] | write stdout [SIZE]\n"
-                    "       ceiling read tcp HOST PORT|unix PATH|stdin block|poll MESSAGES ROUNDS\n");
+                    "       ceiling read tcp HOST PORT|unix PATH|stdin block|poll MESSAGES|MSms ROUNDS [WARMUP_MS]\n");
     return 2;
 }

@@ -136,4 +136,35 @@ class ClientCommandTest {
         assertTrue(run.err().startsWith("wirespeed client: I/O failure: java.net.ConnectException: Connection refused"),
                 run.err());
     }
+
+    @org.junit.jupiter.params.ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', value = {
+        "--round-ms 0 | --round-ms=0 must be 1 to 3600000 and --warmup-ms=0 0 to 3600000",
+        "--round-ms 10 --warmup-ms -1 | --round-ms=10 must be 1 to 3600000 and --warmup-ms=-1 0 to 3600000",
+        "--round-ms 10 --messages 5 | --messages=5 and --round-ms=10: give one of them",
+        "--warmup-ms 50 | --warmup-ms=50 needs --round-ms",
+        "--messages 0 | --messages=0 must be >= 1",
+        "--rounds -1 | --rounds=-1 must be >= 0",
+    })
+    void roundOptionsOutOfRangeAreUsageErrorsNamingTheValues(String options, String message) throws Exception {
+        Path file = Files.write(dir.resolve("one.bin"), new Frames().frame(0, 0, new byte[0]).toByteArray());
+        List<String> args = new ArrayList<>(List.of("--transport", "file", "--path", file.toString(), "--strategy",
+                "wirespeed"));
+        args.addAll(List.of(options.split(" ")));
+        Run run = client(args.toArray(String[]::new));
+        assertEquals(ExitCode.USAGE, run.code(), run.err());
+        assertEquals("wirespeed client: " + message, run.err().strip());
+    }
+
+    @Test
+    void timedRoundsEndAtTheEndOfTheStreamWithTheFramesRead() throws Exception {
+        // A short file ends inside the warm-up: the partial round is printed, then the summary.
+        Path file = Files.write(dir.resolve("three.bin"), new Frames().sequence(0, 3, 4).toByteArray());
+        Run run = client("--transport", "file", "--path", file.toString(), "--strategy", "zero-copy", "--round-ms", "50",
+                "--warmup-ms", "100", "--json");
+        assertEquals(ExitCode.OK, run.code(), run.err());
+        String[] lines = run.out().split("\n");
+        assertEquals(2, lines.length, run.out());
+        assertTrue(lines[0].startsWith("{\"round\":1,\"messages\":3,\"bytes\":36,"), lines[0]);
+    }
 }

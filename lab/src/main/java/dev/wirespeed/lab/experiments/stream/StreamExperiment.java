@@ -30,9 +30,13 @@ import java.util.Locale;
  * pipe from the writer's standard output to the reader's standard input ({@code pipe}, the second
  * article). Rows are the client strategies (reading the Java server, the Java server writing per
  * frame, or the C writer), the C ceiling (a C writer and a C reader, blocking and busy-polling) and
- * {@code iperf3} where installed. Per placement each row runs {@link dev.wirespeed.lab.experiment.Mode#runs()}
- * times, each a fresh client process; a run's figure is the median of its rounds after the first
- * (the warm-up); a cell is the median of its runs with min and max.
+ * {@code iperf3} where installed. Per placement each row runs {@link dev.wirespeed.lab.experiment.Mode#clientRuns()}
+ * client processes. Each reads for a warm-up round (at least {@link dev.wirespeed.lab.experiment.Mode#warmupMillis()},
+ * then, in Java and {@linkplain dev.wirespeed.lab.experiment.Mode#jitSettle() where the mode says}, until the JIT has
+ * been quiet for a round's length), then measures
+ * {@link dev.wirespeed.lab.experiment.Mode#measuredRounds()} rounds of {@link dev.wirespeed.lab.experiment.Mode#roundMillis()}
+ * each. Rounds are timed, not counted, so that every row measures for as long as the others,
+ * whatever its speed. A cell is the median of the measured rounds of all its runs, with min and max.
  */
 public final class StreamExperiment implements Experiment<StreamCell, Throughput> {
     /** Body bytes per frame. */
@@ -137,25 +141,7 @@ public final class StreamExperiment implements Experiment<StreamCell, Throughput
 
     @Override
     public int steps(StreamCell cell, LabContext lab) {
-        return lab.mode().runs();
-    }
-
-    /** Frames per full-length round, sized so that a round lasts a fraction of a second on a 2-core VM. */
-    private long baseMessages(StreamCase row) {
-        long base = switch (row) {
-            case StreamCase.Java java when java.writer() == StreamCase.Writer.JAVA_PER_FRAME -> 150_000;
-            case StreamCase.Java java -> switch (java.strategy()) {
-                case NETTY_NIO, NETTY_EPOLL -> 2_000_000;
-                case UNBUFFERED -> 100_000;
-                case READINT -> 200_000;
-                case BUFFERED, BUFFERED_READINT, NO_ALLOC -> 1_500_000;
-                default -> 5_000_000;
-            };
-            case StreamCase.Ceiling c -> 5_000_000;
-            case StreamCase.Iperf i -> 0;
-        };
-        // The default 64 KiB pipe is slower: a third of the frames keeps its rounds as short.
-        return link == Link.PIPE && row.pipeSize() == 0 ? base / 3 : base;
+        return lab.mode().clientRuns();
     }
 
     @Override
@@ -173,19 +159,18 @@ public final class StreamExperiment implements Experiment<StreamCell, Throughput
                 List<Double> mb = new ArrayList<>();
                 List<Double> msg = new ArrayList<>();
                 List<Double> cpu = new ArrayList<>();
-                int runs = lab.mode().runs();
+                int runs = lab.mode().clientRuns();
                 for (int run = 1; run <= runs; run++) {
                     lab.progress(link.id() + " " + cell.placement() + ": " + cell.row().name() + " run " + run + "/" + runs);
                     if (cell.row() instanceof StreamCase.Iperf) {
                         mb.add(Iperf.mbPerSec(cell.placement(), lab.mode().iperfSeconds()));
                     } else {
-                        List<ChildReport.Round> rounds = runOnce(cell, servers, ceiling, lab);
-                        mb.add(median(rounds.stream().map(ChildReport.Round::mbPerSec).toList()));
-                        msg.add(median(rounds.stream().map(r -> (double) r.msgPerSec()).toList()));
-                        List<Double> cpus = rounds.stream().map(ChildReport.Round::cpuNsPerMsg)
-                                .filter(java.util.Objects::nonNull).toList();
-                        if (!cpus.isEmpty()) {
-                            cpu.add(median(cpus));
+                        for (ChildReport.Round round : runOnce(cell, servers, ceiling, lab)) {
+                            mb.add(round.mbPerSec());
+                            msg.add((double) round.msgPerSec());
+                            if (round.cpuNsPerMsg() != null) {
+                                cpu.add(round.cpuNsPerMsg());
+                            }
                         }
                     }
                     lab.stepDone();
@@ -204,22 +189,23 @@ public final class StreamExperiment implements Experiment<StreamCell, Throughput
         };
     }
 
-    private static double median(List<Double> values) {
-        return Stats.of(values).median();
-    }
-
     /** One client run of one cell: its measured rounds, the warm-up round left out. */
     private List<ChildReport.Round> runOnce(StreamCell cell, StreamServers servers, Path ceiling, LabContext lab)
             throws IOException, InterruptedException {
         Placement placement = cell.placement();
-        String messages = String.valueOf(lab.mode().messages(baseMessages(cell.row())));
-        String rounds = String.valueOf(lab.mode().rounds());
+        String roundMillis = String.valueOf(lab.mode().roundMillis());
+        String warmupMillis = String.valueOf(lab.mode().warmupMillis());
+        String rounds = String.valueOf(lab.mode().measuredRounds() + 1);
         List<String> reader;
         List<String> writer = null;
         switch (cell.row()) {
             case StreamCase.Java java -> {
                 List<String> args = new ArrayList<>(List.of("client", "--strategy", java.strategy().cliName(),
-                        "--messages", messages, "--rounds", rounds, "--json", "--transport"));
+                        "--round-ms", roundMillis, "--warmup-ms", warmupMillis, "--rounds", rounds, "--json"));
+                if (!lab.mode().jitSettle()) {
+                    args.add("--no-jit-settle");
+                }
+                args.add("--transport");
                 switch (link) {
                     case TCP -> args.addAll(List.of("tcp", "--port", servers.address(java.writer())));
                     case UNIX -> args.addAll(List.of("unix", "--path", servers.address(java.writer())));
@@ -244,7 +230,7 @@ public final class StreamExperiment implements Experiment<StreamCell, Throughput
                     case UNIX -> args.addAll(List.of("unix", servers.c()));
                     case PIPE -> args.add("stdin");
                 }
-                args.addAll(List.of(c.poll() ? "poll" : "block", messages, rounds));
+                args.addAll(List.of(c.poll() ? "poll" : "block", roundMillis + "ms", rounds, warmupMillis));
                 reader = Children.pinned(placement.clientCpu(), args);
                 if (link == Link.PIPE) {
                     writer = Children.pinned(placement.serverCpu(), List.of(ceiling.toString(), "write", "stdout"));
@@ -347,11 +333,15 @@ public final class StreamExperiment implements Experiment<StreamCell, Throughput
             }
             lines.add(line);
         }
-        String title = String.format(Locale.ROOT, "%s: %s, %d-byte bodies, server batching 512 KiB writes; median of %d "
-                + "run(s) [min-max], each from %d measured round(s) after a warm-up round", link.id(), link.title(), SIZE,
-                lab.mode().runs(), lab.mode().rounds() - 1);
+        String title = String.format(Locale.ROOT, "%s: %s, %d-byte bodies, server batching 512 KiB writes; median of "
+                + "%d round(s) of %d ms [min-max] from %d client run(s), each after a warm-up of at least %d ms",
+                link.id(), link.title(), SIZE, lab.mode().measuredRounds() * lab.mode().clientRuns(),
+                lab.mode().roundMillis(), lab.mode().clientRuns(), lab.mode().warmupMillis());
         return List.of(new Table(title, header, lines, List.of("% of ceiling: against the best C or iperf3 row of the "
-                + "same placement and pipe size")));
+                + "same placement and pipe size", lab.mode().jitSettle()
+                        ? "warm-up: a Java client also waits until its JIT has compiled nothing for a round's length, at most "
+                        + dev.wirespeed.lab.client.Rounds.ByTime.MAX_WARMUP_FACTOR + " times the least warm-up"
+                        : "warm-up: fixed, not waiting for the JIT to settle (quick mode)")));
     }
 
     @Override
