@@ -1,6 +1,7 @@
 package dev.wirespeed.frame;
 
 import dev.wirespeed.io.ChannelReader;
+import dev.wirespeed.io.IdleStrategy;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -58,13 +59,13 @@ public final class FrameReader implements Closeable {
         this.checkedViews = builder.checkedViews;
         int capacity = builder.bufferCapacity;
         int maxCapacity = Math.max(capacity, maxFrameLength + FrameFormat.HEADER_LENGTH);
-        this.in = new ChannelReader(builder.channel, capacity, maxCapacity);
+        this.in = new ChannelReader(builder.channel, capacity, maxCapacity, builder.idle);
     }
 
     /**
      * A reader with the defaults: 16 MiB {@code maxFrameLength}, a 512 KiB buffer.
      *
-     * @param channel the channel to read, blocking or non-blocking (busy-polled)
+     * @param channel the channel to read, blocking or non-blocking (read again after the {@link IdleStrategy} idles)
      */
     public FrameReader(ReadableByteChannel channel) {
         this(builder(channel));
@@ -73,7 +74,7 @@ public final class FrameReader implements Closeable {
     /**
      * A builder for a reader of {@code channel}.
      *
-     * @param channel the channel to read, blocking or non-blocking (busy-polled)
+     * @param channel the channel to read, blocking or non-blocking (read again after the {@link IdleStrategy} idles)
      * @return a builder with the defaults set
      */
     public static Builder builder(ReadableByteChannel channel) {
@@ -183,6 +184,7 @@ public final class FrameReader implements Closeable {
         private int maxFrameLength = FrameFormat.DEFAULT_MAX_FRAME_LENGTH;
         private int bufferCapacity = ChannelReader.DEFAULT_CAPACITY;
         private boolean checkedViews;
+        private IdleStrategy idle = IdleStrategy.defaultStrategy();
 
         private Builder(ReadableByteChannel channel) {
             this.channel = Objects.requireNonNull(channel, "channel");
@@ -226,6 +228,17 @@ public final class FrameReader implements Closeable {
          */
         public Builder checkedViews(boolean checkedViews) {
             this.checkedViews = checkedViews;
+            return this;
+        }
+
+        /**
+         * What the reader does when a non-blocking channel has no bytes.
+         *
+         * @param idle default {@link IdleStrategy#defaultStrategy()}
+         * @return this builder
+         */
+        public Builder idleStrategy(IdleStrategy idle) {
+            this.idle = Objects.requireNonNull(idle, "idle");
             return this;
         }
 

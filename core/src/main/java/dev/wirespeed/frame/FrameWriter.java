@@ -2,6 +2,7 @@ package dev.wirespeed.frame;
 
 import dev.wirespeed.io.ChannelReader;
 import dev.wirespeed.io.ChannelWriter;
+import dev.wirespeed.io.IdleStrategy;
 import java.io.Closeable;
 import java.io.Flushable;
 import java.io.IOException;
@@ -32,12 +33,12 @@ public final class FrameWriter implements Flushable, Closeable {
      * @param channel the channel to write
      */
     public FrameWriter(WritableByteChannel channel) {
-        this(channel, ChannelWriter.DEFAULT_CAPACITY, FrameFormat.DEFAULT_MAX_FRAME_LENGTH);
+        this(channel, ChannelWriter.DEFAULT_CAPACITY, FrameFormat.DEFAULT_MAX_FRAME_LENGTH, IdleStrategy.defaultStrategy());
     }
 
-    private FrameWriter(WritableByteChannel channel, int bufferCapacity, int maxFrameLength) {
+    private FrameWriter(WritableByteChannel channel, int bufferCapacity, int maxFrameLength, IdleStrategy idle) {
         this.maxFrameLength = maxFrameLength;
-        this.out = new ChannelWriter(Objects.requireNonNull(channel, "channel"), bufferCapacity);
+        this.out = new ChannelWriter(Objects.requireNonNull(channel, "channel"), bufferCapacity, idle);
     }
 
     /**
@@ -137,6 +138,7 @@ public final class FrameWriter implements Flushable, Closeable {
         private final WritableByteChannel channel;
         private int maxFrameLength = FrameFormat.DEFAULT_MAX_FRAME_LENGTH;
         private int bufferCapacity = ChannelWriter.DEFAULT_CAPACITY;
+        private IdleStrategy idle = IdleStrategy.defaultStrategy();
 
         private Builder(WritableByteChannel channel) {
             this.channel = Objects.requireNonNull(channel, "channel");
@@ -171,9 +173,20 @@ public final class FrameWriter implements Flushable, Closeable {
             return this;
         }
 
+        /**
+         * What the writer does when a non-blocking channel takes no bytes.
+         *
+         * @param idle default {@link IdleStrategy#defaultStrategy()}
+         * @return this builder
+         */
+        public Builder idleStrategy(IdleStrategy idle) {
+            this.idle = Objects.requireNonNull(idle, "idle");
+            return this;
+        }
+
         /** {@return a new writer with these settings} */
         public FrameWriter build() {
-            return new FrameWriter(channel, bufferCapacity, maxFrameLength);
+            return new FrameWriter(channel, bufferCapacity, maxFrameLength, idle);
         }
     }
 }

@@ -29,10 +29,10 @@ import java.util.Objects;
  *
  * <h2>Partial reads, zero bytes and end of stream</h2>
  * A channel may return fewer bytes than offered, any number of times; the reader keeps reading. A
- * channel in non-blocking mode that returns zero bytes is read again at once after
- * {@link Thread#onSpinWait()}, yielding the CPU every 8 empty reads so that a writer sharing the CPU
- * can run: the reader busy-polls, it never sleeps. Once the channel reports end
- * of stream (-1) it is not read again.
+ * channel in non-blocking mode that returns zero bytes is read again after the reader's
+ * {@link IdleStrategy} has idled ({@link IdleStrategy#defaultStrategy()} unless one is given: spin,
+ * yielding the CPU every 8 empty reads so that a writer sharing the CPU can run). Once the channel
+ * reports end of stream (-1) it is not read again.
  *
  * <h2>Growth</h2>
  * A request larger than the buffer grows it, doubling only as bytes actually arrive, up to
@@ -65,6 +65,7 @@ public final class ChannelReader implements Closeable {
     public static final int MAX_CAPACITY = Buffers.MAX_CAPACITY;
 
     private final ReadableByteChannel channel;
+    private final IdleStrategy idle;
     /** {@code capacity <= maxCapacity <= MAX_CAPACITY}. */
     private final int maxCapacity;
     /** Direct, big-endian; read mode: unread bytes are {@code [position, limit)}. */
@@ -98,7 +99,22 @@ public final class ChannelReader implements Closeable {
      * @throws IllegalArgumentException if the sizes are out of range
      */
     public ChannelReader(ReadableByteChannel channel, int capacity, int maxCapacity) {
+        this(channel, capacity, maxCapacity, IdleStrategy.defaultStrategy());
+    }
+
+    /**
+     * A reader with a {@code capacity}-byte buffer that may grow to {@code maxCapacity} bytes, idling
+     * with {@code idle} when a non-blocking channel has no bytes.
+     *
+     * @param channel the channel to read; blocking or non-blocking
+     * @param capacity the initial buffer size, {@code 1 <= capacity <= maxCapacity}
+     * @param maxCapacity the largest buffer the reader will allocate, at most {@link #MAX_CAPACITY}
+     * @param idle what to do between empty reads of a non-blocking channel
+     * @throws IllegalArgumentException if the sizes are out of range
+     */
+    public ChannelReader(ReadableByteChannel channel, int capacity, int maxCapacity, IdleStrategy idle) {
         this.channel = Objects.requireNonNull(channel, "channel");
+        this.idle = Objects.requireNonNull(idle, "idle");
         if (capacity < 1 || capacity > maxCapacity || maxCapacity > MAX_CAPACITY) {
             throw new IllegalArgumentException(
                     "capacity=" + capacity + " maxCapacity=" + maxCapacity + " limit=" + MAX_CAPACITY);
@@ -114,6 +130,7 @@ public final class ChannelReader implements Closeable {
      */
     ChannelReader(ReadableByteChannel channel, ByteBuffer ownBuffer) {
         this.channel = Objects.requireNonNull(channel, "channel");
+        this.idle = IdleStrategy.defaultStrategy();
         this.maxCapacity = ownBuffer.capacity();
         setBuffer(ownBuffer.clear().order(java.nio.ByteOrder.BIG_ENDIAN).limit(0));
     }
@@ -404,7 +421,7 @@ public final class ChannelReader implements Closeable {
                     return false;
                 }
                 if (n == 0) {
-                    BusyPoll.idle(++emptyReads);
+                    idle.idle(++emptyReads);
                 } else {
                     emptyReads = 0;
                 }

@@ -20,10 +20,10 @@ import java.util.Objects;
  *
  * <h2>Partial writes</h2>
  * Every write to the channel is finished: a channel that takes fewer bytes than offered is offered
- * the rest, and a non-blocking channel that takes none is offered them again at once after
- * {@link Thread#onSpinWait()} (busy-polling), yielding the CPU every 8 empty writes so that a reader
- * sharing the CPU can run. If the channel throws, the bytes it had not taken stay
- * buffered.
+ * the rest, and a non-blocking channel that takes none is offered them again after the writer's
+ * {@link IdleStrategy} has idled ({@link IdleStrategy#defaultStrategy()} unless one is given: spin,
+ * yielding the CPU every 8 empty writes so that a reader sharing the CPU can run). If the channel
+ * throws, the bytes it had not taken stay buffered.
  *
  * <h2>Invariants</h2>
  * {@code 0 <= position <= capacity}, where the buffer's bytes {@code [0, position)} are accepted
@@ -38,6 +38,7 @@ public final class ChannelWriter implements Flushable, Closeable {
     public static final int DEFAULT_CAPACITY = 512 * 1024;
 
     private final WritableByteChannel channel;
+    private final IdleStrategy idle;
     /** Direct, big-endian, in write mode: {@code [0, position)} is pending. */
     private final ByteBuffer buffer;
     /** Bytes that reached the channel; {@code >= 0}. */
@@ -46,7 +47,7 @@ public final class ChannelWriter implements Flushable, Closeable {
     /**
      * A writer with a {@value #DEFAULT_CAPACITY}-byte buffer.
      *
-     * @param channel the channel to write, blocking or non-blocking (busy-polled)
+     * @param channel the channel to write, blocking or non-blocking
      */
     public ChannelWriter(WritableByteChannel channel) {
         this(channel, DEFAULT_CAPACITY);
@@ -55,11 +56,24 @@ public final class ChannelWriter implements Flushable, Closeable {
     /**
      * A writer with a {@code capacity}-byte buffer.
      *
-     * @param channel the channel to write, blocking or non-blocking (busy-polled)
+     * @param channel the channel to write, blocking or non-blocking
      * @param capacity the buffer size, {@code 1 <= capacity <= ChannelReader.MAX_CAPACITY}
      */
     public ChannelWriter(WritableByteChannel channel, int capacity) {
+        this(channel, capacity, IdleStrategy.defaultStrategy());
+    }
+
+    /**
+     * A writer with a {@code capacity}-byte buffer, idling with {@code idle} when a non-blocking
+     * channel takes no bytes.
+     *
+     * @param channel the channel to write, blocking or non-blocking
+     * @param capacity the buffer size, {@code 1 <= capacity <= ChannelReader.MAX_CAPACITY}
+     * @param idle what to do between empty writes to a non-blocking channel
+     */
+    public ChannelWriter(WritableByteChannel channel, int capacity, IdleStrategy idle) {
         this.channel = Objects.requireNonNull(channel, "channel");
+        this.idle = Objects.requireNonNull(idle, "idle");
         this.buffer = Buffers.allocate(capacity);
     }
 
@@ -250,7 +264,7 @@ public final class ChannelWriter implements Flushable, Closeable {
             int n = channel.write(src);
             written += n;
             if (n == 0) {
-                BusyPoll.idle(++emptyWrites);
+                idle.idle(++emptyWrites);
             } else {
                 emptyWrites = 0;
             }

@@ -117,7 +117,8 @@ public final class ReadAll {
      * Reads {@code channel} to its end.
      *
      * @param channel the channel; a {@link SeekableByteChannel} is read at its exact remaining size;
-     *     a non-blocking channel is busy-polled, yielding the CPU every 8 empty reads
+     *     a non-blocking channel is read again after every empty read, idling as
+     *     {@link IdleStrategy#defaultStrategy()} does
      * @return every remaining byte, in an array of exactly their number: a new one, or for no bytes
      *     one shared empty array
      * @throws IOException if reading fails, or the input is longer than {@link #MAX_ARRAY_LENGTH}
@@ -463,7 +464,7 @@ public final class ReadAll {
             int n;
             int emptyReads = 0;
             while ((n = channel.read(wrapper)) == 0) {
-                BusyPoll.idle(++emptyReads);
+                IdleStrategy.defaultStrategy().idle(++emptyReads);
             }
             return n;
         }
@@ -477,7 +478,7 @@ public final class ReadAll {
             int n;
             int emptyReads = 0;
             while ((n = channel.read(one)) == 0) {
-                BusyPoll.idle(++emptyReads);
+                IdleStrategy.defaultStrategy().idle(++emptyReads);
             }
             return n < 0 ? -1 : one.get(0) & 0xFF;
         }
