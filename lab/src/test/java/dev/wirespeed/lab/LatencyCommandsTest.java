@@ -98,6 +98,25 @@ class LatencyCommandsTest {
     }
 
     @ParameterizedTest
+    @CsvSource({"jdk, jdk-spin, busy-spin", "jdk, jdk-spin, yield", "native, native-spin, backoff"})
+    void everyIdleStrategyRoundTripsVerifiedFramesAtBothEnds(String echoImpl, String pingImpl, String idle)
+            throws Exception {
+        int port = echo("--impl", echoImpl, "--spin", "--idle", idle);
+        Run run = ping("--transport", "tcp", "--port", String.valueOf(port), "--impl", pingImpl, "--idle", idle,
+                "--count", "3000", "--warmup", "500", "--json");
+        assertPercentiles(run, echoImpl + " echo, " + pingImpl + " ping, --idle " + idle);
+    }
+
+    @Test
+    void anIdleStrategyWithoutBusyPollingIsAUsageError() throws Exception {
+        Run run = ping("--transport", "tcp", "--port", "1", "--impl", "jdk", "--idle", "yield", "--count", "10");
+        assertEquals(ExitCode.USAGE, run.code(), run.err());
+        assertEquals("wirespeed ping: --idle yield needs --impl jdk-spin or native-spin", run.err().strip());
+        Run unknown = ping("--transport", "tcp", "--port", "1", "--impl", "jdk-spin", "--idle", "nap", "--count", "10");
+        assertEquals("wirespeed ping: unknown --idle 'nap'; known: spin, busy-spin, yield, backoff", unknown.err().strip());
+    }
+
+    @ParameterizedTest
     @CsvSource({"jdk, jdk", "native, native-spin"})
     void unixSocketsToo(String echoImpl, String pingImpl) throws Exception {
         String socket = dir.resolve("echo.sock").toString();

@@ -7,6 +7,7 @@ import dev.wirespeed.testkit.SequenceMismatchException;
 import dev.wirespeed.frame.TruncatedFrameException;
 import dev.wirespeed.lab.ConnectOptions;
 import dev.wirespeed.lab.ExitCode;
+import dev.wirespeed.lab.Idle;
 import dev.wirespeed.lab.Transport;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -46,6 +47,10 @@ public final class ClientCommand implements Callable<Integer> {
 
     /** Frames per round when neither {@code --messages} nor {@code --round-ms} is given. */
     static final long DEFAULT_MESSAGES = 10_000_000;
+
+    @Option(names = "--idle", description = "with a busy-polling strategy (wirespeed-spin, native-spin): what "
+            + "the reader does between empty reads: spin (the default: yield every 8th), busy-spin, yield, backoff")
+    String idle;
 
     @Option(names = "--messages", description = "frames per round (default " + DEFAULT_MESSAGES + ")")
     Long messages;
@@ -87,6 +92,7 @@ public final class ClientCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         Strategies chosen;
         Rounds plan;
+        Idle idleStrategy;
         try {
             chosen = Strategies.byName(strategy);
             FrameFormat.checkMaxFrameLength(maxFrame);
@@ -98,6 +104,11 @@ public final class ClientCommand implements Callable<Integer> {
                         + "--transport tcp or unix");
             }
             plan = rounds();
+            idleStrategy = idle == null ? Idle.SPIN : Idle.byName(idle);
+            if (idle != null && !chosen.polls()) {
+                throw new IllegalArgumentException("--idle " + idle + " needs a busy-polling --strategy: "
+                        + "wirespeed-spin or native-spin");
+            }
         } catch (IllegalArgumentException e) {
             err.println("wirespeed client: " + e.getMessage());
             return ExitCode.USAGE;
@@ -121,7 +132,7 @@ public final class ClientCommand implements Callable<Integer> {
         String problem = null;
         IdleWatchdog watchdog = readTimeout == null ? null : new IdleWatchdog(receiver, readTimeout, source);
         try (source) {
-            chosen.create().read(source, receiver, maxFrame);
+            chosen.create(idleStrategy.strategy()).read(source, receiver, maxFrame);
         } catch (CorruptFrameException | FrameTooLongException | TruncatedFrameException
                 | NettyClient.IncompleteFrameException | NettyClient.BadFrameException e) {
             code = ExitCode.BAD_INPUT;

@@ -1,12 +1,13 @@
 package dev.wirespeed.lab.client;
 
+import dev.wirespeed.io.IdleStrategy;
 import dev.wirespeed.lab.Transport;
 import dev.wirespeed.lab.result.Role;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.Locale;
 import java.util.Set;
-import java.util.function.Supplier;
+import java.util.function.Function;
 
 /** The client strategies by their command-line names, in the articles' order, then ours. */
 public enum Strategies {
@@ -14,43 +15,43 @@ public enum Strategies {
      * The first article's starting point: the socket's own stream, {@code readInt} as four {@code read()}
      * calls, new arrays for every message; six system calls per message.
      */
-    UNBUFFERED(() -> new StreamClient(false, false, false)),
+    UNBUFFERED(idle -> new StreamClient(false, false, false)),
     /** No buffering; {@code readInt} reads its four bytes with one call: three calls per message. */
-    READINT(() -> new StreamClient(false, true, false)),
+    READINT(idle -> new StreamClient(false, true, false)),
     /** "One trivial line of code": a {@code BufferedInputStream}, the original {@code readInt}. */
-    BUFFERED(() -> new StreamClient(true, false, false)),
+    BUFFERED(idle -> new StreamClient(true, false, false)),
     /** {@code BufferedInputStream} and the four-bytes-at-once {@code readInt}. */
-    BUFFERED_READINT(() -> new StreamClient(true, true, false)),
+    BUFFERED_READINT(idle -> new StreamClient(true, true, false)),
     /** Both, with the arrays re-used; the article found it slower. */
-    NO_ALLOC(() -> new StreamClient(true, true, true)),
+    NO_ALLOC(idle -> new StreamClient(true, true, true)),
     /** Channel and direct buffer, append-until-end {@code ensure()}, body copied. */
-    CHANNEL(ChannelClient::new),
+    CHANNEL(idle -> new ChannelClient()),
     /** Compact-on-demand {@code ensure()}, body copied. */
-    CHANNEL_COMPACT(ChannelCompactClient::new),
+    CHANNEL_COMPACT(idle -> new ChannelCompactClient()),
     /** Compact-on-demand, body passed as a buffer view. */
-    ZERO_COPY(ZeroCopyClient::new),
+    ZERO_COPY(idle -> new ZeroCopyClient()),
     /** The library's {@code FrameReader}. */
-    WIRESPEED(WirespeedClient::new, Role.LIBRARY, Transports.ANY),
+    WIRESPEED(idle -> new WirespeedClient(), Role.LIBRARY, Transports.ANY),
     /** The library's {@code FrameReader}, busy-polling a non-blocking socket. */
     WIRESPEED_SPIN(WirespeedSpinClient::new, Role.LIBRARY, Transports.ANY),
     /** The library's {@code FrameReader} over a {@code NativeSocket}: FFM {@code read(2)}, blocking (TCP, Unix). */
-    NATIVE(() -> new NativeClient(false), Role.LIBRARY, EnumSet.of(Transport.TCP, Transport.UNIX)),
+    NATIVE(idle -> new NativeClient(false, idle), Role.LIBRARY, EnumSet.of(Transport.TCP, Transport.UNIX)),
     /** The same, the socket non-blocking and busy-polled: the fast-sockets article's case (TCP, Unix). */
-    NATIVE_SPIN(() -> new NativeClient(true), Role.LIBRARY, EnumSet.of(Transport.TCP, Transport.UNIX)),
+    NATIVE_SPIN(idle -> new NativeClient(true, idle), Role.LIBRARY, EnumSet.of(Transport.TCP, Transport.UNIX)),
     /** The peer: Netty 4.2, {@code LengthFieldBasedFrameDecoder}, NIO transport (TCP only). */
-    NETTY_NIO(() -> new NettyClient(false), Role.PEER, EnumSet.of(Transport.TCP)),
+    NETTY_NIO(idle -> new NettyClient(false), Role.PEER, EnumSet.of(Transport.TCP)),
     /** The peer: Netty 4.2, {@code LengthFieldBasedFrameDecoder}, native epoll transport (TCP on Linux only). */
-    NETTY_EPOLL(() -> new NettyClient(true), Role.PEER, EnumSet.of(Transport.TCP));
+    NETTY_EPOLL(idle -> new NettyClient(true), Role.PEER, EnumSet.of(Transport.TCP));
 
-    private final Supplier<Strategy> factory;
+    private final Function<IdleStrategy, Strategy> factory;
     private final Role role;
     private final Set<Transport> transports;
 
-    Strategies(Supplier<Strategy> factory) {
+    Strategies(Function<IdleStrategy, Strategy> factory) {
         this(factory, Role.ARTICLE, Transports.ANY);
     }
 
-    Strategies(Supplier<Strategy> factory, Role role, Set<Transport> transports) {
+    Strategies(Function<IdleStrategy, Strategy> factory, Role role, Set<Transport> transports) {
         this.factory = factory;
         this.role = role;
         this.transports = transports;
@@ -80,9 +81,23 @@ public enum Strategies {
         return String.join(" or ", transports.stream().map(Transport::toString).toList());
     }
 
-    /** {@return a new instance of this strategy} */
+    /** {@return a new instance of this strategy, busy-polling (where it does) with the library's default} */
     public Strategy create() {
-        return factory.get();
+        return create(IdleStrategy.defaultStrategy());
+    }
+
+    /**
+     * {@return a new instance of this strategy}
+     *
+     * @param idle what a busy-polling strategy does between empty reads; the others ignore it
+     */
+    public Strategy create(IdleStrategy idle) {
+        return factory.apply(idle);
+    }
+
+    /** {@return whether this strategy busy-polls a non-blocking socket, and so takes an idle strategy} */
+    public boolean polls() {
+        return this == WIRESPEED_SPIN || this == NATIVE_SPIN;
     }
 
     /** {@return the command-line name, as in {@code --strategy buffered-readint}} */

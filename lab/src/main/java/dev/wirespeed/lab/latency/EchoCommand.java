@@ -4,7 +4,9 @@ import dev.wirespeed.frame.FrameFormat;
 import dev.wirespeed.frame.FrameHandler;
 import dev.wirespeed.frame.FrameReader;
 import dev.wirespeed.frame.FrameWriter;
+import dev.wirespeed.io.IdleStrategy;
 import dev.wirespeed.lab.ExitCode;
+import dev.wirespeed.lab.Idle;
 import dev.wirespeed.lab.ListenOptions;
 import dev.wirespeed.lab.Transport;
 import java.io.IOException;
@@ -43,6 +45,10 @@ public final class EchoCommand implements Callable<Integer> {
     @Option(names = "--spin", description = "non-blocking sockets, busy-polled, instead of blocking in read")
     boolean spin;
 
+    @Option(names = "--idle", description = "with --spin: what each connection's reader and writer do between "
+            + "empty calls: spin (the default: yield every 8th), busy-spin, yield, backoff")
+    String idle;
+
     @Option(names = "--max-frame", defaultValue = "16777216", description = "largest body accepted (default ${DEFAULT-VALUE})")
     int maxFrame;
 
@@ -54,6 +60,7 @@ public final class EchoCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         boolean nativeSocket;
         SocketAddress address;
+        Idle chosenIdle;
         try {
             nativeSocket = switch (impl) {
                 case "jdk" -> false;
@@ -61,12 +68,17 @@ public final class EchoCommand implements Callable<Integer> {
                 default -> throw new IllegalArgumentException("--impl " + impl + ": use jdk or native (--spin to busy-poll)");
             };
             FrameFormat.checkMaxFrameLength(maxFrame);
+            chosenIdle = idle == null ? Idle.SPIN : Idle.byName(idle);
+            if (idle != null && !spin) {
+                throw new IllegalArgumentException("--idle " + idle + " needs --spin");
+            }
             address = listen.address(transport, DEFAULT_PORT);
         } catch (IllegalArgumentException e) {
             err.println("wirespeed echo: " + e.getMessage());
             return ExitCode.USAGE;
         }
         AtomicLong connections = new AtomicLong();
+        IdleStrategy idleStrategy = chosenIdle.strategy();
         try (Sockets.Listener listener = Sockets.listen(address, nativeSocket, spin)) {
             err.println("listening on " + listener.describe());
             err.flush();
@@ -74,7 +86,7 @@ public final class EchoCommand implements Callable<Integer> {
                 ByteChannel connection = listener.accept();
                 long id = connections.incrementAndGet();
                 // Platform threads: a spinning echo must own its CPU, not share a carrier.
-                Thread.ofPlatform().daemon().name("echo-" + id).start(() -> echo(connection, maxFrame, err));
+                Thread.ofPlatform().daemon().name("echo-" + id).start(() -> echo(connection, maxFrame, idleStrategy, err));
             }
         } catch (IOException e) {
             err.println("wirespeed echo: " + e.getMessage());
@@ -84,10 +96,11 @@ public final class EchoCommand implements Callable<Integer> {
     }
 
     /** Echoes one connection until it ends; a connection that breaks the wire format is closed and named. */
-    static void echo(ByteChannel connection, int maxFrame, PrintWriter err) {
+    static void echo(ByteChannel connection, int maxFrame, IdleStrategy idle, PrintWriter err) {
         try (connection) {
-            FrameReader reader = FrameReader.builder(connection).maxFrameLength(maxFrame).build();
-            FrameWriter writer = FrameWriter.builder(connection).bufferCapacity(64 * 1024).maxFrameLength(maxFrame).build();
+            FrameReader reader = FrameReader.builder(connection).maxFrameLength(maxFrame).idleStrategy(idle).build();
+            FrameWriter writer = FrameWriter.builder(connection).bufferCapacity(64 * 1024).maxFrameLength(maxFrame)
+                    .idleStrategy(idle).build();
             FrameHandler back = writer::writeFrame;
             while (reader.readFrame(back)) {
                 if (reader.available() == 0) {

@@ -6,6 +6,7 @@ import dev.wirespeed.testkit.SequenceMismatchException;
 import dev.wirespeed.frame.TruncatedFrameException;
 import dev.wirespeed.lab.ConnectOptions;
 import dev.wirespeed.lab.ExitCode;
+import dev.wirespeed.lab.Idle;
 import dev.wirespeed.lab.result.ChildReport;
 import dev.wirespeed.lab.result.ChildReports;
 import dev.wirespeed.lab.Transport;
@@ -50,6 +51,10 @@ public final class PingCommand implements Callable<Integer> {
     @Option(names = "--impl", required = true, description = "jdk, jdk-spin, native, native-spin, netty (tcp only)")
     String impl;
 
+    @Option(names = "--idle", description = "with --impl jdk-spin or native-spin: what the reader and writer do "
+            + "between empty calls: spin (the default: yield every 8th), busy-spin, yield, backoff")
+    String idle;
+
     @Option(names = "--count", required = true, description = "round trips measured")
     long count;
 
@@ -77,6 +82,7 @@ public final class PingCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         Impl chosen;
         SocketAddress address;
+        Idle idleStrategy;
         try {
             chosen = Impl.byName(impl);
             if (count < 1 || warmup < 0 || size < 0 || size > 16 << 20 || rate < 0) {
@@ -87,6 +93,10 @@ public final class PingCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--impl netty needs --transport tcp");
             }
             address = peer.socket(transport, DEFAULT_PORT);
+            idleStrategy = idle == null ? Idle.SPIN : Idle.byName(idle);
+            if (idle != null && !chosen.spin()) {
+                throw new IllegalArgumentException("--idle " + idle + " needs --impl jdk-spin or native-spin");
+            }
         } catch (IllegalArgumentException e) {
             err.println("wirespeed ping: " + e.getMessage());
             return ExitCode.USAGE;
@@ -98,7 +108,7 @@ public final class PingCommand implements Callable<Integer> {
                 done = NettyPing.run((InetSocketAddress) address, size, warmup, count, rate, histogram);
             } else {
                 try (ByteChannel channel = Sockets.connect(address, chosen.nativeSocket(), chosen.spin())) {
-                    PingLoop loop = new PingLoop(channel, size);
+                    PingLoop loop = new PingLoop(channel, size, idleStrategy.strategy());
                     loop.warmUp(warmup);
                     loop.measure(count, rate, histogram);
                     done = loop.roundTrips();

@@ -3,6 +3,7 @@ package dev.wirespeed.lab.latency;
 import dev.wirespeed.frame.FrameHandler;
 import dev.wirespeed.frame.FrameReader;
 import dev.wirespeed.frame.FrameWriter;
+import dev.wirespeed.io.IdleStrategy;
 import dev.wirespeed.testkit.SequenceStream;
 import dev.wirespeed.testkit.SequenceVerifier;
 import java.io.EOFException;
@@ -33,11 +34,12 @@ final class PingLoop {
     private final int size;
     private long frame;
 
-    PingLoop(ByteChannel channel, int size) {
+    PingLoop(ByteChannel channel, int size, IdleStrategy idle) {
         this.size = size;
         this.pattern = SequenceStream.pattern(size);
-        this.writer = FrameWriter.builder(channel).bufferCapacity(Math.max(64 * 1024, size + 8)).maxFrameLength(size).build();
-        this.reader = FrameReader.builder(channel).maxFrameLength(size).build();
+        this.writer = FrameWriter.builder(channel).bufferCapacity(Math.max(64 * 1024, size + 8)).maxFrameLength(size)
+                .idleStrategy(idle).build();
+        this.reader = FrameReader.builder(channel).maxFrameLength(size).idleStrategy(idle).build();
     }
 
     /** Round trips not recorded: to let the JIT compile the loop and both ends settle. */

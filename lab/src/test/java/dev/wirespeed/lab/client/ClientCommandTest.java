@@ -145,6 +145,8 @@ class ClientCommandTest {
         "--warmup-ms 50 | --warmup-ms=50 needs --round-ms",
         "--messages 0 | --messages=0 must be >= 1",
         "--rounds -1 | --rounds=-1 must be >= 0",
+        "--idle backoff | --idle backoff needs a busy-polling --strategy: wirespeed-spin or native-spin",
+        "--idle nap | unknown --idle 'nap'; known: spin, busy-spin, yield, backoff",
     })
     void roundOptionsOutOfRangeAreUsageErrorsNamingTheValues(String options, String message) throws Exception {
         Path file = Files.write(dir.resolve("one.bin"), new Frames().frame(0, 0, new byte[0]).toByteArray());

@@ -1,0 +1,54 @@
+package dev.wirespeed.lab;
+
+import dev.wirespeed.io.IdleStrategy;
+import java.util.Arrays;
+import java.util.Locale;
+
+/** The idle strategies the command line offers a busy-polling reader or writer, by {@code --idle} name. */
+public enum Idle {
+    /** Spin, yielding the CPU every 8th empty call: the library's default. */
+    SPIN(IdleStrategy.defaultStrategy()),
+    /** Spin, never yielding. */
+    BUSY_SPIN(IdleStrategy.busySpin()),
+    /** Yield after every empty call. */
+    YIELD(IdleStrategy.yielding()),
+    /** Spin 100 empty calls, yield 10, then park from 1 us, doubling to at most 1 ms. */
+    BACKOFF(IdleStrategy.backoff(100, 10, 1_000, 1_000_000));
+
+    private final IdleStrategy strategy;
+
+    Idle(IdleStrategy strategy) {
+        this.strategy = strategy;
+    }
+
+    /** {@return the library's strategy} */
+    public IdleStrategy strategy() {
+        return strategy;
+    }
+
+    /** {@return the command-line name, as in {@code --idle busy-spin}} */
+    public String cliName() {
+        return name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
+    /**
+     * {@return the strategy of a command-line name}
+     *
+     * @param name as in {@code --idle}
+     * @throws IllegalArgumentException naming the known ones
+     */
+    public static Idle byName(String name) {
+        for (Idle idle : values()) {
+            if (idle.cliName().equals(name)) {
+                return idle;
+            }
+        }
+        throw new IllegalArgumentException("unknown --idle '" + name + "'; known: "
+                + String.join(", ", Arrays.stream(values()).map(Idle::cliName).toList()));
+    }
+
+    @Override
+    public String toString() {
+        return cliName();
+    }
+}
