@@ -7,7 +7,7 @@ public enum Mode {
     /** One short run per cell, the warm-up not waiting for the JIT: a first look and a smoke test, not figures to quote. */
     QUICK(1, 1, 50, false, 25, 2, 1),
     /** Three runs per latency cell; one stream client per cell, four rounds of 100 ms after its warm-up. */
-    DEFAULT(3, 1, 300, true, 100, 4, 1),
+    DEFAULT(3, 1, 200, true, 100, 4, 1),
     /** Five runs per latency cell; three stream clients per cell, each ten rounds of 200 ms after a longer warm-up. */
     FULL(5, 3, 1000, true, 200, 10, 5);
 

@@ -2,6 +2,7 @@ package dev.wirespeed.lab.experiments;
 
 import dev.wirespeed.lab.experiment.Experiment;
 import dev.wirespeed.lab.experiments.files.FilesExperiment;
+import dev.wirespeed.lab.experiments.idle.IdleExperiment;
 import dev.wirespeed.lab.experiments.latency.LatencyExperiment;
 import dev.wirespeed.lab.experiments.readall.ReadAllExperiment;
 import dev.wirespeed.lab.experiments.stream.Link;
@@ -21,6 +22,7 @@ public final class Experiments {
             new StreamExperiment(Link.UNIX),
             new StreamExperiment(Link.PIPE),
             new LatencyExperiment(),
+            new IdleExperiment(),
             new FilesExperiment(),
             new ReadAllExperiment());
 

@@ -116,14 +116,25 @@ class LabCommandTest {
                 }
             }
         }
+        for (Placement placement : placements) {
+            for (String kase : List.of("blocking", "spin (default)", "busy-spin", "yield", "backoff")) {
+                assertTrue(only(report, "idle", kase, placement, Unit.MB_PER_S, null).stats().median() > 0, kase);
+                assertTrue(only(report, "idle", kase, placement, Unit.CPU_NS_PER_MSG, null).stats().median() > 0, kase);
+                for (Percentile percentile : Percentile.values()) {
+                    assertTrue(only(report, "idle", kase, placement, Unit.MICROSECONDS, percentile).stats().median() > 0,
+                            kase + " " + percentile);
+                    cells++;
+                }
+            }
+        }
         assertTrue(report.findings().size() > 20, "findings: " + report.findings().size());
         String csv = Files.readString(dir.resolve("results.csv"));
         assertEquals(report.measurements().size() + 1, csv.lines().count(), "a CSV line per measurement, and a header");
         assertTrue(cells > 100, "cells checked: " + cells);
         String html = Files.readString(dir.resolve("index.html"));
         assertTrue(html.indexOf("id=\"summary\"") < html.indexOf("<svg"), "the summary comes before the charts");
-        assertEquals(placements.size(), Pattern.compile("<svg class=\"chart percentiles\"").matcher(html).results().count(),
-                "a percentile chart per placement");
+        assertEquals(2 * placements.size(), Pattern.compile("<svg class=\"chart percentiles\"").matcher(html).results()
+                .count(), "a percentile chart per placement, for latency and for idle");
         assertTrue(out.toString().contains("tcp: TCP loopback"), out.toString());
         assertTrue(out.toString().contains("latency: TCP loopback round trips"), out.toString());
     }
@@ -143,7 +154,7 @@ class LabCommandTest {
         var commandLine = Main.commandLine();
         commandLine.setErr(new PrintWriter(err));
         assertEquals(ExitCode.USAGE, commandLine.execute("lab", "nosuch"));
-        assertEquals("wirespeed lab: unknown experiment 'nosuch'; known: tcp, unix, pipe, latency, files, readall\n",
+        assertEquals("wirespeed lab: unknown experiment 'nosuch'; known: tcp, unix, pipe, latency, idle, files, readall\n",
                 err.toString());
         StringWriter both = new StringWriter();
         var modes = Main.commandLine();

@@ -93,8 +93,12 @@ public final class LatencyExperiment implements Experiment<LatencyCell, Distribu
         return lab.mode().runs();
     }
 
-    /** Round trips measured per run, after {@link #warmup} unmeasured ones. */
-    static long count(LabContext lab) {
+    /**
+     * {@return round trips measured per run, after {@link #warmup} unmeasured ones}
+     *
+     * @param lab the run's context, whose mode decides
+     */
+    public static long count(LabContext lab) {
         return switch (lab.mode()) {
             case QUICK -> 2_000;
             case DEFAULT -> 10_000;
@@ -103,10 +107,12 @@ public final class LatencyExperiment implements Experiment<LatencyCell, Distribu
     }
 
     /**
-     * Round trips before measuring: outside quick mode enough for C2 to compile the loop (about 10,000
-     * calls), so that compilations stay out of the measured tail.
+     * {@return round trips before measuring}: outside quick mode enough for C2 to compile the loop
+     * (about 10,000 calls), so that compilations stay out of the measured tail
+     *
+     * @param lab the run's context, whose mode decides
      */
-    static long warmup(LabContext lab) {
+    public static long warmup(LabContext lab) {
         return switch (lab.mode()) {
             case QUICK -> 1_000;
             case DEFAULT -> 10_000;

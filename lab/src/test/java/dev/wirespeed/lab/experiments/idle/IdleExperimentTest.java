@@ -1,0 +1,93 @@
+package dev.wirespeed.lab.experiments.idle;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.wirespeed.lab.Idle;
+import dev.wirespeed.lab.env.Jvm;
+import dev.wirespeed.lab.experiment.LabContext;
+import dev.wirespeed.lab.experiment.Mode;
+import dev.wirespeed.lab.experiment.Results;
+import dev.wirespeed.lab.result.Finding;
+import dev.wirespeed.lab.result.Percentile;
+import dev.wirespeed.lab.result.Placement;
+import dev.wirespeed.lab.result.Stats;
+import dev.wirespeed.lab.result.Table;
+import java.io.PrintWriter;
+import java.io.Writer;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The idle experiment's rows, counts and findings, on synthetic results. */
+class IdleExperimentTest {
+    private static final LabContext LAB = new LabContext(Mode.DEFAULT, new Jvm("unused", null),
+            new PrintWriter(Writer.nullWriter()), false);
+    private static final Placement APART = new Placement(Placement.Kind.DIFFERENT_CORES, 0, 1);
+    private static final Placement TOGETHER = new Placement(Placement.Kind.SAME_CORE, 1, 1);
+
+    private static IdleResult result(double mbPerSec, double p50) {
+        Map<Percentile, Stats> latency = new EnumMap<>(Percentile.class);
+        for (Percentile p : Percentile.values()) {
+            latency.put(p, Stats.exact(p50 * (p.ordinal() + 1)));
+        }
+        return new IdleResult(Stats.exact(mbPerSec), Stats.exact(30), latency);
+    }
+
+    private static Results<IdleCell, IdleResult> results(double defaultMb, double defaultP50) {
+        Results<IdleCell, IdleResult> results = new Results<>();
+        for (Placement placement : List.of(APART, TOGETHER)) {
+            for (IdleRow row : IdleRow.all()) {
+                boolean byDefault = row.idle() == Idle.SPIN;
+                results.put(new IdleCell(placement, row), result(byDefault ? defaultMb : 3000, byDefault ? defaultP50 : 8));
+            }
+        }
+        return results;
+    }
+
+    private static Finding finding(List<Finding> findings, String start) {
+        return findings.stream().filter(f -> f.claim().startsWith(start)).findFirst().orElseThrow();
+    }
+
+    @Test
+    void everyStrategyIsARowAfterBlockingAndTheClientAndPingAskForIt() {
+        List<IdleRow> rows = IdleRow.all();
+        assertEquals(List.of("blocking", "spin (default)", "busy-spin", "yield", "backoff"),
+                rows.stream().map(IdleRow::name).toList());
+        assertEquals(List.of("--strategy", "wirespeed"), rows.get(0).clientArgs());
+        assertEquals(List.of("--impl", "jdk-spin", "--idle", "backoff"), rows.get(4).pingArgs());
+        assertEquals(List.of("--impl", "jdk", "--spin", "--idle", "yield"), rows.get(3).echoArgs());
+    }
+
+    @Test
+    void onlyBusySpinningOnOneCpuMeasuresFewerRoundTripsAndTheTableSaysSo() {
+        IdleCell starved = new IdleCell(TOGETHER, new IdleRow(Idle.BUSY_SPIN));
+        assertTrue(IdleExperiment.starved(starved));
+        assertFalse(IdleExperiment.starved(new IdleCell(APART, new IdleRow(Idle.BUSY_SPIN))));
+        assertFalse(IdleExperiment.starved(new IdleCell(TOGETHER, new IdleRow(Idle.YIELD))));
+        assertEquals(5_000 / IdleExperiment.STARVED_DIVISOR, IdleExperiment.count(starved, LAB));
+        assertEquals(5_000, IdleExperiment.count(new IdleCell(TOGETHER, new IdleRow(null)), LAB));
+        List<Table> tables = new IdleExperiment().tables(results(3000, 8), LAB);
+        assertEquals(2, tables.size());
+        assertFalse(tables.get(0).notes().stream().anyMatch(n -> n.startsWith("busy-spin")));
+        assertTrue(tables.get(1).notes().contains("busy-spin: both ends spin on one CPU, so the ping-pong measured 50 "
+                + "round trips after 50"), tables.get(1).notes().toString());
+    }
+
+    @Test
+    void theDefaultHoldsItsTargetsWhenLevelWithBusySpinning() {
+        List<Finding> findings = new IdleExperiment().findings(results(2800, 8.5), LAB);
+        assertTrue(finding(findings, "the default idle strategy (spin").holds());
+        assertTrue(finding(findings, "the default idle strategy's ping-pong").holds());
+    }
+
+    @Test
+    void theDefaultFailsWhereItReadsSlowerOrAnswersLaterThanBusySpinning() {
+        List<Finding> slow = new IdleExperiment().findings(results(2600, 8), LAB);
+        assertFalse(finding(slow, "the default idle strategy (spin").holds()); // 2,600 / 3,000 = 0.87x
+        List<Finding> late = new IdleExperiment().findings(results(3000, 9), LAB);
+        assertFalse(finding(late, "the default idle strategy's ping-pong").holds()); // 9 / 8 = 1.125x
+    }
+}
