@@ -33,16 +33,16 @@ import picocli.CommandLine.Parameters;
 @Command(name = "lab", mixinStandardHelpOptions = true,
         description = {"Runs the articles' experiments on this machine: tables with the published figures beside "
                 + "ours, the articles' findings and our targets judged, and index.html, results.json (with its "
-                + "schema) and results.csv under --out.",
-            "Experiments: tcp, unix, pipe, latency, files, readall."})
+                + "schema) and results.csv under --out."})
 public final class LabCommand implements Callable<Integer> {
-    @Parameters(arity = "0..*", paramLabel = "EXPERIMENT", description = "which to run (default: all)")
+    @Parameters(arity = "0..*", paramLabel = "EXPERIMENT", completionCandidates = Names.class,
+            description = "which to run (default: all): ${COMPLETION-CANDIDATES}")
     List<String> experiments = new ArrayList<>();
 
     @Option(names = "--quick", description = "one short run per cell: a first look, not figures to quote")
     boolean quick;
 
-    @Option(names = "--full", description = "five longer runs per cell")
+    @Option(names = "--full", description = "longer: three stream clients of ten 200 ms rounds and five latency runs per cell")
     boolean full;
 
     @Option(names = "--out", defaultValue = "lab-report", description = "report folder (default ${DEFAULT-VALUE})")
@@ -108,5 +108,13 @@ public final class LabCommand implements Callable<Integer> {
                 + out.resolve(LabReport.SCHEMA) + ") and " + out.resolve("results.csv"));
         stdout.flush();
         return ExitCode.OK;
+    }
+
+    /** The registry's experiment names, for the help. */
+    static final class Names implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return Experiments.names().iterator();
+        }
     }
 }
