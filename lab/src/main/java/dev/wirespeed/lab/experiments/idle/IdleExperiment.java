@@ -252,25 +252,39 @@ public final class IdleExperiment implements Experiment<IdleCell, IdleResult> {
         List<Check> latency = new ArrayList<>();
         for (Placement placement : results.cases().stream().map(IdleCell::placement).distinct().toList()) {
             IdleCell byDefault = new IdleCell(placement, new IdleRow(Idle.SPIN));
-            IdleCell spin = new IdleCell(placement, new IdleRow(Idle.BUSY_SPIN));
-            if (!results.has(byDefault) || !results.has(spin)) {
+            List<IdleCell> others = results.cases(c -> c.placement().equals(placement) && c.row().idle() != null
+                    && c.row().idle() != Idle.SPIN);
+            if (!results.has(byDefault) || others.isEmpty()) {
                 continue;
             }
             String where = name() + ", " + placement;
+            IdleCell fastest = others.get(0);
+            IdleCell quickest = others.get(0);
+            for (IdleCell other : others) {
+                if (results.get(other).mbPerSec().median() > results.get(fastest).mbPerSec().median()) {
+                    fastest = other;
+                }
+                if (p50(results, other).median() < p50(results, quickest).median()) {
+                    quickest = other;
+                }
+            }
             throughput.add(new Check(where, new Figure(byDefault.row().name(), results.get(byDefault).mbPerSec(),
-                    Unit.MB_PER_S), new Figure(spin.row().name(), results.get(spin).mbPerSec(), Unit.MB_PER_S)));
-            latency.add(new Check(where, new Figure(byDefault.row().name() + " p50",
-                    results.get(byDefault).latency().get(Percentile.P50), Unit.MICROSECONDS),
-                    new Figure(spin.row().name() + " p50", results.get(spin).latency().get(Percentile.P50),
-                            Unit.MICROSECONDS)));
+                    Unit.MB_PER_S), new Figure(fastest.row().name(), results.get(fastest).mbPerSec(), Unit.MB_PER_S)));
+            latency.add(new Check(where, new Figure(byDefault.row().name() + " p50", p50(results, byDefault),
+                    Unit.MICROSECONDS), new Figure(quickest.row().name() + " p50", p50(results, quickest),
+                    Unit.MICROSECONDS)));
         }
         if (throughput.isEmpty()) {
             return List.of();
         }
         return List.of(
                 Finding.target(name(), "the default idle strategy (spin, yielding every 8th empty call) reads at least "
-                        + "90% as fast as busy-spinning", Rule.atLeast(0.9), throughput),
-                Finding.target(name(), "the default idle strategy's ping-pong p50 is within 10% of busy-spinning's",
-                        Rule.atMost(1.1), latency));
+                        + "90% as fast as the fastest other one", Rule.atLeast(0.9), throughput),
+                Finding.target(name(), "the default idle strategy's ping-pong p50 is within 10% of the quickest other "
+                        + "one's", Rule.atMost(1.1), latency));
+    }
+
+    private static Stats p50(Results<IdleCell, IdleResult> results, IdleCell cell) {
+        return results.get(cell).latency().get(Percentile.P50);
     }
 }
