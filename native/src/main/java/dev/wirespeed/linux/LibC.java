@@ -104,6 +104,12 @@ final class LibC {
     /** {@code ssize_t send(int fd, const void *, size_t, int flags)}, errno captured, the buffer as in {@link #READ_AT}. */
     static final MethodHandle SEND_AT = errnoCall("send", FunctionDescriptor.of(ValueLayout.JAVA_LONG,
             ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT));
+    /** {@code ssize_t write(int fd, const void *, size_t)}, errno captured, the buffer as in {@link #READ_AT}. */
+    static final MethodHandle WRITE_AT = errnoCall("write", FunctionDescriptor.of(ValueLayout.JAVA_LONG,
+            ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG));
+    /** {@code int pipe2(int fds[2], int flags)}, errno captured. */
+    static final MethodHandle PIPE2 = errnoCall("pipe2", FunctionDescriptor.of(ValueLayout.JAVA_INT,
+            ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
     /** {@code int shutdown(int fd, int how)}, errno captured. */
     static final MethodHandle SHUTDOWN = errnoCall("shutdown", FunctionDescriptor.of(ValueLayout.JAVA_INT,
             ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));

@@ -68,14 +68,12 @@ public final class NativeSocket implements ByteChannel {
     static final int SHUT_RD = 0;
     static final int SHUT_WR = 1;
     static final int SHUT_RDWR = 2;
-    /** Size of each direction's copy buffer for heap buffers. */
-    private static final int COPY_BUFFER_SIZE = 64 * 1024;
 
     private final int fd;
     private final SocketAddress remote;
     private final boolean inet;
-    private final Direction in = new Direction();
-    private final Direction out = new Direction();
+    private final FdDirection in = new FdDirection();
+    private final FdDirection out = new FdDirection();
     private volatile boolean open = true;
     private boolean blocking = true;
 
@@ -369,47 +367,25 @@ public final class NativeSocket implements ByteChannel {
     }
 
     private long readAt(long address, long length) throws IOException {
-        try {
-            while (true) {
-                long n = (long) LibC.READ_AT.invokeExact(in.capture, fd, address, length);
-                if (n >= 0) {
-                    return n == 0 ? -1 : n; // 0 bytes for a non-empty buffer: the peer closed its side
-                }
-                int errno = LibC.errno(in.capture);
-                if (errno == EAGAIN) {
-                    return 0;
-                }
-                if (errno != EINTR) {
-                    throw failure("read", errno);
-                }
-            }
-        } catch (IOException | RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException("read down-call failed", t);
+        long n = FdCalls.read(in.capture, fd, address, length);
+        if (n >= 0) {
+            return n == 0 ? -1 : n; // 0 bytes for a non-empty buffer: the peer closed its side
         }
+        if (n == -EAGAIN) {
+            return 0;
+        }
+        throw failure("read", (int) -n);
     }
 
     private long sendAt(long address, long length) throws IOException {
-        try {
-            while (true) {
-                long n = (long) LibC.SEND_AT.invokeExact(out.capture, fd, address, length, MSG_NOSIGNAL);
-                if (n >= 0) {
-                    return n;
-                }
-                int errno = LibC.errno(out.capture);
-                if (errno == EAGAIN) {
-                    return 0;
-                }
-                if (errno != EINTR) {
-                    throw failure("send", errno);
-                }
-            }
-        } catch (IOException | RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException("send down-call failed", t);
+        long n = FdCalls.send(out.capture, fd, address, length, MSG_NOSIGNAL);
+        if (n >= 0) {
+            return n;
         }
+        if (n == -EAGAIN) {
+            return 0;
+        }
+        throw failure("send", (int) -n);
     }
 
     private int readThroughCopy(ByteBuffer dst, int remaining) throws IOException {
@@ -450,30 +426,6 @@ public final class NativeSocket implements ByteChannel {
     private static void requireNative(MemorySegment segment) {
         if (!segment.isNative()) {
             throw new IllegalArgumentException("a heap segment cannot be passed to a system call: " + segment);
-        }
-    }
-
-    /** One direction's state: its errno capture, the last direct buffer's address, its copy buffer. */
-    private static final class Direction {
-        final MemorySegment capture = LibC.captureSegment(Arena.ofAuto());
-        private ByteBuffer lastBuffer;
-        private long lastBase;
-        private ByteBuffer copy;
-
-        /** The address of index 0 of a direct buffer, looked up once per buffer. */
-        long address(ByteBuffer direct) {
-            if (direct != lastBuffer) {
-                lastBase = MemorySegment.ofBuffer(direct.duplicate().clear()).address();
-                lastBuffer = direct;
-            }
-            return lastBase;
-        }
-
-        ByteBuffer copyBuffer() {
-            if (copy == null) {
-                copy = ByteBuffer.allocateDirect(COPY_BUFFER_SIZE);
-            }
-            return copy;
         }
     }
 }

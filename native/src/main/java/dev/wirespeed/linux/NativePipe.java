@@ -1,0 +1,300 @@
+package dev.wirespeed.linux;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.ref.Reference;
+import java.nio.ByteBuffer;
+import java.nio.channels.ByteChannel;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.NonReadableChannelException;
+import java.nio.channels.NonWritableChannelException;
+
+/**
+ * One end of a pipe, or an inherited descriptor such as standard input or output, read and written
+ * with {@code read(2)} and {@code write(2)} through the FFM API, blocking or not. The JDK's channels
+ * for standard input and output ({@code FileChannel}) cannot be made non-blocking; this one can, so a
+ * reader of a pipe can busy-poll it with an idle strategy as a socket reader does.
+ *
+ * <h2>Reads and writes</h2>
+ * <ul>
+ *   <li>{@link #read(ByteBuffer)} makes one {@code read(2)} call for the buffer's remaining bytes and
+ *       returns how many arrived, or -1 at end of stream (every writer has closed its end).
+ *       {@link #write(ByteBuffer)} makes one {@code write(2)} call and may write fewer bytes than
+ *       offered; a pipe whose readers have all gone is an {@code EPIPE} exception (the JVM ignores
+ *       {@code SIGPIPE}).
+ *   <li>In non-blocking mode ({@link #configureBlocking(boolean) configureBlocking(false)}) a call that
+ *       would wait returns 0 ({@code EAGAIN}).
+ *   <li>A call interrupted by a signal is repeated; Java thread interrupts are not observed.
+ *   <li>Direct buffers are read and written in place, with no allocation per call; heap buffers go
+ *       through one direct buffer per direction, with one copy.
+ *   <li>Any other failure throws a {@link NativeIoException} naming the call, {@code errno} and its
+ *       text, and the descriptor.
+ * </ul>
+ *
+ * <h2>Blocking mode is shared</h2>
+ * {@code O_NONBLOCK} belongs to the open file description, which every process that inherited the
+ * descriptor shares: switching standard input to non-blocking mode switches it for the shell's other
+ * processes on the same terminal or pipe too. {@link #close()} therefore puts back the mode the
+ * descriptor had when this channel was made, then closes the descriptor.
+ *
+ * <h2>Thread safety</h2>
+ * One thread may read while another writes; two threads must not read (or write) at once;
+ * {@code close()} and {@code configureBlocking} must not race with a call in another thread.
+ *
+ * <p>Linux only: elsewhere every factory throws {@link UnsupportedOperationException}.
+ */
+public final class NativePipe implements ByteChannel {
+    private static final int EAGAIN = NativeSocket.EAGAIN;
+    private static final int EBADF = NativeSocket.EBADF;
+    private static final int O_CLOEXEC = 0x80000;
+
+    private final int fd;
+    private final boolean readable;
+    private final boolean writable;
+    private final String name;
+    /** The descriptor's {@code O_NONBLOCK} when this channel was made, put back by {@link #close()}. */
+    private final boolean wasBlocking;
+    private final FdDirection in = new FdDirection();
+    private final FdDirection out = new FdDirection();
+    private volatile boolean open = true;
+    private boolean blocking;
+
+    /** A channel over {@code fd}, which it owns from now on; package-private so that tests can wrap a duplicate. */
+    NativePipe(int fd, boolean readable, boolean writable, String name) throws NativeIoException {
+        this.fd = fd;
+        this.readable = readable;
+        this.writable = writable;
+        this.name = name;
+        int flags = Sys.check(Sys.fcntl(fd, NativeSocket.F_GETFL, 0), "fcntl", "cmd=F_GETFL " + describe());
+        this.wasBlocking = (flags & NativeSocket.O_NONBLOCK) == 0;
+        this.blocking = wasBlocking;
+    }
+
+    /**
+     * {@return standard input (descriptor 0) as a readable channel}, in the mode it has
+     *
+     * @throws NativeIoException if descriptor 0 is not open
+     * @throws UnsupportedOperationException off Linux
+     */
+    public static NativePipe stdin() throws NativeIoException {
+        LibC.checkSupported();
+        return new NativePipe(0, true, false, "stdin");
+    }
+
+    /**
+     * {@return standard output (descriptor 1) as a writable channel}, in the mode it has
+     *
+     * @throws NativeIoException if descriptor 1 is not open
+     * @throws UnsupportedOperationException off Linux
+     */
+    public static NativePipe stdout() throws NativeIoException {
+        LibC.checkSupported();
+        return new NativePipe(1, false, true, "stdout");
+    }
+
+    /**
+     * A new pipe ({@code pipe2(2)}, close-on-exec), both ends blocking.
+     *
+     * @param source the end to read
+     * @param sink the end to write
+     */
+    public record Ends(NativePipe source, NativePipe sink) {
+    }
+
+    /**
+     * {@return a new pipe's two ends}, blocking
+     *
+     * @throws NativeIoException if {@code pipe2} fails ({@code EMFILE}, say)
+     * @throws UnsupportedOperationException off Linux
+     */
+    public static Ends open() throws NativeIoException {
+        LibC.checkSupported();
+        int[] fds = new int[2];
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment pair = arena.allocate(ValueLayout.JAVA_INT, 2);
+            MemorySegment capture = LibC.captureSegment(arena);
+            int rc = (int) LibC.PIPE2.invokeExact(capture, pair, O_CLOEXEC);
+            if (rc < 0) {
+                throw new NativeIoException("pipe2", LibC.errno(capture), "flags=O_CLOEXEC");
+            }
+            fds[0] = pair.getAtIndex(ValueLayout.JAVA_INT, 0);
+            fds[1] = pair.getAtIndex(ValueLayout.JAVA_INT, 1);
+        } catch (NativeIoException | RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException("pipe2 down-call failed", t);
+        }
+        return new Ends(new NativePipe(fds[0], true, false, "pipe"), new NativePipe(fds[1], false, true, "pipe"));
+    }
+
+    /** {@return the file descriptor} Valid until {@link #close()}. */
+    public int fd() {
+        return fd;
+    }
+
+    /** {@return whether calls wait in the kernel (true) or return 0 instead of waiting (false)} */
+    public boolean isBlocking() {
+        return blocking;
+    }
+
+    /**
+     * Switches between blocking and non-blocking mode ({@code O_NONBLOCK}); see the class
+     * documentation for who else sees the change.
+     *
+     * @param block true to wait in the kernel, false to return 0 where a call would wait
+     * @return this channel
+     * @throws IOException if {@code fcntl} fails, or the channel is closed
+     */
+    public NativePipe configureBlocking(boolean block) throws IOException {
+        ensureOpen();
+        setBlocking(block);
+        blocking = block;
+        return this;
+    }
+
+    private void setBlocking(boolean block) throws NativeIoException {
+        int flags = Sys.check(Sys.fcntl(fd, NativeSocket.F_GETFL, 0), "fcntl", "cmd=F_GETFL " + describe());
+        int wanted = block ? flags & ~NativeSocket.O_NONBLOCK : flags | NativeSocket.O_NONBLOCK;
+        if (wanted != flags) {
+            Sys.check(Sys.fcntl(fd, NativeSocket.F_SETFL, wanted), "fcntl", "cmd=F_SETFL " + describe()
+                    + " flags=" + wanted);
+        }
+    }
+
+    /**
+     * Reads what the pipe has, up to {@code dst.remaining()} bytes, in one {@code read(2)} call.
+     *
+     * @param dst where the bytes go; its position advances by the count
+     * @return the number of bytes read; 0 if {@code dst} is full or, in non-blocking mode, nothing
+     *     is there yet; -1 at end of stream
+     * @throws NonReadableChannelException if this is a write end
+     * @throws ClosedChannelException if the channel is closed
+     * @throws NativeIoException if {@code read} fails
+     */
+    @Override
+    public int read(ByteBuffer dst) throws IOException {
+        ensureOpen();
+        if (!readable) {
+            throw new NonReadableChannelException();
+        }
+        if (dst.isReadOnly()) {
+            throw new IllegalArgumentException("read-only buffer: " + dst);
+        }
+        int position = dst.position();
+        int remaining = dst.limit() - position;
+        if (remaining == 0) {
+            return 0;
+        }
+        ByteBuffer into = dst.isDirect() ? dst : in.copyBuffer();
+        int length = dst.isDirect() ? remaining : Math.min(remaining, into.capacity());
+        long base = dst.isDirect() ? in.address(dst) + position : in.address(into);
+        long n = FdCalls.read(in.capture, fd, base, length);
+        Reference.reachabilityFence(into);
+        if (n == 0) {
+            return -1; // every writer has closed its end
+        }
+        if (n < 0) {
+            if (n == -EAGAIN) {
+                return 0;
+            }
+            throw failure("read", (int) -n);
+        }
+        if (into == dst) {
+            dst.position(position + (int) n);
+        } else {
+            dst.put(into.clear().limit((int) n));
+        }
+        return (int) n;
+    }
+
+    /**
+     * Writes what the pipe takes, up to {@code src.remaining()} bytes, in one {@code write(2)} call.
+     *
+     * @param src the bytes; its position advances by the count
+     * @return the number of bytes written; 0 if {@code src} is empty or, in non-blocking mode, the
+     *     pipe is full
+     * @throws NonWritableChannelException if this is a read end
+     * @throws ClosedChannelException if the channel is closed
+     * @throws NativeIoException if {@code write} fails ({@code EPIPE} when no reader is left, say)
+     */
+    @Override
+    public int write(ByteBuffer src) throws IOException {
+        ensureOpen();
+        if (!writable) {
+            throw new NonWritableChannelException();
+        }
+        int position = src.position();
+        int remaining = src.limit() - position;
+        if (remaining == 0) {
+            return 0;
+        }
+        long n;
+        if (src.isDirect()) {
+            n = FdCalls.write(out.capture, fd, out.address(src) + position, remaining);
+            Reference.reachabilityFence(src);
+        } else {
+            ByteBuffer copy = out.copyBuffer();
+            int length = Math.min(remaining, copy.capacity());
+            copy.clear().put(0, src, position, length);
+            n = FdCalls.write(out.capture, fd, out.address(copy), length);
+        }
+        if (n < 0) {
+            if (n == -EAGAIN) {
+                return 0;
+            }
+            throw failure("write", (int) -n);
+        }
+        src.position(position + (int) n);
+        return (int) n;
+    }
+
+    @Override
+    public boolean isOpen() {
+        return open;
+    }
+
+    /**
+     * Puts back the blocking mode the descriptor had when this channel was made, then closes the
+     * descriptor; later calls throw {@link ClosedChannelException}. Closing twice does nothing.
+     *
+     * @throws NativeIoException if {@code fcntl} or {@code close} fails (the descriptor is closed either way)
+     */
+    @Override
+    public void close() throws IOException {
+        if (!open) {
+            return;
+        }
+        open = false;
+        try {
+            if (blocking != wasBlocking) {
+                setBlocking(wasBlocking);
+            }
+        } finally {
+            Sys.close(fd);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "NativePipe[" + describe() + (open ? "" : " closed") + (blocking ? "" : " non-blocking") + "]";
+    }
+
+    private String describe() {
+        return "fd=" + fd + " (" + name + (readable ? ", read end" : ", write end") + ")";
+    }
+
+    private IOException failure(String call, int errno) {
+        if (errno == EBADF && !open) {
+            return new ClosedChannelException();
+        }
+        return new NativeIoException(call, errno, describe());
+    }
+
+    private void ensureOpen() throws ClosedChannelException {
+        if (!open) {
+            throw new ClosedChannelException();
+        }
+    }
+}

@@ -1,0 +1,164 @@
+package dev.wirespeed.linux;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.wirespeed.frame.FrameHandler;
+import dev.wirespeed.frame.FrameReader;
+import dev.wirespeed.frame.FrameWriter;
+import dev.wirespeed.io.IdleStrategy;
+import dev.wirespeed.testkit.SequenceStream;
+import dev.wirespeed.testkit.SequenceVerifier;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.NonReadableChannelException;
+import java.nio.channels.NonWritableChannelException;
+import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+
+/** {@link NativePipe}: reads, writes, the end of stream, non-blocking mode and what close puts back. */
+@EnabledOnOs(OS.LINUX)
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class NativePipeTest {
+    private static final long SEED = 0x5EEDL;
+    private static final int F_DUPFD_CLOEXEC = 1030;
+
+    @Test
+    void bytesWrittenAtOneEndAreReadAtTheOtherThroughHeapAndDirectBuffersThenTheEnd() throws IOException {
+        byte[] sent = new byte[3000];
+        new SplittableRandom(SEED).nextBytes(sent);
+        NativePipe.Ends pipe = NativePipe.open();
+        try (NativePipe source = pipe.source()) {
+            try (NativePipe sink = pipe.sink()) {
+                ByteBuffer heap = ByteBuffer.wrap(sent, 0, 1000);
+                assertEquals(1000, sink.write(heap));
+                ByteBuffer direct = ByteBuffer.allocateDirect(2000).put(sent, 1000, 2000).flip();
+                assertEquals(2000, sink.write(direct));
+                assertEquals(0, sink.write(ByteBuffer.allocate(0)));
+            }
+            ByteBuffer received = ByteBuffer.allocate(sent.length);
+            ByteBuffer directIn = ByteBuffer.allocateDirect(700);
+            while (received.hasRemaining()) {
+                if (received.position() % 2 == 0) {
+                    int n = source.read(directIn.clear().limit(Math.min(700, received.remaining())));
+                    assertTrue(n > 0, "read " + n);
+                    received.put(directIn.flip());
+                } else {
+                    assertTrue(source.read(received) > 0);
+                }
+            }
+            assertArrayEquals(sent, received.array());
+            assertEquals(-1, source.read(ByteBuffer.allocate(1)), "every writer closed: the end");
+            assertEquals(-1, source.read(ByteBuffer.allocateDirect(1)), "the end stays the end");
+        }
+    }
+
+    @Test
+    void aNonBlockingReadOfAnEmptyPipeReturnsZeroAndAFullPipeTakesNothing() throws IOException {
+        NativePipe.Ends pipe = NativePipe.open();
+        try (NativePipe source = pipe.source(); NativePipe sink = pipe.sink()) {
+            assertTrue(source.isBlocking());
+            assertEquals(0, source.configureBlocking(false).read(ByteBuffer.allocateDirect(16)));
+            assertFalse(source.isBlocking());
+            sink.configureBlocking(false);
+            ByteBuffer big = ByteBuffer.allocateDirect(1 << 20);
+            long taken = 0;
+            int n;
+            while ((n = sink.write(big)) > 0) {
+                taken += n;
+            }
+            assertEquals(0, n);
+            assertEquals(Pipes.size(sink.fd()), taken, "a full pipe holds its capacity");
+        }
+    }
+
+    @Test
+    void closePutsBackTheBlockingModeTheSharedDescriptionHadAndClosesTheDescriptor() throws IOException {
+        NativePipe.Ends pipe = NativePipe.open();
+        pipe.sink().close();
+        try (NativePipe source = pipe.source()) {
+            // A second descriptor for the same open file description, as a shell's stdin is shared.
+            int dup = Sys.check(Sys.fcntl(source.fd(), F_DUPFD_CLOEXEC, 0), "fcntl", "F_DUPFD_CLOEXEC");
+            NativePipe shared = new NativePipe(dup, true, false, "dup");
+            shared.configureBlocking(false);
+            assertTrue((Sys.check(Sys.fcntl(source.fd(), NativeSocket.F_GETFL, 0), "fcntl", "F_GETFL")
+                    & NativeSocket.O_NONBLOCK) != 0, "the mode is the description's, seen through both descriptors");
+            shared.close();
+            assertTrue((Sys.check(Sys.fcntl(source.fd(), NativeSocket.F_GETFL, 0), "fcntl", "F_GETFL")
+                    & NativeSocket.O_NONBLOCK) == 0, "blocking again after close");
+            assertThrows(ClosedChannelException.class, () -> shared.read(ByteBuffer.allocateDirect(1)));
+            shared.close(); // twice does nothing
+            assertEquals(-9, FdCalls.read(LibC.captureSegment(java.lang.foreign.Arena.ofAuto()), dup, 0, 0),
+                    "the duplicate was closed: EBADF");
+        }
+    }
+
+    @Test
+    void writingWhereNoReaderIsLeftIsEpipeNamingTheDescriptorAndWrongDirectionsAreRefused() throws IOException {
+        NativePipe.Ends pipe = NativePipe.open();
+        pipe.source().close();
+        try (NativePipe sink = pipe.sink()) {
+            NativeIoException e = assertThrows(NativeIoException.class, () -> sink.write(ByteBuffer.allocateDirect(8)));
+            assertEquals(32, e.errno());
+            assertTrue(e.getMessage().startsWith("write failed: errno=32 (Broken pipe) fd=" + sink.fd()
+                    + " (pipe, write end)"), e.getMessage());
+            assertThrows(NonReadableChannelException.class, () -> sink.read(ByteBuffer.allocateDirect(8)));
+        }
+        NativePipe.Ends other = NativePipe.open();
+        other.sink().close();
+        try (NativePipe source = other.source()) {
+            assertThrows(NonWritableChannelException.class, () -> source.write(ByteBuffer.allocateDirect(8)));
+        }
+    }
+
+    @Test
+    void framesCrossANonBlockingPipeWithEveryIdleStrategyAndNoAllocationPerFrame() throws Exception {
+        int size = 100;
+        int frames = 300_000;
+        for (IdleStrategy idle : new IdleStrategy[] {IdleStrategy.busySpin(), IdleStrategy.defaultStrategy(),
+                IdleStrategy.backoff(10, 10, 1_000, 100_000)}) {
+            NativePipe.Ends pipe = NativePipe.open();
+            CompletableFuture<Void> writing = CompletableFuture.runAsync(() -> {
+                try (NativePipe sink = pipe.sink().configureBlocking(false);
+                        FrameWriter writer = FrameWriter.builder(sink).bufferCapacity(8192).idleStrategy(idle).build()) {
+                    byte[] pattern = SequenceStream.pattern(size);
+                    for (long frame = 0; frame < frames; frame++) {
+                        writer.writeFrame(SequenceStream.type(frame), pattern, SequenceStream.patternOffset(frame), size);
+                    }
+                } catch (IOException e) {
+                    throw new RuntimeException(e);
+                }
+            }, r -> Thread.ofPlatform().daemon().start(r));
+            try (NativePipe source = pipe.source().configureBlocking(false)) {
+                FrameReader reader = FrameReader.builder(source).idleStrategy(idle).build();
+                SequenceVerifier verifier = new SequenceVerifier();
+                FrameHandler verify = verifier::verify;
+                com.sun.management.ThreadMXBean threads =
+                        (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+                int warm = frames / 3;
+                for (int i = 0; i < warm; i++) {
+                    assertTrue(reader.readFrame(verify));
+                }
+                long before = threads.getCurrentThreadAllocatedBytes();
+                int measured = 0;
+                while (reader.readFrame(verify)) {
+                    measured++;
+                }
+                long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+                writing.get(30, TimeUnit.SECONDS);
+                assertEquals(frames, verifier.framesVerified(), idle.toString());
+                assertTrue(allocated < measured, idle + ": bytes allocated over " + measured + " frames: " + allocated);
+            }
+        }
+    }
+}
