@@ -1,7 +1,6 @@
 package dev.wirespeed.lab.client;
 
 import java.io.Closeable;
-import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.channels.ReadableByteChannel;
@@ -34,6 +33,21 @@ public interface Source extends Closeable {
      * @throws IOException if it cannot be opened
      */
     ReadableByteChannel channel() throws IOException;
+
+    /**
+     * {@return a channel in non-blocking mode where the transport has one}: the socket channel, or on
+     * Linux standard input as a {@link dev.wirespeed.linux.NativePipe} (whose mode is put back when the
+     * source closes); a file's channel, which cannot wait, as it is
+     *
+     * @throws IOException if it cannot be opened or switched
+     */
+    default ReadableByteChannel nonBlockingChannel() throws IOException {
+        ReadableByteChannel channel = channel();
+        if (channel instanceof java.nio.channels.SelectableChannel selectable) {
+            selectable.configureBlocking(false);
+        }
+        return channel;
+    }
 
     /**
      * {@return the TCP address to connect to}, for clients that open their own socket (the Netty peer)

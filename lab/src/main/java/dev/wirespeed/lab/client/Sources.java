@@ -1,6 +1,7 @@
 package dev.wirespeed.lab.client;
 
 import dev.wirespeed.io.StandardChannels;
+import dev.wirespeed.linux.NativePipe;
 import dev.wirespeed.linux.NativeSocket;
 import java.io.Closeable;
 import java.io.FileDescriptor;
@@ -92,6 +93,9 @@ final class Sources {
     /** Standard input, as the second article read it. */
     static Source stdin() {
         return new Source() {
+            /** Standard input as a native pipe channel, once a busy-polling strategy asked for it. */
+            private NativePipe pipe;
+
             @Override
             public InputStream stream() {
                 return System.in;
@@ -108,8 +112,21 @@ final class Sources {
             }
 
             @Override
-            public void close() {
-                // Standard input belongs to the process.
+            public ReadableByteChannel nonBlockingChannel() throws IOException {
+                if (!NativeSocket.isSupported()) {
+                    return channel(); // no native path: the JDK's channel, which cannot be non-blocking
+                }
+                pipe = NativePipe.stdin().configureBlocking(false);
+                return pipe;
+            }
+
+            @Override
+            public void close() throws IOException {
+                // Standard input belongs to the process; a strategy that made it non-blocking puts the mode
+                // back (NativePipe.close) when the client is done with it.
+                if (pipe != null) {
+                    pipe.close();
+                }
             }
         };
     }

@@ -5,12 +5,12 @@ import dev.wirespeed.frame.FrameReader;
 import dev.wirespeed.io.IdleStrategy;
 import java.io.IOException;
 import java.nio.channels.ReadableByteChannel;
-import java.nio.channels.SelectableChannel;
 
 /**
- * The library's {@link FrameReader} over a socket in non-blocking mode: it busy-polls instead of
- * sleeping in {@code read}, trading a CPU for the wake-ups of a blocked reader, idling between empty
- * reads as its {@link IdleStrategy} says. Files and pipes stay blocking.
+ * The library's {@link FrameReader} over a socket, or (on Linux) standard input, in non-blocking mode:
+ * it busy-polls instead of sleeping in {@code read}, trading a CPU for the wake-ups of a blocked
+ * reader, idling between empty reads as its {@link IdleStrategy} says. Files cannot wait, so they are
+ * read as they are.
  */
 final class WirespeedSpinClient implements Strategy {
     private final IdleStrategy idle;
@@ -21,10 +21,7 @@ final class WirespeedSpinClient implements Strategy {
 
     @Override
     public void read(Source source, Receiver receiver, int maxFrameLength) throws IOException {
-        ReadableByteChannel channel = source.channel();
-        if (channel instanceof SelectableChannel selectable) {
-            selectable.configureBlocking(false);
-        }
+        ReadableByteChannel channel = source.nonBlockingChannel();
         FrameReader reader = FrameReader.builder(channel).maxFrameLength(maxFrameLength).idleStrategy(idle).build();
         FrameHandler handler = receiver::onFrame;
         while (!receiver.done() && reader.readFrame(handler)) {

@@ -71,6 +71,9 @@ class LabCommandTest {
             }
             if (cc) {
                 cases.addAll(List.of("wirespeed <- C writer", "C read(2) blocking", "C read(2) busy-poll"));
+                if (StreamExperiment.fits(Strategies.WIRESPEED_SPIN, link)) {
+                    cases.add("wirespeed-spin <- C writer");
+                }
             }
             for (Placement placement : placements) {
                 for (String kase : cases) {

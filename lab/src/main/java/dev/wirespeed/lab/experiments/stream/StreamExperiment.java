@@ -74,7 +74,7 @@ public final class StreamExperiment implements Experiment<StreamCell, Throughput
     /**
      * {@return whether the lab reads {@code link} with {@code strategy}}: the peers and the native
      * strategies on tcp only (the native ones are the fast-sockets article's TCP case), busy-polling
-     * not on a pipe (its ends are blocking files)
+     * a pipe only where standard input can be made non-blocking (Linux, through {@code NativePipe})
      *
      * @param strategy a client strategy
      * @param link a link
@@ -86,7 +86,7 @@ public final class StreamExperiment implements Experiment<StreamCell, Throughput
         if (strategy.peer()) {
             return link == Link.TCP;
         }
-        return link != Link.PIPE || strategy != Strategies.WIRESPEED_SPIN;
+        return link != Link.PIPE || strategy != Strategies.WIRESPEED_SPIN || NativeSocket.isSupported();
     }
 
     /**
@@ -112,7 +112,7 @@ public final class StreamExperiment implements Experiment<StreamCell, Throughput
         }
         if (withC) {
             rows.add(new StreamCase.Java(Strategies.WIRESPEED, 0, StreamCase.Writer.C));
-            if (link != Link.PIPE) {
+            if (fits(Strategies.WIRESPEED_SPIN, link)) {
                 rows.add(new StreamCase.Java(Strategies.WIRESPEED_SPIN, 0, StreamCase.Writer.C));
             }
             rows.add(new StreamCase.Ceiling(false, 0));

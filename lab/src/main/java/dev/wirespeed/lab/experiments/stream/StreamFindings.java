@@ -122,8 +122,8 @@ final class StreamFindings {
     }
 
     private void ours(List<Finding> findings) {
-        List<Strategies> readers = link == Link.PIPE ? List.of(Strategies.WIRESPEED)
-                : List.of(Strategies.WIRESPEED, Strategies.WIRESPEED_SPIN);
+        List<Strategies> readers = StreamExperiment.fits(Strategies.WIRESPEED_SPIN, link)
+                ? List.of(Strategies.WIRESPEED, Strategies.WIRESPEED_SPIN) : List.of(Strategies.WIRESPEED);
         for (Strategies strategy : readers) {
             findings.add(Finding.target(name, strategy.cliName() + " is at least as fast as the article's best (zero-copy)",
                     Rule.atLeast(1), checks(strategy, Strategies.ZERO_COPY)));
