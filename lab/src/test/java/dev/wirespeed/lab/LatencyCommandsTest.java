@@ -32,7 +32,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 @EnabledOnOs(value = OS.LINUX, disabledReason = "the native implementations are Linux-only")
 class LatencyCommandsTest {
     private static final Pattern JSON = Pattern.compile(
-            "\\{\"p50\":([0-9.]+),\"p90\":([0-9.]+),\"p99\":([0-9.]+),\"p999\":([0-9.]+),\"max\":([0-9.]+),\"unit\":\"us\"}\n");
+            "\\{\"p50\":([0-9.]+),\"p90\":([0-9.]+),\"p99\":([0-9.]+),\"p999\":([0-9.]+),\"p9999\":([0-9.]+),\"max\":([0-9.]+),\"unit\":\"us\"}\n");
     private final List<Process> started = new ArrayList<>();
 
     @TempDir
@@ -76,7 +76,7 @@ class LatencyCommandsTest {
         Matcher matcher = JSON.matcher(run.out());
         assertTrue(matcher.matches(), what + ": " + run.out());
         double previous = 0;
-        for (int group = 1; group <= 5; group++) {
+        for (int group = 1; group <= 6; group++) {
             double value = Double.parseDouble(matcher.group(group));
             assertTrue(value > 0 && value >= previous, what + ": percentiles must rise: " + run.out());
             previous = value;
@@ -137,7 +137,7 @@ class LatencyCommandsTest {
         assertEquals(ExitCode.OK, run.code(), run.err());
         assertTrue(run.out().contains("open loop at 20000/s: 2000 round trips after 200 warm-up ones (2200 in all)"),
                 run.out());
-        assertTrue(run.out().matches("(?s).*p50 [0-9.]+ us, p90 [0-9.]+ us, p99 [0-9.]+ us, p99.9 [0-9.]+ us, max [0-9.]+ us\n"),
+        assertTrue(run.out().matches("(?s).*p50 [0-9.]+ us, p90 [0-9.]+ us, p99 [0-9.]+ us, p99.9 [0-9.]+ us, p99.99 [0-9.]+ us, max [0-9.]+ us\n"),
                 run.out());
         String histogram = Files.readString(hgrm);
         assertTrue(histogram.contains("Value     Percentile TotalCount 1/(1-Percentile)"), histogram);

@@ -13,8 +13,8 @@ final class Percentiles {
     /** {@return the report of a histogram of nanoseconds, in microseconds} */
     static ChildReport.Latency of(Histogram nanos) {
         return new ChildReport.Latency(us(nanos.getValueAtPercentile(50)), us(nanos.getValueAtPercentile(90)),
-                us(nanos.getValueAtPercentile(99)), us(nanos.getValueAtPercentile(99.9)), us(nanos.getMaxValue()),
-                Unit.MICROSECONDS);
+                us(nanos.getValueAtPercentile(99)), us(nanos.getValueAtPercentile(99.9)),
+                us(nanos.getValueAtPercentile(99.99)), us(nanos.getMaxValue()), Unit.MICROSECONDS);
     }
 
     private static double us(long nanos) {
@@ -23,7 +23,7 @@ final class Percentiles {
 
     /** {@return one line for people} */
     static String text(ChildReport.Latency latency) {
-        return String.format(Locale.ROOT, "p50 %.1f us, p90 %.1f us, p99 %.1f us, p99.9 %.1f us, max %.1f us",
-                latency.p50(), latency.p90(), latency.p99(), latency.p999(), latency.max());
+        return String.format(Locale.ROOT, "p50 %.1f us, p90 %.1f us, p99 %.1f us, p99.9 %.1f us, p99.99 %.1f us, "
+                + "max %.1f us", latency.p50(), latency.p90(), latency.p99(), latency.p999(), latency.p9999(), latency.max());
     }
 }

@@ -31,7 +31,7 @@ import picocli.CommandLine.Option;
                 + "prints the round-trip percentiles (HdrHistogram, 3 significant digits) in microseconds.",
             "Closed loop by default: the next frame goes when the echo is back. With --rate R, open loop: frame i is "
                 + "due at i/R seconds and its latency counts from then (coordinated omission corrected).",
-            "With --json the only output is one line: {\"p50\":..,\"p90\":..,\"p99\":..,\"p999\":..,\"max\":..,\"unit\":\"us\"}.",
+            "With --json the only output is one line: {\"p50\":..,\"p90\":..,\"p99\":..,\"p999\":..,\"p9999\":..,\"max\":..,\"unit\":\"us\"}.",
             "Exit codes: 0 success, 2 bad command line, 3 the echo broke the wire format, "
                 + "4 an echo was not the frame sent, 5 I/O failure."})
 public final class PingCommand implements Callable<Integer> {

@@ -84,20 +84,24 @@ public sealed interface ChildReport {
      * @param p90 the 90th percentile
      * @param p99 the 99th percentile
      * @param p999 the 99.9th percentile
+     * @param p9999 the 99.99th percentile
      * @param max the largest round trip
      * @param unit always microseconds
      */
-    record Latency(double p50, double p90, double p99, double p999, double max, Unit unit) implements ChildReport {
+    record Latency(double p50, double p90, double p99, double p999, double p9999, double max, Unit unit)
+            implements ChildReport {
         /**
          * Checks the order of the percentiles.
          *
-         * @throws IllegalArgumentException unless {@code 0 <= p50 <= p90 <= p99 <= p999 <= max} in microseconds
+         * @throws IllegalArgumentException unless {@code 0 <= p50 <= p90 <= p99 <= p999 <= p9999 <= max} in
+         *     microseconds
          */
         public Latency {
             Objects.requireNonNull(unit, "unit");
-            if (unit != Unit.MICROSECONDS || !(0 <= p50 && p50 <= p90 && p90 <= p99 && p99 <= p999 && p999 <= max)) {
+            if (unit != Unit.MICROSECONDS || !(0 <= p50 && p50 <= p90 && p90 <= p99 && p99 <= p999 && p999 <= p9999
+                    && p9999 <= max)) {
                 throw new IllegalArgumentException("percentiles out of order or not in us: p50=" + p50 + " p90=" + p90
-                        + " p99=" + p99 + " p999=" + p999 + " max=" + max + " unit=" + unit);
+                        + " p99=" + p99 + " p999=" + p999 + " p9999=" + p9999 + " max=" + max + " unit=" + unit);
             }
         }
 
@@ -112,6 +116,7 @@ public sealed interface ChildReport {
                 case P90 -> p90;
                 case P99 -> p99;
                 case P999 -> p999;
+                case P9999 -> p9999;
                 case MAX -> max;
             };
         }

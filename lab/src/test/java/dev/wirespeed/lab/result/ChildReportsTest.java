@@ -12,7 +12,7 @@ class ChildReportsTest {
     void everyKindOfReportReadsBackAsWritten() throws IOException {
         ChildReport round = new ChildReport.Round(2, 5_000_000, 540_000_000, 120, 41_666_666, 4500.25, 20.5);
         ChildReport summary = new ChildReport.Summary(10_000_000, 1_080_000_000, true);
-        ChildReport latency = new ChildReport.Latency(6.1, 6.4, 7.7, 42.0, 206.0, Unit.MICROSECONDS);
+        ChildReport latency = new ChildReport.Latency(6.1, 6.4, 7.7, 42.0, 120.5, 206.0, Unit.MICROSECONDS);
         for (ChildReport report : new ChildReport[] {round, summary, latency}) {
             assertEquals(report, ChildReports.read(ChildReports.line(report)));
         }
@@ -20,7 +20,7 @@ class ChildReportsTest {
                 + "\"mbPerSec\":4500.25,\"cpuNsPerMsg\":20.5}", ChildReports.line(round));
         assertEquals("{\"summary\":true,\"frames\":10000000,\"bytes\":1080000000,\"verified\":true}",
                 ChildReports.line(summary));
-        assertEquals("{\"p50\":6.1,\"p90\":6.4,\"p99\":7.7,\"p999\":42.0,\"max\":206.0,\"unit\":\"us\"}",
+        assertEquals("{\"p50\":6.1,\"p90\":6.4,\"p99\":7.7,\"p999\":42.0,\"p9999\":120.5,\"max\":206.0,\"unit\":\"us\"}",
                 ChildReports.line(latency));
     }
 
@@ -41,8 +41,9 @@ class ChildReportsTest {
                         + "\"msgPerSec\":49504950,\"mbPerSec\":5346.5,\"cpuNsPerMsg\":20.1}"));
         assertEquals(new ChildReport.Summary(5000000, 540000000, false),
                 ChildReports.read("{\"summary\":true,\"frames\":5000000,\"bytes\":540000000,\"verified\":false}"));
-        assertEquals(new ChildReport.Latency(5.8, 6.2, 7.0, 36.0, 116.0, Unit.MICROSECONDS),
-                ChildReports.read("{\"p50\":5.800,\"p90\":6.200,\"p99\":7.000,\"p999\":36.000,\"max\":116.000,\"unit\":\"us\"}"));
+        assertEquals(new ChildReport.Latency(5.8, 6.2, 7.0, 36.0, 80.0, 116.0, Unit.MICROSECONDS),
+                ChildReports.read("{\"p50\":5.800,\"p90\":6.200,\"p99\":7.000,\"p999\":36.000,\"p9999\":80.000,"
+                        + "\"max\":116.000,\"unit\":\"us\"}"));
     }
 
     @Test
@@ -53,8 +54,9 @@ class ChildReportsTest {
             "{\"round\":1,\"messages\":5,\"bytes\":540,\"ms\":1,\"msgPerSec\":5,\"mbPerSec\":0.5,\"cpuNsPerMsg\":1,\"x\":2}",
             "{\"summary\":true,\"frames\":1,\"bytes\":108,\"verified\":false} trailing",
             "{\"summary\":false,\"frames\":1,\"bytes\":108,\"verified\":false}",
-            "{\"p50\":9,\"p90\":6,\"p99\":7,\"p999\":8,\"max\":10,\"unit\":\"us\"}",
-            "{\"p50\":1,\"p90\":2,\"p99\":3,\"p999\":4,\"max\":5,\"unit\":\"ms\"}",
+            "{\"p50\":9,\"p90\":6,\"p99\":7,\"p999\":8,\"p9999\":9,\"max\":10,\"unit\":\"us\"}",
+            "{\"p50\":1,\"p90\":2,\"p99\":3,\"p999\":4,\"p9999\":4,\"max\":5,\"unit\":\"ms\"}",
+            "{\"p50\":1,\"p90\":2,\"p99\":3,\"p999\":4,\"max\":5,\"unit\":\"us\"}",
             "{\"round\":\"one\",\"messages\":5,\"bytes\":540,\"ms\":1,\"msgPerSec\":5,\"mbPerSec\":0.5,\"cpuNsPerMsg\":1}",
         }) {
             IOException e = assertThrows(IOException.class, () -> ChildReports.read(line), line);
@@ -65,8 +67,8 @@ class ChildReportsTest {
     @Test
     void percentilesOutOfOrderNameEveryFigure() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> new ChildReport.Latency(9, 6, 7, 8, 10, Unit.MICROSECONDS));
-        assertEquals("percentiles out of order or not in us: p50=9.0 p90=6.0 p99=7.0 p999=8.0 max=10.0 unit=us",
+                () -> new ChildReport.Latency(9, 6, 7, 8, 9, 10, Unit.MICROSECONDS));
+        assertEquals("percentiles out of order or not in us: p50=9.0 p90=6.0 p99=7.0 p999=8.0 p9999=9.0 max=10.0 unit=us",
                 e.getMessage());
     }
 }

@@ -219,8 +219,9 @@ public final class IdleExperiment implements Experiment<IdleCell, IdleResult> {
                 header.add(p.label() + " us");
             }
             List<List<String>> lines = new ArrayList<>();
+            IdleCell typical = new IdleCell(placement, new IdleRow(null));
             List<String> notes = new ArrayList<>(List.of("both ends of the ping-pong wait alike; backoff: 100 spins, "
-                    + "10 yields, then parks of 1 us doubling to 1 ms"));
+                    + "10 yields, then parks of 1 us doubling to 1 ms", Percentile.tailNote(count(typical, lab))));
             for (IdleCell cell : results.cases(c -> c.placement().equals(placement))) {
                 IdleResult r = results.get(cell);
                 if (starved(cell)) {
@@ -236,7 +237,6 @@ public final class IdleExperiment implements Experiment<IdleCell, IdleResult> {
                 }
                 lines.add(line);
             }
-            IdleCell typical = new IdleCell(placement, new IdleRow(null));
             tables.add(new Table(String.format(Locale.ROOT, "idle: waiting for bytes, the library over SocketChannel, "
                     + "TCP loopback, %d-byte bodies; stream: median of %d round(s) of %d ms; ping-pong: %d round trips "
                     + "after %d, median of %d run(s); %s (%s)", SIZE, lab.mode().measuredRounds() * lab.mode().clientRuns(),

@@ -242,7 +242,8 @@ public final class LatencyExperiment implements Experiment<LatencyCell, Distribu
             }
             tables.add(new Table(String.format(Locale.ROOT, "latency: TCP loopback round trips, %d-byte bodies, %d "
                     + "measured after %d warm-up, microseconds, median of %d run(s); %s (%s)", SIZE, count(lab),
-                    warmup(lab), lab.mode().runs(), placement, placement.cpus()), header, lines, List.of()));
+                    warmup(lab), lab.mode().runs(), placement, placement.cpus()), header, lines,
+                    List.of(Percentile.tailNote(count(lab)))));
         }
         return tables;
     }

@@ -41,6 +41,7 @@ class LatencyFindingsTest {
         stats.put(Percentile.P90, Stats.exact(p50 * 1.2));
         stats.put(Percentile.P99, Stats.exact(p50 * 2));
         stats.put(Percentile.P999, Stats.exact(p50 * 8));
+        stats.put(Percentile.P9999, Stats.exact(p50 * 20));
         stats.put(Percentile.MAX, Stats.exact(p50 * 40));
         return new Distribution(stats);
     }
