@@ -16,7 +16,15 @@ import java.util.Objects;
  *
  * <p>A frame reaches the channel when the buffer fills (the buffer is then written whole, so a frame
  * may straddle two writes) or on {@link #flush()}. To write each frame on its own, call
- * {@link #flush()} after each. Partial writes are always finished (see {@link ChannelWriter}).
+ * {@link #flush()} after each. Partial writes are always finished (see {@link ChannelWriter}). A
+ * direct body of at least the buffer's size is not copied: it leaves in a gathering write after the
+ * frames before it.
+ *
+ * <h2>Frames written in place</h2>
+ * {@link #claim(int, int)} writes a frame's header into the buffer (one 8-byte store) and returns a
+ * view of the body's bytes to fill there, so the body is never copied; {@link #commit()} accepts the
+ * frame and {@link #abort()} drops it. The claimed frame must fit the buffer. Between a claim and its
+ * commit or abort every other method of the writer throws {@link IllegalStateException}.
  *
  * <p>Thread safety: not thread-safe; one thread writes a given writer.
  */
@@ -26,6 +34,8 @@ public final class FrameWriter implements Flushable, Closeable {
     private final int maxFrameLength;
     /** Frames accepted so far; {@code >= 0}. */
     private long frames;
+    /** Bytes of the claimed frame, header included, or -1 when there is no claim. */
+    private int claimed = -1;
 
     /**
      * A writer with a 512 KiB buffer and the default 16 MiB {@code maxFrameLength}.
@@ -61,6 +71,7 @@ public final class FrameWriter implements Flushable, Closeable {
      * @throws IOException if a write it triggers fails
      */
     public void writeFrame(int type, ByteBuffer body) throws IOException {
+        checkNoClaim();
         int length = checkLength(body.remaining());
         out.writeInt(type);
         out.writeInt(length);
@@ -80,18 +91,81 @@ public final class FrameWriter implements Flushable, Closeable {
      * @throws IOException if a write it triggers fails
      */
     public void writeFrame(int type, byte[] body, int offset, int length) throws IOException {
+        checkNoClaim();
         checkLength(length);
         out.write((long) type << 32 | (length & 0xFFFF_FFFFL), body, offset, length);
         frames++;
     }
 
     /**
+     * Claims room for a frame of {@code length} body bytes in the buffer (writing out what the buffer
+     * holds first if the frame does not fit), writes its header, and returns a view of its body to fill
+     * in place. The view's position is the body's first byte and its limit one past the last: fill it
+     * with relative puts, or absolute ones counted from {@code view.position()}. It is valid until
+     * {@link #commit()} or {@link #abort()}, which the caller must call next.
+     *
+     * @param type the type field
+     * @param length the body's length, at most {@code maxFrameLength} and at most the buffer's capacity
+     *     less the 8 header bytes
+     * @return the body view, re-used by every claim
+     * @throws IllegalArgumentException if {@code length} is negative, exceeds {@code maxFrameLength}, or
+     *     with its header exceeds the buffer, naming the value and the limit; nothing is claimed
+     * @throws IllegalStateException if a claim is outstanding
+     * @throws IOException if making room fails
+     */
+    public ByteBuffer claim(int type, int length) throws IOException {
+        checkNoClaim();
+        if (length < 0) {
+            throw new IllegalArgumentException("claim length=" + length + " min=0");
+        }
+        checkLength(length);
+        if (length > out.capacity() - FrameFormat.HEADER_LENGTH) {
+            throw new IllegalArgumentException("frame too long to claim: length=" + length + " bufferCapacity="
+                    + out.capacity() + " (header " + FrameFormat.HEADER_LENGTH + " bytes); write it with writeFrame");
+        }
+        ByteBuffer view = out.claim(FrameFormat.HEADER_LENGTH + length);
+        int start = view.position();
+        view.putLong(start, (long) type << 32 | (length & 0xFFFF_FFFFL));
+        claimed = FrameFormat.HEADER_LENGTH + length;
+        return view.position(start + FrameFormat.HEADER_LENGTH);
+    }
+
+    /**
+     * Accepts the claimed frame, whatever its body view holds.
+     *
+     * @throws IllegalStateException if there is no claim
+     */
+    public void commit() {
+        if (claimed < 0) {
+            throw new IllegalStateException("commit without a claim: frame=" + frames);
+        }
+        out.commit(claimed);
+        claimed = -1;
+        frames++;
+    }
+
+    /**
+     * Drops the claimed frame: nothing of it is written.
+     *
+     * @throws IllegalStateException if there is no claim
+     */
+    public void abort() {
+        if (claimed < 0) {
+            throw new IllegalStateException("abort without a claim: frame=" + frames);
+        }
+        out.commit(0);
+        claimed = -1;
+    }
+
+    /**
      * Writes every accepted frame to the channel.
      *
+     * @throws IllegalStateException if a claim is outstanding
      * @throws IOException if the channel fails
      */
     @Override
     public void flush() throws IOException {
+        checkNoClaim();
         out.flush();
     }
 
@@ -106,12 +180,16 @@ public final class FrameWriter implements Flushable, Closeable {
     }
 
     /**
-     * Flushes and closes the channel.
+     * Flushes the accepted frames and closes the channel; a claimed frame not committed is dropped.
      *
      * @throws IOException if flushing or closing fails
      */
     @Override
     public void close() throws IOException {
+        if (claimed >= 0) {
+            out.commit(0); // a claim not committed is dropped, never sent half-filled
+            claimed = -1;
+        }
         out.close();
     }
 
@@ -119,6 +197,13 @@ public final class FrameWriter implements Flushable, Closeable {
     public String toString() {
         return "FrameWriter[frames=" + frames + " offset=" + out.offset() + " maxFrameLength="
                 + maxFrameLength + "]";
+    }
+
+    private void checkNoClaim() {
+        if (claimed >= 0) {
+            throw new IllegalStateException("a claimed frame of " + claimed + " bytes is not committed or aborted: "
+                    + "frame=" + frames);
+        }
     }
 
     private int checkLength(int length) {

@@ -4,6 +4,7 @@ import java.io.Closeable;
 import java.io.Flushable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.GatheringByteChannel;
 import java.nio.channels.WritableByteChannel;
 import java.util.Objects;
 
@@ -15,8 +16,15 @@ import java.util.Objects;
  * Writes are copied into the buffer ({@value #DEFAULT_CAPACITY} bytes unless told otherwise). When a
  * write does not fit, the buffer is filled to the last byte and written whole, so a long stream goes
  * out in writes of exactly the buffer's capacity, whatever the message boundaries. A direct source of
- * at least a buffer's size, met with an empty buffer, is written straight from the source. Nothing
- * is written on a timer: call {@link #flush()} when the bytes must leave.
+ * at least a buffer's size is not copied: it is written straight from the source, after what the
+ * buffer holds, with one gathering write ({@code write(ByteBuffer[])}) where the channel is a
+ * {@link GatheringByteChannel}. Nothing is written on a timer: call {@link #flush()} when the bytes
+ * must leave.
+ *
+ * <h2>Writing in place</h2>
+ * {@link #claim(int)} makes room for a number of bytes at the end of the buffer and returns a view of
+ * it to fill in place, without a copy; {@link #commit(int)} accepts them. Between the two, call no
+ * other method: they would write over the claimed bytes.
  *
  * <h2>Partial writes</h2>
  * Every write to the channel is finished: a channel that takes fewer bytes than offered is offered
@@ -39,6 +47,12 @@ public final class ChannelWriter implements Flushable, Closeable {
 
     private final WritableByteChannel channel;
     private final IdleStrategy idle;
+    /** A writable duplicate of {@link #buffer}, re-pointed by {@link #claim(int)}. */
+    private final ByteBuffer claimView;
+    /** Bytes claimed and not yet committed, or -1 when there is no claim. */
+    private int claimed = -1;
+    /** The two sources of a gathering write: the buffer's pending bytes and a large direct source. */
+    private final ByteBuffer[] gather = new ByteBuffer[2];
     /** Direct, big-endian, in write mode: {@code [0, position)} is pending. */
     private final ByteBuffer buffer;
     /** Bytes that reached the channel; {@code >= 0}. */
@@ -75,6 +89,7 @@ public final class ChannelWriter implements Flushable, Closeable {
         this.channel = Objects.requireNonNull(channel, "channel");
         this.idle = Objects.requireNonNull(idle, "idle");
         this.buffer = Buffers.allocate(capacity);
+        this.claimView = buffer.duplicate().order(java.nio.ByteOrder.BIG_ENDIAN);
     }
 
     /** {@return the stream offset of the next byte written: all bytes accepted so far} */
@@ -146,8 +161,8 @@ public final class ChannelWriter implements Flushable, Closeable {
             buffer.put(src);
             return;
         }
-        if (src.isDirect() && buffer.position() == 0 && src.remaining() >= buffer.capacity()) {
-            writeFully(src);
+        if (src.isDirect() && src.remaining() >= buffer.capacity()) {
+            writeAround(src);
             return;
         }
         while (src.hasRemaining()) {
@@ -211,6 +226,46 @@ public final class ChannelWriter implements Flushable, Closeable {
     }
 
     /**
+     * Makes room for {@code length} bytes at the end of the buffer, writing what it holds to the
+     * channel first if they do not fit, and returns a view of them to fill in place. The view's
+     * position is the first claimed byte and its limit one past the last (fill it with relative puts,
+     * or absolute ones counted from {@code view.position()}); big-endian. It is valid until the next
+     * call of any method of this writer. The bytes count only once {@link #commit(int) committed}.
+     *
+     * @param length bytes to claim, {@code 0 <= length <= capacity()}
+     * @return the view, re-used by every claim
+     * @throws IllegalArgumentException if {@code length} is out of range, naming it and the capacity
+     * @throws IOException if making room fails
+     */
+    public ByteBuffer claim(int length) throws IOException {
+        if (length < 0 || length > buffer.capacity()) {
+            throw new IllegalArgumentException("claim length=" + length + " min=0 capacity=" + buffer.capacity());
+        }
+        if (buffer.remaining() < length) {
+            drain();
+        }
+        int position = buffer.position();
+        claimed = length;
+        return claimView.limit(position + length).position(position);
+    }
+
+    /**
+     * Accepts the first {@code length} bytes of the last {@link #claim(int) claim}, as filled; the
+     * claim ends.
+     *
+     * @param length at most the length claimed; 0 drops the claim
+     * @throws IllegalStateException if there is no claim, or {@code length} exceeds it, naming both
+     */
+    public void commit(int length) {
+        if (claimed < 0 || length < 0 || length > claimed) {
+            throw new IllegalStateException("commit length=" + length + (claimed < 0 ? " without a claim"
+                    : " claimed=" + claimed));
+        }
+        buffer.position(buffer.position() + length);
+        claimed = -1;
+    }
+
+    /**
      * Writes every accepted byte to the channel, finishing partial writes.
      *
      * @throws IOException if the channel fails; unwritten bytes stay buffered
@@ -254,6 +309,40 @@ public final class ChannelWriter implements Flushable, Closeable {
         try {
             writeFully(buffer);
         } finally {
+            buffer.compact();
+        }
+    }
+
+    /**
+     * Writes the buffer's pending bytes and then {@code src}, without copying {@code src}: in one
+     * gathering call per attempt where the channel gathers, else one after the other.
+     */
+    private void writeAround(ByteBuffer src) throws IOException {
+        if (buffer.position() == 0) {
+            writeFully(src);
+            return;
+        }
+        if (!(channel instanceof GatheringByteChannel gathering)) {
+            drain();
+            writeFully(src);
+            return;
+        }
+        buffer.flip();
+        gather[0] = buffer;
+        gather[1] = src;
+        try {
+            int emptyWrites = 0;
+            while (src.hasRemaining()) {
+                long n = gathering.write(gather);
+                written += n;
+                if (n == 0) {
+                    idle.idle(++emptyWrites);
+                } else {
+                    emptyWrites = 0;
+                }
+            }
+        } finally {
+            gather[1] = null;
             buffer.compact();
         }
     }
