@@ -1,0 +1,123 @@
+package dev.wirespeed.frame;
+
+import dev.wirespeed.testkit.SequenceStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.WritableByteChannel;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Question: with the kernel taken out (the channel discards what it is given), what does the
+ * library's {@link FrameWriter} cost per frame, copying a body ({@code writeFrame}) or filling it in
+ * place ({@code claim}/{@code commit}), against the stores a C writer makes: one 8-byte header store
+ * and a copy of the body into a 512 KiB direct buffer, emptied when full?
+ *
+ * <p>Run: {@code ./mvnw -q -DskipTests package -pl benchmarks -am && taskset -c 1 java -cp
+ * "benchmarks/target/wirespeed-benchmarks-0.1.0-SNAPSHOT.jar:benchmarks/target/lib/*"
+ * org.openjdk.jmh.Main FrameWriterVsRawStores}
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 5, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(value = 3, jvmArgsAppend = {"-XX:+UseParallelGC"})
+public class FrameWriterVsRawStores {
+    /** Frames per benchmark call: enough that per-call setup vanishes. */
+    static final int FRAMES = 100_000;
+
+    @Param({"100"})
+    int bodySize;
+
+    private byte[] pattern;
+    private FrameWriter copying;
+    private FrameWriter inPlace;
+    private ByteBuffer raw;
+
+    /** A channel that takes everything and keeps nothing: the writer's cost without the kernel's. */
+    static final class Discard implements WritableByteChannel {
+        @Override
+        public int write(ByteBuffer src) {
+            int n = src.remaining();
+            src.position(src.limit());
+            return n;
+        }
+
+        @Override
+        public boolean isOpen() {
+            return true;
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    /** Builds the writers, the raw buffer and the body pattern once. */
+    @Setup
+    public void setUp() {
+        pattern = SequenceStream.pattern(bodySize);
+        copying = new FrameWriter(new Discard());
+        inPlace = new FrameWriter(new Discard());
+        raw = ByteBuffer.allocateDirect(512 * 1024);
+    }
+
+    /** {@return the last stream offset} The library's writer, the body copied from an array. */
+    @Benchmark
+    @OperationsPerInvocation(FRAMES)
+    public long writeFrame() throws Exception {
+        FrameWriter writer = copying;
+        byte[] body = pattern;
+        int size = bodySize;
+        for (int i = 0; i < FRAMES; i++) {
+            writer.writeFrame(i, body, SequenceStream.patternOffset(i), size);
+        }
+        return writer.offset();
+    }
+
+    /** {@return the last stream offset} The library's writer, the body filled in place. */
+    @Benchmark
+    @OperationsPerInvocation(FRAMES)
+    public long claimCommit() throws Exception {
+        FrameWriter writer = inPlace;
+        byte[] body = pattern;
+        int size = bodySize;
+        for (int i = 0; i < FRAMES; i++) {
+            writer.claim(i, size).put(body, SequenceStream.patternOffset(i), size);
+            writer.commit();
+        }
+        return writer.offset();
+    }
+
+    /** {@return the buffer's position} The C writer's stores: a header store and a body copy, the buffer emptied when full. */
+    @Benchmark
+    @OperationsPerInvocation(FRAMES)
+    public int rawStores() {
+        ByteBuffer buf = raw;
+        byte[] body = pattern;
+        int size = bodySize;
+        int frame = FrameFormat.HEADER_LENGTH + size;
+        for (int i = 0; i < FRAMES; i++) {
+            int position = buf.position();
+            if (buf.capacity() - position < frame) {
+                buf.clear(); // what a write of the whole buffer leaves
+                position = 0;
+            }
+            buf.putLong(position, (long) i << 32 | size);
+            buf.put(position + FrameFormat.HEADER_LENGTH, body, SequenceStream.patternOffset(i), size);
+            buf.position(position + frame);
+        }
+        return buf.position();
+    }
+}
