@@ -149,18 +149,9 @@ public final class NativePipe implements ByteChannel {
      */
     public NativePipe configureBlocking(boolean block) throws IOException {
         ensureOpen();
-        setBlocking(block);
+        Sys.setBlocking(fd, block, describe());
         blocking = block;
         return this;
-    }
-
-    private void setBlocking(boolean block) throws NativeIoException {
-        int flags = Sys.check(Sys.fcntl(fd, NativeSocket.F_GETFL, 0), "fcntl", "cmd=F_GETFL " + describe());
-        int wanted = block ? flags & ~NativeSocket.O_NONBLOCK : flags | NativeSocket.O_NONBLOCK;
-        if (wanted != flags) {
-            Sys.check(Sys.fcntl(fd, NativeSocket.F_SETFL, wanted), "fcntl", "cmd=F_SETFL " + describe()
-                    + " flags=" + wanted);
-        }
     }
 
     /**
@@ -269,7 +260,7 @@ public final class NativePipe implements ByteChannel {
         open = false;
         try {
             if (blocking != wasBlocking) {
-                setBlocking(wasBlocking);
+                Sys.setBlocking(fd, wasBlocking, describe());
             }
         } finally {
             Sys.close(fd);

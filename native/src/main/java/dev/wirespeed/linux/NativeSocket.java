@@ -157,11 +157,7 @@ public final class NativeSocket implements ByteChannel {
      */
     public NativeSocket configureBlocking(boolean block) throws IOException {
         ensureOpen();
-        int flags = Sys.check(Sys.fcntl(fd, F_GETFL, 0), "fcntl", "cmd=F_GETFL fd=" + fd);
-        int wanted = block ? flags & ~O_NONBLOCK : flags | O_NONBLOCK;
-        if (wanted != flags) {
-            Sys.check(Sys.fcntl(fd, F_SETFL, wanted), "fcntl", "cmd=F_SETFL fd=" + fd + " flags=" + wanted);
-        }
+        Sys.setBlocking(fd, block, "fd=" + fd);
         blocking = block;
         return this;
     }

@@ -100,6 +100,20 @@ final class Sys {
         }
     }
 
+    /**
+     * Sets or clears {@code O_NONBLOCK} on {@code fd}'s open file description, with one {@code fcntl}
+     * to read the flags and, where they change, one to write them.
+     *
+     * @param detail what a failure names besides the command, e.g. {@code "fd=7"}
+     */
+    static void setBlocking(int fd, boolean block, String detail) throws NativeIoException {
+        int flags = check(fcntl(fd, NativeSocket.F_GETFL, 0), "fcntl", "cmd=F_GETFL " + detail);
+        int wanted = block ? flags & ~NativeSocket.O_NONBLOCK : flags | NativeSocket.O_NONBLOCK;
+        if (wanted != flags) {
+            check(fcntl(fd, NativeSocket.F_SETFL, wanted), "fcntl", "cmd=F_SETFL " + detail + " flags=" + wanted);
+        }
+    }
+
     static void close(int fd) throws NativeIoException {
         try (Arena arena = Arena.ofConfined()) {
             close(fd, LibC.captureSegment(arena), null);
