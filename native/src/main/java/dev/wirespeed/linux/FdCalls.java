@@ -54,6 +54,26 @@ final class FdCalls {
         }
     }
 
+    /** {@code sendmsg(2)} of the {@code struct msghdr} at {@code message}, with {@code flags}. */
+    static long sendmsg(MemorySegment capture, int fd, MemorySegment message, int flags) {
+        try {
+            while (true) {
+                long n = (long) LibC.SENDMSG.invokeExact(capture, fd, message, flags);
+                if (n >= 0) {
+                    return n;
+                }
+                int errno = LibC.errno(capture);
+                if (errno != EINTR) {
+                    return -errno;
+                }
+            }
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException("sendmsg down-call failed", t);
+        }
+    }
+
     /** {@code send(2)} of up to {@code length} bytes at {@code address}, with {@code flags}. */
     static long send(MemorySegment capture, int fd, long address, long length, int flags) {
         try {

@@ -104,6 +104,9 @@ final class LibC {
     /** {@code ssize_t send(int fd, const void *, size_t, int flags)}, errno captured, the buffer as in {@link #READ_AT}. */
     static final MethodHandle SEND_AT = errnoCall("send", FunctionDescriptor.of(ValueLayout.JAVA_LONG,
             ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT));
+    /** {@code ssize_t sendmsg(int fd, const struct msghdr *, int flags)}, errno captured. */
+    static final MethodHandle SENDMSG = errnoCall("sendmsg", FunctionDescriptor.of(ValueLayout.JAVA_LONG,
+            ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
     /** {@code ssize_t write(int fd, const void *, size_t)}, errno captured, the buffer as in {@link #READ_AT}. */
     static final MethodHandle WRITE_AT = errnoCall("write", FunctionDescriptor.of(ValueLayout.JAVA_LONG,
             ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG));

@@ -10,6 +10,7 @@ import java.net.SocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.ByteChannel;
 import java.nio.channels.ClosedChannelException;
+import java.nio.channels.GatheringByteChannel;
 
 /**
  * A connected stream socket (TCP or Unix) that the library owns and reads and writes with
@@ -24,6 +25,8 @@ import java.nio.channels.ClosedChannelException;
  *       returns how many arrived; at end of stream it returns -1. {@link #write(ByteBuffer)} makes one
  *       {@code send(2)} call with {@code MSG_NOSIGNAL} (a peer that went away is an
  *       {@code EPIPE} exception, never a {@code SIGPIPE}) and may write fewer bytes than offered.
+ *       {@link #write(ByteBuffer[], int, int)} gathers up to {@value #MAX_GATHER} direct buffers into
+ *       one {@code sendmsg(2)} call, so that a frame's header and a large body leave without a copy.
  *   <li>Blocking mode (the default) waits in the kernel. In non-blocking mode
  *       ({@link #configureBlocking(boolean) configureBlocking(false)}) a call that would wait returns 0
  *       ({@code EAGAIN}), which is how a busy-polling reader spins.
@@ -50,7 +53,7 @@ import java.nio.channels.ClosedChannelException;
  *
  * <p>Linux only: elsewhere every factory throws {@link UnsupportedOperationException}.
  */
-public final class NativeSocket implements ByteChannel {
+public final class NativeSocket implements ByteChannel, GatheringByteChannel {
     static final int SOCK_STREAM = 1;
     static final int SOCK_CLOEXEC = 0x80000;
     static final int SOL_SOCKET = 1;
@@ -68,12 +71,20 @@ public final class NativeSocket implements ByteChannel {
     static final int SHUT_RD = 0;
     static final int SHUT_WR = 1;
     static final int SHUT_RDWR = 2;
+    /** The most buffers one gathering write passes to the kernel; the rest wait for the next call. */
+    public static final int MAX_GATHER = 16;
+    /** Offsets in {@code struct msghdr} (64-bit Linux): {@code msg_iov} and {@code msg_iovlen}. */
+    private static final long MSG_IOV = 16;
+    private static final long MSG_IOVLEN = 24;
+    private static final long MSGHDR_SIZE = 56;
 
     private final int fd;
     private final SocketAddress remote;
     private final boolean inet;
     private final FdDirection in = new FdDirection();
     private final FdDirection out = new FdDirection();
+    /** The native {@code msghdr} and {@code iovec}s of gathering writes, made on the first one. */
+    private Gather gather;
     private volatile boolean open = true;
     private boolean blocking = true;
 
@@ -307,6 +318,85 @@ public final class NativeSocket implements ByteChannel {
     }
 
     /**
+     * Writes what the socket takes from {@code srcs[offset]} to {@code srcs[offset + length - 1]}, in
+     * order: where the buffers are direct, up to {@value #MAX_GATHER} of them in one {@code sendmsg(2)}
+     * call; where one is a heap buffer, the direct ones before it, or that buffer alone through
+     * {@link #write(ByteBuffer)}. Positions advance by what was written.
+     *
+     * @param srcs the buffers
+     * @param offset the first buffer
+     * @param length how many buffers
+     * @return the number of bytes written; 0 if none remain or, in non-blocking mode, the send buffer is full
+     * @throws IndexOutOfBoundsException if {@code offset} and {@code length} are outside {@code srcs}
+     * @throws ClosedChannelException if the socket is closed
+     * @throws NativeIoException if {@code sendmsg} fails
+     */
+    @Override
+    public long write(ByteBuffer[] srcs, int offset, int length) throws IOException {
+        java.util.Objects.checkFromIndexSize(offset, length, srcs.length);
+        ensureOpen();
+        Gather gather = gather();
+        int count = 0;
+        long total = 0;
+        for (int i = offset; i < offset + length && count < MAX_GATHER; i++) {
+            ByteBuffer src = srcs[i];
+            if (!src.hasRemaining()) {
+                continue;
+            }
+            if (!src.isDirect()) {
+                if (count == 0) {
+                    return write(src);
+                }
+                break;
+            }
+            gather.iov.setAtIndex(ValueLayout.JAVA_LONG, 2L * count, gather.address(count, src) + src.position());
+            gather.iov.setAtIndex(ValueLayout.JAVA_LONG, 2L * count + 1, src.remaining());
+            count++;
+            total += src.remaining();
+        }
+        if (count == 0) {
+            return 0;
+        }
+        gather.message.set(ValueLayout.JAVA_LONG, MSG_IOVLEN, count);
+        long n = FdCalls.sendmsg(out.capture, fd, gather.message, MSG_NOSIGNAL);
+        Reference.reachabilityFence(srcs);
+        if (n < 0) {
+            if (n == -EAGAIN) {
+                return 0;
+            }
+            throw failure("sendmsg", (int) -n);
+        }
+        long left = n;
+        for (int i = offset; i < offset + length && left > 0; i++) {
+            ByteBuffer src = srcs[i];
+            int step = (int) Math.min(left, src.remaining());
+            src.position(src.position() + step);
+            left -= step;
+        }
+        return n;
+    }
+
+    /**
+     * Writes what the socket takes from every buffer of {@code srcs}, in order; see
+     * {@link #write(ByteBuffer[], int, int)}.
+     *
+     * @param srcs the buffers
+     * @return the number of bytes written
+     * @throws IOException as {@link #write(ByteBuffer[], int, int)}
+     */
+    @Override
+    public long write(ByteBuffer[] srcs) throws IOException {
+        return write(srcs, 0, srcs.length);
+    }
+
+    private Gather gather() {
+        if (gather == null) {
+            gather = new Gather();
+        }
+        return gather;
+    }
+
+    /**
      * Shuts the reading side down ({@code shutdown(SHUT_RD)}): a read blocked in another thread returns
      * end of stream.
      *
@@ -422,6 +512,33 @@ public final class NativeSocket implements ByteChannel {
     private static void requireNative(MemorySegment segment) {
         if (!segment.isNative()) {
             throw new IllegalArgumentException("a heap segment cannot be passed to a system call: " + segment);
+        }
+    }
+
+    /**
+     * A gathering write's native state: a zeroed {@code msghdr} whose {@code msg_iov} points at
+     * {@link #MAX_GATHER} {@code iovec}s, and the address of each slot's last buffer, looked up once
+     * per buffer.
+     */
+    private static final class Gather {
+        final MemorySegment message;
+        final MemorySegment iov;
+        private final ByteBuffer[] buffers = new ByteBuffer[MAX_GATHER];
+        private final long[] bases = new long[MAX_GATHER];
+
+        Gather() {
+            Arena arena = Arena.ofAuto();
+            message = arena.allocate(MSGHDR_SIZE, Long.BYTES);
+            iov = arena.allocate(16L * MAX_GATHER, Long.BYTES);
+            message.set(ValueLayout.ADDRESS, MSG_IOV, iov);
+        }
+
+        long address(int slot, ByteBuffer direct) {
+            if (buffers[slot] != direct) {
+                bases[slot] = MemorySegment.ofBuffer(direct.duplicate().clear()).address();
+                buffers[slot] = direct;
+            }
+            return bases[slot];
         }
     }
 }

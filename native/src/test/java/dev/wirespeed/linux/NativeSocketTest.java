@@ -119,6 +119,67 @@ class NativeSocketTest {
     }
 
     @Test
+    void aGatheringWriteSendsManyBuffersInOrderAndAdvancesEachByWhatLeft() throws Exception {
+        try (ServerSocketChannel server = jdkServer("tcp");
+                NativeSocket socket = NativeSocket.connect(server.getLocalAddress());
+                SocketChannel peer = server.accept()) {
+            byte[] sent = new byte[1_000_000];
+            new SplittableRandom(SEED).nextBytes(sent);
+            // 24 buffers, more than one call gathers: direct ones of varied sizes, an empty one, a heap one.
+            ByteBuffer[] parts = new ByteBuffer[24];
+            int from = 0;
+            for (int i = 0; i < parts.length; i++) {
+                int size = i == 5 ? 0 : i == parts.length - 1 ? sent.length - from : 7 + i * 2_001;
+                parts[i] = i == 12 ? ByteBuffer.wrap(sent, from, size).slice()
+                        : ByteBuffer.allocateDirect(size).put(sent, from, size).flip();
+                from += size;
+            }
+            CompletableFuture<Void> writing = CompletableFuture.runAsync(() -> {
+                try {
+                    while (parts[parts.length - 1].hasRemaining()) {
+                        socket.write(parts);
+                    }
+                    socket.shutdownOutput();
+                } catch (IOException e) {
+                    throw new RuntimeException(e);
+                }
+            });
+            ByteBuffer received = ByteBuffer.allocate(sent.length);
+            while (peer.read(received) >= 0 && received.hasRemaining()) {
+                // keep reading
+            }
+            writing.get(30, TimeUnit.SECONDS);
+            assertEquals(ByteBuffer.wrap(sent), received.flip());
+            for (ByteBuffer part : parts) {
+                assertFalse(part.hasRemaining(), "every part written: " + part);
+            }
+            assertEquals(0, socket.write(parts), "nothing left: 0 bytes");
+        }
+    }
+
+    @Test
+    void aGatheringWriteStopsBeforeAHeapBufferAndWritesOneAlone() throws Exception {
+        try (ServerSocketChannel server = jdkServer("tcp");
+                NativeSocket socket = NativeSocket.connect(server.getLocalAddress());
+                SocketChannel peer = server.accept()) {
+            ByteBuffer a = ByteBuffer.allocateDirect(10).put(new byte[10]).flip();
+            ByteBuffer b = ByteBuffer.wrap(new byte[20]);
+            ByteBuffer c = ByteBuffer.allocateDirect(30).put(new byte[30]).flip();
+            ByteBuffer[] parts = {ByteBuffer.allocate(5), a, b, c};
+            assertEquals(10, socket.write(parts, 1, 3), "the direct buffer before the heap one");
+            assertEquals(20, socket.write(parts, 1, 3), "then the heap one alone");
+            assertEquals(30, socket.write(parts, 1, 3));
+            assertEquals(5, parts[0].remaining(), "outside offset and length: untouched");
+            assertThrows(IndexOutOfBoundsException.class, () -> socket.write(parts, 2, 3));
+            ByteBuffer received = ByteBuffer.allocate(60);
+            while (received.hasRemaining() && peer.read(received) >= 0) {
+                // keep reading
+            }
+            assertEquals(60, received.position());
+        }
+    }
+
+    @Test
     void heapBuffersAreReadAndWrittenThroughACopy() throws Exception {
         try (ServerSocketChannel server = jdkServer("tcp");
                 NativeSocket socket = NativeSocket.connect(server.getLocalAddress());
