@@ -17,7 +17,7 @@ import java.util.Objects;
  * write does not fit, the buffer is filled to the last byte and written whole, so a long stream goes
  * out in writes of exactly the buffer's capacity, whatever the message boundaries. A direct source of
  * at least a buffer's size is not copied: it is written straight from the source, after what the
- * buffer holds, with one gathering write ({@code write(ByteBuffer[])}) where the channel is a
+ * buffer holds, in gathering writes ({@code write(ByteBuffer[])}) where the channel is a
  * {@link GatheringByteChannel}. Nothing is written on a timer: call {@link #flush()} when the bytes
  * must leave.
  *

@@ -17,7 +17,6 @@ package dev.wirespeed.io;
  *       ({@link java.util.concurrent.locks.LockSupport#parkNanos(long)}) for a time that doubles from a least to a most, so an
  *       idle stream costs little CPU and a busy one is still read at once.
  * </ul>
- * The lab's {@code --idle} rows measure each, throughput and latency, on the machine at hand.
  *
  * <h2>Contract</h2>
  * The caller counts its consecutive empty calls and passes the count: 1 after the first empty call,
