@@ -58,7 +58,8 @@ public final class PingCommand implements Callable<Integer> {
     @Option(names = "--count", required = true, description = "round trips measured")
     long count;
 
-    @Option(names = "--warmup", defaultValue = "20000", description = "round trips before measuring (default ${DEFAULT-VALUE})")
+    @Option(names = "--warmup", defaultValue = "20000", description = "round trips before measuring, in the same loop "
+            + "(at --rate, if given) (default ${DEFAULT-VALUE})")
     long warmup;
 
     @Option(names = "--size", defaultValue = "100", description = "body bytes per frame (default ${DEFAULT-VALUE})")
@@ -109,8 +110,7 @@ public final class PingCommand implements Callable<Integer> {
             } else {
                 try (ByteChannel channel = Sockets.connect(address, chosen.nativeSocket(), chosen.spin())) {
                     PingLoop loop = new PingLoop(channel, size, idleStrategy.strategy());
-                    loop.warmUp(warmup);
-                    loop.measure(count, rate, histogram);
+                    loop.run(warmup, count, rate, histogram);
                     done = loop.roundTrips();
                 }
             }

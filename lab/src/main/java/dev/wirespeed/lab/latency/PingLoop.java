@@ -42,36 +42,41 @@ final class PingLoop {
         this.reader = FrameReader.builder(channel).maxFrameLength(size).idleStrategy(idle).build();
     }
 
-    /** Round trips not recorded: to let the JIT compile the loop and both ends settle. */
-    void warmUp(long count) throws IOException {
-        for (long i = 0; i < count; i++) {
-            roundTrip();
-        }
-    }
-
     /**
-     * Records {@code count} round trips into {@code histogram}, in nanoseconds.
+     * Makes {@code warmup + count} round trips in one loop and records the last {@code count} into
+     * {@code histogram}, in nanoseconds. One loop, so that what the JIT compiled while warming is
+     * what measures: entering a second, cold loop for the measured part leaves its first frames to the
+     * interpreter and its compilation to the measured time, and in an open loop the delay they build up
+     * is charged to every frame behind them. The warm-up round trips are recorded into a histogram
+     * thrown away, so that the recording is compiled too; which histogram records is chosen without a
+     * branch, since a branch the warm-up never took would be compiled as a trap, and the first
+     * measured frame would deoptimize the loop.
      *
-     * @param rate frames per second for an open loop, or 0 for a closed loop
+     * @param rate frames per second for an open loop (frame {@code i} due at {@code i / rate} seconds,
+     *     its latency counted from then), or 0 for a closed loop
      */
-    void measure(long count, double rate, Histogram histogram) throws IOException {
+    void run(long warmup, long count, double rate, Histogram histogram) throws IOException {
+        // targets[0] while i < warmup, targets[1] from then: the index is the sign bit of warmup - 1 - i.
+        Histogram[] targets = {new Histogram(histogram.getHighestTrackableValue(),
+                histogram.getNumberOfSignificantValueDigits()), histogram};
+        long total = warmup + count;
         if (rate <= 0) {
-            for (long i = 0; i < count; i++) {
+            for (long i = 0; i < total; i++) {
                 long start = System.nanoTime();
                 roundTrip();
-                histogram.recordValue(System.nanoTime() - start);
+                targets[(int) ((warmup - 1 - i) >>> 63)].recordValue(System.nanoTime() - start);
             }
             return;
         }
         double interval = 1e9 / rate;
         long start = System.nanoTime();
-        for (long i = 0; i < count; i++) {
+        for (long i = 0; i < total; i++) {
             long due = start + (long) (i * interval);
             while (System.nanoTime() < due) {
                 Thread.onSpinWait();
             }
             roundTrip();
-            histogram.recordValue(System.nanoTime() - due);
+            targets[(int) ((warmup - 1 - i) >>> 63)].recordValue(System.nanoTime() - due);
         }
     }
 
