@@ -106,7 +106,8 @@ class LabCommandTest {
             }
         }
         for (Placement placement : placements) {
-            List<String> latencyCases = new ArrayList<>(List.of("jdk", "jdk-spin", "native", "native-spin", "netty"));
+            List<String> latencyCases = new ArrayList<>(List.of("jdk", "jdk-spin", "native", "native-spin", "netty",
+                    "jdk-spin, open loop at 20,000/s", "native-spin, open loop at 20,000/s"));
             if (cc) {
                 latencyCases.addAll(List.of("C ping-pong blocking", "C ping-pong busy-poll"));
             }

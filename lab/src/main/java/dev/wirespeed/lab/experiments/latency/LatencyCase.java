@@ -37,6 +37,30 @@ public sealed interface LatencyCase {
     }
 
     /**
+     * {@code wirespeed ping --impl --rate}: open loop, frame {@code i} due at {@code i / rate} seconds
+     * and its latency counted from then, so a stall is charged to every frame it delays.
+     *
+     * @param impl how ping talks to its socket (echo waits the same way)
+     * @param rate frames per second
+     */
+    record OpenLoop(Impl impl, int rate) implements LatencyCase {
+        @Override
+        public String name() {
+            return String.format(java.util.Locale.ROOT, "%s, open loop at %,d/s", impl.cliName(), rate);
+        }
+
+        @Override
+        public boolean spin() {
+            return impl.spin();
+        }
+
+        @Override
+        public Role role() {
+            return new Java(impl).role();
+        }
+    }
+
+    /**
      * The C ping-pong, blocking or busy-polling at both ends.
      *
      * @param spin whether both ends busy-poll

@@ -34,13 +34,19 @@ import java.util.Map;
  * The fast-sockets article on this machine: round-trip latency over TCP loopback between
  * {@code wirespeed ping} and {@code wirespeed echo}, 100-byte bodies, for the JDK's
  * {@code SocketChannel} and the library's FFM {@code NativeSocket}, each blocking and busy-polling,
- * Netty as the peer, and a C ping-pong as the ceiling, at every placement. Each run is a fresh ping
- * JVM against one echo per kind and placement; a cell is the median over runs of each percentile, with
- * min and max.
+ * Netty as the peer, and a C ping-pong as the ceiling, at every placement; then the two busy-polling
+ * Java paths open loop at {@value #OPEN_LOOP_RATE} frames a second (coordinated omission corrected).
+ * Each run is a fresh ping JVM against one echo per kind and placement; a cell is the median over runs
+ * of each percentile, with min and max.
  */
 public final class LatencyExperiment implements Experiment<LatencyCell, Distribution> {
     /** Body bytes per frame. */
     static final int SIZE = 100;
+    /**
+     * Frames per second of the open-loop rows: a fifth or less of what the busy-polling paths answer
+     * closed loop here, so that the rows show the tail at a steady load, not a queue.
+     */
+    static final int OPEN_LOOP_RATE = 20_000;
 
     /** Creates the experiment. */
     public LatencyExperiment() {
@@ -54,7 +60,8 @@ public final class LatencyExperiment implements Experiment<LatencyCell, Distribu
     @Override
     public String description() {
         return "\"How to make Java sockets faster\" (Chronicle, 2018): round-trip percentiles over TCP loopback, the "
-                + "JDK's SocketChannel and the library's NativeSocket, blocking and busy-polling, Netty, a C ping-pong";
+                + "JDK's SocketChannel and the library's NativeSocket, blocking and busy-polling, Netty, a C ping-pong, "
+                + "and the busy-polling paths open loop at a fixed rate";
     }
 
     /** {@return the rows, in table order} */
@@ -68,6 +75,11 @@ public final class LatencyExperiment implements Experiment<LatencyCell, Distribu
         if (withC) {
             rows.add(new LatencyCase.C(false));
             rows.add(new LatencyCase.C(true));
+        }
+        for (Impl impl : List.of(Impl.JDK_SPIN, Impl.NATIVE_SPIN)) {
+            if (!impl.nativeSocket() || NativeSocket.isSupported()) {
+                rows.add(new LatencyCase.OpenLoop(impl, OPEN_LOOP_RATE));
+            }
         }
         return rows;
     }
@@ -168,7 +180,8 @@ public final class LatencyExperiment implements Experiment<LatencyCell, Distribu
 
     private static List<String> echoCommand(LatencyCell cell, LabContext lab, Path pingpong) {
         int cpu = cell.placement().serverCpu();
-        return switch (cell.row()) {
+        LatencyCase row = cell.row() instanceof LatencyCase.OpenLoop open ? new LatencyCase.Java(open.impl()) : cell.row();
+        return switch (row) {
             case LatencyCase.Java java -> {
                 // Netty pings our blocking JDK echo: the peer is measured on the side a user would replace.
                 String impl = java.impl().nativeSocket() ? "native" : "jdk";
@@ -181,6 +194,7 @@ public final class LatencyExperiment implements Experiment<LatencyCell, Distribu
             }
             case LatencyCase.C c -> Children.pinned(cpu,
                     List.of(pingpong.toString(), "echo", "127.0.0.1", "0", c.spin() ? "poll" : "block"));
+            case LatencyCase.OpenLoop open -> throw new IllegalStateException("mapped to its closed-loop echo: " + open);
         };
     }
 
@@ -192,6 +206,10 @@ public final class LatencyExperiment implements Experiment<LatencyCell, Distribu
                     "--transport", "tcp", "--port", port, "--impl", java.impl().cliName(), "--count",
                     String.valueOf(count(lab)), "--warmup", String.valueOf(warmup(lab)), "--size", String.valueOf(SIZE),
                     "--json"));
+            case LatencyCase.OpenLoop open -> lab.jvm().command(cpu, List.of("ping",
+                    "--transport", "tcp", "--port", port, "--impl", open.impl().cliName(), "--rate",
+                    String.valueOf(open.rate()), "--count", String.valueOf(count(lab)), "--warmup",
+                    String.valueOf(warmup(lab)), "--size", String.valueOf(SIZE), "--json"));
             case LatencyCase.C c -> Children.pinned(cpu, List.of(pingpong.toString(), "ping", "127.0.0.1", port,
                     c.spin() ? "poll" : "block", String.valueOf(count(lab)), String.valueOf(warmup(lab)),
                     String.valueOf(SIZE)));
@@ -243,7 +261,9 @@ public final class LatencyExperiment implements Experiment<LatencyCell, Distribu
             tables.add(new Table(String.format(Locale.ROOT, "latency: TCP loopback round trips, %d-byte bodies, %d "
                     + "measured after %d warm-up, microseconds, median of %d run(s); %s (%s)", SIZE, count(lab),
                     warmup(lab), lab.mode().runs(), placement, placement.cpus()), header, lines,
-                    List.of(Percentile.tailNote(count(lab)))));
+                    List.of(Percentile.tailNote(count(lab)), String.format(Locale.ROOT, "open loop: frame i is due at "
+                            + "i / %,d s and its round trip counts from then (coordinated omission corrected); the "
+                            + "echo is the closed-loop row's", OPEN_LOOP_RATE))));
         }
         return tables;
     }
