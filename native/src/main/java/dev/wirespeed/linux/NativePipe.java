@@ -173,16 +173,10 @@ public final class NativePipe implements ByteChannel {
         if (dst.isReadOnly()) {
             throw new IllegalArgumentException("read-only buffer: " + dst);
         }
-        int position = dst.position();
-        int remaining = dst.limit() - position;
-        if (remaining == 0) {
+        if (!dst.hasRemaining()) {
             return 0;
         }
-        ByteBuffer into = dst.isDirect() ? dst : in.copyBuffer();
-        int length = dst.isDirect() ? remaining : Math.min(remaining, into.capacity());
-        long base = dst.isDirect() ? in.address(dst) + position : in.address(into);
-        long n = FdCalls.read(in.capture, fd, base, length);
-        Reference.reachabilityFence(into);
+        long n = in.read(fd, dst);
         if (n == 0) {
             return -1; // every writer has closed its end
         }
@@ -191,11 +185,6 @@ public final class NativePipe implements ByteChannel {
                 return 0;
             }
             throw failure("read", (int) -n);
-        }
-        if (into == dst) {
-            dst.position(position + (int) n);
-        } else {
-            dst.put(into.clear().limit((int) n));
         }
         return (int) n;
     }

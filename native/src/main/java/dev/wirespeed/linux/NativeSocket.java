@@ -237,20 +237,10 @@ public final class NativeSocket implements ByteChannel, GatheringByteChannel {
         if (dst.isReadOnly()) {
             throw new IllegalArgumentException("read-only buffer: " + dst);
         }
-        int position = dst.position();
-        int remaining = dst.limit() - position;
-        if (remaining == 0) {
+        if (!dst.hasRemaining()) {
             return 0;
         }
-        if (!dst.isDirect()) {
-            return readThroughCopy(dst, remaining);
-        }
-        long n = readAt(in.address(dst) + position, remaining);
-        Reference.reachabilityFence(dst);
-        if (n > 0) {
-            dst.position(position + (int) n);
-        }
-        return (int) n;
+        return (int) readResult(in.read(fd, dst));
     }
 
     /**
@@ -453,7 +443,11 @@ public final class NativeSocket implements ByteChannel, GatheringByteChannel {
     }
 
     private long readAt(long address, long length) throws IOException {
-        long n = FdCalls.read(in.capture, fd, address, length);
+        return readResult(FdCalls.read(in.capture, fd, address, length));
+    }
+
+    /** {@return a {@code read(2)} result as a channel says it}: -1 at end of stream, 0 for {@code EAGAIN} */
+    private long readResult(long n) throws IOException {
         if (n >= 0) {
             return n == 0 ? -1 : n; // 0 bytes for a non-empty buffer: the peer closed its side
         }
@@ -472,16 +466,6 @@ public final class NativeSocket implements ByteChannel, GatheringByteChannel {
             return 0;
         }
         throw failure("send", (int) -n);
-    }
-
-    private int readThroughCopy(ByteBuffer dst, int remaining) throws IOException {
-        ByteBuffer copy = in.copyBuffer();
-        int length = Math.min(remaining, copy.capacity());
-        long n = readAt(in.address(copy), length);
-        if (n > 0) {
-            dst.put(copy.clear().limit((int) n));
-        }
-        return (int) n;
     }
 
     private int writeThroughCopy(ByteBuffer src, int remaining) throws IOException {
