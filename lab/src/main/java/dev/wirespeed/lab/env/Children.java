@@ -104,6 +104,45 @@ public final class Children {
     }
 
     /**
+     * {@return the rounds a client reported after its first, the warm-up}, once it has exited
+     *
+     * @param client a {@code client --json} or C reader process
+     * @param what what it is, for messages
+     * @throws IOException as {@link #reports}, or if it reported no round after the first
+     * @throws InterruptedException if interrupted while waiting
+     */
+    public static List<ChildReport.Round> measuredRounds(Process client, String what)
+            throws IOException, InterruptedException {
+        List<ChildReport> reports = reports(client, what, 5);
+        List<ChildReport.Round> measured = new ArrayList<>();
+        for (ChildReport report : reports) {
+            if (report instanceof ChildReport.Round round && round.round() > 1) {
+                measured.add(round);
+            }
+        }
+        if (measured.isEmpty()) {
+            throw new IOException(what + " reported no measured round: " + reports);
+        }
+        return measured;
+    }
+
+    /**
+     * {@return the one latency line a ping reported}, once it has exited
+     *
+     * @param ping a {@code ping --json} or C ping-pong process
+     * @param what what it is, for messages
+     * @throws IOException as {@link #reports}, or if it reported anything but one latency line
+     * @throws InterruptedException if interrupted while waiting
+     */
+    public static ChildReport.Latency latency(Process ping, String what) throws IOException, InterruptedException {
+        List<ChildReport> reports = reports(ping, what, 5);
+        if (reports.size() != 1 || !(reports.get(0) instanceof ChildReport.Latency latency)) {
+            throw new IOException(what + " reported " + reports + ", expected one latency line");
+        }
+        return latency;
+    }
+
+    /**
      * {@return a child's stream read to its end on a virtual thread of its own} Never on the common
      * pool: on two CPUs it has one thread, which a blocked read would hold for ever.
      *

@@ -1,5 +1,7 @@
 package dev.wirespeed.lab.experiment;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 
 /** How long a lab run measures. */
@@ -61,6 +63,19 @@ public enum Mode {
     /** {@return rounds measured per stream client, after its warm-up round} */
     public int measuredRounds() {
         return measuredRounds;
+    }
+
+    /**
+     * {@return the options that give a {@code wirespeed client} this mode's rounds}: a warm-up round and
+     * {@link #measuredRounds()} more, timed
+     */
+    public List<String> clientRoundOptions() {
+        List<String> options = new ArrayList<>(List.of("--round-ms", String.valueOf(roundMillis), "--warmup-ms",
+                String.valueOf(warmupMillis), "--rounds", String.valueOf(measuredRounds + 1)));
+        if (!jitSettle) {
+            options.add("--no-jit-settle");
+        }
+        return options;
     }
 
     /** {@return seconds per iperf3 run} */

@@ -119,23 +119,10 @@ public final class IdleExperiment implements Experiment<IdleCell, IdleResult> {
             private List<ChildReport.Round> stream(IdleCell cell, LabContext lab) throws IOException, InterruptedException {
                 List<String> args = new ArrayList<>(List.of("client", "--transport", "tcp", "--port", serverPort));
                 args.addAll(cell.row().clientArgs());
-                args.addAll(List.of("--round-ms", String.valueOf(lab.mode().roundMillis()), "--warmup-ms",
-                        String.valueOf(lab.mode().warmupMillis()), "--rounds", String.valueOf(lab.mode().measuredRounds() + 1),
-                        "--json"));
-                if (!lab.mode().jitSettle()) {
-                    args.add("--no-jit-settle");
-                }
+                args.addAll(lab.mode().clientRoundOptions());
+                args.add("--json");
                 Process client = new ProcessBuilder(lab.jvm().command(cell.placement().clientCpu(), args)).start();
-                List<ChildReport.Round> measured = new ArrayList<>();
-                for (ChildReport report : Children.reports(client, "idle client " + cell.row().name(), 5)) {
-                    if (report instanceof ChildReport.Round round && round.round() > 1) {
-                        measured.add(round);
-                    }
-                }
-                if (measured.isEmpty()) {
-                    throw new IOException("idle client " + cell.row().name() + " reported no measured round");
-                }
-                return measured;
+                return Children.measuredRounds(client, "idle client " + cell.row().name());
             }
 
             private ChildReport.Latency pingPong(IdleCell cell, LabContext lab) throws IOException, InterruptedException {
@@ -150,12 +137,7 @@ public final class IdleExperiment implements Experiment<IdleCell, IdleResult> {
                             "--size", String.valueOf(SIZE), "--json"));
                     pingArgs.addAll(cell.row().pingArgs());
                     Process ping = new ProcessBuilder(lab.jvm().command(cell.placement().clientCpu(), pingArgs)).start();
-                    List<ChildReport> reports = Children.reports(ping, "idle ping " + cell.row().name(), 5);
-                    if (reports.size() != 1 || !(reports.get(0) instanceof ChildReport.Latency latency)) {
-                        throw new IOException("idle ping " + cell.row().name() + " reported " + reports
-                                + ", expected one latency line");
-                    }
-                    return latency;
+                    return Children.latency(ping, "idle ping " + cell.row().name());
                 } finally {
                     Children.stop(echo);
                 }

@@ -200,12 +200,9 @@ public final class StreamExperiment implements Experiment<StreamCell, Throughput
         List<String> writer = null;
         switch (cell.row()) {
             case StreamCase.Java java -> {
-                List<String> args = new ArrayList<>(List.of("client", "--strategy", java.strategy().cliName(),
-                        "--round-ms", roundMillis, "--warmup-ms", warmupMillis, "--rounds", rounds, "--json"));
-                if (!lab.mode().jitSettle()) {
-                    args.add("--no-jit-settle");
-                }
-                args.add("--transport");
+                List<String> args = new ArrayList<>(List.of("client", "--strategy", java.strategy().cliName()));
+                args.addAll(lab.mode().clientRoundOptions());
+                args.addAll(List.of("--json", "--transport"));
                 switch (link) {
                     case TCP -> args.addAll(List.of("tcp", "--port", servers.address(java.writer())));
                     case UNIX -> args.addAll(List.of("unix", "--path", servers.address(java.writer())));
@@ -252,16 +249,7 @@ public final class StreamExperiment implements Experiment<StreamCell, Throughput
             client = pipeline.get(1);
         }
         try {
-            List<ChildReport.Round> measured = new ArrayList<>();
-            for (ChildReport report : Children.reports(client, cell.row().name(), 5)) {
-                if (report instanceof ChildReport.Round round && round.round() > 1) {
-                    measured.add(round);
-                }
-            }
-            if (measured.isEmpty()) {
-                throw new IOException(cell.row().name() + " reported no measured round (rounds=" + rounds + ")");
-            }
-            return measured;
+            return Children.measuredRounds(client, cell.row().name());
         } finally {
             Children.stop(server);
         }
