@@ -180,41 +180,47 @@ public final class LatencyExperiment implements Experiment<LatencyCell, Distribu
 
     private static List<String> echoCommand(LatencyCell cell, LabContext lab, Path pingpong) {
         int cpu = cell.placement().serverCpu();
-        LatencyCase row = cell.row() instanceof LatencyCase.OpenLoop open ? new LatencyCase.Java(open.impl()) : cell.row();
-        return switch (row) {
-            case LatencyCase.Java java -> {
-                // Netty pings our blocking JDK echo: the peer is measured on the side a user would replace.
-                String impl = java.impl().nativeSocket() ? "native" : "jdk";
-                List<String> args = new ArrayList<>(List.of("echo", "--transport", "tcp", "--port", "0", "--impl", impl));
-                if (java.spin()) {
-                    args.add("--spin");
-                }
-                // Echoes of one placement run side by side: each kind has an archive of its own.
-                yield lab.jvm().command(cpu, "echo-" + impl + (java.spin() ? "-spin" : ""), args);
-            }
+        return switch (cell.row()) {
+            case LatencyCase.Java java -> javaEcho(java.impl(), cpu, lab);
+            case LatencyCase.OpenLoop open -> javaEcho(open.impl(), cpu, lab); // the closed-loop row's echo
             case LatencyCase.C c -> Children.pinned(cpu,
                     List.of(pingpong.toString(), "echo", "127.0.0.1", "0", c.spin() ? "poll" : "block"));
-            case LatencyCase.OpenLoop open -> throw new IllegalStateException("mapped to its closed-loop echo: " + open);
         };
+    }
+
+    /** {@return the echo that {@code ping --impl impl} talks to}, waiting as that ping does */
+    private static List<String> javaEcho(Impl ping, int cpu, LabContext lab) {
+        // Netty pings our blocking JDK echo: the peer is measured on the side a user would replace.
+        String impl = ping.nativeSocket() ? "native" : "jdk";
+        List<String> args = new ArrayList<>(List.of("echo", "--transport", "tcp", "--port", "0", "--impl", impl));
+        if (ping.spin()) {
+            args.add("--spin");
+        }
+        // Echoes of one placement run side by side: each kind has an archive of its own.
+        return lab.jvm().command(cpu, "echo-" + impl + (ping.spin() ? "-spin" : ""), args);
     }
 
     private static ChildReport.Latency ping(LatencyCell cell, LabContext lab, Path pingpong, String port)
             throws IOException, InterruptedException {
         int cpu = cell.placement().clientCpu();
         List<String> command = switch (cell.row()) {
-            case LatencyCase.Java java -> lab.jvm().command(cpu, List.of("ping",
-                    "--transport", "tcp", "--port", port, "--impl", java.impl().cliName(), "--count",
-                    String.valueOf(count(lab)), "--warmup", String.valueOf(warmup(lab)), "--size", String.valueOf(SIZE),
-                    "--json"));
-            case LatencyCase.OpenLoop open -> lab.jvm().command(cpu, List.of("ping",
-                    "--transport", "tcp", "--port", port, "--impl", open.impl().cliName(), "--rate",
-                    String.valueOf(open.rate()), "--count", String.valueOf(count(lab)), "--warmup",
-                    String.valueOf(warmup(lab)), "--size", String.valueOf(SIZE), "--json"));
+            case LatencyCase.Java java -> javaPing(java.impl(), List.of(), port, cpu, lab);
+            case LatencyCase.OpenLoop open -> javaPing(open.impl(), List.of("--rate", String.valueOf(open.rate())), port,
+                    cpu, lab);
             case LatencyCase.C c -> Children.pinned(cpu, List.of(pingpong.toString(), "ping", "127.0.0.1", port,
                     c.spin() ? "poll" : "block", String.valueOf(count(lab)), String.valueOf(warmup(lab)),
                     String.valueOf(SIZE)));
         };
         return Children.latency(new ProcessBuilder(command).start(), "ping " + cell.row().name());
+    }
+
+    private static List<String> javaPing(Impl impl, List<String> loop, String port, int cpu, LabContext lab) {
+        List<String> args = new ArrayList<>(List.of("ping", "--transport", "tcp", "--port", port, "--impl",
+                impl.cliName()));
+        args.addAll(loop);
+        args.addAll(List.of("--count", String.valueOf(count(lab)), "--warmup", String.valueOf(warmup(lab)), "--size",
+                String.valueOf(SIZE), "--json"));
+        return lab.jvm().command(cpu, args);
     }
 
     @Override
