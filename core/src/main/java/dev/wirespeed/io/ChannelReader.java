@@ -45,7 +45,10 @@ import java.util.Objects;
  * reader's own memory, without copying. The reader re-points one view object on every call, so a
  * view is valid only until the next call of any method of this reader; its position is the first
  * byte and its limit one past the last (use relative gets, or absolute gets counted from
- * {@code view.position()}). Copy what must outlive it.
+ * {@code view.position()}). Copy what must outlive it. A caller that reads with absolute gets can
+ * instead use {@link #buffer()}, a read-only view of the whole buffer whose position and limit the
+ * reader never moves, at {@link #index()}, and consume what it read with {@link #skip(int)}: valid on
+ * the same terms.
  *
  * <h2>Invariants</h2>
  * {@code 0 <= position <= limit <= capacity <= maxCapacity <= }{@value Buffers#MAX_CAPACITY}, where
@@ -68,10 +71,20 @@ public final class ChannelReader implements Closeable {
     private final IdleStrategy idle;
     /** {@code capacity <= maxCapacity <= MAX_CAPACITY}. */
     private final int maxCapacity;
-    /** Direct, big-endian; read mode: unread bytes are {@code [position, limit)}. */
+    /**
+     * Direct, big-endian. Its own position and limit are used only while the channel fills it: the
+     * unread bytes are {@code [position, limit)} of this reader's fields, so the hot paths touch no
+     * {@link java.nio.Buffer} bookkeeping and the JIT keeps the two ints apart from any view's.
+     */
     private ByteBuffer buffer;
+    /** Buffer index of the next unread byte. */
+    private int position;
+    /** Buffer index one past the last byte read from the channel. */
+    private int limit;
     /** Read-only duplicate of {@link #buffer}, re-pointed by {@link #view(int)}. */
     private ByteBuffer view;
+    /** Read-only duplicate of {@link #buffer} that this reader never re-points: {@link #buffer()}. */
+    private ByteBuffer whole;
     /** {@link #buffer} whole as a segment, for {@link #countToEnd}; made for {@link #segmentOf}. */
     private MemorySegment segment;
     private ByteBuffer segmentOf;
@@ -120,7 +133,7 @@ public final class ChannelReader implements Closeable {
                     "capacity=" + capacity + " maxCapacity=" + maxCapacity + " limit=" + MAX_CAPACITY);
         }
         this.maxCapacity = maxCapacity;
-        setBuffer(Buffers.allocate(capacity).limit(0));
+        setBuffer(Buffers.allocate(capacity));
     }
 
     /**
@@ -132,17 +145,26 @@ public final class ChannelReader implements Closeable {
         this.channel = Objects.requireNonNull(channel, "channel");
         this.idle = IdleStrategy.defaultStrategy();
         this.maxCapacity = ownBuffer.capacity();
-        setBuffer(ownBuffer.clear().order(java.nio.ByteOrder.BIG_ENDIAN).limit(0));
+        setBuffer(ownBuffer.clear().order(java.nio.ByteOrder.BIG_ENDIAN));
     }
 
     /** {@return the number of bytes buffered and not yet consumed} No I/O. */
     public int available() {
-        return buffer.remaining();
+        return limit - position;
+    }
+
+    /**
+     * {@return the index in {@link #buffer()} of the next unread byte} The {@link #available()} bytes
+     * from there are buffered; a caller that reads them with absolute gets consumes them with
+     * {@link #skip(int)}.
+     */
+    public int index() {
+        return position;
     }
 
     /** {@return the stream offset of the next unread byte} It is the number of bytes consumed so far. */
     public long offset() {
-        return base + buffer.position();
+        return base + position;
     }
 
     /** {@return the current buffer capacity} It grows only as the class documentation says. */
@@ -166,8 +188,12 @@ public final class ChannelReader implements Closeable {
      * @throws IOException if the channel fails
      */
     public boolean request(int byteCount) throws IOException {
+        // Buffered bytes never exceed maxCapacity, so a count they cover needs only its sign checked.
+        if (byteCount >= 0 && limit - position >= byteCount) {
+            return true;
+        }
         checkByteCount(byteCount);
-        return buffer.remaining() >= byteCount || fill(byteCount);
+        return fill(byteCount);
     }
 
     /**
@@ -185,7 +211,7 @@ public final class ChannelReader implements Closeable {
 
     /** {@link #require} for a count already known to be in range. */
     private void ensure(int byteCount) throws IOException {
-        if (buffer.remaining() < byteCount && !fill(byteCount)) {
+        if (limit - position < byteCount && !fill(byteCount)) {
             throw endOfStream(byteCount);
         }
     }
@@ -199,7 +225,7 @@ public final class ChannelReader implements Closeable {
      */
     public byte readByte() throws IOException {
         ensure(Byte.BYTES);
-        return buffer.get();
+        return buffer.get(position++);
     }
 
     /**
@@ -211,7 +237,9 @@ public final class ChannelReader implements Closeable {
      */
     public int readInt() throws IOException {
         ensure(Integer.BYTES);
-        return buffer.getInt();
+        int value = buffer.getInt(position);
+        position += Integer.BYTES;
+        return value;
     }
 
     /**
@@ -223,7 +251,9 @@ public final class ChannelReader implements Closeable {
      */
     public long readLong() throws IOException {
         ensure(Long.BYTES);
-        return buffer.getLong();
+        long value = buffer.getLong(position);
+        position += Long.BYTES;
+        return value;
     }
 
     /**
@@ -235,11 +265,28 @@ public final class ChannelReader implements Closeable {
      * @throws IndexOutOfBoundsException if the four bytes are not all buffered
      */
     public int peekInt(int index) {
-        if (index < 0 || index > buffer.remaining() - Integer.BYTES) {
-            throw new IndexOutOfBoundsException(
-                    "index=" + index + " size=" + Integer.BYTES + " available=" + buffer.remaining());
+        checkPeek(index, Integer.BYTES);
+        return buffer.getInt(position + index);
+    }
+
+    /**
+     * Returns the big-endian 64-bit integer {@code index} bytes past the next unread byte, without
+     * consuming anything and without I/O: call {@link #request} or {@link #require} first. A frame's
+     * 8-byte header is one such read.
+     *
+     * @param index the distance from the next unread byte, {@code 0 <= index <= available() - 8}
+     * @return the integer
+     * @throws IndexOutOfBoundsException if the eight bytes are not all buffered
+     */
+    public long peekLong(int index) {
+        checkPeek(index, Long.BYTES);
+        return buffer.getLong(position + index);
+    }
+
+    private void checkPeek(int index, int size) {
+        if (index < 0 || index > limit - position - size) {
+            throw new IndexOutOfBoundsException("index=" + index + " size=" + size + " available=" + available());
         }
-        return buffer.getInt(buffer.position() + index);
     }
 
     /**
@@ -253,7 +300,7 @@ public final class ChannelReader implements Closeable {
     public void skip(int byteCount) throws IOException {
         checkByteCount(byteCount);
         ensure(byteCount);
-        buffer.position(buffer.position() + byteCount);
+        position += byteCount;
     }
 
     /**
@@ -271,9 +318,9 @@ public final class ChannelReader implements Closeable {
     public ByteBuffer view(int byteCount) throws IOException {
         checkByteCount(byteCount);
         ensure(byteCount);
-        int start = buffer.position();
+        int start = position;
         int end = start + byteCount;
-        buffer.position(end);
+        position = end;
         // Limit before position: whatever the view held before, both calls are then legal.
         return view.limit(end).position(start);
     }
@@ -292,15 +339,34 @@ public final class ChannelReader implements Closeable {
      * @throws IOException if the channel fails
      */
     public ByteBuffer view(int skip, int byteCount) throws IOException {
-        if (skip < 0 || byteCount < 0 || (long) skip + byteCount > maxCapacity) {
-            throw new IllegalArgumentException("skip=" + skip + " byteCount=" + byteCount + " min=0 maxCapacity="
-                    + maxCapacity);
+        int start = consume(skip, byteCount);
+        return view.limit(start + byteCount).position(start);
+    }
+
+    /** {@link #view(int, int)} without the view: consumes the bytes and returns the index of the last {@code byteCount}. */
+    private int consume(int skip, int byteCount) throws IOException {
+        // Buffered bytes never exceed maxCapacity: when they cover the request, only signs need checking.
+        long total = (long) skip + byteCount;
+        if (skip < 0 || byteCount < 0 || total > limit - position) {
+            if (skip < 0 || byteCount < 0 || total > maxCapacity) {
+                throw new IllegalArgumentException("skip=" + skip + " byteCount=" + byteCount
+                        + " min=0 maxCapacity=" + maxCapacity);
+            }
+            ensure((int) total);
         }
-        ensure(skip + byteCount);
-        int start = buffer.position() + skip;
-        int end = start + byteCount;
-        buffer.position(end);
-        return view.limit(end).position(start);
+        int start = position + skip;
+        position = start + byteCount;
+        return start;
+    }
+
+    /**
+     * {@return the reader's whole buffer as a read-only, big-endian view, for absolute gets from
+     * {@link #index()}} The reader never moves this view's position or limit; the same object is
+     * returned until the buffer grows, and its bytes change at the next call that reads from the
+     * channel.
+     */
+    public ByteBuffer buffer() {
+        return whole;
     }
 
     /**
@@ -320,10 +386,10 @@ public final class ChannelReader implements Closeable {
         checkByteCount(maxBytes);
         int scanned = 0;
         while (true) {
-            int end = Math.min(buffer.remaining(), maxBytes);
-            int found = scan(buffer, buffer.position() + scanned, buffer.position() + end, b);
+            int end = Math.min(limit - position, maxBytes);
+            int found = scan(buffer, position + scanned, position + end, b);
             if (found >= 0) {
-                return found - buffer.position();
+                return found - position;
             }
             scanned = end;
             if (scanned == maxBytes || !fill(scanned + 1)) {
@@ -344,11 +410,8 @@ public final class ChannelReader implements Closeable {
     public long countToEnd(byte b) throws IOException {
         long count = 0;
         do {
-            ByteBuffer buf = buffer;
-            int from = buf.position();
-            int limit = buf.limit();
-            count += SegmentCounts.count(bufferSegment().asSlice(from, limit - from), b);
-            buf.position(limit);
+            count += SegmentCounts.count(bufferSegment().asSlice(position, limit - position), b);
+            position = limit;
         } while (fill(1));
         return count;
     }
@@ -403,11 +466,11 @@ public final class ChannelReader implements Closeable {
      */
     private boolean fill(int byteCount) throws IOException {
         checkByteCount(byteCount); // the read methods' fixed sizes may exceed a tiny maxCapacity
-        ByteBuffer buf = buffer;
         if (endOfStream) {
-            return buf.remaining() >= byteCount;
+            return limit - position >= byteCount;
         }
-        base += buf.position();
+        ByteBuffer buf = buffer.limit(limit).position(position);
+        base += position;
         buf.compact();
         int emptyReads = 0;
         try {
@@ -428,7 +491,8 @@ public final class ChannelReader implements Closeable {
             }
             return true;
         } finally {
-            buf.flip();
+            position = 0;
+            limit = buf.position();
         }
     }
 
@@ -447,7 +511,10 @@ public final class ChannelReader implements Closeable {
 
     private void setBuffer(ByteBuffer newBuffer) {
         buffer = newBuffer;
+        position = 0;
+        limit = newBuffer.position();
         view = newBuffer.asReadOnlyBuffer().order(newBuffer.order()).clear();
+        whole = newBuffer.asReadOnlyBuffer().order(newBuffer.order()).clear();
     }
 
     private void checkByteCount(int byteCount) {
@@ -459,6 +526,6 @@ public final class ChannelReader implements Closeable {
 
     private EOFException endOfStream(int byteCount) {
         return new EOFException("end of stream: required=" + byteCount + " available="
-                + buffer.remaining() + " offset=" + offset());
+                + available() + " offset=" + offset());
     }
 }
