@@ -7,8 +7,8 @@ import java.nio.ByteBuffer;
  * Receives the frames of a {@link FrameReader}, one call per frame, in stream order.
  *
  * <p>The {@code body} is a read-only view of the reader's buffer, not a copy. It is valid only until
- * this call returns: the reader re-points the same object at the next frame, and empties it (position
- * and limit 0) in between, so a body kept past the call shows another frame's bytes or none. Copy
+ * this call returns: the reader re-points the same object at the next frame, so a body kept past
+ * the call shows another frame's bytes. Copy
  * what must outlive the call. A reader built with {@link FrameReader.Builder#checkedViews(boolean)}
  * gives each call its own view and empties it on return, so that any late use fails loudly.
  */

@@ -10,7 +10,8 @@ import java.util.Objects;
 
 /**
  * Reads frames from a channel and hands each to a {@link FrameHandler} as {@code (type, body view)},
- * allocating nothing per frame.
+ * allocating nothing per frame: one frame per {@link #readFrame} call, or all those already buffered
+ * per {@link #readFrames(FrameHandler, int)} call.
  *
  * <pre>
  * +--------+--------+----------------+   type    4 bytes, opaque
@@ -51,8 +52,13 @@ public final class FrameReader implements Closeable {
     /** {@code 0 <= maxFrameLength <= FrameFormat.MAX_MAX_FRAME_LENGTH}. */
     private final int maxFrameLength;
     private final boolean checkedViews;
+    /** What {@link #nextFrame()} returns at a clean end of stream. */
+    private static final long END = -1L;
     /** Frames delivered so far; {@code >= 0}. */
     private long frames;
+    /** The view {@link #readFrames(FrameHandler, int)} re-points, and the buffer it views. */
+    private ByteBuffer batchView;
+    private ByteBuffer batchViewOf;
 
     private FrameReader(Builder builder) {
         this.maxFrameLength = builder.maxFrameLength;
@@ -92,30 +98,52 @@ public final class FrameReader implements Closeable {
      * @throws IOException if the channel or the handler fails
      */
     public boolean readFrame(FrameHandler handler) throws IOException {
+        long header = nextFrame();
+        if (header == END) {
+            return false;
+        }
+        int type = (int) (header >>> 32);
+        int length = (int) header;
+        ByteBuffer body = in.view(FrameFormat.HEADER_LENGTH, length);
+        frames++;
+        if (checkedViews) {
+            deliverChecked(handler, type, body);
+        } else {
+            handler.onFrame(type, body);
+        }
+        return true;
+    }
+
+    /**
+     * Makes the next frame's header and body available, consuming nothing, and returns its header: the
+     * type in the high half, the checked length in the low. Returns {@link #END}, which no checked header
+     * equals (its length half is -1), at a clean end of stream.
+     */
+    private long nextFrame() throws IOException {
         ChannelReader in = this.in;
         if (!in.request(FrameFormat.HEADER_LENGTH)) {
             if (in.available() == 0) {
-                return false;
+                return END;
             }
             throw TruncatedFrameException.inHeader(in.available(), in.offset());
         }
-        int type = in.peekInt(0);
-        int length = FrameFormat.checkLength(in.peekInt(4), maxFrameLength, in.offset());
+        long header = in.peekLong(0); // the two big-endian fields in one load
+        int length = FrameFormat.checkLength((int) header, maxFrameLength, in.offset());
         if (!in.request(FrameFormat.HEADER_LENGTH + length)) {
             throw TruncatedFrameException.inBody(in.available() - FrameFormat.HEADER_LENGTH, length,
                     in.offset());
         }
-        ByteBuffer body = in.view(FrameFormat.HEADER_LENGTH, length);
-        if (checkedViews) {
-            body = body.duplicate();
-        }
-        frames++;
+        return header;
+    }
+
+    /** Hands the handler a view of its own, emptied when it returns so that later use fails. */
+    private static void deliverChecked(FrameHandler handler, int type, ByteBuffer shared) throws IOException {
+        ByteBuffer body = shared.duplicate();
         try {
             handler.onFrame(type, body);
         } finally {
             body.limit(0);
         }
-        return true;
     }
 
     /**
@@ -128,10 +156,76 @@ public final class FrameReader implements Closeable {
      */
     public long readFrames(FrameHandler handler) throws IOException {
         long before = frames;
-        while (readFrame(handler)) {
-            // each call delivers one frame
+        while (readFrames(handler, Integer.MAX_VALUE) > 0) {
+            // each call delivers the frames buffered
         }
         return frames - before;
+    }
+
+    /**
+     * Reads at least one and at most {@code maxFrames} frames, handing each to {@code handler}: the
+     * first as {@link #readFrame(FrameHandler)} does, reading the channel if no whole frame is buffered,
+     * then those already buffered, without reading again. A loop over this method costs less per frame
+     * than one over {@code readFrame}, since the reader's position stays in a register between frames;
+     * in exchange, {@link #offset()} and {@link #frameCount()} seen from inside the handler may lag
+     * behind the frame it is handed. Frames are delivered, and problems reported, exactly as by
+     * repeated {@code readFrame} calls.
+     *
+     * @param handler receives the frames; it must not call this reader's read methods
+     * @param maxFrames the most frames to deliver, at least 1
+     * @return the frames delivered, 0 only at a clean end of stream
+     * @throws IllegalArgumentException if {@code maxFrames < 1}
+     * @throws IOException as {@link #readFrame(FrameHandler)} does; the frames before the problem were
+     *     delivered and are counted
+     */
+    public int readFrames(FrameHandler handler, int maxFrames) throws IOException {
+        if (maxFrames < 1) {
+            throw new IllegalArgumentException("maxFrames=" + maxFrames + " min=1");
+        }
+        if (!readFrame(handler)) {
+            return 0;
+        }
+        if (checkedViews) {
+            int delivered = 1;
+            while (delivered < maxFrames && in.available() > 0 && readFrame(handler)) {
+                delivered++;
+            }
+            return delivered;
+        }
+        ChannelReader in = this.in;
+        ByteBuffer buf = in.buffer();
+        ByteBuffer body = batchView(buf);
+        int first = in.index();
+        int pos = first;
+        int end = pos + in.available();
+        int max = maxFrameLength;
+        int delivered = 1;
+        try {
+            while (delivered < maxFrames && end - pos >= FrameFormat.HEADER_LENGTH) {
+                long header = buf.getLong(pos);
+                int length = (int) header;
+                if (length < 0 || length > max || length > end - pos - FrameFormat.HEADER_LENGTH) {
+                    break; // a bad or partial frame: the next readFrame reports or completes it
+                }
+                int start = pos + FrameFormat.HEADER_LENGTH;
+                pos = start + length;
+                delivered++;
+                handler.onFrame((int) (header >>> 32), body.limit(pos).position(start));
+            }
+        } finally {
+            in.skip(pos - first);
+            frames += delivered - 1;
+        }
+        return delivered;
+    }
+
+    /** {@return a read-only view of {@code whole} for {@link #readFrames(FrameHandler, int)}, made again only when the buffer grows} */
+    private ByteBuffer batchView(ByteBuffer whole) {
+        if (batchViewOf != whole) {
+            batchView = whole.duplicate();
+            batchViewOf = whole;
+        }
+        return batchView;
     }
 
     /** {@return the number of frames this reader has delivered} */

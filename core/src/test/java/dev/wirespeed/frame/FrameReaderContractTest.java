@@ -19,10 +19,39 @@ import org.junit.jupiter.api.TestFactory;
 /**
  * Every wire vector gives exactly the outcome of its INDEX.tsv line through the frame reader, whatever
  * the channel does: whole reads, one byte per read, zero bytes every other read, the stream split at
- * every offset, seeded random splits; with the default buffer and with a tiny one that must grow.
+ * every offset, seeded random splits; with the default buffer and with a tiny one that must grow; and
+ * read a frame per call ({@link FrameReader#readFrame}) or a batch per call
+ * ({@link FrameReader#readFrames(FrameHandler, int)}).
  */
 class FrameReaderContractTest {
     private static final long SEED = Long.getLong("wirespeed.test.seed", System.nanoTime());
+
+    /** The two ways a reader is driven: a frame per call, or the buffered frames per call. */
+    enum Delivery {
+        ONE {
+            @Override
+            int read(FrameReader reader, FrameHandler handler) throws IOException {
+                return reader.readFrame(handler) ? 1 : 0;
+            }
+        },
+        BATCH {
+            @Override
+            int read(FrameReader reader, FrameHandler handler) throws IOException {
+                return reader.readFrames(handler, 5);
+            }
+        };
+
+        /** Delivers at least one frame, or returns 0 at a clean end. */
+        abstract int read(FrameReader reader, FrameHandler handler) throws IOException;
+
+        long readAll(FrameReader reader, FrameHandler handler) throws IOException {
+            long frames = 0;
+            for (int n; (n = read(reader, handler)) > 0; ) {
+                frames += n;
+            }
+            return frames;
+        }
+    }
 
     @TestFactory
     Stream<DynamicTest> everyVectorGivesItsOutcomeThroughEveryChannel() {
@@ -37,24 +66,27 @@ class FrameReaderContractTest {
                 long seed = SEED + r;
                 channels.add(data -> ScriptedChannel.randomSplits(data, seed, 1 + (int) (seed & 63)));
             }
-            for (Function<byte[], ScriptedChannel> channel : channels) {
-                for (int capacity : new int[] {16, 4096, 512 * 1024}) {
-                    ScriptedChannel probe = channel.apply(bytes);
-                    tests.add(DynamicTest.dynamicTest(vector + " via " + probe + " buffer=" + capacity,
-                            () -> assertOutcome(vector, channel.apply(bytes), capacity)));
+            for (Delivery delivery : Delivery.values()) {
+                for (Function<byte[], ScriptedChannel> channel : channels) {
+                    for (int capacity : new int[] {16, 4096, 512 * 1024}) {
+                        ScriptedChannel probe = channel.apply(bytes);
+                        tests.add(DynamicTest.dynamicTest(vector + " via " + probe + " buffer=" + capacity + " " + delivery,
+                                () -> assertOutcome(vector, channel.apply(bytes), capacity, delivery)));
+                    }
                 }
+                tests.add(DynamicTest.dynamicTest(vector + " split at every offset " + delivery, () -> {
+                    int step = bytes.length <= 4096 ? 1 : 97;
+                    for (int split = 0; split <= bytes.length; split += step) {
+                        assertOutcome(vector, ScriptedChannel.splitAt(bytes, split), 64, delivery);
+                    }
+                }));
             }
-            tests.add(DynamicTest.dynamicTest(vector + " split at every offset", () -> {
-                int step = bytes.length <= 4096 ? 1 : 97;
-                for (int split = 0; split <= bytes.length; split += step) {
-                    assertOutcome(vector, ScriptedChannel.splitAt(bytes, split), 64);
-                }
-            }));
         }
         return tests.stream();
     }
 
-    static void assertOutcome(Vectors vector, ReadableByteChannel channel, int capacity) throws IOException {
+    static void assertOutcome(Vectors vector, ReadableByteChannel channel, int capacity, Delivery delivery)
+            throws IOException {
         FrameReader reader = FrameReader.builder(channel).bufferCapacity(capacity).build();
         boolean sequence = vector.file().startsWith("seq-");
         Sequence.Checker verifier = new Sequence.Checker();
@@ -66,12 +98,13 @@ class FrameReaderContractTest {
             }
         };
         if (vector.isClean()) {
-            assertEquals(vector.frames(), reader.readFrames(handler), vector + " via " + channel);
+            assertEquals(vector.frames(), delivery.readAll(reader, handler), vector + " via " + channel);
+            assertEquals(vector.frames(), reader.frameCount());
             assertEquals(vector.bytes().length, reader.offset());
-            assertEquals(false, reader.readFrame(handler), "a clean end stays clean");
+            assertEquals(0, delivery.read(reader, handler), "a clean end stays clean");
             return;
         }
-        IOException e = assertThrows(IOException.class, () -> reader.readFrames(handler));
+        IOException e = assertThrows(IOException.class, () -> delivery.readAll(reader, handler));
         assertEquals(vector.expectedMessage(), e.getMessage(), vector + " via " + channel);
         assertEquals(vector.framesBeforeError(), frames[0], "frames delivered before the error");
         switch (vector.errorKind()) {
@@ -81,7 +114,7 @@ class FrameReaderContractTest {
             case "truncated-body" -> assertEquals(false, ((TruncatedFrameException) e).inHeader());
             default -> throw new AssertionError(vector.errorKind());
         }
-        IOException again = assertThrows(IOException.class, () -> reader.readFrame(handler));
+        IOException again = assertThrows(IOException.class, () -> delivery.read(reader, handler));
         assertEquals(e.getMessage(), again.getMessage(), "the same problem is reported again");
     }
 }

@@ -3,6 +3,7 @@ package dev.wirespeed.frame;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -98,12 +99,58 @@ class FrameReaderTest {
     }
 
     @Test
-    void aViewKeptPastItsHandlerIsEmptiedEvenWithoutCheckedViews() throws Exception {
-        byte[] stream = new Frames().sequence(0, 1, 16).toByteArray();
+    void oneViewIsRepointedAtEveryFrameWithoutCheckedViews() throws Exception {
+        byte[] stream = new Frames().sequence(0, 3, 16).toByteArray();
         FrameReader reader = new FrameReader(ScriptedChannel.whole(stream));
-        ByteBuffer[] kept = new ByteBuffer[1];
-        reader.readFrame((type, body) -> kept[0] = body);
-        assertThrows(BufferUnderflowException.class, kept[0]::get);
+        List<ByteBuffer> kept = new ArrayList<>();
+        reader.readFrame((type, body) -> kept.add(body));
+        reader.readFrames((type, body) -> kept.add(body), 2);
+        assertEquals(3, kept.size());
+        assertSame(kept.get(0), kept.get(1), "readFrame and readFrames re-point one view each, not one per frame");
+        assertEquals(2, kept.get(2).get(kept.get(2).position()),
+                "the batch's view shows the last frame handed out");
+    }
+
+    @Test
+    void aBatchStopsAtMaxFramesAndAtTheBufferedFrames() throws Exception {
+        byte[] stream = new Frames().sequence(0, 10, 8).toByteArray();
+        ScriptedChannel channel = ScriptedChannel.scripted(stream, call -> 4 * 16, "four-frames-a-read");
+        FrameReader reader = FrameReader.builder(channel).build();
+        List<Integer> types = new ArrayList<>();
+        FrameHandler record = (type, body) -> types.add(type);
+        assertEquals(3, reader.readFrames(record, 3), "maxFrames");
+        assertEquals(1, reader.readFrames(record, 100), "the fourth frame was the last buffered");
+        assertEquals(4, reader.readFrames(record, 100), "a read of four more");
+        assertEquals(2, reader.readFrames(record, 100));
+        assertEquals(0, reader.readFrames(record, 100), "clean end");
+        assertEquals(List.of(0, 1, 2, 3, 4, 5, 6, 7, 8, 9), types);
+        assertEquals(10, reader.frameCount());
+        assertEquals(stream.length, reader.offset());
+    }
+
+    @Test
+    void aBatchRefusesMaxFramesBelowOne() {
+        FrameReader reader = new FrameReader(ScriptedChannel.whole(new byte[0]));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> reader.readFrames((t, b) -> { }, 0));
+        assertEquals("maxFrames=0 min=1", e.getMessage());
+    }
+
+    @Test
+    void aBatchPassesTheHandlersExceptionOnWithTheFramesBeforeItConsumed() throws Exception {
+        byte[] stream = new Frames().sequence(0, 6, 4).toByteArray();
+        FrameReader reader = new FrameReader(ScriptedChannel.whole(stream));
+        java.io.IOException stop = new java.io.IOException("stop");
+        int[] seen = {0};
+        assertEquals(stop, assertThrows(java.io.IOException.class, () -> reader.readFrames((t, b) -> {
+            if (++seen[0] == 3) {
+                throw stop;
+            }
+        }, 100)));
+        assertEquals(3, reader.frameCount(), "the frame whose handler threw counts as delivered");
+        assertEquals(3L * (FrameFormat.HEADER_LENGTH + 4), reader.offset());
+        List<Integer> rest = new ArrayList<>();
+        assertEquals(3, reader.readFrames((type, body) -> rest.add(type), 100));
+        assertEquals(List.of(3, 4, 5), rest);
     }
 
     @Test

@@ -7,29 +7,118 @@ import dev.wirespeed.testing.Frames;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.channels.ReadableByteChannel;
+import java.nio.channels.WritableByteChannel;
 import org.junit.jupiter.api.Test;
 
-/** The steady state of reading frames is garbage-free: less than one byte allocated per frame. */
+/**
+ * The steady state is garbage-free: less than one byte allocated per frame when reading a frame per
+ * call, reading the buffered frames per call, writing frames (a body copied from a buffer or an array)
+ * and echoing (each frame read written back, flushed when nothing is buffered, as an echo server does).
+ */
 class NoAllocationPerFrameTest {
     private static final int FRAMES = 1_000_000;
+    private static final int BODY = 100;
+
+    /** 4,096 frames of 100 bytes, replayed until {@link #FRAMES} frames were read. */
+    private static FrameReader reader() {
+        ByteBuffer block = ByteBuffer.wrap(new Frames().sequence(0, 4096, BODY).toByteArray());
+        return new FrameReader(new LoopingChannel(block, (long) FRAMES * (FrameFormat.HEADER_LENGTH + BODY)));
+    }
 
     @Test
-    void readingAMillionFramesAllocatesLessThanOneBytePerFrame() throws Exception {
-        // 4,096 frames of 100 bytes, replayed by a channel that allocates nothing itself.
-        ByteBuffer block = ByteBuffer.wrap(new Frames().sequence(0, 4096, 100).toByteArray());
-        LoopingChannel channel = new LoopingChannel(block, (long) FRAMES * 108);
-        FrameReader reader = new FrameReader(channel);
+    void readingAFramePerCallAllocatesLessThanOneBytePerFrame() throws Exception {
+        FrameReader reader = reader();
         long[] sum = {0};
         FrameHandler handler = (type, body) -> sum[0] += body.get(body.position()) + type;
-
-        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        long before = threads.getCurrentThreadAllocatedBytes();
-        long frames = reader.readFrames(handler);
-        long allocated = threads.getCurrentThreadAllocatedBytes() - before;
-
-        assertEquals(FRAMES, frames);
+        long frames = 0;
+        long before = allocated();
+        while (reader.readFrame(handler)) {
+            frames++;
+        }
+        assertLessThanAByteAFrame(allocated() - before, frames, "readFrame");
         assertTrue(sum[0] != 0);
-        assertTrue(allocated < FRAMES, "allocated " + allocated + " bytes for " + FRAMES + " frames");
+    }
+
+    @Test
+    void readingTheBufferedFramesPerCallAllocatesLessThanOneBytePerFrame() throws Exception {
+        FrameReader reader = reader();
+        long[] sum = {0};
+        FrameHandler handler = (type, body) -> sum[0] += body.get(body.position()) + type;
+        long frames = 0;
+        long before = allocated();
+        for (int n; (n = reader.readFrames(handler, 1_000)) > 0; ) {
+            frames += n;
+        }
+        assertLessThanAByteAFrame(allocated() - before, frames, "readFrames");
+        assertTrue(sum[0] != 0);
+    }
+
+    @Test
+    void writingFramesAllocatesLessThanOneBytePerFrame() throws Exception {
+        FrameWriter writer = FrameWriter.builder(new Discard()).build();
+        ByteBuffer direct = ByteBuffer.allocateDirect(BODY);
+        ByteBuffer heap = ByteBuffer.allocate(BODY);
+        byte[] array = new byte[BODY];
+        long before = allocated();
+        for (int i = 0; i < FRAMES; i++) {
+            switch (i % 3) {
+                case 0 -> writer.writeFrame(i, direct.clear());
+                case 1 -> writer.writeFrame(i, heap.clear());
+                default -> writer.writeFrame(i, array, 0, BODY);
+            }
+        }
+        writer.flush();
+        assertLessThanAByteAFrame(allocated() - before, FRAMES, "writeFrame");
+    }
+
+    @Test
+    void echoingFramesAllocatesLessThanOneBytePerFrame() throws Exception {
+        FrameReader reader = reader();
+        Discard out = new Discard();
+        FrameWriter writer = FrameWriter.builder(out).bufferCapacity(64 * 1024).build();
+        FrameHandler back = writer::writeFrame;
+        long frames = 0;
+        long before = allocated();
+        for (int n; (n = reader.readFrames(back, Integer.MAX_VALUE)) > 0; ) {
+            frames += n;
+            if (reader.available() == 0) {
+                writer.flush();
+            }
+        }
+        writer.flush();
+        assertLessThanAByteAFrame(allocated() - before, frames, "echo");
+        assertEquals(frames * (FrameFormat.HEADER_LENGTH + BODY), out.bytes, "every frame written back");
+    }
+
+    private static void assertLessThanAByteAFrame(long allocated, long frames, String what) {
+        assertEquals(FRAMES, frames, what + ": frames");
+        assertTrue(allocated < frames, what + ": allocated " + allocated + " bytes for " + frames + " frames");
+    }
+
+    private static long allocated() {
+        return ((com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean()).getCurrentThreadAllocatedBytes();
+    }
+
+    /** Takes every byte and keeps none; counts them. */
+    private static final class Discard implements WritableByteChannel {
+        long bytes;
+
+        @Override
+        public int write(ByteBuffer src) {
+            int n = src.remaining();
+            src.position(src.limit());
+            bytes += n;
+            return n;
+        }
+
+        @Override
+        public boolean isOpen() {
+            return true;
+        }
+
+        @Override
+        public void close() {
+        }
     }
 
     /** Replays one block of bytes until {@code total} bytes were read; allocates nothing per read. */
