@@ -165,6 +165,15 @@ public final class Receiver {
         count(body.remaining());
     }
 
+    /**
+     * {@return how many frames may arrive before the receiver next looks at the clock or ends a round,
+     * at least 1} A strategy that reads frames in batches asks for no more than this, so that rounds
+     * end on the same frame as with one frame per call and no frame arrives after {@link #done()}.
+     */
+    public int framesToNextCheck() {
+        return (int) Math.min(Integer.MAX_VALUE, Math.max(1, nextCheck - roundFrames));
+    }
+
     /** {@return true once the requested rounds are complete: the strategy stops reading} */
     public boolean done() {
         return done;

@@ -102,7 +102,7 @@ public final class EchoCommand implements Callable<Integer> {
             FrameWriter writer = FrameWriter.builder(connection).bufferCapacity(64 * 1024).maxFrameLength(maxFrame)
                     .idleStrategy(idle).build();
             FrameHandler back = writer::writeFrame;
-            while (reader.readFrame(back)) {
+            while (reader.readFrames(back, Integer.MAX_VALUE) > 0) {
                 if (reader.available() == 0) {
                     writer.flush(); // nothing left to batch with: the next read may block
                 }

@@ -43,6 +43,13 @@ static double now_ns(clockid_t clock) {
     return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
+/* A big-endian 32-bit field in one load (memcpy allows any alignment) and one byte swap. */
+static inline uint32_t get32(const unsigned char *p) {
+    uint32_t v;
+    memcpy(&v, p, sizeof v);
+    return __builtin_bswap32(v);
+}
+
 static void put32(unsigned char *p, uint32_t v) {
     p[0] = v >> 24; p[1] = v >> 16; p[2] = v >> 8; p[3] = v;
 }
@@ -137,7 +144,7 @@ static int read_frames(int fd, int poll, long messages, double round_ns, double 
     long next_check = messages > 0 ? messages : CHECK_EVERY;
     while (round < rounds) {
         while (have - pos >= 8) {
-            uint32_t len = (uint32_t) buf[pos + 4] << 24 | buf[pos + 5] << 16 | buf[pos + 6] << 8 | buf[pos + 7];
+            uint32_t len = get32(buf + pos + 4);
             if (len > READ_BUFFER - 8) { fprintf(stderr, "ceiling: frame too long: length=%u\n", len); return 3; }
             if (have - pos < 8 + (size_t) len) break;
             pos += 8 + len;

@@ -47,6 +47,26 @@ class ReceiverRoundsTest {
     }
 
     @Test
+    void framesToNextCheckEndsABatchWhereTheRoundOrTheLookAtTheClockFalls() throws IOException {
+        long[] now = {0};
+        Receiver counted = new Receiver(null, new Rounds.ByFrames(10, 2), true, new PrintWriter(new StringWriter()),
+                () -> now[0], () -> 0);
+        assertEquals(10, counted.framesToNextCheck());
+        for (int i = 0; i < 3; i++) {
+            counted.onFrame(i, BODY, 0, BODY.length);
+        }
+        assertEquals(7, counted.framesToNextCheck());
+        for (int i = 0; i < 7; i++) {
+            counted.onFrame(i, BODY, 0, BODY.length);
+        }
+        assertEquals(10, counted.framesToNextCheck(), "a new round of 10");
+        Receiver timed = new Receiver(null, new Rounds.ByTime(5 * MS, 5 * MS, false, 1), true,
+                new PrintWriter(new StringWriter()), () -> now[0], () -> 0);
+        timed.onFrame(0, BODY, 0, BODY.length);
+        assertEquals(Receiver.CHECK_EVERY - 1, timed.framesToNextCheck());
+    }
+
+    @Test
     void timedRoundsLastTheirLengthAndAFixedWarmUpItsOwn() throws IOException {
         List<ChildReport.Round> rounds = run(new Rounds.ByTime(5 * MS, 12 * MS, false, 4), at -> 0);
         assertEquals(4, rounds.size());
