@@ -2,19 +2,12 @@ package dev.wirespeed.frame;
 
 import dev.wirespeed.testkit.SequenceStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.SymbolLookup;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.nio.ByteBuffer;
 import java.nio.channels.ReadableByteChannel;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -40,7 +33,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * reader's compact-and-read bookkeeping but no copy. The C loop ({@code frameloop.c}, the inner loop of
  * {@code ceiling.c}) is compiled with the system's {@code cc -O2} when the benchmark starts and called
  * through FFM once per benchmark call; each call parses {@value #FRAMES} frames, so the downcall's own
- * cost is spread thin. All three count frames and add up their bytes, as the lab's readers do.
+ * cost is spread thin (see {@link CLoops}). All count frames and add up their bytes, as the lab's readers do.
  *
  * <p>Run: {@code ./mvnw -q -DskipTests package -pl benchmarks -am && taskset -c 1 java -cp
  * "benchmarks/target/wirespeed-benchmarks-0.1.0-SNAPSHOT.jar:benchmarks/target/lib/*"
@@ -86,7 +79,7 @@ public class FrameReaderVsCLoop {
         readOnlyView = block.asReadOnlyBuffer();
         reader = FrameReader.builder(new FilledChannel(block)).bufferCapacity(block.capacity()).build();
         handler = (type, body) -> bytes += body.remaining() + FrameFormat.HEADER_LENGTH;
-        cLoop = compileCLoop();
+        cLoop = CLoops.compile().parse;
         cBytes = Arena.ofAuto().allocate(ValueLayout.JAVA_LONG);
     }
 
@@ -185,35 +178,6 @@ public class FrameReaderVsCLoop {
             throw new IllegalStateException("C loop parsed " + done + " of " + FRAMES + " frames");
         }
         return cBytes.get(ValueLayout.JAVA_LONG, 0);
-    }
-
-    @SuppressWarnings("restricted") // loads the library just compiled and links its one function
-    private static MethodHandle compileCLoop() throws IOException, InterruptedException {
-        Path dir = Files.createTempDirectory("frameloop");
-        Path source = dir.resolve("frameloop.c");
-        try (InputStream in = FrameReaderVsCLoop.class.getResourceAsStream("frameloop.c")) {
-            if (in == null) {
-                throw new IllegalStateException("frameloop.c is not on the class path next to " + FrameReaderVsCLoop.class);
-            }
-            Files.copy(in, source);
-        }
-        Path library = dir.resolve("libframeloop.so");
-        String cc = System.getenv().getOrDefault("CC", "cc");
-        List<String> command = List.of(cc, "-O2", "-shared", "-fPIC", "-o", library.toString(), source.toString());
-        Process process;
-        try {
-            process = new ProcessBuilder(command).inheritIO().start();
-        } catch (IOException e) {
-            throw new IllegalStateException("no C compiler: " + String.join(" ", command) + " failed to start (set CC)", e);
-        }
-        int exit = process.waitFor();
-        if (exit != 0) {
-            throw new IllegalStateException(String.join(" ", command) + " exited " + exit);
-        }
-        SymbolLookup lookup = SymbolLookup.libraryLookup(library, Arena.global());
-        MemorySegment parse = lookup.find("frameloop_parse").orElseThrow();
-        return Linker.nativeLinker().downcallHandle(parse, FunctionDescriptor.of(ValueLayout.JAVA_LONG,
-                ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.ADDRESS));
     }
 
     /**

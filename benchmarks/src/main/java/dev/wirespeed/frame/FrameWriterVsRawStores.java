@@ -1,6 +1,9 @@
 package dev.wirespeed.frame;
 
 import dev.wirespeed.testkit.SequenceStream;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.channels.WritableByteChannel;
 import java.util.concurrent.TimeUnit;
@@ -20,8 +23,9 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * Question: with the kernel taken out (the channel discards what it is given), what does the
  * library's {@link FrameWriter} cost per frame, copying a body ({@code writeFrame}) or filling it in
- * place ({@code claim}/{@code commit}), against the stores a C writer makes: one 8-byte header store
- * and a copy of the body into a 512 KiB direct buffer, emptied when full?
+ * place ({@code claim}/{@code commit}), against the lab's C writer's loop (its header stores and a
+ * {@code memcpy} of the body into a 512 KiB buffer, emptied when full; compiled at setup, see
+ * {@link CLoops}) and against the same stores written in Java ({@code rawStores})?
  *
  * <p>Run: {@code ./mvnw -q -DskipTests package -pl benchmarks -am && taskset -c 1 java -cp
  * "benchmarks/target/wirespeed-benchmarks-0.1.0-SNAPSHOT.jar:benchmarks/target/lib/*"
@@ -32,7 +36,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 5, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 3, jvmArgsAppend = {"-XX:+UseParallelGC"})
+@Fork(value = 3, jvmArgsAppend = {"-XX:+UseParallelGC", "--enable-native-access=ALL-UNNAMED"})
 public class FrameWriterVsRawStores {
     /** Frames per benchmark call: enough that per-call setup vanishes. */
     static final int FRAMES = 100_000;
@@ -44,6 +48,10 @@ public class FrameWriterVsRawStores {
     private FrameWriter copying;
     private FrameWriter inPlace;
     private ByteBuffer raw;
+    private CLoops cLoops;
+    private MemorySegment cBuffer;
+    private MemorySegment cPattern;
+    private MemorySegment cNext;
 
     /** A channel that takes everything and keeps nothing: the writer's cost without the kernel's. */
     static final class Discard implements WritableByteChannel {
@@ -66,8 +74,12 @@ public class FrameWriterVsRawStores {
 
     /** Builds the writers, the raw buffer and the body pattern once. */
     @Setup
-    public void setUp() {
+    public void setUp() throws java.io.IOException, InterruptedException {
         pattern = SequenceStream.pattern(bodySize);
+        cLoops = CLoops.compile();
+        cBuffer = Arena.global().allocate(512 * 1024, 4096);
+        cPattern = CLoops.copyOf(pattern);
+        cNext = Arena.global().allocate(ValueLayout.JAVA_LONG);
         copying = new FrameWriter(new Discard());
         inPlace = new FrameWriter(new Discard());
         raw = ByteBuffer.allocateDirect(512 * 1024);
@@ -100,7 +112,14 @@ public class FrameWriterVsRawStores {
         return writer.offset();
     }
 
-    /** {@return the buffer's position} The C writer's stores: a header store and a body copy, the buffer emptied when full. */
+    /** {@return bytes stored} The C writer's loop, compiled by {@code cc -O2}, one downcall per call. */
+    @Benchmark
+    @OperationsPerInvocation(FRAMES)
+    public long cLoop() throws Throwable {
+        return (long) cLoops.write.invokeExact(cBuffer, cBuffer.byteSize(), cPattern, bodySize, (long) FRAMES, cNext);
+    }
+
+    /** {@return the buffer's position} The C writer's stores in Java: a header store and a body copy, the buffer emptied when full. */
     @Benchmark
     @OperationsPerInvocation(FRAMES)
     public int rawStores() {

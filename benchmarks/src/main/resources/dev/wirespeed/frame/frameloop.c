@@ -40,3 +40,34 @@ int64_t frameloop_parse(const unsigned char *buf, int64_t have, int64_t frames, 
     *bytes += sum;
     return done;
 }
+
+static void put32(unsigned char *p, uint32_t v) {
+    p[0] = v >> 24; p[1] = v >> 16; p[2] = v >> 8; p[3] = v;
+}
+
+/*
+ * The per-frame stores of the lab's C writer (ceiling.c, serve): the header's two fields and a copy
+ * of the body from the pattern, into buf until it is full, then from its front again, where ceiling.c
+ * would write the buffer out. Frame numbers continue from *next.
+ *
+ * Returns the bytes stored.
+ */
+int64_t frameloop_write(unsigned char *buf, int64_t cap, const unsigned char *pattern, int32_t size,
+                        int64_t frames, int64_t *next) {
+    int64_t used = 0, total = 0;
+    uint64_t frame = (uint64_t) *next;
+    for (int64_t i = 0; i < frames; i++) {
+        if (used + 8 + size > cap) {
+            total += used;
+            used = 0;
+            __asm__ volatile("" ::: "memory"); /* the buffer is written out here */
+        }
+        put32(buf + used, (uint32_t) frame);
+        put32(buf + used + 4, (uint32_t) size);
+        memcpy(buf + used + 8, pattern + (frame & 255), size);
+        used += 8 + size;
+        frame++;
+    }
+    *next = (int64_t) frame;
+    return total + used;
+}
