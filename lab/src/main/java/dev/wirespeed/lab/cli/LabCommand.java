@@ -36,13 +36,15 @@ import picocli.CommandLine.Parameters;
                 + "schema) and results.csv under --out."})
 public final class LabCommand implements Callable<Integer> {
     @Parameters(arity = "0..*", paramLabel = "EXPERIMENT", completionCandidates = Names.class,
-            description = "which to run (default: all): ${COMPLETION-CANDIDATES}")
+            description = "which to run: ${COMPLETION-CANDIDATES} (default: all but those marked *, which run when "
+                    + "named or with --full)")
     List<String> experiments = new ArrayList<>();
 
     @Option(names = "--quick", description = "one short run per cell: a first look, not figures to quote")
     boolean quick;
 
-    @Option(names = "--full", description = "longer: three stream clients of ten 200 ms rounds and five latency runs per cell")
+    @Option(names = "--full", description = "longer: three stream clients of ten 200 ms rounds and five latency runs per "
+            + "cell, and every experiment")
     boolean full;
 
     @Option(names = "--out", defaultValue = "lab-report", description = "report folder (default ${DEFAULT-VALUE})")
@@ -63,7 +65,7 @@ public final class LabCommand implements Callable<Integer> {
             stderr.println("wirespeed lab: --quick and --full exclude each other");
             return ExitCode.USAGE;
         }
-        Set<String> names = new LinkedHashSet<>(experiments.isEmpty() ? Experiments.names() : experiments);
+        Set<String> names = new LinkedHashSet<>(experiments.isEmpty() ? Experiments.names(full) : experiments);
         List<Experiment<?, ?>> chosen = new ArrayList<>();
         for (String name : names) {
             var experiment = Experiments.byName(name);
@@ -114,7 +116,7 @@ public final class LabCommand implements Callable<Integer> {
     static final class Names implements Iterable<String> {
         @Override
         public java.util.Iterator<String> iterator() {
-            return Experiments.names().iterator();
+            return Experiments.ALL.stream().map(e -> e.inDefaultRun() ? e.name() : e.name() + "*").iterator();
         }
     }
 }

@@ -33,6 +33,8 @@ import java.util.Objects;
 public record Jvm(String mainClass, Path archives) {
     /** The flags of the launcher, so that lab figures match what a user runs. */
     public static final List<String> FLAGS = List.of("--enable-native-access=ALL-UNNAMED", "-XX:+UseParallelGC");
+    /** The launcher's collector, among {@link #FLAGS}: left out when the options of a JVM choose another. */
+    public static final String LAUNCHER_GC = "-XX:+UseParallelGC";
 
     /** Whether this JVM's class path is all jars, which a class-data archive can hold. */
     private static final boolean ARCHIVABLE = Arrays.stream(System.getProperty("java.class.path")
@@ -65,9 +67,28 @@ public record Jvm(String mainClass, Path archives) {
      * @param args the {@code wirespeed} arguments, the command first
      */
     public List<String> command(int cpu, String kind, List<String> args) {
+        return command(cpu, kind, List.of(), args);
+    }
+
+    /**
+     * {@return the command line of a {@code wirespeed} JVM with options of its own after the launcher's}
+     * Options that choose a collector ({@code -XX:+Use...GC}) replace the launcher's.
+     *
+     * @param cpu the CPU to pin it to, or -1 for unpinned
+     * @param kind the name of its class-data archive: JVMs that load about the same classes, with the same options, share one
+     * @param options JVM options, e.g. {@code -XX:+UseZGC}
+     * @param args the {@code wirespeed} arguments, the command first
+     */
+    public List<String> command(int cpu, String kind, List<String> options, List<String> args) {
         List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command().orElse("java"));
-        command.addAll(FLAGS);
+        boolean ownCollector = options.stream().anyMatch(o -> o.startsWith("-XX:+Use") && o.endsWith("GC"));
+        for (String flag : FLAGS) {
+            if (!(ownCollector && flag.equals(LAUNCHER_GC))) {
+                command.add(flag);
+            }
+        }
+        command.addAll(options);
         // JVM warnings to stderr, and none about the archive (a dynamic archive on the JDK's base one
         // reports that the launcher's --enable-native-access differs from the base archive's, at every start).
         command.addAll(List.of("-Xlog:disable", "-Xlog:all=warning,cds*=off,aot*=off:stderr"));

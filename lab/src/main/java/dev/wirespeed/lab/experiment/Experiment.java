@@ -35,6 +35,14 @@ public interface Experiment<C, R> {
     String description();
 
     /**
+     * {@return whether {@code wirespeed lab} without names runs it} An experiment too long for the
+     * default run's time says false: it runs when named, or with {@code --full}.
+     */
+    default boolean inDefaultRun() {
+        return true;
+    }
+
+    /**
      * {@return whether it measures in the lab's own JVM} Such experiments pin the lab's thread to one
      * CPU, so the lab runs them after every experiment that starts processes.
      */

@@ -7,6 +7,7 @@ import dev.wirespeed.lab.experiments.latency.LatencyExperiment;
 import dev.wirespeed.lab.experiments.readall.ReadAllExperiment;
 import dev.wirespeed.lab.experiments.stream.Link;
 import dev.wirespeed.lab.experiments.stream.StreamExperiment;
+import dev.wirespeed.lab.experiments.tails.TailsExperiment;
 import java.util.List;
 import java.util.Optional;
 
@@ -23,6 +24,7 @@ public final class Experiments {
             new StreamExperiment(Link.PIPE),
             new LatencyExperiment(),
             new IdleExperiment(),
+            new TailsExperiment(),
             new FilesExperiment(),
             new ReadAllExperiment());
 
@@ -32,6 +34,15 @@ public final class Experiments {
     /** {@return the names of every experiment, in report order} */
     public static List<String> names() {
         return ALL.stream().map(Experiment::name).toList();
+    }
+
+    /**
+     * {@return the names of the experiments a run without names runs, in report order}
+     *
+     * @param full whether the run is {@code --full}, which runs every experiment
+     */
+    public static List<String> names(boolean full) {
+        return ALL.stream().filter(e -> full || e.inDefaultRun()).map(Experiment::name).toList();
     }
 
     /**

@@ -12,6 +12,7 @@ import dev.wirespeed.lab.experiments.Experiments;
 import dev.wirespeed.lab.experiment.Mode;
 import dev.wirespeed.lab.experiments.stream.Link;
 import dev.wirespeed.lab.experiments.stream.StreamExperiment;
+import dev.wirespeed.lab.experiments.tails.TailVariant;
 import dev.wirespeed.lab.report.LabReport;
 import dev.wirespeed.lab.report.ResultsFiles;
 import dev.wirespeed.lab.report.ResultsSchema;
@@ -20,6 +21,7 @@ import dev.wirespeed.lab.result.Percentile;
 import dev.wirespeed.lab.result.Placement;
 import dev.wirespeed.lab.result.Role;
 import dev.wirespeed.lab.result.Unit;
+import dev.wirespeed.linux.NativeSocket;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -53,7 +55,7 @@ class LabCommandTest {
         assertEquals(List.of(), ResultsSchema.validate(Files.readString(dir.resolve("results.json"))));
         assertEquals(ResultsFiles.schema(), Files.readString(dir.resolve(LabReport.SCHEMA)));
         LabReport report = ResultsFiles.read(dir.resolve("results.json"));
-        assertEquals(Experiments.names(), report.experiments().stream().map(LabReport.Experiment::name).toList());
+        assertEquals(Experiments.names(false), report.experiments().stream().map(LabReport.Experiment::name).toList());
         boolean cc = Tools.has("cc");
         int cells = 0;
         for (Link link : Link.values()) {
@@ -143,6 +145,34 @@ class LabCommandTest {
         assertTrue(out.toString().contains("latency: TCP loopback round trips"), out.toString());
     }
 
+    @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    void tailsRunsWhenNamedWithARowPerPathAndJvmOptionsAtEveryPlacement() throws Exception {
+        List<Placement> placements = Placements.available(note -> { });
+        StringWriter out = new StringWriter();
+        var commandLine = Main.commandLine();
+        commandLine.setOut(new PrintWriter(out));
+        commandLine.setErr(new PrintWriter(new StringWriter()));
+        assertEquals(ExitCode.OK, commandLine.execute("lab", "--quick", "--out", dir.toString(), "tails"), out.toString());
+        assertEquals(List.of(), ResultsSchema.validate(Files.readString(dir.resolve("results.json"))));
+        LabReport report = ResultsFiles.read(dir.resolve("results.json"));
+        assertEquals(List.of("tails"), report.experiments().stream().map(LabReport.Experiment::name).toList());
+        List<String> paths = NativeSocket.isSupported() ? List.of("jdk", "native-spin") : List.of("jdk");
+        for (Placement placement : placements) {
+            for (String path : paths) {
+                for (TailVariant variant : TailVariant.values()) {
+                    for (Percentile percentile : Percentile.values()) {
+                        Measurement m = only(report, "tails", path + ", " + variant.label(), placement, Unit.MICROSECONDS,
+                                percentile);
+                        assertTrue(m.stats().median() > 0 && m.stats().runs() == Mode.QUICK.runs(), m.toString());
+                    }
+                }
+            }
+        }
+        assertEquals(2, report.findings().size(), report.findings().toString());
+        assertTrue(out.toString().contains("tails: TCP loopback round trips by JVM options"), out.toString());
+    }
+
     private static Measurement only(LabReport report, String experiment, String kase, Placement placement, Unit unit,
             Percentile percentile) {
         List<Measurement> found = report.measurements().stream().filter(m -> m.series().experiment().equals(experiment)
@@ -158,7 +188,7 @@ class LabCommandTest {
         var commandLine = Main.commandLine();
         commandLine.setErr(new PrintWriter(err));
         assertEquals(ExitCode.USAGE, commandLine.execute("lab", "nosuch"));
-        assertEquals("wirespeed lab: unknown experiment 'nosuch'; known: tcp, unix, pipe, latency, idle, files, readall\n",
+        assertEquals("wirespeed lab: unknown experiment 'nosuch'; known: tcp, unix, pipe, latency, idle, tails, files, readall\n",
                 err.toString());
         StringWriter both = new StringWriter();
         var modes = Main.commandLine();

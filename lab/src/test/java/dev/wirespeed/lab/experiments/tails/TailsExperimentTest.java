@@ -1,0 +1,92 @@
+package dev.wirespeed.lab.experiments.tails;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.wirespeed.lab.env.Jvm;
+import dev.wirespeed.lab.experiment.LabContext;
+import dev.wirespeed.lab.experiment.Mode;
+import dev.wirespeed.lab.experiment.Results;
+import dev.wirespeed.lab.experiments.latency.Distribution;
+import dev.wirespeed.lab.latency.Impl;
+import dev.wirespeed.lab.result.ChildReport;
+import dev.wirespeed.lab.result.Finding;
+import dev.wirespeed.lab.result.Percentile;
+import dev.wirespeed.lab.result.Placement;
+import dev.wirespeed.lab.result.Unit;
+import java.io.PrintWriter;
+import java.io.Writer;
+import java.util.List;
+import java.util.Map;
+import java.util.function.ToDoubleFunction;
+import org.junit.jupiter.api.Test;
+
+/** The tails experiment's cases, its rows over runs, and its findings, on synthetic runs. */
+class TailsExperimentTest {
+    private static final LabContext LAB = new LabContext(Mode.DEFAULT, new Jvm("unused", null),
+            new PrintWriter(Writer.nullWriter()), false);
+    private static final Placement APART = new Placement(Placement.Kind.DIFFERENT_CORES, 0, 1);
+
+    /** A run whose p99.9 is {@code p999}, p99.99 twice it, the rest below. */
+    private static ChildReport.Latency run(double p999) {
+        return new ChildReport.Latency(5, 6, 10, p999, 2 * p999, 4 * p999, Unit.MICROSECONDS);
+    }
+
+    /** Three runs of every row at one placement, each row's p99.9 in its runs given by {@code p999}. */
+    private static Results<TailCell, ChildReport.Latency> results(ToDoubleFunction<TailCell> p999) {
+        Results<TailCell, ChildReport.Latency> results = new Results<>();
+        for (int run = 1; run <= 3; run++) {
+            for (Impl path : TailsExperiment.paths()) {
+                for (TailVariant variant : TailVariant.values()) {
+                    TailCell cell = new TailCell(new TailCell.Row(APART, path, variant), run);
+                    results.put(cell, run(p999.applyAsDouble(cell)));
+                }
+            }
+        }
+        return results;
+    }
+
+    private static Finding finding(List<Finding> findings, String start) {
+        return findings.stream().filter(f -> f.claim().startsWith(start)).findFirst().orElseThrow();
+    }
+
+    @Test
+    void theCasesTakeEveryRowsFirstRunBeforeAnyRowsSecond() {
+        List<TailCell> cells = new TailsExperiment().cases(LAB);
+        int rows = LAB.placements().size() * TailsExperiment.paths().size() * TailVariant.values().length;
+        assertEquals(rows * Mode.DEFAULT.runs(), cells.size());
+        for (int i = 0; i < cells.size(); i++) {
+            assertEquals(1 + i / rows, cells.get(i).run(), "cell " + i);
+            assertEquals(cells.get(i % rows).row(), cells.get(i).row(), "cell " + i + " repeats the first run's order");
+        }
+    }
+
+    @Test
+    void aRowIsTheMedianOfItsRunsWithTheirRange() {
+        Map<TailCell.Row, Distribution> rows = TailsExperiment.rows(results(cell -> 100.0 * cell.run()));
+        assertEquals(TailsExperiment.paths().size() * TailVariant.values().length, rows.size());
+        Distribution any = rows.values().iterator().next();
+        assertEquals(200.0, any.get(Percentile.P999).median());
+        assertEquals(100.0, any.get(Percentile.P999).min());
+        assertEquals(300.0, any.get(Percentile.P999).max());
+        assertEquals(3, any.get(Percentile.P999).runs());
+    }
+
+    @Test
+    void theLauncherHoldsUnlessAnotherOptionBeatsItsTailByTheMargin() {
+        List<Finding> even = new TailsExperiment().findings(results(cell -> 100.0), LAB);
+        assertTrue(finding(even, "the launcher's JVM options give a p99.9").holds(), even.toString());
+        assertTrue(finding(even, "the launcher's JVM options give a p99.99").holds());
+
+        // ZGC's p99.9 is 1.2 times better on the JDK path: beyond the 1.1x margin, within the p99.99's 1.25x.
+        List<Finding> zgc = new TailsExperiment().findings(results(cell -> cell.row().variant() == TailVariant.ZGC
+                && cell.row().path() == Impl.JDK ? 100.0 / 1.2 : 100.0), LAB);
+        Finding p999 = finding(zgc, "the launcher's JVM options give a p99.9");
+        assertFalse(p999.holds());
+        assertEquals(1, p999.failures().size());
+        assertEquals("different cores, jdk", p999.failures().get(0).where());
+        assertTrue(p999.failures().get(0).denominator().name().startsWith("zgc"), p999.failures().toString());
+        assertTrue(finding(zgc, "the launcher's JVM options give a p99.99").holds());
+    }
+}
