@@ -58,6 +58,12 @@ public final class IdleExperiment implements Experiment<IdleCell, IdleResult> {
                 + "(spin, busy-spin, yield, backoff); stream throughput and ping-pong latency over TCP loopback";
     }
 
+    /** A deep dive of ours, not an article's: it runs when named, or with {@code --full}, as {@code tails} does. */
+    @Override
+    public boolean inDefaultRun() {
+        return false;
+    }
+
     @Override
     public List<IdleCell> cases(LabContext lab) {
         List<IdleCell> cells = new ArrayList<>();
