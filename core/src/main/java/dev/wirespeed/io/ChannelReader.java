@@ -339,12 +339,6 @@ public final class ChannelReader implements Closeable {
      * @throws IOException if the channel fails
      */
     public ByteBuffer view(int skip, int byteCount) throws IOException {
-        int start = consume(skip, byteCount);
-        return view.limit(start + byteCount).position(start);
-    }
-
-    /** {@link #view(int, int)} without the view: consumes the bytes and returns the index of the last {@code byteCount}. */
-    private int consume(int skip, int byteCount) throws IOException {
         // Buffered bytes never exceed maxCapacity: when they cover the request, only signs need checking.
         long total = (long) skip + byteCount;
         if (skip < 0 || byteCount < 0 || total > limit - position) {
@@ -355,8 +349,9 @@ public final class ChannelReader implements Closeable {
             ensure((int) total);
         }
         int start = position + skip;
-        position = start + byteCount;
-        return start;
+        int end = start + byteCount;
+        position = end;
+        return view.limit(end).position(start);
     }
 
     /**
