@@ -31,10 +31,10 @@ import java.util.Objects;
  * @param archives the folder of the class-data archives, or null for none
  */
 public record Jvm(String mainClass, Path archives) {
-    /** The flags of the launcher, so that lab figures match what a user runs. */
-    public static final List<String> FLAGS = List.of("--enable-native-access=ALL-UNNAMED", "-XX:+UseParallelGC");
     /** The launcher's collector, among {@link #FLAGS}: left out when the options of a JVM choose another. */
     public static final String LAUNCHER_GC = "-XX:+UseParallelGC";
+    /** The flags of the launcher, so that lab figures match what a user runs. */
+    public static final List<String> FLAGS = List.of("--enable-native-access=ALL-UNNAMED", LAUNCHER_GC);
 
     /** Whether this JVM's class path is all jars, which a class-data archive can hold. */
     private static final boolean ARCHIVABLE = Arrays.stream(System.getProperty("java.class.path")
