@@ -6,6 +6,7 @@ import dev.wirespeed.lab.experiment.CaseRunner;
 import dev.wirespeed.lab.experiment.Experiment;
 import dev.wirespeed.lab.experiment.LabContext;
 import dev.wirespeed.lab.experiment.Results;
+import dev.wirespeed.lab.experiments.latency.Distribution;
 import dev.wirespeed.lab.result.Check;
 import dev.wirespeed.lab.result.ChildReport;
 import dev.wirespeed.lab.result.Figure;
@@ -22,10 +23,8 @@ import dev.wirespeed.lab.result.Table;
 import dev.wirespeed.lab.result.Unit;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 /**
  * What a reader should do while a non-blocking socket has no bytes: the library over the JDK's
@@ -98,10 +97,7 @@ public final class IdleExperiment implements Experiment<IdleCell, IdleResult> {
                 }
                 List<Double> mb = new ArrayList<>();
                 List<Double> cpu = new ArrayList<>();
-                Map<Percentile, List<Double>> latency = new EnumMap<>(Percentile.class);
-                for (Percentile p : Percentile.values()) {
-                    latency.put(p, new ArrayList<>());
-                }
+                List<ChildReport.Latency> pings = new ArrayList<>();
                 int runs = lab.mode().clientRuns();
                 for (int run = 1; run <= runs; run++) {
                     lab.progress("idle " + placement + ": " + cell.row().name() + " stream, run " + run + "/" + runs);
@@ -113,13 +109,10 @@ public final class IdleExperiment implements Experiment<IdleCell, IdleResult> {
                     }
                     lab.stepDone();
                     lab.progress("idle " + placement + ": " + cell.row().name() + " ping-pong, run " + run + "/" + runs);
-                    ChildReport.Latency one = pingPong(cell, lab);
-                    latency.forEach((p, values) -> values.add(one.get(p)));
+                    pings.add(pingPong(cell, lab));
                     lab.stepDone();
                 }
-                Map<Percentile, Stats> percentiles = new EnumMap<>(Percentile.class);
-                latency.forEach((p, values) -> percentiles.put(p, Stats.of(values)));
-                return new IdleResult(Stats.of(mb), Stats.of(cpu), percentiles);
+                return new IdleResult(Stats.of(mb), Stats.of(cpu), Distribution.of(pings).byPercentile());
             }
 
             private List<ChildReport.Round> stream(IdleCell cell, LabContext lab) throws IOException, InterruptedException {

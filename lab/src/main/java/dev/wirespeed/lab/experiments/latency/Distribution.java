@@ -1,5 +1,6 @@
 package dev.wirespeed.lab.experiments.latency;
 
+import dev.wirespeed.lab.result.ChildReport;
 import dev.wirespeed.lab.result.Percentile;
 import dev.wirespeed.lab.result.Stats;
 import java.util.Map;
@@ -21,6 +22,19 @@ public record Distribution(Map<Percentile, Stats> byPercentile) {
             throw new IllegalArgumentException("percentiles " + byPercentile.keySet() + ", expected all of "
                     + java.util.List.of(Percentile.values()));
         }
+    }
+
+    /**
+     * {@return the runs as one distribution: each percentile's median, min and max over them}
+     *
+     * @param runs one ping's percentiles a run, at least one
+     */
+    public static Distribution of(java.util.List<ChildReport.Latency> runs) {
+        Map<Percentile, Stats> stats = new java.util.EnumMap<>(Percentile.class);
+        for (Percentile p : Percentile.values()) {
+            stats.put(p, Stats.of(runs.stream().map(run -> run.get(p)).toList()));
+        }
+        return new Distribution(stats);
     }
 
     /**

@@ -164,20 +164,14 @@ public final class LatencyExperiment implements Experiment<LatencyCell, Distribu
                     echoes.put(echoCommand, echo);
                     ports.put(echoCommand, Children.awaitListening(echo, null));
                 }
-                Map<Percentile, List<Double>> figures = new EnumMap<>(Percentile.class);
-                for (Percentile p : Percentile.values()) {
-                    figures.put(p, new ArrayList<>());
-                }
+                List<ChildReport.Latency> pings = new ArrayList<>();
                 int runs = lab.mode().runs();
                 for (int run = 1; run <= runs; run++) {
                     lab.progress("latency " + cell.placement() + ": " + cell.row().name() + " run " + run + "/" + runs);
-                    ChildReport.Latency one = ping(cell, lab, pingpong, ports.get(echoCommand));
-                    figures.forEach((p, values) -> values.add(one.get(p)));
+                    pings.add(ping(cell, lab, pingpong, ports.get(echoCommand)));
                     lab.stepDone();
                 }
-                Map<Percentile, Stats> stats = new EnumMap<>(Percentile.class);
-                figures.forEach((p, values) -> stats.put(p, Stats.of(values)));
-                return new Distribution(stats);
+                return Distribution.of(pings);
             }
 
             @Override

@@ -24,7 +24,6 @@ import dev.wirespeed.lab.result.Unit;
 import dev.wirespeed.linux.NativeSocket;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -152,19 +151,12 @@ public final class TailsExperiment implements Experiment<TailCell, ChildReport.L
 
     /** {@return each row's runs as one distribution, rows in table order} */
     static Map<TailCell.Row, Distribution> rows(Results<TailCell, ChildReport.Latency> results) {
-        Map<TailCell.Row, Map<Percentile, List<Double>>> figures = new LinkedHashMap<>();
+        Map<TailCell.Row, List<ChildReport.Latency>> runs = new LinkedHashMap<>();
         for (TailCell cell : results.cases()) {
-            Map<Percentile, List<Double>> row = figures.computeIfAbsent(cell.row(), r -> new EnumMap<>(Percentile.class));
-            for (Percentile p : Percentile.values()) {
-                row.computeIfAbsent(p, q -> new ArrayList<>()).add(results.get(cell).get(p));
-            }
+            runs.computeIfAbsent(cell.row(), r -> new ArrayList<>()).add(results.get(cell));
         }
         Map<TailCell.Row, Distribution> rows = new LinkedHashMap<>();
-        figures.forEach((row, byPercentile) -> {
-            Map<Percentile, Stats> stats = new EnumMap<>(Percentile.class);
-            byPercentile.forEach((p, values) -> stats.put(p, Stats.of(values)));
-            rows.put(row, new Distribution(stats));
-        });
+        runs.forEach((row, pings) -> rows.put(row, Distribution.of(pings)));
         return rows;
     }
 
