@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The steady state is garbage-free: less than one byte allocated per frame when reading a frame per
- * call, reading the buffered frames per call, writing frames (a body copied from a buffer or an array)
- * and echoing (each frame read written back, flushed when nothing is buffered, as an echo server does).
+ * call, reading the buffered frames per call, writing frames (a body copied from a buffer or an array,
+ * or claimed and filled in place) and echoing (each frame read written back, flushed when nothing is buffered, as an echo server does).
  */
 class NoAllocationPerFrameTest {
     private static final int FRAMES = 1_000_000;
@@ -69,6 +69,23 @@ class NoAllocationPerFrameTest {
         }
         writer.flush();
         assertLessThanAByteAFrame(allocated() - before, FRAMES, "writeFrame");
+    }
+
+    @Test
+    void claimingAndCommittingFramesAllocatesLessThanOneBytePerFrame() throws Exception {
+        FrameWriter writer = FrameWriter.builder(new Discard()).build();
+        int warm = 200_000;
+        for (int i = 0; i < warm; i++) {
+            writer.claim(i, BODY).putLong(i);
+            writer.commit();
+        }
+        long before = allocated();
+        for (int i = 0; i < FRAMES; i++) {
+            writer.claim(i, BODY).putLong(i);
+            writer.commit();
+        }
+        assertLessThanAByteAFrame(allocated() - before, FRAMES, "claim/commit");
+        assertEquals(warm + FRAMES, writer.frameCount());
     }
 
     @Test
