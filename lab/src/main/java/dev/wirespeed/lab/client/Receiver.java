@@ -1,10 +1,10 @@
 package dev.wirespeed.lab.client;
 
+import dev.wirespeed.lab.env.Jit;
 import dev.wirespeed.testkit.SequenceMismatchException;
 import dev.wirespeed.lab.result.ChildReport;
 import dev.wirespeed.lab.result.ChildReports;
 import java.io.PrintWriter;
-import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.ByteBuffer;
@@ -84,7 +84,7 @@ public final class Receiver {
      * @param out where the lines go
      */
     public Receiver(FrameCheck check, long messagesPerRound, long rounds, boolean json, PrintWriter out) {
-        this(check, new Rounds.ByFrames(messagesPerRound, rounds), json, out, System::nanoTime, Receiver::compileMillis);
+        this(check, new Rounds.ByFrames(messagesPerRound, rounds), json, out, System::nanoTime, Jit::compileMillis);
     }
 
     /**
@@ -96,7 +96,7 @@ public final class Receiver {
      * @param out where the lines go
      */
     public Receiver(FrameCheck check, Rounds rounds, boolean json, PrintWriter out) {
-        this(check, rounds, json, out, System::nanoTime, Receiver::compileMillis);
+        this(check, rounds, json, out, System::nanoTime, Jit::compileMillis);
     }
 
     /** A receiver with its clock and its view of the JIT given, so that tests decide when rounds end. */
@@ -124,11 +124,6 @@ public final class Receiver {
         this.compileMillis = compileMillis;
         this.nextCheck = firstCheck();
         this.roundStart = clock.getAsLong();
-    }
-
-    private static long compileMillis() {
-        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
-        return jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : 0;
     }
 
     private long firstCheck() {
