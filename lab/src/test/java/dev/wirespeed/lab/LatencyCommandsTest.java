@@ -135,13 +135,76 @@ class LatencyCommandsTest {
         Run run = ping("--transport", "tcp", "--port", String.valueOf(port), "--impl", "native", "--count", "2000",
                 "--warmup", "200", "--rate", "20000", "--hgrm", hgrm.toString());
         assertEquals(ExitCode.OK, run.code(), run.err());
-        assertTrue(run.out().contains("open loop at 20000/s: 2000 round trips after 200 warm-up ones (2200 in all)"),
+        assertTrue(run.out().contains("open loop at 20000/s: 2000 round trips after 200 warm-up ones"),
                 run.out());
         assertTrue(run.out().matches("(?s).*p50 [0-9.]+ us, p90 [0-9.]+ us, p99 [0-9.]+ us, p99.9 [0-9.]+ us, p99.99 [0-9.]+ us, max [0-9.]+ us\n"),
                 run.out());
         String histogram = Files.readString(hgrm);
         assertTrue(histogram.contains("Value     Percentile TotalCount 1/(1-Percentile)"), histogram);
         assertTrue(histogram.contains("Total count    =         2000]"), histogram);
+    }
+
+    @ParameterizedTest
+    @CsvSource({"jdk, jdk", "native, native-spin", "jdk, netty"})
+    void aTimedWarmUpLastsItsTimeSaysWhetherTheJitSettledAndMeasuresExactlyTheCount(String echoImpl, String pingImpl)
+            throws Exception {
+        int port = pingImpl.endsWith("-spin") ? echo("--impl", echoImpl, "--spin") : echo("--impl", echoImpl);
+        Path hgrm = dir.resolve("timed.hgrm");
+        long start = System.nanoTime();
+        Run run = ping("--transport", "tcp", "--port", String.valueOf(port), "--impl", pingImpl, "--count", "500",
+                "--warmup", "0", "--warmup-ms", "300", "--settle-ms", "20", "--hgrm", hgrm.toString());
+        long elapsedMillis = (System.nanoTime() - start) / 1_000_000;
+        assertEquals(ExitCode.OK, run.code(), run.err());
+        Matcher warmedUp = Pattern.compile("closed loop: 500 round trips after (\\d+) warm-up ones, the JIT (settled|still compiling "
+                + "when the warm-up ran out)\n").matcher(run.out());
+        assertTrue(warmedUp.find(), run.out());
+        assertTrue(Long.parseLong(warmedUp.group(1)) > 0, "a warm-up of 300 ms makes round trips: " + run.out());
+        assertTrue(elapsedMillis >= 300, "the run ended " + elapsedMillis + " ms after it began");
+        assertTrue(Files.readString(hgrm).contains("Total count    =          500]"), Files.readString(hgrm));
+    }
+
+    @ParameterizedTest
+    @CsvSource({"tcp, jdk, ''", "tcp, native, --spin", "unix, jdk, ''", "unix, native, ''"})
+    void aPrimedEchoSaysSoThenServesItsPeers(String transport, String impl, String spin) throws Exception {
+        List<String> args = new ArrayList<>(List.of("echo", "--transport", transport, "--impl", impl, "--prime", "3000"));
+        String socket = dir.resolve("primed.sock").toString();
+        args.addAll(transport.equals("tcp") ? List.of("--port", "0") : List.of("--path", socket));
+        if (!spin.isEmpty()) {
+            args.add(spin);
+        }
+        Process echo = start(args.toArray(String[]::new));
+        BufferedReader err = new BufferedReader(new InputStreamReader(echo.getErrorStream(), StandardCharsets.UTF_8));
+        String primed = err.readLine();
+        assertTrue(String.valueOf(primed).matches("primed: 3 connections of 3000 round trips each in \\d+ ms"), primed);
+        String listening = err.readLine();
+        Matcher address = Pattern.compile("listening on (?:127\\.0\\.0\\.1:(\\d+)|(.+))").matcher(String.valueOf(listening));
+        assertTrue(address.matches(), listening);
+        List<String> where = transport.equals("tcp") ? List.of("--port", address.group(1)) : List.of("--path", socket);
+        List<String> pingArgs = new ArrayList<>(List.of("--transport", transport));
+        pingArgs.addAll(where);
+        pingArgs.addAll(List.of("--impl", spin.isEmpty() ? impl : impl + "-spin", "--count", "2000", "--warmup", "200",
+                "--json"));
+        assertPercentiles(ping(pingArgs.toArray(String[]::new)), "a primed " + impl + " echo over " + transport);
+    }
+
+    @Test
+    void primingRefusesAnEchoThatWouldStarveItsPrimer() throws Exception {
+        Process echo = start("echo", "--transport", "tcp", "--port", "0", "--spin", "--idle", "busy-spin", "--prime", "10");
+        assertTrue(echo.waitFor(30, TimeUnit.SECONDS), "the echo exits");
+        assertEquals(ExitCode.USAGE, echo.exitValue());
+        assertEquals("wirespeed echo: --prime 10 cannot go with --idle busy-spin: the primer runs in this process, and "
+                + "an echo that never yields would starve it\n", Processes.readAll(echo.getErrorStream()));
+    }
+
+    @Test
+    void aWarmUpTimeOutOfRangeIsAUsageError() {
+        Run run = ping("--transport", "tcp", "--port", "1", "--impl", "jdk", "--count", "10", "--warmup-ms", "-1");
+        assertEquals(ExitCode.USAGE, run.code(), run.err());
+        assertEquals("wirespeed ping: --count=10 must be >= 1, --warmup=20000 >= 0, --warmup-ms=-1 0 to 3600000, "
+                + "--settle-ms=0 0 to 60000, --size=100 0 to 16777216, --rate=0.0 >= 0", run.err().strip());
+        Run settle = ping("--transport", "tcp", "--port", "1", "--impl", "jdk", "--count", "10", "--settle-ms", "60001");
+        assertEquals(ExitCode.USAGE, settle.code(), settle.err());
+        assertTrue(settle.err().contains("--settle-ms=60001 0 to 60000"), settle.err());
     }
 
     @ParameterizedTest

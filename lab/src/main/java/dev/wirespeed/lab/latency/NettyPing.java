@@ -1,6 +1,7 @@
 package dev.wirespeed.lab.latency;
 
 import dev.wirespeed.frame.FrameFormat;
+import dev.wirespeed.lab.env.Jit;
 import dev.wirespeed.testkit.SequenceStream;
 import dev.wirespeed.testkit.SequenceVerifier;
 import io.netty.bootstrap.Bootstrap;
@@ -37,12 +38,18 @@ final class NettyPing {
     private NettyPing() {
     }
 
-    static long run(InetSocketAddress address, int size, long warmup, long count, double rate, Histogram histogram)
-            throws IOException {
+    /**
+     * Makes round trips to the echo at {@code address}: a warm-up of at least {@code warmup} round trips
+     * that ends as {@code warmupEnd} decides, then {@code count} recorded into {@code histogram}.
+     *
+     * @return the warm-up round trips made
+     */
+    static long run(InetSocketAddress address, int size, long warmup, WarmupEnd warmupEnd, long count, double rate,
+            Histogram histogram) throws IOException {
         boolean epoll = Epoll.isAvailable();
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(1,
                 epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
-        Pinger pinger = new Pinger(size, warmup, count, rate, histogram);
+        Pinger pinger = new Pinger(size, warmup, warmupEnd, count, rate, histogram);
         try {
             Channel channel = new Bootstrap().group(group)
                     .channel(epoll ? EpollSocketChannel.class : NioSocketChannel.class)
@@ -60,7 +67,7 @@ final class NettyPing {
             } finally {
                 channel.close().syncUninterruptibly();
             }
-            return pinger.verifier.framesVerified();
+            return pinger.measuredFrom;
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
             throw cause instanceof IOException io ? io : new IOException(String.valueOf(cause.getMessage()), cause);
@@ -81,18 +88,22 @@ final class NettyPing {
         private final byte[] pattern;
         private final int size;
         private final long warmup;
-        private final long total;
+        private final WarmupEnd warmupEnd;
+        private final long count;
         private final double interval;
         private final Histogram histogram;
         private long frame;
         private long startOfFrame;
         private long measureStart;
+        /** The first frame measured, or -1 during the warm-up. */
+        long measuredFrom = -1;
 
-        Pinger(int size, long warmup, long count, double rate, Histogram histogram) {
+        Pinger(int size, long warmup, WarmupEnd warmupEnd, long count, double rate, Histogram histogram) {
             this.size = size;
             this.pattern = SequenceStream.pattern(size);
             this.warmup = warmup;
-            this.total = warmup + count;
+            this.warmupEnd = warmupEnd;
+            this.count = count;
             this.interval = rate > 0 ? 1e9 / rate : 0;
             this.histogram = histogram;
         }
@@ -117,10 +128,10 @@ final class NettyPing {
                 frame.release();
             }
             long now = System.nanoTime();
-            if (this.frame > warmup) {
+            if (measuredFrom >= 0) {
                 histogram.recordValue(now - startOfFrame);
             }
-            if (this.frame == total) {
+            if (measuredFrom >= 0 && this.frame - measuredFrom == count) {
                 done.complete(null);
                 return;
             }
@@ -129,11 +140,15 @@ final class NettyPing {
 
         private void send(ChannelHandlerContext ctx) {
             long i = frame;
-            if (i == warmup) {
-                measureStart = System.nanoTime();
+            if (measuredFrom < 0 && i >= warmup) {
+                long now = System.nanoTime();
+                if (now - warmupEnd.look(now, Jit.compileMillis()) >= 0) {
+                    measuredFrom = i;
+                    measureStart = now;
+                }
             }
-            if (interval > 0 && i >= warmup) {
-                long due = measureStart + (long) ((i - warmup) * interval);
+            if (interval > 0 && measuredFrom >= 0) {
+                long due = measureStart + (long) ((i - measuredFrom) * interval);
                 while (System.nanoTime() < due) {
                     Thread.onSpinWait();
                 }

@@ -62,6 +62,15 @@ public final class PingCommand implements Callable<Integer> {
             + "(at --rate, if given) (default ${DEFAULT-VALUE})")
     long warmup;
 
+    @Option(names = "--warmup-ms", defaultValue = "0", description = "the least length of the warm-up in milliseconds: "
+            + "it ends when both --warmup round trips and this time have passed (default ${DEFAULT-VALUE})")
+    long warmupMs;
+
+    @Option(names = "--settle-ms", defaultValue = "0", description = "after --warmup and --warmup-ms, warm up until "
+            + "the JIT has compiled nothing for this many milliseconds, at most " + WarmupEnd.MAX_FACTOR + " times "
+            + "--warmup-ms plus this in all; 0: do not wait (default ${DEFAULT-VALUE})")
+    long settleMs;
+
     @Option(names = "--size", defaultValue = "100", description = "body bytes per frame (default ${DEFAULT-VALUE})")
     int size;
 
@@ -86,9 +95,11 @@ public final class PingCommand implements Callable<Integer> {
         Idle idleStrategy;
         try {
             chosen = Impl.byName(impl);
-            if (count < 1 || warmup < 0 || size < 0 || size > 16 << 20 || rate < 0) {
+            if (count < 1 || warmup < 0 || warmupMs < 0 || warmupMs > 3_600_000 || settleMs < 0 || settleMs > 60_000
+                    || size < 0 || size > 16 << 20 || rate < 0) {
                 throw new IllegalArgumentException("--count=" + count + " must be >= 1, --warmup=" + warmup
-                        + " >= 0, --size=" + size + " 0 to " + (16 << 20) + ", --rate=" + rate + " >= 0");
+                        + " >= 0, --warmup-ms=" + warmupMs + " 0 to 3600000, --settle-ms=" + settleMs + " 0 to 60000, "
+                        + "--size=" + size + " 0 to " + (16 << 20) + ", --rate=" + rate + " >= 0");
             }
             if (chosen == Impl.NETTY && transport != Transport.TCP) {
                 throw new IllegalArgumentException("--impl netty needs --transport tcp");
@@ -103,15 +114,15 @@ public final class PingCommand implements Callable<Integer> {
             return ExitCode.USAGE;
         }
         Histogram histogram = new Histogram(3_600_000_000_000L, 3); // 1 ns to 1 hour, 3 significant digits
-        long done = 0;
+        long warmedUp;
+        WarmupEnd warmupEnd = new WarmupEnd(System.nanoTime(), warmupMs * 1_000_000, settleMs * 1_000_000);
         try {
             if (chosen == Impl.NETTY) {
-                done = NettyPing.run((InetSocketAddress) address, size, warmup, count, rate, histogram);
+                warmedUp = NettyPing.run((InetSocketAddress) address, size, warmup, warmupEnd, count, rate, histogram);
             } else {
                 try (ByteChannel channel = Sockets.connect(address, chosen.nativeSocket(), chosen.spin())) {
                     PingLoop loop = new PingLoop(channel, size, idleStrategy.strategy());
-                    loop.run(warmup, count, rate, histogram);
-                    done = loop.roundTrips();
+                    warmedUp = loop.run(warmup, warmupEnd, count, rate, histogram);
                 }
             }
         } catch (CorruptFrameException | FrameTooLongException | TruncatedFrameException e) {
@@ -132,9 +143,10 @@ public final class PingCommand implements Callable<Integer> {
         if (json) {
             out.println(ChildReports.line(percentiles));
         } else {
-            out.printf(Locale.ROOT, "ping %s over %s, %d-byte bodies, %s: %d round trips after %d warm-up ones (%d in all)%n",
+            out.printf(Locale.ROOT, "ping %s over %s, %d-byte bodies, %s: %d round trips after %d warm-up ones%s%n",
                     chosen, transport, size, rate > 0 ? String.format(Locale.ROOT, "open loop at %.0f/s", rate) : "closed loop",
-                    count, warmup, done);
+                    count, warmedUp, settleMs == 0 ? "" : warmupEnd.settledByJit() ? ", the JIT settled"
+                            : ", the JIT still compiling when the warm-up ran out");
             out.println(Percentiles.text(percentiles));
         }
         out.flush();

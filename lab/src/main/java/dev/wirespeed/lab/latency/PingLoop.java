@@ -4,6 +4,7 @@ import dev.wirespeed.frame.FrameHandler;
 import dev.wirespeed.frame.FrameReader;
 import dev.wirespeed.frame.FrameWriter;
 import dev.wirespeed.io.IdleStrategy;
+import dev.wirespeed.lab.env.Jit;
 import dev.wirespeed.testkit.SequenceStream;
 import dev.wirespeed.testkit.SequenceVerifier;
 import java.io.EOFException;
@@ -42,42 +43,88 @@ final class PingLoop {
         this.reader = FrameReader.builder(channel).maxFrameLength(size).idleStrategy(idle).build();
     }
 
+    /** Round trips per call of the method that times them; see {@link #run}. */
+    static final int BATCH = 16;
+
     /**
-     * Makes {@code warmup + count} round trips in one loop and records the last {@code count} into
-     * {@code histogram}, in nanoseconds. One loop, so that what the JIT compiled while warming is
-     * what measures: entering a second, cold loop for the measured part leaves its first frames to the
-     * interpreter and its compilation to the measured time, and in an open loop the delay they build up
-     * is charged to every frame behind them. The warm-up round trips are recorded into a histogram
-     * thrown away, so that the recording is compiled too; which histogram records is chosen without a
-     * branch, since a branch the warm-up never took would be compiled as a trap, and the first
-     * measured frame would deoptimize the loop.
+     * Makes round trips: a warm-up of at least {@code warmup} round trips that ends as
+     * {@code warmupEnd} decides, then {@code count} more recorded into {@code histogram}, in
+     * nanoseconds.
      *
-     * @param rate frames per second for an open loop (frame {@code i} due at {@code i / rate} seconds,
-     *     its latency counted from then), or 0 for a closed loop
+     * <p>Round trips are made and timed {@value #BATCH} at a time by one method, so that the JIT
+     * compiles that method whole once it has been called often enough, early in the warm-up. Had they
+     * been made by one long loop, its compilation would wait for on-stack replacement, which the JVM
+     * triggers only after tens of thousands of iterations, and so fall into the measured part. Warm-up
+     * round trips are recorded into a histogram thrown away, so that the recording is compiled too;
+     * which histogram records is chosen without a branch, since a branch the warm-up never took would
+     * be compiled as a trap, and the first measured frame would deoptimize the method.
+     *
+     * @param warmupEnd when the warm-up may end; looked at between batches
+     * @param count round trips measured, {@code >= 1}
+     * @param rate frames per second for an open loop (frame {@code i} due at {@code i / rate} seconds
+     *     from the start, its latency counted from then), or 0 for a closed loop
+     * @return the warm-up round trips made
      */
-    void run(long warmup, long count, double rate, Histogram histogram) throws IOException {
-        // targets[0] while i < warmup, targets[1] from then: the index is the sign bit of warmup - 1 - i.
+    long run(long warmup, WarmupEnd warmupEnd, long count, double rate, Histogram histogram) throws IOException {
         Histogram[] targets = {new Histogram(histogram.getHighestTrackableValue(),
                 histogram.getNumberOfSignificantValueDigits()), histogram};
-        long total = warmup + count;
-        if (rate <= 0) {
-            for (long i = 0; i < total; i++) {
-                long start = System.nanoTime();
-                roundTrip();
-                targets[(int) ((warmup - 1 - i) >>> 63)].recordValue(System.nanoTime() - start);
-            }
-            return;
+        long first = System.nanoTime();
+        double interval = rate > 0 ? 1e9 / rate : 0;
+        long measured = 0;
+        long i = 0;
+        while (measured < count) {
+            long end = warmupEnd.known() ? warmupEnd.look(0, 0)
+                    : warmupEnd.look(System.nanoTime(), Jit.compileMillis());
+            int n = (int) Math.min(BATCH, count - measured);
+            measured += interval > 0 ? openBatch(i, n, warmup, end, first, interval, targets)
+                    : closedBatch(i, n, warmup, end, targets);
+            i += n;
         }
-        double interval = 1e9 / rate;
-        long start = System.nanoTime();
-        for (long i = 0; i < total; i++) {
-            long due = start + (long) (i * interval);
+        return i - count;
+    }
+
+    /** Round trips {@code i} to {@code i + n - 1}, each timed from its send; {@return how many were measured} */
+    private long closedBatch(long i, int n, long warmup, long warmupEnd, Histogram[] targets) throws IOException {
+        long measured = 0;
+        for (int k = 0; k < n; k++) {
+            long start = System.nanoTime();
+            roundTrip();
+            long end = System.nanoTime();
+            int target = measuring(warmup, i + k, warmupEnd, end);
+            targets[target].recordValue(end - start);
+            measured += target;
+        }
+        return measured;
+    }
+
+    /**
+     * Round trips {@code i} to {@code i + n - 1}, each sent when due and timed from then; {@return how
+     * many were measured}
+     */
+    private long openBatch(long i, int n, long warmup, long warmupEnd, long first, double interval, Histogram[] targets)
+            throws IOException {
+        long measured = 0;
+        for (int k = 0; k < n; k++) {
+            long due = first + (long) ((i + k) * interval);
             while (System.nanoTime() < due) {
                 Thread.onSpinWait();
             }
             roundTrip();
-            targets[(int) ((warmup - 1 - i) >>> 63)].recordValue(System.nanoTime() - due);
+            long end = System.nanoTime();
+            int target = measuring(warmup, i + k, warmupEnd, end);
+            targets[target].recordValue(end - due);
+            measured += target;
         }
+        return measured;
+    }
+
+    /**
+     * {@return 1 once round trip {@code i}, ended at {@code end}, is past both the warm-up's count and
+     * its end, else 0}: the sign bit of {@code (warmup - 1 - i) & (warmupEnd - 1 - end)}, set only when
+     * both are negative
+     */
+    static int measuring(long warmup, long i, long warmupEnd, long end) {
+        return (int) (((warmup - 1 - i) & (warmupEnd - 1 - end)) >>> 63);
     }
 
     /** {@return round trips completed and verified} */

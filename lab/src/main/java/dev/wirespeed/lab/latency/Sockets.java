@@ -59,6 +59,9 @@ final class Sockets {
 
         /** {@return the bound address, as {@code host:port} or the socket path} */
         String describe();
+
+        /** {@return the bound address} @throws IOException if the listener closed */
+        SocketAddress localAddress() throws IOException;
     }
 
     static Listener listen(SocketAddress address, boolean nativeSocket, boolean spin) throws IOException {
@@ -77,6 +80,11 @@ final class Sockets {
                 @Override
                 public String describe() {
                     return Sockets.describe(server.localAddress());
+                }
+
+                @Override
+                public SocketAddress localAddress() {
+                    return server.localAddress();
                 }
 
                 @Override
@@ -101,6 +109,11 @@ final class Sockets {
                 } catch (IOException e) {
                     return "?";
                 }
+            }
+
+            @Override
+            public SocketAddress localAddress() throws IOException {
+                return server.getLocalAddress();
             }
 
             @Override
