@@ -7,11 +7,11 @@ import java.util.Locale;
 /** How long a lab run measures. */
 public enum Mode {
     /** One short run per cell, the warm-up not waiting for the JIT: a first look and a smoke test, not figures to quote. */
-    QUICK(1, 1, 50, false, 25, 2, 1),
+    QUICK(1, 1, 50, false, 25, 2, 1, new PingWarmup(0, 0, 0)),
     /** Three runs per latency cell; one stream client per cell, four rounds of 100 ms after its warm-up. */
-    DEFAULT(3, 1, 200, true, 100, 4, 1),
+    DEFAULT(3, 1, 200, true, 100, 4, 1, new PingWarmup(200, 100, 20_000)),
     /** Five runs per latency cell; three stream clients per cell, each ten rounds of 200 ms after a longer warm-up. */
-    FULL(5, 3, 1000, true, 200, 10, 5);
+    FULL(5, 3, 1000, true, 200, 10, 5, new PingWarmup(500, 200, 50_000));
 
     private final int runs;
     private final int clientRuns;
@@ -20,9 +20,10 @@ public enum Mode {
     private final int roundMillis;
     private final int measuredRounds;
     private final int iperfSeconds;
+    private final PingWarmup pingWarmup;
 
     Mode(int runs, int clientRuns, int warmupMillis, boolean jitSettle, int roundMillis, int measuredRounds,
-            int iperfSeconds) {
+            int iperfSeconds, PingWarmup pingWarmup) {
         this.runs = runs;
         this.clientRuns = clientRuns;
         this.warmupMillis = warmupMillis;
@@ -30,6 +31,7 @@ public enum Mode {
         this.roundMillis = roundMillis;
         this.measuredRounds = measuredRounds;
         this.iperfSeconds = iperfSeconds;
+        this.pingWarmup = pingWarmup;
     }
 
     /** {@return runs per cell of the experiments that repeat a whole measurement, each a fresh process} */
@@ -76,6 +78,43 @@ public enum Mode {
             options.add("--no-jit-settle");
         }
         return options;
+    }
+
+    /**
+     * How a Java ping-pong warms up beyond its count of round trips: the ping for at least
+     * {@code millis} and then until its JIT has compiled nothing for {@code settleMillis}; the echo, before
+     * it listens, with {@code primeRoundTrips} round trips on each of its priming connections (see
+     * {@code wirespeed echo --prime}). Zeros: none of it, as quick mode's first look.
+     *
+     * @param millis the ping's least warm-up time, {@code >= 0}
+     * @param settleMillis how long the ping's JIT must stay idle before measuring, {@code >= 0}
+     * @param primeRoundTrips round trips per priming connection of the echo, {@code >= 0}
+     */
+    public record PingWarmup(int millis, int settleMillis, long primeRoundTrips) {
+        /** {@return the options that give {@code wirespeed ping} this warm-up} */
+        public List<String> pingOptions() {
+            return List.of("--warmup-ms", String.valueOf(millis), "--settle-ms", String.valueOf(settleMillis));
+        }
+
+        /** {@return the options that give {@code wirespeed echo} this priming} */
+        public List<String> echoOptions() {
+            return List.of("--prime", String.valueOf(primeRoundTrips));
+        }
+
+        /** {@return the warm-up in words, for a table's title} */
+        public String describe() {
+            if (millis == 0 && settleMillis == 0 && primeRoundTrips == 0) {
+                return "no timed warm-up, echoes not primed";
+            }
+            return String.format(Locale.ROOT, "ping warm-up at least %d ms, then until its JIT is idle for %d ms; "
+                    + "each echo primed with %,d round trips per priming connection", millis, settleMillis,
+                    primeRoundTrips);
+        }
+    }
+
+    /** {@return how a Java ping-pong warms up, beyond its count of warm-up round trips} */
+    public PingWarmup pingWarmup() {
+        return pingWarmup;
     }
 
     /** {@return seconds per iperf3 run} */

@@ -127,6 +127,9 @@ public final class IdleExperiment implements Experiment<IdleCell, IdleResult> {
             private ChildReport.Latency pingPong(IdleCell cell, LabContext lab) throws IOException, InterruptedException {
                 List<String> echoArgs = new ArrayList<>(List.of("echo", "--transport", "tcp", "--port", "0"));
                 echoArgs.addAll(cell.row().echoArgs());
+                if (cell.row().idle() != Idle.BUSY_SPIN) { // a busy-spinning echo would starve its own primer
+                    echoArgs.addAll(lab.mode().pingWarmup().echoOptions());
+                }
                 // Alive beside the stream server: an archive kind of its own.
                 Process echo = lab.jvm().start(cell.placement().serverCpu(), "echo-idle", echoArgs);
                 try {
@@ -135,6 +138,7 @@ public final class IdleExperiment implements Experiment<IdleCell, IdleResult> {
                             "--count", String.valueOf(count(cell, lab)), "--warmup", String.valueOf(warmup(cell, lab)),
                             "--size", String.valueOf(SIZE), "--json"));
                     pingArgs.addAll(cell.row().pingArgs());
+                    pingArgs.addAll(lab.mode().pingWarmup().pingOptions());
                     Process ping = new ProcessBuilder(lab.jvm().command(cell.placement().clientCpu(), pingArgs)).start();
                     return Children.latency(ping, "idle ping " + cell.row().name());
                 } finally {
@@ -202,7 +206,8 @@ public final class IdleExperiment implements Experiment<IdleCell, IdleResult> {
             List<List<String>> lines = new ArrayList<>();
             IdleCell typical = new IdleCell(placement, new IdleRow(null));
             List<String> notes = new ArrayList<>(List.of("both ends of the ping-pong wait alike; backoff: 100 spins, "
-                    + "10 yields, then parks of 1 us doubling to 1 ms", Percentile.tailNote(count(typical, lab))));
+                    + "10 yields, then parks of 1 us doubling to 1 ms", Percentile.tailNote(count(typical, lab)),
+                    lab.mode().pingWarmup().describe() + ", but for busy-spin, whose echo would starve its primer"));
             for (IdleCell cell : results.cases(c -> c.placement().equals(placement))) {
                 IdleResult r = results.get(cell);
                 if (starved(cell)) {

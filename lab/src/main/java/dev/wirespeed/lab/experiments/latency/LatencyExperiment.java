@@ -201,6 +201,7 @@ public final class LatencyExperiment implements Experiment<LatencyCell, Distribu
         if (ping.spin()) {
             args.add("--spin");
         }
+        args.addAll(lab.mode().pingWarmup().echoOptions());
         // Echoes of one placement run side by side: each kind has an archive of its own.
         return lab.jvm().command(cpu, "echo-" + impl + (ping.spin() ? "-spin" : ""), args);
     }
@@ -225,6 +226,7 @@ public final class LatencyExperiment implements Experiment<LatencyCell, Distribu
         args.addAll(loop);
         args.addAll(List.of("--count", String.valueOf(count(lab)), "--warmup", String.valueOf(warmup(lab)), "--size",
                 String.valueOf(SIZE), "--json"));
+        args.addAll(lab.mode().pingWarmup().pingOptions());
         return lab.jvm().command(cpu, args);
     }
 
@@ -266,8 +268,9 @@ public final class LatencyExperiment implements Experiment<LatencyCell, Distribu
                 lines.add(line);
             }
             tables.add(new Table(String.format(Locale.ROOT, "latency: TCP loopback round trips, %d-byte bodies, %d "
-                    + "measured after %d warm-up, microseconds, median of %d run(s); %s (%s)", SIZE, count(lab),
-                    warmup(lab), lab.mode().runs(), placement, placement.cpus()), header, lines,
+                    + "measured after %d warm-up (%s), microseconds, median of %d run(s); %s (%s)", SIZE, count(lab),
+                    warmup(lab), lab.mode().pingWarmup().describe(), lab.mode().runs(), placement, placement.cpus()),
+                    header, lines,
                     List.of(Percentile.tailNote(count(lab)), String.format(Locale.ROOT, "open loop: frame i is due at "
                             + "i / %,d s and its round trip counts from then (coordinated omission corrected); the "
                             + "echo is the closed-loop row's", OPEN_LOOP_RATE))));

@@ -133,14 +133,16 @@ public final class TailsExperiment implements Experiment<TailCell, ChildReport.L
         if (path.spin()) {
             echoArgs.add("--spin");
         }
+        echoArgs.addAll(lab.mode().pingWarmup().echoOptions());
         List<String> options = cell.variant().options();
         Process echo = new ProcessBuilder(lab.jvm().command(cell.placement().serverCpu(),
                 "echo-tails-" + path.cliName() + "-" + cell.variant().id(), options, echoArgs)).start();
         try {
             String port = Children.awaitListening(echo, null);
-            List<String> pingArgs = List.of("ping", "--transport", "tcp", "--port", port, "--impl", path.cliName(),
-                    "--count", String.valueOf(count(lab)), "--warmup", String.valueOf(warmup(lab)), "--size",
-                    String.valueOf(SIZE), "--json");
+            List<String> pingArgs = new ArrayList<>(List.of("ping", "--transport", "tcp", "--port", port, "--impl",
+                    path.cliName(), "--count", String.valueOf(count(lab)), "--warmup", String.valueOf(warmup(lab)),
+                    "--size", String.valueOf(SIZE), "--json"));
+            pingArgs.addAll(lab.mode().pingWarmup().pingOptions());
             Process ping = new ProcessBuilder(lab.jvm().command(cell.placement().clientCpu(),
                     "ping-tails-" + cell.variant().id(), options, pingArgs)).start();
             return Children.latency(ping, "tails ping " + cell.name());
@@ -201,9 +203,10 @@ public final class TailsExperiment implements Experiment<TailCell, ChildReport.L
                 }
             }
             tables.add(new Table(String.format(Locale.ROOT, "tails: TCP loopback round trips by JVM options, %d-byte "
-                    + "bodies, %,d measured after %,d warm-up, microseconds, median of %d run(s), every row's first "
-                    + "run before any row's second; %s (%s)", SIZE, count(lab), warmup(lab), lab.mode().runs(), placement,
-                    placement.cpus()), header, lines, notes));
+                    + "bodies, %,d measured after %,d warm-up (%s), microseconds, median of %d run(s), every row's "
+                    + "first run before any row's second; %s (%s)", SIZE, count(lab), warmup(lab),
+                    lab.mode().pingWarmup().describe(), lab.mode().runs(), placement, placement.cpus()), header, lines,
+                    notes));
         }
         return tables;
     }
