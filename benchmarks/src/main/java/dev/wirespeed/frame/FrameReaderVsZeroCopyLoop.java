@@ -27,15 +27,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * "benchmarks/target/wirespeed-benchmarks-0.1.0-SNAPSHOT.jar:benchmarks/target/lib/*"
  * org.openjdk.jmh.Main FrameReaderVsZeroCopyLoop}
  *
- * <p>Measured 2026-11-22 on the project VM (2 vCPUs, Intel Xeon, Temurin 25.0.3), pinned with
- * {@code taskset -c 1}, {@code -f 3 -wi 3 -i 5 -w 1 -r 1}:
- * <pre>
- * Benchmark                                      (bodySize)  Mode  Cnt   Score   Error  Units
- * FrameReaderVsZeroCopyLoop.articleZeroCopyLoop         100  avgt   15  24.650 ± 3.974  ns/op
- * FrameReaderVsZeroCopyLoop.frameReader                 100  avgt   15  23.025 ± 7.904  ns/op
- * </pre>
- * Equal within the error on this noisy machine: the library's checks (length, truncation, view
- * lifetime) cost no measurable time per frame. Each figure includes the 64 KiB copy per read.
+ * <p>Results recorded so far: {@code benchmarks/RESULTS.md}.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)

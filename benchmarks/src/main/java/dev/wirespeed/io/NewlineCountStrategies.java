@@ -34,35 +34,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * <p>Run: {@code java -cp "benchmarks/target/wirespeed-benchmarks-0.1.0-SNAPSHOT.jar:benchmarks/target/lib/*"
  * org.openjdk.jmh.Main NewlineCountStrategies}.
  *
- * <p>2026-11-22, project VM (2 vCPUs, Temurin 25.0.3), {@code taskset -c 1}, files on tmpfs. The CSV,
- * {@code -p lines=10000 -f 2 -wi 2 -i 5 -w 1 -r 1} (article, its machine: 170.308, 0.693, 0.148, 0.188
- * ms/op; {@code noBuffering} and {@code bufferedInputStream} from an earlier {@code -f 1 -i 3} run):
- * <pre>
- * Benchmark                                 (lines)  Mode  Cnt   Score    Error  Units
- * NewlineCountStrategies.noBuffering          10000  avgt    3  50.390 ± 15.077  ms/op
- * NewlineCountStrategies.bufferedInputStream  10000  avgt    3   3.717 ±  0.205  ms/op
- * NewlineCountStrategies.manual8KiB           10000  avgt   10   0.052 ±  0.002  ms/op
- * NewlineCountStrategies.wholeFileBuffer      10000  avgt   10   0.132 ±  0.196  ms/op
- * NewlineCountStrategies.wirespeedCountPath   10000  avgt    5   0.020 ±  0.001  ms/op
- * NewlineCountStrategies.wirespeedMapped      10000  avgt    5   0.017 ±  0.001  ms/op
- * </pre>
- * The 1 GiB file, {@code -p lines=53687091 -f 1 -wi 2 -i 5 -w 1 -r 1}; {@code wc -l} on the same
- * file and CPU took 164.7 ms (median of 7 runs, 160.3-168.5, timed from Python):
- * <pre>
- * NewlineCountStrategies.manual8KiB        53687091  avgt    5  361.217 ± 7.670  ms/op
- * NewlineCountStrategies.wirespeedCountPath 53687091 avgt    5  152.049 ± 7.179  ms/op
- * NewlineCountStrategies.wirespeedMapped   53687091  avgt    5  152.338 ± 6.205  ms/op
- * </pre>
- * With {@code -jvmArgsAppend "-XX:+UseParallelGC --add-modules jdk.incubator.vector -Dwirespeed.vector=B"},
- * {@code -f 2 -wi 2 -i 5 -w 1 -r 1}, {@code wirespeed} benchmarks only, ms/op, B = false (SWAR) / true
- * (vectors, {@code NewlineCountSwarVsVector}): CSV {@code countPath} 0.021 / 0.021 (read through a
- * {@code ChannelReader}, whose count was SWAR either way then), mapped 0.017 / 0.013; 1 GiB
- * {@code countPath} 154.8 ± 7.4 / 135.7 ± 1.5, mapped 151.4 ± 2.1 / 135.3 ± 2.2. Since
- * {@code ChannelReader.countToEnd} counts through {@code ByteCounts} too ({@code -p lines=10000 -prof gc}):
- * CSV {@code countPath} 0.020 ± 0.001 ms and 776 B/op / 0.016 ± 0.001 ms and 992 B/op.
- * Counting a path is 1.08x {@code wc -l} on 1 GiB (1.21x with vectors). Before it mapped large files it read them through
- * its buffer: 195.0 ± 6.0 ms (0.84x); before its buffer was freed per call (an arena, not a direct
- * buffer left to the collector) it took 0.685 ms on the CSV.
+ * <p>Results recorded so far: {@code benchmarks/RESULTS.md}.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)

@@ -40,28 +40,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * <p>Run: {@code java -cp "benchmarks/target/wirespeed-benchmarks-0.1.0-SNAPSHOT.jar:benchmarks/target/lib/*"
  * org.openjdk.jmh.Main NewlineCountSwarVsVector} (the forks add the module themselves).
  *
- * <p>2026-11-22, project VM (2 vCPUs, Temurin 25.0.3, AVX2: 32-byte vectors), {@code taskset -c 1},
- * {@code -f 2 -wi 5 -i 5 -w 1 -r 1}, us/op (the {@code swar} and {@code vectorMaskCount} rows from a
- * second run of those two, after {@code swar} was pointed at the SWAR loop itself):
- * <pre>
- * Benchmark                                      (size)  Mode  Cnt      Score     Error  Units
- * NewlineCountSwarVsVector.plainLoop              16384  avgt   10      2.986 ±   0.047  us/op
- * NewlineCountSwarVsVector.plainLoop            1048576  avgt   10    190.450 ±   2.945  us/op
- * NewlineCountSwarVsVector.plainLoop           67108864  avgt   10  39129.723 ± 278.525  us/op
- * NewlineCountSwarVsVector.swar                   16384  avgt   10      0.343 ±   0.007  us/op
- * NewlineCountSwarVsVector.swar                 1048576  avgt   10     22.847 ±   0.679  us/op
- * NewlineCountSwarVsVector.swar                67108864  avgt   10   7203.326 ± 400.413  us/op
- * NewlineCountSwarVsVector.vectorLaneCounters     16384  avgt   10      0.277 ±   0.002  us/op
- * NewlineCountSwarVsVector.vectorLaneCounters   1048576  avgt   10     18.140 ±   0.605  us/op
- * NewlineCountSwarVsVector.vectorLaneCounters  67108864  avgt   10  18475.651 ± 280.985  us/op
- * NewlineCountSwarVsVector.vectorMaskCount        16384  avgt   10      0.133 ±   0.001  us/op
- * NewlineCountSwarVsVector.vectorMaskCount      1048576  avgt   10      9.533 ±   0.095  us/op
- * NewlineCountSwarVsVector.vectorMaskCount     67108864  avgt   10   3248.625 ± 294.163  us/op
- * </pre>
- * The mask count is 2.6x SWAR in L1, 2.4x in L2 and 2.2x from memory (20.7 GB/s); SWAR is 8.7x-5.4x
- * the byte loop. Per-lane counters lose: widening the lanes every 127 vectors costs more than a mask
- * count per vector, and they took longest to compile. On a file the gain shrinks to what mapping leaves
- * of it: {@code NewlineCountStrategies}, 1 GiB, 155 ms SWAR and 136 ms vectors.
+ * <p>Results recorded so far: {@code benchmarks/RESULTS.md}.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
