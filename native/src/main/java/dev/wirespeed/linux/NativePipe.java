@@ -37,7 +37,11 @@ import java.nio.channels.NonWritableChannelException;
  * {@code O_NONBLOCK} belongs to the open file description, which every process that inherited the
  * descriptor shares: switching standard input to non-blocking mode switches it for the shell's other
  * processes on the same terminal or pipe too. {@link #close()} therefore puts back the mode the
- * descriptor had when this channel was made, then closes the descriptor.
+ * descriptor had when this channel was made, then closes the descriptor. For {@link #stdin()} and
+ * {@link #stdout()}, which the process inherited, the mode is also put back if the JVM exits with the
+ * channel still open in the other mode: on {@code System.exit}, the end of {@code main}, or a
+ * {@code SIGINT}, {@code SIGTERM} or {@code SIGHUP} (the JVM's shutdown hooks run then; a
+ * {@code SIGKILL} leaves nothing to run).
  *
  * <h2>Thread safety</h2>
  * One thread may read while another writes; two threads must not read (or write) at once;
@@ -56,6 +60,10 @@ public final class NativePipe implements ByteChannel {
     private final String name;
     /** The descriptor's {@code O_NONBLOCK} when this channel was made, put back by {@link #close()}. */
     private final boolean wasBlocking;
+    /** Whether other processes share the descriptor's open file description: stdin and stdout. */
+    private final boolean inherited;
+    /** While an inherited descriptor is in the other mode: the shutdown hook that puts it back. */
+    private Thread restoreOnExit;
     private final FdDirection in = new FdDirection();
     private final FdDirection out = new FdDirection();
     private volatile boolean open = true;
@@ -63,7 +71,13 @@ public final class NativePipe implements ByteChannel {
 
     /** A channel over {@code fd}, which it owns from now on; package-private so that tests can wrap a duplicate. */
     NativePipe(int fd, boolean readable, boolean writable, String name) throws NativeIoException {
+        this(fd, readable, writable, name, false);
+    }
+
+    /** With {@code inherited}: the descriptor came from the parent process, whose mode must survive this one. */
+    NativePipe(int fd, boolean readable, boolean writable, String name, boolean inherited) throws NativeIoException {
         this.fd = fd;
+        this.inherited = inherited;
         this.readable = readable;
         this.writable = writable;
         this.name = name;
@@ -80,7 +94,7 @@ public final class NativePipe implements ByteChannel {
      */
     public static NativePipe stdin() throws NativeIoException {
         LibC.checkSupported();
-        return new NativePipe(0, true, false, "stdin");
+        return new NativePipe(0, true, false, "stdin", true);
     }
 
     /**
@@ -91,7 +105,7 @@ public final class NativePipe implements ByteChannel {
      */
     public static NativePipe stdout() throws NativeIoException {
         LibC.checkSupported();
-        return new NativePipe(1, false, true, "stdout");
+        return new NativePipe(1, false, true, "stdout", true);
     }
 
     /**
@@ -151,7 +165,36 @@ public final class NativePipe implements ByteChannel {
         ensureOpen();
         Sys.setBlocking(fd, block, describe());
         blocking = block;
+        if (inherited) {
+            if (block != wasBlocking && restoreOnExit == null) {
+                restoreOnExit = Thread.ofPlatform().name("wirespeed-restore-" + name).unstarted(this::restoreMode);
+                Runtime.getRuntime().addShutdownHook(restoreOnExit);
+            } else if (block == wasBlocking && restoreOnExit != null) {
+                dropRestoreHook();
+            }
+        }
         return this;
+    }
+
+    /** The shutdown hook's work: the descriptor's first mode back, if the channel is still open in the other. */
+    private void restoreMode() {
+        if (open && blocking != wasBlocking) {
+            try {
+                Sys.setBlocking(fd, wasBlocking, describe());
+            } catch (NativeIoException e) {
+                System.err.println("wirespeed: could not put back the blocking mode of " + describe() + ": "
+                        + e.getMessage());
+            }
+        }
+    }
+
+    private void dropRestoreHook() {
+        try {
+            Runtime.getRuntime().removeShutdownHook(restoreOnExit);
+        } catch (IllegalStateException e) {
+            // the JVM is shutting down: the hook runs and finds the mode already put back
+        }
+        restoreOnExit = null;
     }
 
     /**
@@ -246,12 +289,16 @@ public final class NativePipe implements ByteChannel {
         if (!open) {
             return;
         }
-        open = false;
         try {
             if (blocking != wasBlocking) {
                 Sys.setBlocking(fd, wasBlocking, describe());
+                blocking = wasBlocking;
             }
         } finally {
+            open = false;
+            if (restoreOnExit != null) {
+                dropRestoreHook();
+            }
             Sys.close(fd);
         }
     }

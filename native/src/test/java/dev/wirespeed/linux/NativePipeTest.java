@@ -103,6 +103,40 @@ class NativePipeTest {
         }
     }
 
+    /**
+     * A shell holds a second descriptor of the pipe that is the child JVM's standard input, so it can
+     * read the shared description's flags after the child has gone: set while the child runs, and
+     * back to blocking once SIGTERM has ended it with the channel still open.
+     */
+    @Test
+    void aJvmEndedBySigtermPutsBackTheBlockingModeOfTheStdinItInherited() throws Exception {
+        String script = String.join("\n",
+                "exec 3<&0",
+                "\"$1\" --enable-native-access=ALL-UNNAMED -cp \"$2\" dev.wirespeed.linux.NonBlockingStdinChild <&3 >/dev/null &",
+                "child=$!",
+                "flags() { sed -n 's/^flags:[[:space:]]*//p' /proc/$$/fdinfo/3; }",
+                "i=0",
+                "while [ $i -lt 600 ] && [ $(( 0$(flags) & 2048 )) -eq 0 ]; do sleep 0.05; i=$((i + 1)); done",
+                "echo \"during $(flags)\"",
+                "kill -TERM $child",
+                "wait $child",
+                "echo \"exit $?\"",
+                "echo \"after $(flags)\"");
+        String javaBin = ProcessHandle.current().info().command().orElse(System.getProperty("java.home") + "/bin/java");
+        Process shell = new ProcessBuilder("sh", "-c", script, "sh", javaBin, System.getProperty("java.class.path"))
+                .redirectErrorStream(true).start();
+        // The test keeps the pipe's write end open, so the child's stdin never ends on its own.
+        String out = new String(shell.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(shell.waitFor(60, TimeUnit.SECONDS), out);
+        shell.getOutputStream().close();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile(
+                "during (0[0-7]+)\nexit (\\d+)\nafter (0[0-7]+)\n").matcher(out);
+        assertTrue(m.find(), out);
+        assertTrue((Integer.parseInt(m.group(1), 8) & NativeSocket.O_NONBLOCK) != 0, "the child switched: " + out);
+        assertEquals("143", m.group(2), "SIGTERM ended the child: " + out);
+        assertEquals(0, Integer.parseInt(m.group(3), 8) & NativeSocket.O_NONBLOCK, "blocking again: " + out);
+    }
+
     @Test
     void writingWhereNoReaderIsLeftIsEpipeNamingTheDescriptorAndWrongDirectionsAreRefused() throws IOException {
         NativePipe.Ends pipe = NativePipe.open();
