@@ -12,6 +12,7 @@ import dev.wirespeed.lab.experiments.Experiments;
 import dev.wirespeed.lab.report.Console;
 import dev.wirespeed.lab.report.LabReport;
 import dev.wirespeed.lab.report.ReportHtml;
+import dev.wirespeed.lab.report.ReportMarkdown;
 import dev.wirespeed.lab.report.ResultsFiles;
 import dev.wirespeed.lab.result.Table;
 import java.io.IOException;
@@ -105,9 +106,10 @@ public final class LabCommand implements Callable<Integer> {
         Console.printFindings(report, stdout);
         ResultsFiles.write(report, out);
         Files.writeString(out.resolve("index.html"), ReportHtml.render(report), StandardCharsets.UTF_8);
+        Files.writeString(out.resolve("results.md"), ReportMarkdown.render(report, outcomes), StandardCharsets.UTF_8);
         stdout.println();
         stdout.println("wrote " + out.resolve("index.html") + ", " + out.resolve("results.json") + " (schema "
-                + out.resolve(LabReport.SCHEMA) + ") and " + out.resolve("results.csv"));
+                + out.resolve(LabReport.SCHEMA) + "), " + out.resolve("results.csv") + " and " + out.resolve("results.md"));
         stdout.flush();
         return ExitCode.OK;
     }

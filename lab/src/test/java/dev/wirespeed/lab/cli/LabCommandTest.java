@@ -132,6 +132,11 @@ class LabCommandTest {
                 .count(), "a percentile chart per placement, for latency");
         assertTrue(out.toString().contains("tcp: TCP loopback"), out.toString());
         assertTrue(out.toString().contains("latency: TCP loopback round trips"), out.toString());
+        String md = Files.readString(dir.resolve("results.md"));
+        assertTrue(md.startsWith("## wirespeed lab (quick)\n"), md);
+        assertTrue(md.contains("\n**latency: TCP loopback round trips"), md);
+        assertTrue(md.contains("\n| case | p50 [min-max] |"), md);
+        assertTrue(md.contains("\n### Findings\n"), md);
     }
 
     @Test

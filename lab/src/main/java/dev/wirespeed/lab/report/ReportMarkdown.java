@@ -1,0 +1,82 @@
+package dev.wirespeed.lab.report;
+
+import dev.wirespeed.lab.experiment.Outcome;
+import dev.wirespeed.lab.result.Finding;
+import dev.wirespeed.lab.result.Table;
+import java.util.List;
+
+/**
+ * {@code results.md}: a lab run's tables and findings in Markdown (GitHub's tables), to paste into an
+ * issue or a README with the machine and mode they were measured on.
+ */
+public final class ReportMarkdown {
+    private ReportMarkdown() {
+    }
+
+    /**
+     * {@return the run in Markdown}: a heading with the machine and mode, each experiment's tables in
+     * report order (the first column left-aligned, the others right-aligned, as the terminal shows
+     * them), then the findings and the notes
+     *
+     * @param report the run's report
+     * @param outcomes the experiments' outcomes, whose tables the report does not keep
+     */
+    public static String render(LabReport report, List<Outcome> outcomes) {
+        StringBuilder md = new StringBuilder();
+        md.append("## wirespeed lab (").append(report.mode().id()).append(")\n\n");
+        md.append(cell(report.machine().toString())).append("\n");
+        for (Outcome outcome : outcomes) {
+            md.append("\n### `").append(outcome.experiment()).append("`: ").append(cell(outcome.description())).append("\n");
+            for (Table table : outcome.tables()) {
+                table(table, md);
+            }
+        }
+        if (!report.findings().isEmpty()) {
+            md.append("\n### Findings\n\n| experiment | claim | figures | verdict |\n| --- | --- | --- | --- |\n");
+            for (Finding finding : report.findings()) {
+                md.append("| ").append(cell(finding.experiment())).append(" | ").append(cell(finding.title())).append(" | ")
+                        .append(cell(finding.figures())).append(" | ")
+                        .append(finding.holds() ? "holds" : "**does not hold**").append(" |\n");
+            }
+        }
+        if (!report.notes().isEmpty()) {
+            md.append("\n### Notes\n\n");
+            for (String note : report.notes()) {
+                md.append("- ").append(cell(note)).append('\n');
+            }
+        }
+        return md.toString();
+    }
+
+    private static void table(Table table, StringBuilder md) {
+        md.append("\n**").append(cell(table.title())).append("**\n\n");
+        row(table.header(), md);
+        md.append('|');
+        for (int i = 0; i < table.header().size(); i++) {
+            md.append(i == 0 ? " --- |" : " ---: |");
+        }
+        md.append('\n');
+        for (List<String> row : table.rows()) {
+            row(row, md);
+        }
+        if (!table.notes().isEmpty()) {
+            md.append('\n');
+            for (String note : table.notes()) {
+                md.append("- ").append(cell(note)).append('\n');
+            }
+        }
+    }
+
+    private static void row(List<String> cells, StringBuilder md) {
+        md.append('|');
+        for (String cell : cells) {
+            md.append(' ').append(cell(cell)).append(" |");
+        }
+        md.append('\n');
+    }
+
+    /** A cell's text: pipes escaped, line breaks as spaces, so that it stays in its cell and row. */
+    static String cell(String text) {
+        return text.replace("\\", "\\\\").replace("|", "\\|").replace('\n', ' ').replace("*", "\\*");
+    }
+}

@@ -1,0 +1,56 @@
+package dev.wirespeed.lab.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.wirespeed.lab.experiment.Outcome;
+import dev.wirespeed.lab.result.Table;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** {@code results.md}: every table and finding, each cell kept in its cell. */
+class ReportMarkdownTest {
+    private static final Table TABLE = new Table("tcp: 100-byte bodies | MB/s", List.of("case", "MB/s [min-max]"),
+            List.of(List.of("zero-copy", "2,483.2 [2,359.0-2,607.4]"), List.of("a|b*c", "1.0")),
+            List.of("a note"));
+
+    @Test
+    void tablesFollowTheirExperimentWithTheFirstColumnLeftAndTheOthersRightAligned() {
+        LabReport report = SampleReport.create();
+        String md = ReportMarkdown.render(report, List.of(new Outcome("tcp", "the first article", List.of(),
+                List.of(TABLE), List.of())));
+        assertTrue(md.startsWith("## wirespeed lab (" + report.mode().id() + ")\n\n"), md);
+        assertTrue(md.contains("""
+
+                ### `tcp`: the first article
+
+                **tcp: 100-byte bodies \\| MB/s**
+
+                | case | MB/s [min-max] |
+                | --- | ---: |
+                | zero-copy | 2,483.2 [2,359.0-2,607.4] |
+                | a\\|b\\*c | 1.0 |
+
+                - a note
+                """), md);
+    }
+
+    @Test
+    void everyFindingIsARowWithItsVerdict() {
+        LabReport report = SampleReport.create();
+        String md = ReportMarkdown.render(report, List.of());
+        String findings = md.substring(md.indexOf("### Findings"));
+        assertEquals(report.findings().size(), findings.lines().filter(l -> l.startsWith("| ")).count() - 2,
+                "a row per finding under the header and its alignment row: " + findings);
+        assertEquals(report.findings().stream().filter(f -> !f.holds()).count(),
+                findings.lines().filter(l -> l.endsWith("| **does not hold** |")).count(), findings);
+        for (String note : report.notes()) {
+            assertTrue(md.contains("- " + ReportMarkdown.cell(note) + "\n"), note);
+        }
+    }
+
+    @Test
+    void aCellKeepsPipesBackslashesAndLineBreaksInside() {
+        assertEquals("a\\|b \\\\c\\* d", ReportMarkdown.cell("a|b \\c*\nd"));
+    }
+}
