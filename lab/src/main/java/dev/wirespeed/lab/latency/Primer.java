@@ -33,12 +33,25 @@ final class Primer {
 
     private Primer(SocketAddress address, long roundTrips, int connections) {
         this.thread = Thread.ofPlatform().daemon().name("echo-primer").unstarted(() -> {
+            SocketAddress target = target(address);
+            int connected = 0;
             try {
                 for (int c = 0; c < connections; c++) {
-                    primeOnce(address, roundTrips);
+                    try (SocketChannel channel = SocketChannel.open(target)) {
+                        connected++;
+                        primeOnce(channel, roundTrips);
+                    }
                 }
             } catch (IOException e) {
                 failure = e;
+                // The echo accepts every priming connection before it listens: give it the rest, empty.
+                for (; connected < connections; connected++) {
+                    try {
+                        SocketChannel.open(target).close();
+                    } catch (IOException ignored) {
+                        // the failure already says what went wrong
+                    }
+                }
             }
         });
     }
@@ -63,37 +76,39 @@ final class Primer {
         }
     }
 
-    private static void primeOnce(SocketAddress address, long roundTrips) throws IOException {
-        SocketAddress target = address instanceof InetSocketAddress inet && inet.getAddress().isAnyLocalAddress()
+    /** {@return where to connect to reach {@code address}}: loopback for a wildcard bind */
+    private static SocketAddress target(SocketAddress address) {
+        return address instanceof InetSocketAddress inet && inet.getAddress().isAnyLocalAddress()
                 ? new InetSocketAddress("127.0.0.1", inet.getPort()) : address;
+    }
+
+    private static void primeOnce(SocketChannel channel, long roundTrips) throws IOException {
         byte[] pattern = SequenceStream.pattern(SIZE);
         int frame = FrameFormat.HEADER_LENGTH + SIZE;
         ByteBuffer out = ByteBuffer.allocateDirect(frame);
         ByteBuffer in = ByteBuffer.allocateDirect(frame);
         byte[] sent = new byte[frame];
         byte[] received = new byte[frame];
-        try (SocketChannel channel = SocketChannel.open(target)) {
-            if (target instanceof InetSocketAddress) {
-                channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+        if (channel.getRemoteAddress() instanceof InetSocketAddress) {
+            channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+        }
+        for (long i = 0; i < roundTrips; i++) {
+            out.clear();
+            out.putInt(SequenceStream.type(i)).putInt(SIZE).put(pattern, SequenceStream.patternOffset(i), SIZE).flip();
+            out.get(0, sent);
+            while (out.hasRemaining()) {
+                channel.write(out);
             }
-            for (long i = 0; i < roundTrips; i++) {
-                out.clear();
-                out.putInt(SequenceStream.type(i)).putInt(SIZE).put(pattern, SequenceStream.patternOffset(i), SIZE).flip();
-                out.get(0, sent);
-                while (out.hasRemaining()) {
-                    channel.write(out);
+            in.clear();
+            while (in.hasRemaining()) {
+                if (channel.read(in) < 0) {
+                    throw new EOFException("the echo closed the priming connection after " + i + " round trips");
                 }
-                in.clear();
-                while (in.hasRemaining()) {
-                    if (channel.read(in) < 0) {
-                        throw new EOFException("the echo closed the priming connection after " + i + " round trips");
-                    }
-                }
-                in.get(0, received);
-                if (!Arrays.equals(sent, received)) {
-                    throw new IOException("echo " + i + " of the priming connection differs from the frame sent: first "
-                            + "byte differing at " + Arrays.mismatch(sent, received) + " of " + frame);
-                }
+            }
+            in.get(0, received);
+            if (!Arrays.equals(sent, received)) {
+                throw new IOException("echo " + i + " of the priming connection differs from the frame sent: first "
+                        + "byte differing at " + Arrays.mismatch(sent, received) + " of " + frame);
             }
         }
     }
