@@ -6,11 +6,14 @@
  *   pingpong echo BIND PORT MODE
  *       prints "listening on ADDRESS" on stderr, then echoes each connection, one after another:
  *       every whole frame read is sent back unchanged.
- *   pingpong ping HOST PORT MODE COUNT WARMUP SIZE
+ *   pingpong ping HOST PORT MODE COUNT WARMUP SIZE [RATE]
  *       sends frame i of the sequence stream (type i, body bytes (i + k) mod 256), waits for its echo,
  *       checks it byte for byte, and after WARMUP unrecorded round trips records COUNT of them;
  *       prints {"p50":..,"p90":..,"p99":..,"p999":..,"p9999":..,"max":..,"unit":"us"} (nearest rank, as
- *       HdrHistogram reports a percentile).
+ *       HdrHistogram reports a percentile). Without RATE (or 0) the loop is closed: the next frame
+ *       leaves when the echo is back. With RATE frames a second it is open, as 'wirespeed ping --rate':
+ *       frame i is due i/RATE seconds after the loop began, sent when due (busy-waiting for it),
+ *       and its time counts from then, so a stall is charged to every frame due during it.
  *
  * MODE is "block" (blocking read(2)) or "poll" (non-blocking reads retried on EAGAIN, yielding the
  * CPU every 8 empty reads: the library's busy-poll policy). Exit codes: 0 ok, 2 usage, 4 an echo
@@ -127,16 +130,35 @@ static double percentile(const uint64_t *sorted, long count, double p) {
     return sorted[rank - 1] / 1000.0;
 }
 
-static int ping(int fd, int poll, long count, long warmup, int size) {
+/* What a busy-wait does between two looks at the clock, as Thread.onSpinWait() does. */
+#if defined(__x86_64__) || defined(__i386__)
+#define SPIN_PAUSE() __builtin_ia32_pause()
+#elif defined(__aarch64__)
+#define SPIN_PAUSE() __asm__ volatile("yield")
+#else
+#define SPIN_PAUSE() do { } while (0)
+#endif
+
+static int ping(int fd, int poll, long count, long warmup, int size, double rate) {
     unsigned char *out, *in;
     if (posix_memalign((void **) &out, 4096, BUFFER) || posix_memalign((void **) &in, 4096, BUFFER)) die("posix_memalign");
     uint64_t *times = malloc(sizeof(uint64_t) * count);
     if (times == NULL) die("malloc");
+    double interval = rate > 0 ? 1e9 / rate : 0;
+    uint64_t first = now_ns();
     for (long i = 0; i < warmup + count; i++) {
         put32(out, (uint32_t) i);
         put32(out + 4, (uint32_t) size);
         for (int k = 0; k < size; k++) out[8 + k] = (unsigned char) (i + k);
-        uint64_t start = now_ns();
+        uint64_t start;
+        if (interval > 0) {
+            start = first + (uint64_t) (i * interval); /* due: the time counts from here, sent or not */
+            while (now_ns() < start) {
+                SPIN_PAUSE();
+            }
+        } else {
+            start = now_ns();
+        }
         send_all(fd, out, 8 + size, poll);
         size_t have = 0;
         if (!fill(fd, in, &have, 8 + size, poll)) {
@@ -180,12 +202,13 @@ int main(int argc, char **argv) {
             close(fd);
         }
     }
-    if (argc == 8 && strcmp(argv[1], "ping") == 0) {
+    if ((argc == 8 || argc == 9) && strcmp(argv[1], "ping") == 0) {
         int poll = strcmp(argv[4], "poll") == 0;
         long count = atol(argv[5]), warmup = atol(argv[6]);
         int size = atoi(argv[7]);
-        if (count < 1 || warmup < 0 || size < 0 || size > BUFFER - 8) {
-            fprintf(stderr, "pingpong: COUNT >= 1, WARMUP >= 0, 0 <= SIZE <= %d\n", BUFFER - 8);
+        double rate = argc == 9 ? atof(argv[8]) : 0;
+        if (count < 1 || warmup < 0 || size < 0 || size > BUFFER - 8 || rate < 0) {
+            fprintf(stderr, "pingpong: COUNT >= 1, WARMUP >= 0, 0 <= SIZE <= %d, RATE >= 0\n", BUFFER - 8);
             return 2;
         }
         int fd = socket(AF_INET, SOCK_STREAM, 0);
@@ -194,9 +217,9 @@ int main(int argc, char **argv) {
         if (inet_pton(AF_INET, argv[2], &address.sin_addr) != 1) die("inet_pton");
         if (connect(fd, (struct sockaddr *) &address, sizeof address) < 0) die("connect");
         no_delay(fd);
-        return ping(fd, poll, count, warmup, size);
+        return ping(fd, poll, count, warmup, size, rate);
     }
     fprintf(stderr, "usage: pingpong echo BIND PORT block|poll\n"
-                    "       pingpong ping HOST PORT block|poll COUNT WARMUP SIZE\n");
+                    "       pingpong ping HOST PORT block|poll COUNT WARMUP SIZE [RATE]\n");
     return 2;
 }

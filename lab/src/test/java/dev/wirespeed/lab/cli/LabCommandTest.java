@@ -111,7 +111,8 @@ class LabCommandTest {
             List<String> latencyCases = new ArrayList<>(List.of("jdk", "jdk-spin", "native", "native-spin", "netty",
                     "jdk-spin, open loop at 20,000/s", "native-spin, open loop at 20,000/s"));
             if (cc) {
-                latencyCases.addAll(List.of("C ping-pong blocking", "C ping-pong busy-poll"));
+                latencyCases.addAll(List.of("C ping-pong blocking", "C ping-pong busy-poll",
+                        "C ping-pong busy-poll, open loop at 20,000/s"));
             }
             for (String kase : latencyCases) {
                 for (Percentile percentile : Percentile.values()) {

@@ -61,6 +61,29 @@ public sealed interface LatencyCase {
     }
 
     /**
+     * The C ping-pong busy-polling at both ends, open loop as {@link OpenLoop}: the ceiling of the
+     * open-loop rows, against the closed-loop busy-polling row's echo.
+     *
+     * @param rate frames per second
+     */
+    record COpenLoop(int rate) implements LatencyCase {
+        @Override
+        public String name() {
+            return String.format(java.util.Locale.ROOT, "C ping-pong busy-poll, open loop at %,d/s", rate);
+        }
+
+        @Override
+        public boolean spin() {
+            return true;
+        }
+
+        @Override
+        public Role role() {
+            return Role.CEILING;
+        }
+    }
+
+    /**
      * The C ping-pong, blocking or busy-polling at both ends.
      *
      * @param spin whether both ends busy-poll

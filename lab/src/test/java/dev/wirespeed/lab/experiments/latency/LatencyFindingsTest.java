@@ -105,4 +105,36 @@ class LatencyFindingsTest {
         assertTrue(finding(findingsAtTimesC(1.3), p9999).holds());
         assertFalse(finding(findingsAtTimesC(1.6), p9999).holds());
     }
+
+    /** Findings with open-loop rows whose p99.9 is {@code factor} times the C open loop's, and the closed rows equal to C. */
+    private static List<Finding> findingsWithOpenLoopsAtTimesC(double factor, boolean withCOpenLoop) {
+        Results<LatencyCell, Distribution> results = new Results<>();
+        for (boolean spin : new boolean[] {false, true}) {
+            double c = spin ? 5.8 : 71.1;
+            results.put(new LatencyCell(APART, new LatencyCase.C(spin)), distribution(c, c));
+            for (Impl impl : spin ? List.of(Impl.JDK_SPIN, Impl.NATIVE_SPIN) : List.of(Impl.JDK, Impl.NATIVE)) {
+                results.put(new LatencyCell(APART, new LatencyCase.Java(impl)), distribution(c, c));
+            }
+        }
+        if (withCOpenLoop) {
+            results.put(new LatencyCell(APART, new LatencyCase.COpenLoop(LatencyExperiment.OPEN_LOOP_RATE)),
+                    distribution(7.0, 7.0));
+        }
+        for (Impl impl : List.of(Impl.JDK_SPIN, Impl.NATIVE_SPIN)) {
+            results.put(new LatencyCell(APART, new LatencyCase.OpenLoop(impl, LatencyExperiment.OPEN_LOOP_RATE)),
+                    distribution(7.0 * factor, 7.0 * factor));
+        }
+        return new LatencyExperiment().findings(results, LAB);
+    }
+
+    @Test
+    void theOpenLoopsAreJudgedAgainstTheCOpenLoopAtP999WhenItRan() {
+        String open = "the busy-polling paths' open-loop p99.9 is within 1.25x the C ping-pong's at the same rate";
+        assertTrue(finding(findingsWithOpenLoopsAtTimesC(1.2, true), open).holds());
+        Finding slow = finding(findingsWithOpenLoopsAtTimesC(1.3, true), open);
+        assertFalse(slow.holds());
+        assertEquals(2, slow.failures().size(), "native-spin and jdk-spin open loops: " + slow.failures());
+        assertTrue(findingsWithOpenLoopsAtTimesC(1.3, false).stream().noneMatch(f -> f.claim().startsWith(open)),
+                "no C open loop, no finding");
+    }
 }
