@@ -14,7 +14,7 @@ package dev.wirespeed.lab.latency;
  */
 final class WarmupEnd {
     /** How many times {@code minNanos + quietNanos} the warm-up may last while the JIT is still compiling. */
-    static final int MAX_FACTOR = 5;
+    static final int MAX_FACTOR = 3;
 
     /** Added to now while the end is not known: far enough that {@code end - 1 - now} stays positive. */
     static final long UNKNOWN = 1L << 62;

@@ -38,7 +38,7 @@ class WarmupEndTest {
     void aJitThatNeverRestsEndsTheWarmUpAtItsLongest() {
         WarmupEnd end = new WarmupEnd(0, 100 * MS, 50 * MS);
         long compiled = 0;
-        for (long now = 100 * MS; now < 750 * MS; now += 10 * MS) {
+        for (long now = 100 * MS; now < WarmupEnd.MAX_FACTOR * 150 * MS; now += 10 * MS) {
             assertEquals(now + WarmupEnd.UNKNOWN, end.look(now, compiled++), "at " + now / MS + " ms");
         }
         assertEquals(WarmupEnd.MAX_FACTOR * 150 * MS, end.look(WarmupEnd.MAX_FACTOR * 150 * MS, compiled));

@@ -49,8 +49,8 @@ public final class LatencyExperiment implements Experiment<LatencyCell, Distribu
      */
     static final int OPEN_LOOP_RATE = 20_000;
 
-    /** Unmeasured round trips of the C open loop at most: 50 ms at {@link #OPEN_LOOP_RATE}. */
-    static final int C_OPEN_LOOP_WARMUP = 1_000;
+    /** Unmeasured round trips of the C ping-pong at most: it has no JIT to wait for. */
+    static final int C_WARMUP = 1_000;
 
     /** How far the Java paths may be from the C ping-pong, percentile by percentile: the targets. */
     static final Map<Percentile, Double> C_BOUNDS = bounds();
@@ -150,6 +150,11 @@ public final class LatencyExperiment implements Experiment<LatencyCell, Distribu
         };
     }
 
+    /** {@return round trips before the C ping-pong measures: {@link #warmup}, at most {@link #C_WARMUP}} */
+    static long cWarmup(LabContext lab) {
+        return Math.min(warmup(lab), C_WARMUP);
+    }
+
     @Override
     public CaseRunner<LatencyCell, Distribution> open(LabContext lab) throws IOException, InterruptedException {
         Path pingpong = lab.program(CPrograms.Program.PINGPONG).orElse(null);
@@ -224,13 +229,13 @@ public final class LatencyExperiment implements Experiment<LatencyCell, Distribu
             case LatencyCase.Java java -> javaPing(java.impl(), List.of(), port, cpu, lab);
             case LatencyCase.OpenLoop open -> javaPing(open.impl(), List.of("--rate", String.valueOf(open.rate())), port,
                     cpu, lab);
+            // C has no JIT to wait for: a short warm-up (a blocking round trip between cores is ~0.1 ms) keeps the run short.
             case LatencyCase.C c -> Children.pinned(cpu, List.of(pingpong.toString(), "ping", "127.0.0.1", port,
-                    c.spin() ? "poll" : "block", String.valueOf(count(lab)), String.valueOf(warmup(lab)),
+                    c.spin() ? "poll" : "block", String.valueOf(count(lab)), String.valueOf(cWarmup(lab)),
                     String.valueOf(SIZE)));
-            // C has no JIT to wait for, and an open loop's warm-up is paced: a short one keeps the run short.
             case LatencyCase.COpenLoop open -> Children.pinned(cpu, List.of(pingpong.toString(), "ping", "127.0.0.1",
-                    port, "poll", String.valueOf(count(lab)), String.valueOf(Math.min(warmup(lab), C_OPEN_LOOP_WARMUP)),
-                    String.valueOf(SIZE), String.valueOf(open.rate())));
+                    port, "poll", String.valueOf(count(lab)), String.valueOf(cWarmup(lab)), String.valueOf(SIZE),
+                    String.valueOf(open.rate())));
         };
         return Children.latency(new ProcessBuilder(command).start(), "ping " + cell.row().name());
     }
@@ -288,8 +293,8 @@ public final class LatencyExperiment implements Experiment<LatencyCell, Distribu
                     header, lines,
                     List.of(Percentile.tailNote(count(lab)), String.format(Locale.ROOT, "open loop: frame i is due at "
                             + "i / %,d s and its round trip counts from then (coordinated omission corrected); the "
-                            + "echo is the closed-loop row's; the C open loop warms up for at most %,d", OPEN_LOOP_RATE,
-                            C_OPEN_LOOP_WARMUP))));
+                            + "echo is the closed-loop row's", OPEN_LOOP_RATE), String.format(Locale.ROOT, "the C "
+                            + "ping-pong warms up for %,d round trips: it has no JIT to wait for", cWarmup(lab)))));
         }
         return tables;
     }
