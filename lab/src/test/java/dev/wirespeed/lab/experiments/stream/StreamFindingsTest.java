@@ -84,6 +84,19 @@ class StreamFindingsTest {
     }
 
     @Test
+    void theNettyTargetSaysWhenThreeTimesNettyIsBeyondTheCeiling() {
+        String claim = "the 3x-Netty target is within the ceiling: 3x the best Netty strategy is at most what the best "
+                + "C or iperf3 row reads";
+        Finding reachable = finding(tcp(), claim);
+        assertTrue(reachable.holds(), "3 x 901 = 2,703 <= 5,347: " + reachable.figures());
+        assertEquals("3x netty-epoll", reachable.checks().get(0).numerator().name());
+        assertEquals(3 * 901.0, reachable.checks().get(0).numerator().stats().median());
+        Map<StreamCase, Double> mb = tcp();
+        mb.put(new StreamCase.Java(Strategies.NETTY_EPOLL), 1800.0);
+        assertFalse(finding(mb, claim).holds(), "3 x 1,800 = 5,400 > 5,347");
+    }
+
+    @Test
     void theCeilingTargetIsAgainstTheBestCOrIperfRowOfThePlacement() {
         Finding ceiling = finding(tcp(), "wirespeed-spin <- C writer reaches 90% of the ceiling");
         assertEquals(5347.0, ceiling.checks().get(0).denominator().stats().median());
