@@ -64,6 +64,8 @@ public final class NativePipe implements ByteChannel {
     private final boolean inherited;
     /** While an inherited descriptor is in the other mode: the shutdown hook that puts it back. */
     private Thread restoreOnExit;
+    /** Held by {@link #close()} and by the shutdown hook, so that they do not interleave. */
+    private final Object closing = new Object();
     private final FdDirection in = new FdDirection();
     private final FdDirection out = new FdDirection();
     private volatile boolean open = true;
@@ -176,9 +178,16 @@ public final class NativePipe implements ByteChannel {
         return this;
     }
 
-    /** The shutdown hook's work: the descriptor's first mode back, if the channel is still open in the other. */
+    /**
+     * The shutdown hook's work: the descriptor's first mode back, if the channel is still open. Under
+     * {@link #closing}, so that it never touches a descriptor {@link #close()} has released (and the
+     * kernel may have handed out again).
+     */
     private void restoreMode() {
-        if (open && blocking != wasBlocking) {
+        synchronized (closing) {
+            if (!open) {
+                return;
+            }
             try {
                 Sys.setBlocking(fd, wasBlocking, describe());
             } catch (NativeIoException e) {
@@ -286,20 +295,22 @@ public final class NativePipe implements ByteChannel {
      */
     @Override
     public void close() throws IOException {
-        if (!open) {
-            return;
-        }
-        try {
-            if (blocking != wasBlocking) {
-                Sys.setBlocking(fd, wasBlocking, describe());
-                blocking = wasBlocking;
+        synchronized (closing) {
+            if (!open) {
+                return;
             }
-        } finally {
-            open = false;
-            if (restoreOnExit != null) {
-                dropRestoreHook();
+            try {
+                if (blocking != wasBlocking) {
+                    Sys.setBlocking(fd, wasBlocking, describe());
+                    blocking = wasBlocking;
+                }
+            } finally {
+                open = false;
+                if (restoreOnExit != null) {
+                    dropRestoreHook();
+                }
+                Sys.close(fd);
             }
-            Sys.close(fd);
         }
     }
 
