@@ -229,15 +229,26 @@ public final class LatencyExperiment implements Experiment<LatencyCell, Distribu
             case LatencyCase.Java java -> javaPing(java.impl(), List.of(), port, cpu, lab);
             case LatencyCase.OpenLoop open -> javaPing(open.impl(), List.of("--rate", String.valueOf(open.rate())), port,
                     cpu, lab);
-            // C has no JIT to wait for: a short warm-up (a blocking round trip between cores is ~0.1 ms) keeps the run short.
-            case LatencyCase.C c -> Children.pinned(cpu, List.of(pingpong.toString(), "ping", "127.0.0.1", port,
-                    c.spin() ? "poll" : "block", String.valueOf(count(lab)), String.valueOf(cWarmup(lab)),
-                    String.valueOf(SIZE)));
-            case LatencyCase.COpenLoop open -> Children.pinned(cpu, List.of(pingpong.toString(), "ping", "127.0.0.1",
-                    port, "poll", String.valueOf(count(lab)), String.valueOf(cWarmup(lab)), String.valueOf(SIZE),
-                    String.valueOf(open.rate())));
+            case LatencyCase.C c -> cPing(pingpong, port, cpu, c.spin(), List.of(), lab);
+            case LatencyCase.COpenLoop open -> cPing(pingpong, port, cpu, true, List.of(String.valueOf(open.rate())),
+                    lab);
         };
         return Children.latency(new ProcessBuilder(command).start(), "ping " + cell.row().name());
+    }
+
+    /**
+     * {@return the C ping-pong's ping}, warmed up for {@link #cWarmup} round trips only: it has no JIT
+     * to wait for, and a warm-up counted in round trips costs seconds where round trips are slow
+     *
+     * @param rate empty for a closed loop, or the frames per second of an open one
+     */
+    private static List<String> cPing(Path pingpong, String port, int cpu, boolean spin, List<String> rate,
+            LabContext lab) {
+        List<String> args = new ArrayList<>(List.of(pingpong.toString(), "ping", "127.0.0.1", port,
+                spin ? "poll" : "block", String.valueOf(count(lab)), String.valueOf(cWarmup(lab)),
+                String.valueOf(SIZE)));
+        args.addAll(rate);
+        return Children.pinned(cpu, args);
     }
 
     private static List<String> javaPing(Impl impl, List<String> loop, String port, int cpu, LabContext lab) {
@@ -313,6 +324,14 @@ public final class LatencyExperiment implements Experiment<LatencyCell, Distribu
         }
         List<Placement> placements = results.cases().stream().map(LatencyCell::placement).distinct().toList();
         for (Placement placement : placements) {
+            LatencyCell cOpen = new LatencyCell(placement, new LatencyCase.COpenLoop(OPEN_LOOP_RATE));
+            if (results.has(cOpen)) {
+                for (Impl impl : List.of(Impl.NATIVE_SPIN, Impl.JDK_SPIN)) {
+                    LatencyCase open = new LatencyCase.OpenLoop(impl, OPEN_LOOP_RATE);
+                    openNearC.add(new Check(placement.toString(), figure(open, results.get(new LatencyCell(placement,
+                            open)), Percentile.P999), figure(cOpen.row(), results.get(cOpen), Percentile.P999)));
+                }
+            }
             for (boolean spin : new boolean[] {false, true}) {
                 String where = placement + ", " + (spin ? "busy-polling" : "blocking");
                 LatencyCase jdkRow = new LatencyCase.Java(spin ? Impl.JDK_SPIN : Impl.JDK);
@@ -325,14 +344,6 @@ public final class LatencyExperiment implements Experiment<LatencyCell, Distribu
                                 Unit.MICROSECONDS)));
                 for (Percentile p : List.of(Percentile.P50, Percentile.P99)) {
                     noWorse.add(new Check(where, figure(nativeRow, nat, p), figure(jdkRow, jdk, p)));
-                }
-                LatencyCell cOpen = new LatencyCell(placement, new LatencyCase.COpenLoop(OPEN_LOOP_RATE));
-                if (spin && results.has(cOpen)) {
-                    for (Impl impl : List.of(Impl.NATIVE_SPIN, Impl.JDK_SPIN)) {
-                        LatencyCase open = new LatencyCase.OpenLoop(impl, OPEN_LOOP_RATE);
-                        openNearC.add(new Check(placement.toString(), figure(open, results.get(new LatencyCell(placement,
-                                open)), Percentile.P999), figure(cOpen.row(), results.get(cOpen), Percentile.P999)));
-                    }
                 }
                 LatencyCell c = new LatencyCell(placement, new LatencyCase.C(spin));
                 if (results.has(c)) {

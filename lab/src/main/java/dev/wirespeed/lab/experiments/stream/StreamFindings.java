@@ -127,7 +127,7 @@ final class StreamFindings {
                 Strategies best = bestNetty(placement);
                 reachable.add(new Check(where(placement), new Figure(NETTY_FACTOR + "x " + best.cliName(),
                         Stats.exact(NETTY_FACTOR * mb(placement, new StreamCase.Java(best)).median()), Unit.MB_PER_S),
-                        new Figure("ceiling (best C or iperf3 row)", Stats.exact(ceiling), Unit.MB_PER_S)));
+                        ceilingFigure(ceiling)));
             }
         }
         if (!reachable.isEmpty()) {
@@ -135,6 +135,11 @@ final class StreamFindings {
                     + NETTY_FACTOR + "x the best Netty strategy is at most what the best C or iperf3 row reads",
                     Rule.atMost(1), Double.NaN, reachable));
         }
+    }
+
+    /** {@return the placement's ceiling as a check's figure} */
+    private static Figure ceilingFigure(double ceiling) {
+        return new Figure("ceiling (best C or iperf3 row)", Stats.exact(ceiling), Unit.MB_PER_S);
     }
 
     private Strategies bestNetty(Placement placement) {
@@ -172,7 +177,7 @@ final class StreamFindings {
                     StreamCell cell = new StreamCell(placement, row);
                     if (!Double.isNaN(ceiling) && results.has(cell)) {
                         checks.add(new Check(where(placement), new Figure(row.name(), mb(placement, row), Unit.MB_PER_S),
-                                new Figure("ceiling (best C or iperf3 row)", Stats.exact(ceiling), Unit.MB_PER_S)));
+                                ceilingFigure(ceiling)));
                     }
                 }
                 if (!checks.isEmpty()) {
