@@ -40,7 +40,8 @@ final class NettyPing {
 
     /**
      * Makes round trips to the echo at {@code address}: a warm-up of at least {@code warmup} round trips
-     * that ends as {@code warmupEnd} decides, then {@code count} recorded into {@code histogram}.
+     * that ends as {@code warmupEnd} (not yet begun: it begins with the first round trip) decides, then
+     * {@code count} recorded into {@code histogram}.
      *
      * @return the warm-up round trips made
      */
@@ -110,6 +111,7 @@ final class NettyPing {
 
         @Override
         public void channelActive(ChannelHandlerContext ctx) {
+            warmupEnd.begin(System.nanoTime());
             send(ctx);
         }
 

@@ -115,7 +115,7 @@ public final class PingCommand implements Callable<Integer> {
         }
         Histogram histogram = new Histogram(3_600_000_000_000L, 3); // 1 ns to 1 hour, 3 significant digits
         long warmedUp;
-        WarmupEnd warmupEnd = new WarmupEnd(System.nanoTime(), warmupMs * 1_000_000, settleMs * 1_000_000);
+        WarmupEnd warmupEnd = new WarmupEnd(warmupMs * 1_000_000, settleMs * 1_000_000);
         try {
             if (chosen == Impl.NETTY) {
                 warmedUp = NettyPing.run((InetSocketAddress) address, size, warmup, warmupEnd, count, rate, histogram);

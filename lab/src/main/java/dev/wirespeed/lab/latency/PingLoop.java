@@ -59,7 +59,8 @@ final class PingLoop {
      * which histogram records is chosen without a branch, since a branch the warm-up never took would
      * be compiled as a trap, and the first measured frame would deoptimize the method.
      *
-     * @param warmupEnd when the warm-up may end; looked at between batches
+     * @param warmupEnd when the warm-up may end, not yet begun: it begins with the first round trip and
+     *     is looked at between batches
      * @param count round trips measured, {@code >= 1}
      * @param rate frames per second for an open loop (frame {@code i} due at {@code i / rate} seconds
      *     from the start, its latency counted from then), or 0 for a closed loop
@@ -69,6 +70,7 @@ final class PingLoop {
         Histogram[] targets = {new Histogram(histogram.getHighestTrackableValue(),
                 histogram.getNumberOfSignificantValueDigits()), histogram};
         long first = System.nanoTime();
+        warmupEnd.begin(first);
         double interval = rate > 0 ? 1e9 / rate : 0;
         long measured = 0;
         long i = 0;

@@ -1,7 +1,8 @@
 package dev.wirespeed.lab.latency;
 
 /**
- * When a ping's warm-up ends, in {@link System#nanoTime()} terms: once it has lasted {@code minNanos}
+ * When a ping's warm-up ends, in {@link System#nanoTime()} terms, counted from {@link #begin}, the
+ * first round trip: once it has lasted {@code minNanos}
  * and then, with a {@code quietNanos} above 0, once the JIT has compiled nothing for {@code quietNanos}
  * (looked at between round trips); at most {@link #MAX_FACTOR} times {@code minNanos + quietNanos} in
  * all, however busy the JIT stays.
@@ -19,7 +20,8 @@ final class WarmupEnd {
     /** Added to now while the end is not known: far enough that {@code end - 1 - now} stays positive. */
     static final long UNKNOWN = 1L << 62;
 
-    private final long start;
+    private long start;
+    private boolean begun;
     private final long minNanos;
     private final long quietNanos;
     private final long maxNanos;
@@ -31,24 +33,39 @@ final class WarmupEnd {
     private long markAt;
 
     /**
-     * @param start when the warm-up began
-     * @param minNanos its least length, {@code 0 <= minNanos < 2^60}
+     * @param minNanos the warm-up's least length, {@code 0 <= minNanos < 2^60}
      * @param quietNanos 0 to end after {@code minNanos}; else how long the JIT must stay idle,
      *     {@code < 2^56}
      */
-    WarmupEnd(long start, long minNanos, long quietNanos) {
+    WarmupEnd(long minNanos, long quietNanos) {
         if (minNanos < 0 || minNanos >= 1L << 60 || quietNanos < 0 || quietNanos >= 1L << 56) {
             throw new IllegalArgumentException("minNanos=" + minNanos + " must be 0 to 2^60 and quietNanos="
                     + quietNanos + " 0 to 2^56");
         }
-        this.start = start;
         this.minNanos = minNanos;
         this.quietNanos = quietNanos;
         this.maxNanos = MAX_FACTOR * (minNanos + quietNanos);
+    }
+
+    /**
+     * Starts the warm-up's clock: called once, as the first round trip leaves, so that connecting and
+     * starting up do not count as warming up.
+     *
+     * @param start when the warm-up began
+     * @return this
+     * @throws IllegalStateException if it has begun already
+     */
+    WarmupEnd begin(long start) {
+        if (begun) {
+            throw new IllegalStateException("the warm-up began already, at " + this.start);
+        }
+        begun = true;
+        this.start = start;
         if (quietNanos == 0) {
             known = true;
             end = start + minNanos;
         }
+        return this;
     }
 
     /** {@return whether the end is known, so that {@link #look} no longer needs the JIT's time} */
@@ -59,10 +76,14 @@ final class WarmupEnd {
     /**
      * {@return the warm-up's end if known, else {@code now +} {@link #UNKNOWN}}
      *
+     * @throws IllegalStateException before {@link #begin}
      * @param now the time of this look
      * @param compileMillis the JIT's total compilation time at {@code now}
      */
     long look(long now, long compileMillis) {
+        if (!begun) {
+            throw new IllegalStateException("look before begin: now=" + now);
+        }
         if (known) {
             return end;
         }

@@ -44,7 +44,7 @@ class PingEchoAllocationTest {
                 channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
                 PingLoop ping = new PingLoop(channel, 100, IdleStrategy.defaultStrategy());
                 Histogram histogram = new Histogram(1_000_000_000L, 2);
-                ping.run(0, new WarmupEnd(System.nanoTime(), 0, 0), 30_000, 0, histogram); // the loop compiled
+                ping.run(0, new WarmupEnd(0, 0), 30_000, 0, histogram); // the loop compiled
 
                 long[] shortRun = allocatedDuring(ping, 10_000, histogram, echo);
                 long[] longRun = allocatedDuring(ping, 110_000, histogram, echo);
@@ -62,7 +62,7 @@ class PingEchoAllocationTest {
 
     /** {@return bytes allocated by this thread and by {@code echo} during {@code count} round trips} */
     private static long[] allocatedDuring(PingLoop ping, long count, Histogram histogram, Thread echo) throws Exception {
-        WarmupEnd none = new WarmupEnd(System.nanoTime(), 0, 0);
+        WarmupEnd none = new WarmupEnd(0, 0);
         long pingBefore = THREADS.getCurrentThreadAllocatedBytes();
         long echoBefore = THREADS.getThreadAllocatedBytes(echo.threadId());
         ping.run(0, none, count, 0, histogram);

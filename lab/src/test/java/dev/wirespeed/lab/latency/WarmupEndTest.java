@@ -13,7 +13,7 @@ class WarmupEndTest {
 
     @Test
     void withoutAQuietTimeTheEndIsKnownFromTheStart() {
-        WarmupEnd end = new WarmupEnd(-50 * MS, 200 * MS, 0);
+        WarmupEnd end = new WarmupEnd(200 * MS, 0).begin(-50 * MS);
         assertTrue(end.known());
         assertEquals(150 * MS, end.look(0, 7));
         assertFalse(end.settledByJit());
@@ -21,7 +21,7 @@ class WarmupEndTest {
 
     @Test
     void endsAtTheFirstLookThatFindsTheJitIdleForTheQuietTime() {
-        WarmupEnd end = new WarmupEnd(0, 100 * MS, 50 * MS);
+        WarmupEnd end = new WarmupEnd(100 * MS, 50 * MS).begin(0);
         assertEquals(90 * MS + WarmupEnd.UNKNOWN, end.look(90 * MS, 1), "before its least length");
         assertEquals(100 * MS + WarmupEnd.UNKNOWN, end.look(100 * MS, 5), "the first mark");
         assertEquals(140 * MS + WarmupEnd.UNKNOWN, end.look(140 * MS, 5), "idle for 40 ms only");
@@ -36,7 +36,7 @@ class WarmupEndTest {
 
     @Test
     void aJitThatNeverRestsEndsTheWarmUpAtItsLongest() {
-        WarmupEnd end = new WarmupEnd(0, 100 * MS, 50 * MS);
+        WarmupEnd end = new WarmupEnd(100 * MS, 50 * MS).begin(0);
         long compiled = 0;
         for (long now = 100 * MS; now < WarmupEnd.MAX_FACTOR * 150 * MS; now += 10 * MS) {
             assertEquals(now + WarmupEnd.UNKNOWN, end.look(now, compiled++), "at " + now / MS + " ms");
@@ -48,7 +48,7 @@ class WarmupEndTest {
     @Test
     void onlyDifferencesOfTheClockCount() {
         long start = Long.MAX_VALUE - 10 * MS; // nanoTime wraps 20 ms into the warm-up
-        WarmupEnd end = new WarmupEnd(start, 20 * MS, 5 * MS);
+        WarmupEnd end = new WarmupEnd(20 * MS, 5 * MS).begin(start);
         long later = start + 25 * MS; // wrapped: negative
         assertTrue(later < 0);
         end.look(start + 20 * MS, 3);
@@ -57,8 +57,20 @@ class WarmupEndTest {
 
     @Test
     void lengthsOutOfRangeAreRefusedNamingThem() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new WarmupEnd(0, -1, 0));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new WarmupEnd(-1, 0));
         assertEquals("minNanos=-1 must be 0 to 2^60 and quietNanos=0 0 to 2^56", e.getMessage());
-        assertThrows(IllegalArgumentException.class, () -> new WarmupEnd(0, 0, 1L << 56));
+        assertThrows(IllegalArgumentException.class, () -> new WarmupEnd(0, 1L << 56));
+    }
+
+    @Test
+    void theClockStartsOnceAndOnlyBeforeTheFirstLook() {
+        WarmupEnd end = new WarmupEnd(10 * MS, 0);
+        IllegalStateException early = assertThrows(IllegalStateException.class, () -> end.look(5, 0));
+        assertEquals("look before begin: now=5", early.getMessage());
+        assertFalse(end.known(), "not known before it begins");
+        end.begin(100 * MS);
+        assertEquals(110 * MS, end.look(0, 0));
+        IllegalStateException twice = assertThrows(IllegalStateException.class, () -> end.begin(200 * MS));
+        assertEquals("the warm-up began already, at " + 100 * MS, twice.getMessage());
     }
 }
