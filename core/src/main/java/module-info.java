@@ -10,6 +10,7 @@ module dev.wirespeed.core {
     exports dev.wirespeed.io;
     exports dev.wirespeed.io.spi;
     exports dev.wirespeed.frame;
+    exports dev.wirespeed.loop;
 
     // ReadAll reads files through a platform module's provider where one is present and usable.
     uses dev.wirespeed.io.spi.FileReadProvider;

@@ -1,0 +1,43 @@
+package dev.wirespeed.loop;
+
+import java.nio.ByteBuffer;
+
+/**
+ * A buffer a connection borrows for input or output, with the two views the loop re-points instead
+ * of allocating: a read-only one for frame bodies handed to handlers, a writable one for claimed frames.
+ *
+ * <p>Invariant: {@code 0 <= start <= end <= buf.capacity()}; the bytes in {@code [start, end)} are
+ * the ones not yet consumed (input: parsed; output: sent).
+ */
+final class Chunk {
+    final ByteBuffer buf;
+    final ByteBuffer view;
+    final ByteBuffer fill;
+    /** False for a buffer sized for one frame larger than the pool's chunks: dropped, not returned. */
+    final boolean pooled;
+    int start;
+    int end;
+
+    Chunk(ByteBuffer buf, boolean pooled) {
+        this.buf = buf;
+        this.view = buf.asReadOnlyBuffer();
+        this.fill = buf.duplicate();
+        this.pooled = pooled;
+    }
+
+    int capacity() {
+        return buf.capacity();
+    }
+
+    int available() {
+        return end - start;
+    }
+
+    /** {@return the read-only view of {@code [from, to)}}. */
+    ByteBuffer view(int from, int to) {
+        ByteBuffer v = view;
+        v.limit(to);
+        v.position(from);
+        return v;
+    }
+}

@@ -1,0 +1,240 @@
+package dev.wirespeed.loop;
+
+import java.io.IOException;
+import java.net.SocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayDeque;
+
+/**
+ * One peer of a {@link FrameServer}: frames written to it, its state, its close.
+ *
+ * <h2>Writing</h2>
+ * {@link #writeFrame(int, ByteBuffer)} copies a frame into the connection's output, a queue of
+ * pooled chunks; the loop sends it when the current turn's handler calls are done, in writes of
+ * whole chunks, and keeps what the socket would not take until it is writable. A connection whose
+ * output reaches the server's {@code outputLimit} is not read until the output drains to half the
+ * limit ({@link ConnectionHandler#onWritable} then), so that a peer that does not read holds at most
+ * about the limit plus one read's worth of replies, and the others are not held up by it.
+ *
+ * <h2>Closing</h2>
+ * {@link #close()} stops reading, sends what is queued, then closes (a FIN); {@link #abort()}
+ * discards what is queued and resets the connection (an RST where the socket supports
+ * {@code SO_LINGER}). Either way {@link ConnectionHandler#onClose} is called once, and later writes
+ * are refused. A peer that closes its end at a frame boundary gets what is queued, then the close.
+ *
+ * <h2>Thread safety</h2>
+ * Every method but {@link #id()}, {@link #remoteAddress()}, {@link #execute(Runnable)} and
+ * {@link #toString()} must be called on the connection's loop thread: from a handler, or from a task
+ * given to {@code execute}, which is how another thread writes to a connection. Elsewhere they throw
+ * {@link IllegalStateException}.
+ */
+public final class Connection {
+    enum State { OPEN, CLOSING, CLOSED }
+
+    final EventLoop loop;
+    final SocketChannel channel;
+    private final long id;
+    private final SocketAddress remote;
+    private Object attachment;
+
+    State state = State.OPEN;
+    /** The input chunk while bytes are buffered, else null. */
+    Chunk in;
+    /** Output not yet sent, oldest first; bytes queued {@code = sum of available()}. */
+    final ArrayDeque<Chunk> out = new ArrayDeque<>(4);
+    /** {@code 0 <= queued}: bytes written to this connection and not yet sent. */
+    long queued;
+    /** Stream offset of the first byte of {@code in}, for errors. */
+    long consumed;
+    /** Not read until the output drains to half the limit. */
+    boolean paused;
+    /** In the loop's list of connections to flush at the end of the turn. */
+    boolean dirty;
+    /** The interest registered with the poller: {@link EventLoop#READ} | {@link EventLoop#WRITE}. */
+    int interest;
+    /** Index in the loop's connection array. */
+    int slot;
+    /** Loop time of the last byte read or sent. */
+    long lastActive;
+    /** The poller's handle. */
+    Object key;
+    /** A frame claimed and not committed: its chunk, else null. */
+    private Chunk claimed;
+    private int claimedTotal;
+
+    Connection(EventLoop loop, SocketChannel channel, long id, SocketAddress remote) {
+        this.loop = loop;
+        this.channel = channel;
+        this.id = id;
+        this.remote = remote;
+    }
+
+    /** {@return the server-wide number of this connection, in order of acceptance from 1} */
+    public long id() {
+        return id;
+    }
+
+    /** {@return the peer's address, as accepted} */
+    public SocketAddress remoteAddress() {
+        return remote;
+    }
+
+    /**
+     * Runs {@code task} on this connection's loop thread, after the tasks given before it, at the loop's
+     * next turn; from any thread. The task runs even if the connection has closed meanwhile (its writes
+     * then return false); a task that throws closes nothing and is reported to the loop thread's
+     * uncaught-exception handler.
+     *
+     * @param task what to run
+     * @throws java.util.concurrent.RejectedExecutionException if the server is closed
+     */
+    public void execute(Runnable task) {
+        loop.execute(task);
+    }
+
+    /**
+     * Keeps a handler's per-connection state.
+     *
+     * @param attachment anything, or null
+     */
+    public void attach(Object attachment) {
+        loop.checkThread(this);
+        this.attachment = attachment;
+    }
+
+    /** {@return what was last attached, or null} */
+    public Object attachment() {
+        loop.checkThread(this);
+        return attachment;
+    }
+
+    /** {@return true until the connection starts closing} */
+    public boolean isOpen() {
+        loop.checkThread(this);
+        return state == State.OPEN;
+    }
+
+    /** {@return true if open and its queued output is under the server's output limit} */
+    public boolean isWritable() {
+        loop.checkThread(this);
+        return state == State.OPEN && queued < loop.outputLimit;
+    }
+
+    /** {@return the bytes written to this connection and not yet sent} */
+    public long queuedBytes() {
+        loop.checkThread(this);
+        return queued;
+    }
+
+    /**
+     * Queues one frame, copying the body from its position to its limit (the position is not moved).
+     * A frame is queued even past the output limit; the limit decides when the connection is read.
+     *
+     * @param type the type field
+     * @param body the body; any kind of buffer, including a body view handed to {@code onFrame}
+     * @return true if queued; false if the connection is closing or closed (the frame is dropped)
+     * @throws IllegalArgumentException if the body is longer than the server's {@code maxFrameLength}
+     */
+    public boolean writeFrame(int type, ByteBuffer body) {
+        loop.checkThread(this);
+        checkNoClaim();
+        if (state != State.OPEN) {
+            return false;
+        }
+        int length = body.remaining();
+        Chunk c = loop.outputFor(this, length);
+        int at = c.end;
+        c.buf.putLong(at, ((long) type << 32) | (length & 0xFFFF_FFFFL));
+        c.buf.put(at + 8, body, body.position(), length);
+        c.end = at + 8 + length;
+        queued += 8 + length;
+        loop.markDirty(this);
+        return true;
+    }
+
+    /**
+     * Claims a frame in the output to fill in place: the header is written, and the returned buffer
+     * covers exactly the body, from position 0 to limit {@code length}, valid until {@link #commit()}
+     * or {@link #abortClaim()}, which must come before any other write to this connection.
+     *
+     * @param type the type field
+     * @param length the body's length
+     * @return the body to fill, or null if the connection is closing or closed
+     * @throws IllegalArgumentException if {@code length} is negative or above {@code maxFrameLength}
+     * @throws IllegalStateException if a claim is pending
+     */
+    public ByteBuffer claim(int type, int length) {
+        loop.checkThread(this);
+        checkNoClaim();
+        if (state != State.OPEN) {
+            return null;
+        }
+        Chunk c = loop.outputFor(this, length);
+        int at = c.end;
+        c.buf.putLong(at, ((long) type << 32) | (length & 0xFFFF_FFFFL));
+        claimed = c;
+        claimedTotal = 8 + length;
+        ByteBuffer body = c.fill;
+        body.limit(at + 8 + length).position(at + 8);
+        return body.slice();
+    }
+
+    /** Queues the claimed frame, whatever was put in its body. */
+    public void commit() {
+        loop.checkThread(this);
+        Chunk c = requireClaim();
+        c.end += claimedTotal;
+        queued += claimedTotal;
+        claimed = null;
+        loop.markDirty(this);
+    }
+
+    /** Drops the claimed frame. */
+    public void abortClaim() {
+        loop.checkThread(this);
+        requireClaim();
+        claimed = null;
+        loop.releaseEmptyTail(this);
+    }
+
+    /**
+     * Closes gracefully: reads no more, sends what is queued, then closes. Does nothing if already
+     * closing or closed.
+     */
+    public void close() {
+        loop.checkThread(this);
+        if (state == State.OPEN) {
+            claimed = null;
+            loop.closeGracefully(this);
+        }
+    }
+
+    /** Closes at once: what is queued is dropped and the peer gets a reset where the socket allows. */
+    public void abort() {
+        loop.checkThread(this);
+        if (state != State.CLOSED) {
+            claimed = null;
+            loop.closeNow(this, null, true);
+        }
+    }
+
+    private void checkNoClaim() {
+        if (claimed != null) {
+            throw new IllegalStateException("a frame of " + claimedTotal + " bytes is claimed and not committed: "
+                    + this);
+        }
+    }
+
+    private Chunk requireClaim() {
+        if (claimed == null) {
+            throw new IllegalStateException("no frame claimed: " + this);
+        }
+        return claimed;
+    }
+
+    @Override
+    public String toString() {
+        return "connection " + id + " from " + remote;
+    }
+}

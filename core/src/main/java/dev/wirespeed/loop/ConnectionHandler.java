@@ -1,0 +1,66 @@
+package dev.wirespeed.loop;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+
+/**
+ * What a {@link FrameServer} calls for each of its connections, always on the connection's loop
+ * thread, never on two threads at once for one connection, in this order: {@link #onOpen} once,
+ * then {@link #onFrame} once per frame in stream order (and {@link #onWritable} between frames when
+ * output that had reached the limit drained), then {@link #onClose} once.
+ *
+ * <p>The {@code body} handed to {@code onFrame} is a read-only view of the connection's input
+ * buffer, not a copy, valid only until {@code onFrame} returns: the loop re-points the same object
+ * at the next frame of any of its connections. Copy what must outlive the call; writing the body to
+ * a connection ({@link Connection#writeFrame}) copies it.
+ *
+ * <p>A handler method that throws closes its connection abortively, with the exception as the
+ * {@code cause} of {@code onClose}; the loop and the other connections go on. One handler serves all
+ * the server's connections, on as many threads as the server has loops: it must be thread-safe, or
+ * keep per-connection state in {@link Connection#attach(Object)}.
+ */
+public interface ConnectionHandler {
+    /**
+     * A connection was accepted; it will be read once this returns.
+     *
+     * @param connection the new connection
+     * @throws IOException to refuse it (closed abortively)
+     */
+    default void onOpen(Connection connection) throws IOException {
+    }
+
+    /**
+     * Handles one frame.
+     *
+     * @param connection where it came from
+     * @param type the type field, opaque
+     * @param body the body, from its position to its limit; big-endian; read-only; valid until this
+     *     method returns
+     * @throws IOException to close the connection abortively
+     */
+    void onFrame(Connection connection, int type, ByteBuffer body) throws IOException;
+
+    /**
+     * Output that had reached the server's output limit has drained to half of it, and the
+     * connection is read again: a producer that stopped at {@link Connection#isWritable()} may go on.
+     *
+     * @param connection the connection
+     * @throws IOException to close the connection abortively
+     */
+    default void onWritable(Connection connection) throws IOException {
+    }
+
+    /**
+     * The connection is closed and its buffers are back in the pool; it takes no more writes.
+     *
+     * @param connection the connection
+     * @param cause null after a clean close (by either end, or the server's); otherwise why: the
+     *     protocol's {@link dev.wirespeed.frame.CorruptFrameException},
+     *     {@link dev.wirespeed.frame.FrameTooLongException} or
+     *     {@link dev.wirespeed.frame.TruncatedFrameException} (with the stream offset), a
+     *     {@link java.net.SocketTimeoutException} for an idle timeout, an I/O error, or what a
+     *     handler method threw
+     */
+    default void onClose(Connection connection, Throwable cause) {
+    }
+}

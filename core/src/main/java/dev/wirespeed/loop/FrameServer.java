@@ -1,0 +1,475 @@
+package dev.wirespeed.loop;
+
+import dev.wirespeed.frame.FrameFormat;
+import dev.wirespeed.io.IdleStrategy;
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.net.StandardProtocolFamily;
+import java.net.StandardSocketOptions;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntConsumer;
+
+/**
+ * A server of framed connections on event loops: accepts TCP and Unix-domain connections, spreads
+ * them over {@code n} loop threads, and hands every frame to one {@link ConnectionHandler}.
+ *
+ * <pre>{@code
+ * FrameServer server = FrameServer.builder((connection, type, body) -> connection.writeFrame(type, body))
+ *         .bind(new InetSocketAddress("127.0.0.1", 22223))
+ *         .loops(2)
+ *         .start();
+ * }</pre>
+ *
+ * <h2>Loops</h2>
+ * Each loop is one platform thread with its own selector, buffer pool and connections; a connection
+ * stays on the loop that got it (round-robin, in order of acceptance), and all its handler calls run
+ * there. Loop 0 also accepts. {@link Builder#onLoopStart(IntConsumer)} runs on each loop's thread
+ * before it serves anything, to pin it to a CPU, say. A loop blocks in its selector between turns
+ * unless given an {@link IdleStrategy} ({@link Builder#busyPoll}), which it then calls after each
+ * turn that found nothing to do.
+ *
+ * <h2>Reading, fairly</h2>
+ * A ready connection is read once per turn, into a chunk of {@link Builder#chunkSize(int)} bytes:
+ * that is the budget of bytes per connection per turn, so no connection is read twice while another
+ * ready one waits. The whole frames read are handed to the handler, each body a view valid until the
+ * handler returns (see {@link ConnectionHandler}); a partial frame stays buffered for the next read.
+ * A frame longer than a chunk is assembled in a buffer of its own size, dropped after it.
+ *
+ * <h2>Memory</h2>
+ * Chunks come from the loop's pool and go back the moment a connection has no partial input and no
+ * unsent output, so an idle connection holds no buffer: its cost is its socket and a few objects.
+ * The pools keep what they have allocated, so a loop's direct memory is its busiest moment's.
+ *
+ * <h2>Backpressure</h2>
+ * See {@link Connection}: a connection whose unsent output reaches {@link Builder#outputLimit(long)}
+ * is not read until it has drained to half of it.
+ *
+ * <h2>Bad input and failures</h2>
+ * A frame with a negative length or one over {@code maxFrameLength}, or a stream that ends inside a
+ * frame, closes that connection: nothing more is read from it, the replies its handler queued before
+ * are sent as far as the socket takes them at once, and the protocol's exception, naming the length,
+ * the limit and the stream offset, goes to {@link ConnectionHandler#onClose}. An I/O error, an idle
+ * timeout or a handler that throws resets the connection, its output dropped, with that cause. No
+ * other connection notices. Past {@link Builder#maxConnections(int)} open connections, a new one is
+ * reset as soon as it is accepted.
+ *
+ * <h2>Thread safety</h2>
+ * The server's methods are safe from any thread; see {@link Connection} for the connections'.
+ */
+public final class FrameServer implements Closeable {
+    private final List<ServerSocketChannel> listeners = new ArrayList<>();
+    private final List<SocketAddress> addresses = new ArrayList<>();
+    private final EventLoop[] loops;
+    private final Thread[] threads;
+    private final IntConsumer onLoopStart;
+    private final int maxConnections;
+    private final AtomicInteger open = new AtomicInteger();
+    private final AtomicLong rejected = new AtomicLong();
+    /** Connections accepted so far; written by loop 0 only. */
+    private long accepted;
+
+    private FrameServer(Builder b) throws IOException {
+        this.onLoopStart = b.onLoopStart;
+        this.maxConnections = b.maxConnections;
+        this.loops = new EventLoop[b.loops];
+        this.threads = new Thread[b.loops];
+        try {
+            for (int i = 0; i < loops.length; i++) {
+                loops[i] = new EventLoop(this, i, b);
+            }
+            for (SocketAddress address : b.bind) {
+                ServerSocketChannel listener = address instanceof UnixDomainSocketAddress
+                        ? ServerSocketChannel.open(StandardProtocolFamily.UNIX)
+                        : ServerSocketChannel.open();
+                listeners.add(listener);
+                if (address instanceof InetSocketAddress) {
+                    listener.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+                }
+                listener.bind(address, b.backlog);
+                addresses.add(listener.getLocalAddress());
+                loops[0].listen(listener);
+            }
+        } catch (IOException | RuntimeException e) {
+            closeListeners();
+            throw e;
+        }
+        for (int i = 0; i < loops.length; i++) {
+            threads[i] = new Thread(loops[i], b.threadName + "-" + i);
+            threads[i].start();
+        }
+    }
+
+    /**
+     * A builder of a server whose connections' frames go to {@code handler}.
+     *
+     * @param handler the frames' handler, called on the loop threads
+     * @return a builder with the defaults: one blocking loop, 64 KiB chunks, a 256 KiB output limit,
+     *     16 MiB {@code maxFrameLength}, no idle timeout, no connection limit
+     */
+    public static Builder builder(ConnectionHandler handler) {
+        return new Builder(handler);
+    }
+
+    /** {@return the addresses listened on, ports resolved, in the order bound} */
+    public List<SocketAddress> localAddresses() {
+        return List.copyOf(addresses);
+    }
+
+    /** {@return the connections accepted and not yet closed} */
+    public int connectionCount() {
+        return open.get();
+    }
+
+    /** {@return the connections reset at acceptance because {@code maxConnections} were open} */
+    public long rejectedConnections() {
+        return rejected.get();
+    }
+
+    /** {@return frames handed to the handler so far, over all loops; may lag behind the loops} */
+    public long framesRead() {
+        long sum = 0;
+        for (EventLoop loop : loops) {
+            sum += loop.framesRead;
+        }
+        return sum;
+    }
+
+    /** {@return bytes read from connections so far, over all loops; may lag behind the loops} */
+    public long bytesRead() {
+        long sum = 0;
+        for (EventLoop loop : loops) {
+            sum += loop.bytesRead;
+        }
+        return sum;
+    }
+
+    /** {@return the direct memory the loops' buffer pools hold, in use or not; pools never shrink} */
+    public long pooledBytes() {
+        long sum = 0;
+        for (EventLoop loop : loops) {
+            sum += loop.pooledBytes;
+        }
+        return sum;
+    }
+
+    /** {@return bytes sent to connections so far, over all loops; may lag behind the loops} */
+    public long bytesWritten() {
+        long sum = 0;
+        for (EventLoop loop : loops) {
+            sum += loop.bytesWritten;
+        }
+        return sum;
+    }
+
+    /**
+     * Stops accepting, closes every connection (unsent output dropped, {@code onClose} called with a
+     * null cause, on its loop's thread), and waits for the loop threads to end. Idempotent. Called
+     * from a loop thread, it does not wait for that loop.
+     */
+    @Override
+    public void close() {
+        closeListeners();
+        for (EventLoop loop : loops) {
+            loop.stop();
+        }
+        boolean interrupted = false;
+        for (Thread t : threads) {
+            if (t == Thread.currentThread()) {
+                continue;
+            }
+            while (true) {
+                try {
+                    t.join();
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void closeListeners() {
+        for (int i = 0; i < listeners.size(); i++) {
+            try {
+                listeners.get(i).close();
+                if (i < addresses.size() && addresses.get(i) instanceof UnixDomainSocketAddress unix) {
+                    Files.deleteIfExists(unix.getPath()); // the socket file this server created
+                }
+            } catch (IOException ignored) {
+                // the descriptor is released regardless; a file left behind only blocks a later bind
+            }
+        }
+    }
+
+    void loopStarted(int index) {
+        if (onLoopStart != null) {
+            onLoopStart.accept(index);
+        }
+    }
+
+    void loopFailed(int index, Exception e) {
+        Thread t = Thread.currentThread();
+        t.getUncaughtExceptionHandler().uncaughtException(t,
+                new IOException("loop " + index + " stopped: its selector failed", e));
+    }
+
+    void connectionClosed() {
+        open.decrementAndGet();
+    }
+
+    /** Accepts what {@code listener} has waiting, on loop 0's thread, and deals it to the loops. */
+    void accept(ServerSocketChannel listener, EventLoop self) {
+        for (int i = 0; i < 64; i++) {
+            SocketChannel ch;
+            try {
+                ch = listener.accept();
+            } catch (IOException e) {
+                // Out of descriptors, say: leave the connection in the backlog for a later turn.
+                return;
+            }
+            if (ch == null) {
+                return;
+            }
+            if (open.incrementAndGet() > maxConnections) {
+                open.decrementAndGet();
+                rejected.incrementAndGet();
+                reset(ch);
+                continue;
+            }
+            long id = ++accepted;
+            EventLoop target = loops[(int) ((id - 1) % loops.length)];
+            if (target == self) {
+                target.adopt(ch, id);
+            } else {
+                try {
+                    target.execute(() -> target.adopt(ch, id));
+                } catch (RuntimeException e) {
+                    open.decrementAndGet();
+                    reset(ch);
+                }
+            }
+        }
+    }
+
+    private static void reset(SocketChannel ch) {
+        try {
+            if (ch.supportedOptions().contains(StandardSocketOptions.SO_LINGER)) {
+                ch.setOption(StandardSocketOptions.SO_LINGER, 0);
+            }
+            ch.close();
+        } catch (IOException ignored) {
+            // closing releases the descriptor even when it reports an error
+        }
+    }
+
+    /**
+     * The server's settings. Each setter checks its argument and names it in the exception.
+     *
+     * <p>Thread safety: not thread-safe; build on one thread.
+     */
+    public static final class Builder {
+        final ConnectionHandler handler;
+        final List<SocketAddress> bind = new ArrayList<>();
+        int loops = 1;
+        IntConsumer onLoopStart;
+        IdleStrategy idle;
+        int chunkSize = 64 * 1024;
+        long outputLimit = 256 * 1024;
+        int maxFrameLength = FrameFormat.DEFAULT_MAX_FRAME_LENGTH;
+        int maxConnections = Integer.MAX_VALUE;
+        Duration idleTimeout;
+        int backlog = 1024;
+        String threadName = "wirespeed-loop";
+        /** The longest idle timeout: its nanoseconds must fit the loop's clock arithmetic. */
+        static final Duration MAX_IDLE_TIMEOUT = Duration.ofDays(365);
+
+        private Builder(ConnectionHandler handler) {
+            this.handler = Objects.requireNonNull(handler, "handler");
+        }
+
+        /**
+         * Listens on {@code address} as well: an {@link InetSocketAddress} (port 0 for any free one)
+         * or a {@link UnixDomainSocketAddress}, whose file must not exist.
+         *
+         * @param address where to listen
+         * @return this builder
+         */
+        public Builder bind(SocketAddress address) {
+            if (!(address instanceof InetSocketAddress) && !(address instanceof UnixDomainSocketAddress)) {
+                throw new IllegalArgumentException("address=" + address + ": use an InetSocketAddress or a "
+                        + "UnixDomainSocketAddress");
+            }
+            bind.add(address);
+            return this;
+        }
+
+        /**
+         * Sets how many loop threads serve the connections.
+         *
+         * @param loops loop threads, from 1 to 1024
+         * @return this builder
+         */
+        public Builder loops(int loops) {
+            if (loops < 1 || loops > 1024) {
+                throw new IllegalArgumentException("loops=" + loops + " min=1 max=1024");
+            }
+            this.loops = loops;
+            return this;
+        }
+
+        /**
+         * Sets what each loop thread runs first, to pin it to a CPU, say.
+         *
+         * @param onLoopStart called with the loop's index on each loop's thread before it serves
+         *     anything; an exception it throws stops that loop's thread
+         * @return this builder
+         */
+        public Builder onLoopStart(IntConsumer onLoopStart) {
+            this.onLoopStart = Objects.requireNonNull(onLoopStart, "onLoopStart");
+            return this;
+        }
+
+        /**
+         * Loops poll their selector without blocking and call {@code idle} after each turn that found
+         * nothing to do (its count of empty turns as {@link IdleStrategy#idle(int)} says). Tasks from
+         * other threads wait for the next turn rather than waking the loop.
+         *
+         * @param idle what to do between empty turns
+         * @return this builder
+         */
+        public Builder busyPoll(IdleStrategy idle) {
+            this.idle = Objects.requireNonNull(idle, "idle");
+            return this;
+        }
+
+        /**
+         * Loops block in their selector between turns (the default).
+         *
+         * @return this builder
+         */
+        public Builder blocking() {
+            this.idle = null;
+            return this;
+        }
+
+        /**
+         * Sets the size of the pooled buffers.
+         *
+         * @param chunkSize bytes of a pooled buffer, and so the most read from a connection per turn:
+         *     a multiple of 4096 from 4096 to 64 MiB
+         * @return this builder
+         */
+        public Builder chunkSize(int chunkSize) {
+            this.chunkSize = BufferPool.checkChunkSize(chunkSize);
+            return this;
+        }
+
+        /**
+         * Sets the backpressure threshold of every connection.
+         *
+         * @param outputLimit unsent bytes at which a connection stops being read, at least 1
+         * @return this builder
+         */
+        public Builder outputLimit(long outputLimit) {
+            if (outputLimit < 1) {
+                throw new IllegalArgumentException("outputLimit=" + outputLimit + " min=1");
+            }
+            this.outputLimit = outputLimit;
+            return this;
+        }
+
+        /**
+         * Sets the longest body accepted from a peer or written to one.
+         *
+         * @param maxFrameLength the longest body read or written, as {@link FrameFormat#checkMaxFrameLength} allows
+         * @return this builder
+         */
+        public Builder maxFrameLength(int maxFrameLength) {
+            this.maxFrameLength = FrameFormat.checkMaxFrameLength(maxFrameLength);
+            return this;
+        }
+
+        /**
+         * Sets the most connections open at once, over all loops.
+         *
+         * @param maxConnections open connections past which new ones are reset, at least 1
+         * @return this builder
+         */
+        public Builder maxConnections(int maxConnections) {
+            if (maxConnections < 1) {
+                throw new IllegalArgumentException("maxConnections=" + maxConnections + " min=1");
+            }
+            this.maxConnections = maxConnections;
+            return this;
+        }
+
+        /**
+         * Closes connections that go quiet.
+         *
+         * @param idleTimeout how long a connection may go without a byte read or sent before it is
+         *     reset, from 1 ms to 365 days; checked every quarter of it, so it may live up to 1.25 times it
+         * @return this builder
+         */
+        public Builder idleTimeout(Duration idleTimeout) {
+            if (idleTimeout.compareTo(Duration.ofMillis(1)) < 0 || idleTimeout.compareTo(MAX_IDLE_TIMEOUT) > 0) {
+                throw new IllegalArgumentException("idleTimeout=" + idleTimeout + " min=PT0.001S max="
+                        + MAX_IDLE_TIMEOUT);
+            }
+            this.idleTimeout = idleTimeout;
+            return this;
+        }
+
+        /**
+         * Sets the listen backlog of every address.
+         *
+         * @param backlog the listen backlog, at least 1
+         * @return this builder
+         */
+        public Builder backlog(int backlog) {
+            if (backlog < 1) {
+                throw new IllegalArgumentException("backlog=" + backlog + " min=1");
+            }
+            this.backlog = backlog;
+            return this;
+        }
+
+        /**
+         * Names the loop threads.
+         *
+         * @param threadName the loop threads' name, before {@code -INDEX}
+         * @return this builder
+         */
+        public Builder threadName(String threadName) {
+            this.threadName = Objects.requireNonNull(threadName, "threadName");
+            return this;
+        }
+
+        /**
+         * Binds every address and starts the loops.
+         *
+         * @return the running server
+         * @throws IllegalStateException if no address was given
+         * @throws IOException if an address cannot be bound (nothing is left open)
+         */
+        public FrameServer start() throws IOException {
+            if (bind.isEmpty()) {
+                throw new IllegalStateException("no address to listen on: call bind(address)");
+            }
+            return new FrameServer(this);
+        }
+    }
+}
