@@ -98,6 +98,47 @@ class LatencyCommandsTest {
     }
 
     @ParameterizedTest
+    @CsvSource({"'--loop', jdk", "'--loop --spin', jdk-spin", "'--loop --loops 2', native", "'--threads virtual', jdk",
+        "'--impl netty', jdk", "'--impl netty --loops 2', netty"})
+    void everyManyConnectionEchoRoundTripsVerifiedFrames(String echoArgs, String pingImpl) throws Exception {
+        int port = echo(echoArgs.split(" "));
+        for (int connection = 0; connection < 2; connection++) { // with two loops, one connection on each
+            Run run = ping("--transport", "tcp", "--port", String.valueOf(port), "--impl", pingImpl, "--count", "2000",
+                    "--warmup", "200", "--json");
+            assertPercentiles(run, "echo " + echoArgs + ", " + pingImpl + " ping");
+        }
+    }
+
+    @Test
+    void theLoopEchoServesUnixSocketsAndPrimesItself() throws Exception {
+        String socket = dir.resolve("loop.sock").toString();
+        Process echo = start("echo", "--transport", "unix", "--path", socket, "--loop", "--prime", "500");
+        BufferedReader err = new BufferedReader(new InputStreamReader(echo.getErrorStream(), StandardCharsets.UTF_8));
+        assertTrue(String.valueOf(err.readLine()).matches("primed: 3 connections of 500 round trips each in \\d+ ms"));
+        assertEquals("listening on " + socket, err.readLine());
+        assertPercentiles(ping("--transport", "unix", "--path", socket, "--impl", "native", "--count", "2000",
+                "--warmup", "200", "--json"), "a loop echo over unix");
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "--loops 2|--loops 2 needs --loop or --impl netty",
+        "--loop --impl native|--loop --impl native: the epoll backend is not built yet; use --impl jdk",
+        "--loop --threads virtual|--threads virtual cannot go with --loop: loops are threads of their own",
+        "--spin --threads virtual|--threads virtual cannot go with --spin: a spinning connection would hold its carrier thread",
+        "--threads green|--threads green: use platform or virtual",
+        "--loop --loops 0|--loops=0 must be 1 to 1024",
+        "--impl netty --spin|--impl netty serves tcp from its event loops (--loops N), blocking in epoll, unprimed: drop --spin, --prime, --threads and --transport unix"})
+    void manyConnectionOptionsThatDoNotGoTogetherAreUsageErrors(String args, String message) throws Exception {
+        List<String> all = new ArrayList<>(List.of("echo", "--transport", "tcp", "--port", "0"));
+        all.addAll(List.of(args.split(" ")));
+        Process echo = start(all.toArray(String[]::new));
+        assertTrue(echo.waitFor(30, TimeUnit.SECONDS), "the echo exits");
+        assertEquals(ExitCode.USAGE, echo.exitValue());
+        assertEquals("wirespeed echo: " + message + "\n", Processes.readAll(echo.getErrorStream()));
+    }
+
+    @ParameterizedTest
     @CsvSource({"jdk, jdk-spin, busy-spin", "jdk, jdk-spin, yield", "native, native-spin, backoff"})
     void everyIdleStrategyRoundTripsVerifiedFramesAtBothEnds(String echoImpl, String pingImpl, String idle)
             throws Exception {

@@ -9,9 +9,14 @@ import dev.wirespeed.lab.ExitCode;
 import dev.wirespeed.lab.Idle;
 import dev.wirespeed.lab.ListenOptions;
 import dev.wirespeed.lab.Transport;
+import dev.wirespeed.loop.Connection;
+import dev.wirespeed.loop.ConnectionHandler;
+import dev.wirespeed.loop.FrameServer;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.nio.ByteBuffer;
 import java.nio.channels.ByteChannel;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -23,7 +28,9 @@ import picocli.CommandLine.Option;
 /** {@code wirespeed echo}: sends every frame back, for {@code ping}. */
 @Command(name = "echo", mixinStandardHelpOptions = true,
         description = {"Sends every frame it receives back to its sender, unchanged: the other end of 'wirespeed ping'. "
-                + "Each connection gets its own thread; output is flushed whenever no whole input is left buffered.",
+                + "Each connection gets its own thread (--threads platform, the default, or virtual); output is flushed "
+                + "whenever no whole input is left buffered. With --loop the connections share event loops instead "
+                + "(the library's FrameServer; --loops N threads), each reply sent at the end of the loop's turn.",
             "With --prime N it first echoes N round trips of 100-byte frames to itself over a loopback connection, "
                 + Primer.CONNECTIONS + " connections one after another, so that the JIT has compiled the echo's path, "
                 + "its end of stream included, before the first peer.",
@@ -42,8 +49,9 @@ public final class EchoCommand implements Callable<Integer> {
     @CommandLine.Mixin
     ListenOptions listen;
 
-    @Option(names = "--impl", defaultValue = "jdk", description = "jdk (SocketChannel) or native (the library's "
-            + "FFM NativeSocket) (default ${DEFAULT-VALUE})")
+    @Option(names = "--impl", defaultValue = "jdk", description = "jdk (SocketChannel), native (the library's "
+            + "FFM NativeSocket) or netty (Netty's epoll echo server, --loops event loops; the peer) "
+            + "(default ${DEFAULT-VALUE})")
     String impl;
 
     @Option(names = "--spin", description = "non-blocking sockets, busy-polled, instead of blocking in read")
@@ -52,6 +60,18 @@ public final class EchoCommand implements Callable<Integer> {
     @Option(names = "--idle", description = "with --spin: what each connection's reader and writer do between "
             + "empty calls: spin (the default: yield every 8th), busy-spin, yield, backoff")
     String idle;
+
+    @Option(names = "--loop", description = "serve every connection from event loops (FrameServer) rather than a "
+            + "thread each")
+    boolean loop;
+
+    @Option(names = "--loops", defaultValue = "1", description = "with --loop or --impl netty: event-loop threads "
+            + "(default ${DEFAULT-VALUE})")
+    int loops;
+
+    @Option(names = "--threads", defaultValue = "platform", description = "without --loop: a platform or a virtual "
+            + "thread per connection (default ${DEFAULT-VALUE}); a spinning echo needs platform threads")
+    String threads;
 
     @Option(names = "--max-frame", defaultValue = "16777216", description = "largest body accepted (default ${DEFAULT-VALUE})")
     int maxFrame;
@@ -71,10 +91,15 @@ public final class EchoCommand implements Callable<Integer> {
         Idle chosenIdle;
         try {
             nativeSocket = switch (impl) {
-                case "jdk" -> false;
+                case "jdk", "netty" -> false;
                 case "native" -> true;
-                default -> throw new IllegalArgumentException("--impl " + impl + ": use jdk or native (--spin to busy-poll)");
+                default -> throw new IllegalArgumentException("--impl " + impl + ": use jdk, native or netty "
+                        + "(--spin to busy-poll)");
             };
+            if (impl.equals("netty") && (spin || prime > 0 || transport != Transport.TCP || threads.equals("virtual"))) {
+                throw new IllegalArgumentException("--impl netty serves tcp from its event loops (--loops N), "
+                        + "blocking in epoll, unprimed: drop --spin, --prime, --threads and --transport unix");
+            }
             FrameFormat.checkMaxFrameLength(maxFrame);
             if (prime < 0 || (prime > 0 && maxFrame < Primer.SIZE)) {
                 throw new IllegalArgumentException("--prime=" + prime + " must be >= 0, and with priming --max-frame="
@@ -88,13 +113,38 @@ public final class EchoCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--prime " + prime + " cannot go with --idle busy-spin: the primer "
                         + "runs in this process, and an echo that never yields would starve it");
             }
+            if (!threads.equals("platform") && !threads.equals("virtual")) {
+                throw new IllegalArgumentException("--threads " + threads + ": use platform or virtual");
+            }
+            if (threads.equals("virtual") && (spin || loop)) {
+                throw new IllegalArgumentException("--threads virtual cannot go with " + (spin ? "--spin" : "--loop")
+                        + ": " + (spin ? "a spinning connection would hold its carrier thread" : "loops are threads of their own"));
+            }
+            if (loops < 1 || loops > 1024) {
+                throw new IllegalArgumentException("--loops=" + loops + " must be 1 to 1024");
+            }
+            if (loops > 1 && !loop && !impl.equals("netty")) {
+                throw new IllegalArgumentException("--loops " + loops + " needs --loop or --impl netty");
+            }
+            if (loop && nativeSocket) {
+                throw new IllegalArgumentException("--loop --impl native: the epoll backend is not built yet; use --impl jdk");
+            }
             address = listen.address(transport, DEFAULT_PORT);
         } catch (IllegalArgumentException e) {
             err.println("wirespeed echo: " + e.getMessage());
             return ExitCode.USAGE;
         }
-        AtomicLong connections = new AtomicLong();
         IdleStrategy idleStrategy = chosenIdle.strategy();
+        if (impl.equals("netty")) {
+            return serveNetty((InetSocketAddress) address, err);
+        }
+        if (loop) {
+            return serveFromLoops(address, idleStrategy, err);
+        }
+        AtomicLong connections = new AtomicLong();
+        Thread.Builder perConnection = threads.equals("virtual") ? Thread.ofVirtual()
+                // Platform threads: a spinning echo must own its CPU, not share a carrier.
+                : Thread.ofPlatform().daemon();
         try (Sockets.Listener listener = Sockets.listen(address, nativeSocket, spin)) {
             if (prime > 0) {
                 long start = System.nanoTime();
@@ -112,12 +162,75 @@ public final class EchoCommand implements Callable<Integer> {
             while (true) {
                 ByteChannel connection = listener.accept();
                 long id = connections.incrementAndGet();
-                // Platform threads: a spinning echo must own its CPU, not share a carrier.
-                Thread.ofPlatform().daemon().name("echo-" + id).start(() -> echo(connection, maxFrame, idleStrategy, err));
+                perConnection.name("echo-" + id).start(() -> echo(connection, maxFrame, idleStrategy, err));
             }
         } catch (IOException e) {
             err.println("wirespeed echo: " + e.getMessage());
             err.flush();
+            return ExitCode.IO_FAILURE;
+        }
+    }
+
+    /** Netty's echo: runs until the process is killed. */
+    private int serveNetty(InetSocketAddress address, PrintWriter err) {
+        try {
+            NettyEcho.serve(address, loops, maxFrame, bound -> {
+                err.println("listening on " + Sockets.describe(bound));
+                err.flush();
+            }, err);
+            return ExitCode.OK;
+        } catch (IOException e) {
+            err.println("wirespeed echo: " + e.getMessage());
+            err.flush();
+            return ExitCode.IO_FAILURE;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return ExitCode.IO_FAILURE;
+        }
+    }
+
+    /** The echo on event loops: runs until the process is killed. */
+    private int serveFromLoops(SocketAddress address, IdleStrategy idleStrategy, PrintWriter err) {
+        ConnectionHandler back = new ConnectionHandler() {
+            @Override
+            public void onFrame(Connection connection, int type, ByteBuffer body) {
+                connection.writeFrame(type, body);
+            }
+
+            @Override
+            public void onClose(Connection connection, Throwable cause) {
+                if (cause != null) {
+                    synchronized (err) {
+                        err.println("wirespeed echo: " + connection + " closed: " + cause.getMessage());
+                        err.flush();
+                    }
+                }
+            }
+        };
+        FrameServer.Builder builder = FrameServer.builder(back).bind(address).loops(loops).maxFrameLength(maxFrame)
+                .threadName("echo-loop");
+        if (spin) {
+            builder.busyPoll(idleStrategy);
+        }
+        try {
+            FrameServer server = builder.start();
+            SocketAddress bound = server.localAddresses().get(0);
+            if (prime > 0) {
+                long start = System.nanoTime();
+                Primer.start(bound, prime, Primer.CONNECTIONS).await();
+                err.printf(Locale.ROOT, "primed: %d connections of %d round trips each in %d ms%n", Primer.CONNECTIONS,
+                        prime, (System.nanoTime() - start) / 1_000_000);
+            }
+            err.println("listening on " + Sockets.describe(bound));
+            err.flush();
+            Thread.currentThread().join(); // the loops serve until the process is killed
+            return ExitCode.OK;
+        } catch (IOException e) {
+            err.println("wirespeed echo: " + e.getMessage());
+            err.flush();
+            return ExitCode.IO_FAILURE;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
             return ExitCode.IO_FAILURE;
         }
     }
