@@ -22,7 +22,9 @@ public final class CPrograms {
         /** {@code ceiling.c}: a batching frame writer and a header-walking reader, blocking or busy-polling. */
         CEILING("ceiling"),
         /** {@code pingpong.c}: a ping and an echo, blocking or busy-polling. */
-        PINGPONG("pingpong");
+        PINGPONG("pingpong"),
+        /** {@code many.c}: an epoll echo server, and a load generator over many connections. */
+        MANY("many");
 
         private final String name;
 

@@ -8,12 +8,13 @@ import java.util.Objects;
 /**
  * What a child process of the lab reports on standard output, one JSON object per line: the client's
  * rounds and summary ({@code wirespeed client --json}, and the C reader in the same shape) and
- * ping's percentiles ({@code wirespeed ping --json}, and the C ping-pong). {@link ChildReports} writes
+ * ping's percentiles ({@code wirespeed ping --json}, and the C ping-pong), and the rounds of the C load
+ * generator of many connections ({@code many load}). {@link ChildReports} writes
  * and reads every line, so both sides share one schema; the kind of a line is told by its fields.
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.DEDUCTION)
 @JsonSubTypes({@JsonSubTypes.Type(ChildReport.Round.class), @JsonSubTypes.Type(ChildReport.Summary.class),
-    @JsonSubTypes.Type(ChildReport.Latency.class)})
+    @JsonSubTypes.Type(ChildReport.Latency.class), @JsonSubTypes.Type(ChildReport.Load.class)})
 public sealed interface ChildReport {
     /**
      * One round of {@code messages} frames read by a client.
@@ -119,6 +120,40 @@ public sealed interface ChildReport {
                 case P9999 -> p9999;
                 case MAX -> max;
             };
+        }
+    }
+
+    /**
+     * One round of the C load generator: every connection sent its frames and got each echo back,
+     * checked byte for byte.
+     *
+     * @param round the round's number, from 1 (the first is the warm-up where the lab measures)
+     * @param connections connections open during the round, {@code >= 1}
+     * @param frames frames echoed in the round, {@code >= 1}
+     * @param seconds the round's wall time
+     * @param framesPerSecond frames echoed per second
+     * @param p50 the median time from a frame's send to its echo's last byte
+     * @param p99 the 99th percentile of that time
+     * @param p999 the 99.9th percentile
+     * @param max the longest
+     * @param unit always microseconds
+     */
+    record Load(long round, long connections, long frames, double seconds, double framesPerSecond, double p50,
+            double p99, double p999, double max, Unit unit) implements ChildReport {
+        /**
+         * Checks the counts and the order of the percentiles.
+         *
+         * @throws IllegalArgumentException if a count is below 1, a figure negative, or the percentiles out
+         *     of order or not in microseconds
+         */
+        public Load {
+            Objects.requireNonNull(unit, "unit");
+            if (round < 1 || connections < 1 || frames < 1 || !(seconds > 0) || !(framesPerSecond > 0)
+                    || unit != Unit.MICROSECONDS || !(0 <= p50 && p50 <= p99 && p99 <= p999 && p999 <= max)) {
+                throw new IllegalArgumentException("round=" + round + " connections=" + connections + " frames="
+                        + frames + " seconds=" + seconds + " framesPerSecond=" + framesPerSecond + " p50=" + p50
+                        + " p99=" + p99 + " p999=" + p999 + " max=" + max + " unit=" + unit);
+            }
         }
     }
 }
