@@ -4,6 +4,7 @@ import dev.wirespeed.lab.experiment.Experiment;
 import dev.wirespeed.lab.experiments.files.FilesExperiment;
 import dev.wirespeed.lab.experiments.idle.IdleExperiment;
 import dev.wirespeed.lab.experiments.latency.LatencyExperiment;
+import dev.wirespeed.lab.experiments.many.ManyExperiment;
 import dev.wirespeed.lab.experiments.readall.ReadAllExperiment;
 import dev.wirespeed.lab.experiments.stream.Link;
 import dev.wirespeed.lab.experiments.stream.StreamExperiment;
@@ -25,6 +26,7 @@ public final class Experiments {
             new LatencyExperiment(),
             new IdleExperiment(),
             new TailsExperiment(),
+            new ManyExperiment(),
             new FilesExperiment(),
             new ReadAllExperiment());
 

@@ -12,7 +12,7 @@ public enum Unit {
     CPU_NS_PER_MSG("cpu ns/msg"),
     /** Microseconds, for round-trip latency. */
     MICROSECONDS("us"),
-    /** Bytes, for memory allocated per call. */
+    /** Bytes: memory allocated per call, or resident memory per connection. */
     BYTES("bytes"),
     /** Calls per second. */
     CALLS_PER_S("ops/s"),

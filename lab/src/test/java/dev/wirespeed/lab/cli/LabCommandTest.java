@@ -12,6 +12,7 @@ import dev.wirespeed.lab.experiments.Experiments;
 import dev.wirespeed.lab.experiment.Mode;
 import dev.wirespeed.lab.experiments.stream.Link;
 import dev.wirespeed.lab.experiments.stream.StreamExperiment;
+import dev.wirespeed.lab.experiments.many.ManyServer;
 import dev.wirespeed.lab.experiments.tails.TailVariant;
 import dev.wirespeed.lab.report.LabReport;
 import dev.wirespeed.lab.report.ResultsFiles;
@@ -30,6 +31,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -181,6 +183,39 @@ class LabCommandTest {
         assertTrue(out.toString().contains("tails: TCP loopback round trips by JVM options"), out.toString());
     }
 
+    @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    void manyConnectionsRunWhenNamedWithEveryServerAndItsFindings() throws Exception {
+        Assumptions.assumeTrue(Tools.has("cc"), "the load generator is a C program: no C compiler");
+        StringWriter out = new StringWriter();
+        var commandLine = Main.commandLine();
+        commandLine.setOut(new PrintWriter(out));
+        commandLine.setErr(new PrintWriter(new StringWriter()));
+        assertEquals(ExitCode.OK, commandLine.execute("lab", "--quick", "--out", dir.toString(), "many"), out.toString());
+        assertEquals(List.of(), ResultsSchema.validate(Files.readString(dir.resolve("results.json"))));
+        LabReport report = ResultsFiles.read(dir.resolve("results.json"));
+        Placement placement = Placements.available(note -> { }).stream()
+                .filter(p -> p.kind() != Placement.Kind.SAME_CORE).findFirst().orElse(Placement.UNPINNED);
+        for (ManyServer server : ManyServer.values()) {
+            for (int connections : List.of(1, 256)) {
+                String kase = server.label() + ", " + connections + " connections";
+                assertTrue(only(report, "many", kase, placement, Unit.MSG_PER_S, null).stats().median() > 0, kase);
+                for (Percentile percentile : List.of(Percentile.P50, Percentile.P99, Percentile.P999, Percentile.MAX)) {
+                    assertTrue(only(report, "many", kase, placement, Unit.MICROSECONDS, percentile).stats().median() > 0,
+                            kase + " " + percentile);
+                }
+            }
+        }
+        for (ManyServer server : List.of(ManyServer.C_EPOLL, ManyServer.LOOP, ManyServer.NETTY)) {
+            assertTrue(only(report, "many", server.label() + ", 1000 idle connections", placement, Unit.BYTES, null)
+                    .stats().median() > 0, server.label());
+        }
+        assertEquals(4, report.findings().stream().filter(f -> f.experiment().equals("many")).count(),
+                report.findings().toString());
+        assertTrue(out.toString().contains("many: the server's resident memory with idle connections held"),
+                out.toString());
+    }
+
     private static Measurement only(LabReport report, String experiment, String kase, Placement placement, Unit unit,
             Percentile percentile) {
         List<Measurement> found = report.measurements().stream().filter(m -> m.series().experiment().equals(experiment)
@@ -196,7 +231,7 @@ class LabCommandTest {
         var commandLine = Main.commandLine();
         commandLine.setErr(new PrintWriter(err));
         assertEquals(ExitCode.USAGE, commandLine.execute("lab", "nosuch"));
-        assertEquals("wirespeed lab: unknown experiment 'nosuch'; known: tcp, unix, pipe, latency, idle, tails, files, readall\n",
+        assertEquals("wirespeed lab: unknown experiment 'nosuch'; known: tcp, unix, pipe, latency, idle, tails, many, files, readall\n",
                 err.toString());
         StringWriter both = new StringWriter();
         var modes = Main.commandLine();

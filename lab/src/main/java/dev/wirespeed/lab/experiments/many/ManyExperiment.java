@@ -1,0 +1,383 @@
+package dev.wirespeed.lab.experiments.many;
+
+import dev.wirespeed.lab.env.CPrograms;
+import dev.wirespeed.lab.env.Children;
+import dev.wirespeed.lab.experiment.CaseRunner;
+import dev.wirespeed.lab.experiment.Experiment;
+import dev.wirespeed.lab.experiment.LabContext;
+import dev.wirespeed.lab.experiment.Results;
+import dev.wirespeed.lab.result.Check;
+import dev.wirespeed.lab.result.ChildReport;
+import dev.wirespeed.lab.result.Figure;
+import dev.wirespeed.lab.result.Finding;
+import dev.wirespeed.lab.result.Measurement;
+import dev.wirespeed.lab.result.Medium;
+import dev.wirespeed.lab.result.Percentile;
+import dev.wirespeed.lab.result.Placement;
+import dev.wirespeed.lab.result.Rule;
+import dev.wirespeed.lab.result.Series;
+import dev.wirespeed.lab.result.Stats;
+import dev.wirespeed.lab.result.Table;
+import dev.wirespeed.lab.result.Unit;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+
+/**
+ * Many connections on one server: echo servers (the C epoll ceiling, the library's event loop, a
+ * thread per connection, platform or virtual, and Netty's epoll server) under the lab's C load
+ * generator, which opens 1 to 1,000 TCP connections, keeps {@value #WINDOW} frames of {@value #SIZE}
+ * body bytes in flight on each and checks every echo byte for byte; then the server's resident memory
+ * per idle connection, with thousands held open after one round trip each. The server runs on one CPU
+ * and the load on the other, so that the load never limits the server.
+ */
+public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
+    /** Body bytes per frame. */
+    static final int SIZE = 100;
+    /** Frames in flight per connection. */
+    static final int WINDOW = 16;
+    /** Connections that come and go before the idle case's first look at the server's memory. */
+    static final int SETTLE_CONNECTIONS = 100;
+    /** The target for an idle connection's resident memory. */
+    static final double IDLE_BYTES_TARGET = 16 * 1024;
+
+    /**
+     * How much each mode measures.
+     *
+     * @param connections the loads' connection counts, ascending
+     * @param framesPerRound frames a round echoes in all, over its connections (see {@link #framesPerConnection})
+     * @param rounds rounds per load, the first a warm-up
+     * @param idleConnections connections held for the memory case
+     */
+    record Settings(List<Integer> connections, long framesPerRound, int rounds, int idleConnections) {
+        /**
+         * {@return frames per connection per round} Fewer than 16 connections send what 16 would each,
+         * since one connection echoes a tenth as fast as many.
+         */
+        long framesPerConnection(int connectionCount) {
+            return Math.max(WINDOW, framesPerRound / Math.max(connectionCount, 16));
+        }
+    }
+
+    /** An experiment. */
+    public ManyExperiment() {
+    }
+
+    @Override
+    public String name() {
+        return "many";
+    }
+
+    @Override
+    public String description() {
+        return "many connections: echo servers (C epoll, the library's event loop, a thread per connection, Netty) "
+                + "under a C load of 1 to 1,000 pipelined TCP connections, and memory per idle connection";
+    }
+
+    /** A deep dive of ours, not an article's: it runs when named, or with {@code --full}. */
+    @Override
+    public boolean inDefaultRun() {
+        return false;
+    }
+
+    static Settings settings(LabContext lab) {
+        return switch (lab.mode()) {
+            case QUICK -> new Settings(List.of(1, 256), 40_000, 2, 1_000);
+            case DEFAULT -> new Settings(List.of(1, 16, 256, 1_000), 1_000_000, 6, 10_000);
+            case FULL -> new Settings(List.of(1, 16, 256, 1_000), 4_000_000, 8, 10_000);
+        };
+    }
+
+    /** {@return where the server and the load run: on different CPUs where the machine has two} */
+    static Placement placement(LabContext lab) {
+        return lab.placements().stream().filter(p -> p.kind() != Placement.Kind.SAME_CORE).findFirst()
+                .orElse(Placement.UNPINNED);
+    }
+
+    @Override
+    public List<ManyCase> cases(LabContext lab) throws IOException, InterruptedException {
+        if (lab.program(CPrograms.Program.MANY).isEmpty()) {
+            lab.note("many: skipped, its load generator is a C program and there is no C compiler");
+            return List.of();
+        }
+        Settings settings = settings(lab);
+        List<ManyCase> cases = new ArrayList<>();
+        for (ManyServer server : ManyServer.values()) {
+            for (int connections : settings.connections()) {
+                cases.add(new ManyCase.Load(server, connections));
+            }
+        }
+        for (ManyServer server : ManyServer.values()) {
+            if (server.holdsIdle()) {
+                cases.add(new ManyCase.Idle(server, settings.idleConnections()));
+            }
+        }
+        return cases;
+    }
+
+    @Override
+    public CaseRunner<ManyCase, ManyResult> open(LabContext lab) throws IOException, InterruptedException {
+        Path many = lab.program(CPrograms.Program.MANY).orElseThrow(
+                () -> new IOException("many.c is not compiled: the lab has no C compiler"));
+        Placement placement = placement(lab);
+        Settings settings = settings(lab);
+        return new CaseRunner<>() {
+            private ManyServer running;
+            private Process server;
+            private String port;
+
+            @Override
+            public ManyResult run(ManyCase kase) throws IOException, InterruptedException {
+                if (kase instanceof ManyCase.Idle || kase.server() != running) {
+                    close(); // an idle case gets a server of its own, its memory untouched by loads
+                    server = start(kase.server());
+                    running = kase.server();
+                    port = Children.awaitListening(server, null);
+                }
+                try {
+                    return switch (kase) {
+                        case ManyCase.Load load -> load(load);
+                        case ManyCase.Idle idle -> idle(idle);
+                    };
+                } finally {
+                    lab.stepDone();
+                    if (kase instanceof ManyCase.Idle) {
+                        close();
+                    }
+                }
+            }
+
+            private Process start(ManyServer s) throws IOException {
+                if (s.echoArgs() == null) {
+                    return new ProcessBuilder(Children.pinned(placement.serverCpu(),
+                            List.of(many.toString(), "echo", "127.0.0.1", "0"))).start();
+                }
+                List<String> args = new ArrayList<>(List.of("echo", "--transport", "tcp", "--port", "0"));
+                args.addAll(s.echoArgs());
+                return lab.jvm().start(placement.serverCpu(), "echo-many-" + s.name().toLowerCase(Locale.ROOT), args);
+            }
+
+            private ManyResult.Load load(ManyCase.Load load) throws IOException, InterruptedException {
+                lab.progress(String.format(Locale.ROOT, "many: %s, %,d connections", load.server().label(),
+                        load.connections()));
+                Process generator = new ProcessBuilder(Children.pinned(placement.clientCpu(), List.of(many.toString(),
+                        "load", "127.0.0.1", port, String.valueOf(load.connections()),
+                        String.valueOf(settings.framesPerConnection(load.connections())), String.valueOf(WINDOW),
+                        String.valueOf(SIZE), String.valueOf(settings.rounds())))).start();
+                List<ChildReport.Load> rounds = new ArrayList<>();
+                for (ChildReport report : Children.reports(generator, "many load against " + load.server().label(), 5)) {
+                    if (report instanceof ChildReport.Load round && round.round() > 1) {
+                        rounds.add(round);
+                    }
+                }
+                if (rounds.isEmpty()) {
+                    throw new IOException("many load against " + load.server().label() + " reported no measured round");
+                }
+                return new ManyResult.Load(stats(rounds, ChildReport.Load::framesPerSecond),
+                        stats(rounds, ChildReport.Load::p50), stats(rounds, ChildReport.Load::p99),
+                        stats(rounds, ChildReport.Load::p999), stats(rounds, ChildReport.Load::max));
+            }
+
+            private ManyResult.Idle idle(ManyCase.Idle idle) throws IOException, InterruptedException {
+                lab.progress(String.format(Locale.ROOT, "many: %s, %,d idle connections", idle.server().label(),
+                        idle.connections()));
+                release(hold(SETTLE_CONNECTIONS));
+                long before = residentKib(server);
+                Process holder = hold(idle.connections());
+                try {
+                    long held = residentKib(server);
+                    double perConnection = (held - before) * 1024.0 / idle.connections();
+                    return new ManyResult.Idle(before, held, Stats.of(List.of(perConnection)));
+                } finally {
+                    release(holder);
+                }
+            }
+
+            /** Starts {@code many hold} and waits until its connections are all open. */
+            private Process hold(int connections) throws IOException, InterruptedException {
+                Process holder = new ProcessBuilder(Children.pinned(placement.clientCpu(), List.of(many.toString(),
+                        "hold", "127.0.0.1", port, String.valueOf(connections), String.valueOf(SIZE)))).start();
+                CompletableFuture<String> err = Children.drainLater(holder.getErrorStream());
+                CompletableFuture<String> line = new CompletableFuture<>();
+                Thread.ofVirtual().start(() -> {
+                    try {
+                        line.complete(new BufferedReader(new InputStreamReader(holder.getInputStream(),
+                                StandardCharsets.UTF_8)).readLine());
+                    } catch (IOException e) {
+                        line.completeExceptionally(e);
+                    }
+                });
+                String said;
+                try {
+                    said = line.get(2, TimeUnit.MINUTES);
+                } catch (ExecutionException | TimeoutException e) {
+                    said = null;
+                }
+                if (!("held " + connections).equals(said)) {
+                    Children.stop(holder);
+                    throw new IOException("many hold " + connections + " did not hold them: it said " + said + " | "
+                            + err.join());
+                }
+                return holder;
+            }
+
+            private void release(Process holder) throws IOException, InterruptedException {
+                holder.getOutputStream().close(); // its standard input ends: it closes the connections and exits
+                if (!holder.waitFor(1, TimeUnit.MINUTES) || holder.exitValue() != 0) {
+                    Children.stop(holder);
+                    throw new IOException("many hold did not end cleanly");
+                }
+            }
+
+            @Override
+            public void close() {
+                Children.stop(server);
+                server = null;
+                running = null;
+            }
+        };
+    }
+
+    private static Stats stats(List<ChildReport.Load> rounds, Function<ChildReport.Load, Double> figure) {
+        return Stats.of(rounds.stream().map(figure).toList());
+    }
+
+    /** {@return the resident memory of a process, from {@code /proc/PID/status}, in KiB} */
+    static long residentKib(Process process) throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc", String.valueOf(process.pid()), "status"))) {
+            if (line.startsWith("VmRSS:")) {
+                return Long.parseLong(line.substring("VmRSS:".length()).replace("kB", "").strip());
+            }
+        }
+        throw new IOException("no VmRSS line in /proc/" + process.pid() + "/status");
+    }
+
+    private Series series(ManyCase kase) {
+        String name = switch (kase) {
+            case ManyCase.Load load -> String.format(Locale.ROOT, "%s, %d connections", load.server().label(),
+                    load.connections());
+            case ManyCase.Idle idle -> String.format(Locale.ROOT, "%s, %d idle connections", idle.server().label(),
+                    idle.connections());
+        };
+        return new Series(name(), name, kase.server().role(), Medium.TCP, SIZE);
+    }
+
+    @Override
+    public List<Measurement> measurements(Results<ManyCase, ManyResult> results, LabContext lab) {
+        Placement placement = placement(lab);
+        List<Measurement> rows = new ArrayList<>();
+        for (ManyCase kase : results.cases()) {
+            Series series = series(kase);
+            switch (results.get(kase)) {
+                case ManyResult.Load r -> {
+                    rows.add(series.at(placement, Unit.MSG_PER_S, r.framesPerSecond()));
+                    rows.add(series.at(placement, Unit.MICROSECONDS, r.p50()).percentile(Percentile.P50));
+                    rows.add(series.at(placement, Unit.MICROSECONDS, r.p99()).percentile(Percentile.P99));
+                    rows.add(series.at(placement, Unit.MICROSECONDS, r.p999()).percentile(Percentile.P999));
+                    rows.add(series.at(placement, Unit.MICROSECONDS, r.max()).percentile(Percentile.MAX));
+                }
+                case ManyResult.Idle r -> rows.add(series.at(placement, Unit.BYTES, r.bytesPerConnection()));
+            }
+        }
+        return rows;
+    }
+
+    @Override
+    public List<Table> tables(Results<ManyCase, ManyResult> results, LabContext lab) {
+        Placement placement = placement(lab);
+        Settings settings = settings(lab);
+        List<List<String>> loads = new ArrayList<>();
+        List<List<String>> idles = new ArrayList<>();
+        for (ManyCase kase : results.cases()) {
+            switch (results.get(kase)) {
+                case ManyResult.Load r -> loads.add(List.of(kase.server().label(),
+                        String.format(Locale.ROOT, "%,d", kase.connections()),
+                        String.format(Locale.ROOT, "%,.0f [%,.0f-%,.0f]", r.framesPerSecond().median(),
+                                r.framesPerSecond().min(), r.framesPerSecond().max()),
+                        micros(r.p50()), micros(r.p99()), micros(r.p999()), micros(r.max())));
+                case ManyResult.Idle r -> idles.add(List.of(kase.server().label(),
+                        String.format(Locale.ROOT, "%,d", kase.connections()),
+                        String.format(Locale.ROOT, "%,.1f", r.beforeKib() / 1024.0),
+                        String.format(Locale.ROOT, "%,.1f", r.heldKib() / 1024.0),
+                        String.format(Locale.ROOT, "%,.1f", r.bytesPerConnection().median() / 1024)));
+            }
+        }
+        List<Table> tables = new ArrayList<>();
+        if (!loads.isEmpty()) {
+            tables.add(new Table(String.format(Locale.ROOT, "many: echo servers under a pipelined load, TCP loopback, "
+                    + "%d-byte bodies, %d frames in flight per connection; median of %d round(s) after one; %s (%s)",
+                    SIZE, WINDOW, settings.rounds() - 1, placement, placement.cpus()),
+                    List.of("server", "connections", "frames/s [min-max]", "p50 us", "p99 us", "p99.9 us", "max us"),
+                    loads, List.of(String.format(Locale.ROOT, "the load: the lab's C generator (many.c), every echo "
+                            + "checked byte for byte; a round sends %,d frames in all (fewer than 16 connections "
+                            + "send what 16 would each); latency from a frame's send to its echo, so it includes the window's queueing",
+                            settings.framesPerRound()))));
+        }
+        if (!idles.isEmpty()) {
+            tables.add(new Table(String.format(Locale.ROOT, "many: the server's resident memory with idle connections "
+                    + "held, each after one round trip; %s (%s)", placement, placement.cpus()),
+                    List.of("server", "connections", "RSS before MiB", "RSS held MiB", "KiB per connection"), idles,
+                    List.of(String.format(Locale.ROOT, "before: after %d connections came and went; the "
+                            + "thread-per-connection echoes are left out: a 512 KiB reader per connection by design",
+                            SETTLE_CONNECTIONS))));
+        }
+        return tables;
+    }
+
+    private static String micros(Stats s) {
+        return String.format(Locale.ROOT, "%,.1f", s.median());
+    }
+
+    @Override
+    public List<Finding> findings(Results<ManyCase, ManyResult> results, LabContext lab) {
+        List<Finding> findings = new ArrayList<>();
+        int most = settings(lab).connections().getLast();
+        String where = String.format(Locale.ROOT, "%s, %,d connections, %s", name(), most, placement(lab));
+        ManyCase.Load loop = new ManyCase.Load(ManyServer.LOOP, most);
+        ManyCase.Load c = new ManyCase.Load(ManyServer.C_EPOLL, most);
+        ManyCase.Load netty = new ManyCase.Load(ManyServer.NETTY, most);
+        if (results.has(loop) && results.has(c)) {
+            findings.add(Finding.target(name(), "the library's event loop echoes at least 0.9x the frames a second of "
+                    + "the C epoll server", Rule.atLeast(0.9), List.of(new Check(where,
+                            rate(results, loop), rate(results, c)))));
+        }
+        if (results.has(loop) && results.has(netty)) {
+            findings.add(Finding.target(name(), "the library's event loop echoes at least 1.2x the frames a second of "
+                    + "Netty's, one loop each", Rule.atLeast(1.2), List.of(new Check(where, rate(results, loop),
+                            rate(results, netty)))));
+            ManyResult.Load ours = (ManyResult.Load) results.get(loop);
+            ManyResult.Load theirs = (ManyResult.Load) results.get(netty);
+            findings.add(Finding.target(name(), "the library's event loop's latency under that load is no worse than "
+                    + "Netty's at p99 and p99.9", Rule.atMost(1.0), List.of(
+                            new Check(where, new Figure(loop.server().label() + " p99", ours.p99(), Unit.MICROSECONDS),
+                                    new Figure(netty.server().label() + " p99", theirs.p99(), Unit.MICROSECONDS)),
+                            new Check(where, new Figure(loop.server().label() + " p99.9", ours.p999(), Unit.MICROSECONDS),
+                                    new Figure(netty.server().label() + " p99.9", theirs.p999(), Unit.MICROSECONDS)))));
+        }
+        ManyCase.Idle idle = new ManyCase.Idle(ManyServer.LOOP, settings(lab).idleConnections());
+        if (results.has(idle)) {
+            ManyResult.Idle r = (ManyResult.Idle) results.get(idle);
+            findings.add(Finding.target(name(), "an idle connection costs the library's event loop at most 16 KiB of "
+                    + "resident memory", Rule.atMost(1.0), List.of(new Check(String.format(Locale.ROOT,
+                            "%s, %,d idle connections", name(), idle.connections()),
+                            new Figure(idle.server().label() + " per connection", r.bytesPerConnection(), Unit.BYTES),
+                            new Figure("the target", Stats.exact(IDLE_BYTES_TARGET), Unit.BYTES)))));
+        }
+        return findings;
+    }
+
+    private static Figure rate(Results<ManyCase, ManyResult> results, ManyCase.Load kase) {
+        return new Figure(kase.server().label(), ((ManyResult.Load) results.get(kase)).framesPerSecond(), Unit.MSG_PER_S);
+    }
+}

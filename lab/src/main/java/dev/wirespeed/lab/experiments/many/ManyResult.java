@@ -1,0 +1,28 @@
+package dev.wirespeed.lab.experiments.many;
+
+import dev.wirespeed.lab.result.Stats;
+
+/** What a {@link ManyCase} yields. */
+public sealed interface ManyResult {
+    /**
+     * A load's figures over its measured rounds.
+     *
+     * @param framesPerSecond frames echoed per second
+     * @param p50 the median time from a frame's send to its echo, in microseconds
+     * @param p99 its 99th percentile
+     * @param p999 its 99.9th percentile
+     * @param max the longest
+     */
+    record Load(Stats framesPerSecond, Stats p50, Stats p99, Stats p999, Stats max) implements ManyResult {
+    }
+
+    /**
+     * The server's resident memory before and while idle connections are held.
+     *
+     * @param beforeKib resident KiB after 100 connections came and went
+     * @param heldKib resident KiB with the connections held
+     * @param bytesPerConnection the growth per connection held, in bytes
+     */
+    record Idle(long beforeKib, long heldKib, Stats bytesPerConnection) implements ManyResult {
+    }
+}

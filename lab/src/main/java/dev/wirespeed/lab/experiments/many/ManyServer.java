@@ -1,0 +1,55 @@
+package dev.wirespeed.lab.experiments.many;
+
+import dev.wirespeed.lab.result.Role;
+import java.util.List;
+
+/** A server of the many-connections experiment: an echo, each frame sent back unchanged. */
+public enum ManyServer {
+    /** {@code many echo}: one thread, epoll, a buffer per connection only while bytes are pending. */
+    C_EPOLL("C epoll echo", Role.CEILING, null, true),
+    /** {@code echo --loop}: the library's {@code FrameServer}, one loop over the JDK's {@code Selector}. */
+    LOOP("wirespeed FrameServer, 1 loop", Role.LIBRARY, List.of("--impl", "jdk", "--loop"), true),
+    /** {@code echo --impl native}: the library's reader and writer, a platform thread per connection. */
+    THREADS("wirespeed, a platform thread per connection", Role.LIBRARY, List.of("--impl", "native"), false),
+    /** {@code echo --threads virtual}: the library over {@code SocketChannel}, a virtual thread per connection. */
+    VIRTUAL("SocketChannel, a virtual thread per connection", Role.JDK, List.of("--impl", "jdk", "--threads", "virtual"),
+            false),
+    /** {@code echo --impl netty}: Netty's epoll server, one event loop, {@code LengthFieldBasedFrameDecoder}. */
+    NETTY("Netty epoll, 1 event loop", Role.PEER, List.of("--impl", "netty"), true);
+
+    private final String label;
+    private final Role role;
+    private final List<String> echoArgs;
+    private final boolean holdsIdle;
+
+    ManyServer(String label, Role role, List<String> echoArgs, boolean holdsIdle) {
+        this.label = label;
+        this.role = role;
+        this.echoArgs = echoArgs;
+        this.holdsIdle = holdsIdle;
+    }
+
+    /** {@return the row's name in tables and results} */
+    public String label() {
+        return label;
+    }
+
+    /** {@return whose code it is} */
+    public Role role() {
+        return role;
+    }
+
+    /** {@return the {@code wirespeed echo} options after the transport, or null for the C server} */
+    List<String> echoArgs() {
+        return echoArgs;
+    }
+
+    /**
+     * {@return whether the idle-memory case runs it} The thread-per-connection echoes give every
+     * connection a reader of 512 KiB for its life: 10,000 of them would take 5 GB, which says nothing
+     * the 1,000-connection load does not.
+     */
+    boolean holdsIdle() {
+        return holdsIdle;
+    }
+}
