@@ -2,6 +2,7 @@ package dev.wirespeed.lab.env;
 
 import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
+import java.util.concurrent.TimeUnit;
 
 /** What this JVM's JIT compiler has done, as the lab's warm-ups ask it. */
 public final class Jit {
@@ -18,5 +19,38 @@ public final class Jit {
      */
     public static long compileMillis() {
         return MONITORED ? COMPILER.getTotalCompilationTime() : 0;
+    }
+
+    /**
+     * Waits until this JVM's JIT has compiled nothing for {@code quietMillis}, or {@code maxMillis} have
+     * passed: a JVM just started compiles on every CPU for a few seconds, and a measurement beside it
+     * measures that too.
+     *
+     * @param quietMillis how long the JIT must have been idle, at least 1
+     * @param maxMillis the longest wait
+     * @return whether the JIT went quiet (true at once where the JVM does not monitor it)
+     * @throws InterruptedException if interrupted while waiting
+     */
+    public static boolean awaitQuiet(long quietMillis, long maxMillis) throws InterruptedException {
+        if (quietMillis < 1 || maxMillis < 0) {
+            throw new IllegalArgumentException("quietMillis=" + quietMillis + " min=1, maxMillis=" + maxMillis + " min=0");
+        }
+        long start = System.nanoTime();
+        long quietSince = start;
+        long compiled = compileMillis();
+        while (true) {
+            long now = System.nanoTime();
+            long total = compileMillis();
+            if (total != compiled) {
+                compiled = total;
+                quietSince = now;
+            } else if (now - quietSince >= TimeUnit.MILLISECONDS.toNanos(quietMillis)) {
+                return true;
+            }
+            if (now - start >= TimeUnit.MILLISECONDS.toNanos(maxMillis)) {
+                return false;
+            }
+            Thread.sleep(Math.min(10, quietMillis));
+        }
     }
 }

@@ -1,5 +1,6 @@
 package dev.wirespeed.lab.experiment;
 
+import dev.wirespeed.lab.env.Jit;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -10,9 +11,16 @@ import java.util.function.Consumer;
  * Runs experiments the one way every experiment is run: all cases up front (for the progress line),
  * then each experiment's cases through its runner, then its measurements, tables and findings.
  * Experiments that start processes run first, in the order given; those that measure in the lab's
- * own JVM (and pin its thread) run after them.
+ * own JVM (and pin its thread) run after them. The first case waits until the lab's JVM has stopped
+ * compiling its own start-up ({@value #QUIET_MILLIS} ms without a compilation, at most
+ * {@value #MAX_WAIT_MILLIS} ms), which otherwise takes the CPUs the first measurement runs on.
  */
 public final class LabRunner {
+    /** How long the lab's JIT must be idle before the first case. */
+    static final long QUIET_MILLIS = 300;
+    /** The longest wait for it. */
+    static final long MAX_WAIT_MILLIS = 5_000;
+
     private LabRunner() {
     }
 
@@ -35,6 +43,10 @@ public final class LabRunner {
         List<Planned<?, ?>> order = new ArrayList<>(plans);
         order.sort(Comparator.comparing(plan -> plan.experiment().inProcess()));
         Outcome[] outcomes = new Outcome[plans.size()];
+        if (!Jit.awaitQuiet(QUIET_MILLIS, MAX_WAIT_MILLIS)) {
+            lab.note("the lab's JVM was still compiling after " + MAX_WAIT_MILLIS + " ms: its first cases may "
+                    + "have shared the CPUs with the JIT");
+        }
         for (Planned<?, ?> plan : order) {
             Outcome outcome = plan.run(lab);
             lab.clearProgress();
