@@ -132,14 +132,15 @@ public sealed interface ChildReport {
      * @param frames frames echoed in the round, {@code >= 1}
      * @param seconds the round's wall time
      * @param framesPerSecond frames echoed per second
+     * @param cpuShare the generator's CPU time over the round's wall time: near 1, it set the rate
      * @param p50 the median time from a frame's send to its echo's last byte
      * @param p99 the 99th percentile of that time
      * @param p999 the 99.9th percentile
      * @param max the longest
      * @param unit always microseconds
      */
-    record Load(long round, long connections, long frames, double seconds, double framesPerSecond, double p50,
-            double p99, double p999, double max, Unit unit) implements ChildReport {
+    record Load(long round, long connections, long frames, double seconds, double framesPerSecond, double cpuShare,
+            double p50, double p99, double p999, double max, Unit unit) implements ChildReport {
         /**
          * Checks the counts and the order of the percentiles.
          *
@@ -148,10 +149,11 @@ public sealed interface ChildReport {
          */
         public Load {
             Objects.requireNonNull(unit, "unit");
-            if (round < 1 || connections < 1 || frames < 1 || !(seconds > 0) || !(framesPerSecond > 0)
+            if (round < 1 || connections < 1 || frames < 1 || !(seconds > 0) || !(framesPerSecond > 0) || !(cpuShare >= 0)
                     || unit != Unit.MICROSECONDS || !(0 <= p50 && p50 <= p99 && p99 <= p999 && p999 <= max)) {
                 throw new IllegalArgumentException("round=" + round + " connections=" + connections + " frames="
-                        + frames + " seconds=" + seconds + " framesPerSecond=" + framesPerSecond + " p50=" + p50
+                        + frames + " seconds=" + seconds + " framesPerSecond=" + framesPerSecond + " cpuShare=" + cpuShare
+                        + " p50=" + p50
                         + " p99=" + p99 + " p999=" + p999 + " max=" + max + " unit=" + unit);
             }
         }

@@ -8,7 +8,7 @@ public enum Unit {
     MB_PER_S("MB/s"),
     /** Frames per second. */
     MSG_PER_S("msg/s"),
-    /** CPU time (user and system) of the reading thread per frame, in nanoseconds. */
+    /** CPU time (user and system) per frame, in nanoseconds: of the reading thread, or of a whole server process where the experiment says so. */
     CPU_NS_PER_MSG("cpu ns/msg"),
     /** Microseconds, for round-trip latency. */
     MICROSECONDS("us"),

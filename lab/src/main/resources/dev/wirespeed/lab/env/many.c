@@ -13,8 +13,10 @@
  *       connection, keeping WINDOW of them in flight per connection, and checks every echo byte for
  *       byte (frame i of connection c has type i and body bytes (31c + i + k) mod 256). Prints one
  *       line per round: {"round":r,"connections":..,"frames":..,"seconds":..,"framesPerSecond":..,
- *       "p50":..,"p99":..,"p999":..,"max":..,"unit":"us"}, the latency of each frame from its send to
- *       its echo's last byte (nearest rank).
+ *       "cpuShare":..,"p50":..,"p99":..,"p999":..,"max":..,"unit":"us"}: cpuShare is the generator's own
+ *       CPU time (user and system) over the round's wall time, near 1 where the generator and not the
+ *       server limits the rate; the percentiles are of each frame's time from its send to its echo's
+ *       last byte (nearest rank).
  *   many hold ADDRESS PORT CONNECTIONS SIZE
  *       opens CONNECTIONS connections, one after another, each making one round trip of a SIZE-byte
  *       frame, then prints "held N" on stdout and keeps them open until its standard input ends.
@@ -33,6 +35,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/resource.h>
+#include <sys/time.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <time.h>
@@ -58,6 +61,14 @@ static void put32(unsigned char *p, uint32_t v) {
 
 static uint32_t get32(const unsigned char *p) {
     return (uint32_t) p[0] << 24 | (uint32_t) p[1] << 16 | (uint32_t) p[2] << 8 | p[3];
+}
+
+/* This process's CPU time so far, user and system, in nanoseconds. */
+static uint64_t cpu_ns(void) {
+    struct rusage u;
+    getrusage(RUSAGE_SELF, &u);
+    return ((uint64_t) u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1000000000u
+           + ((uint64_t) u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1000u;
 }
 
 static void raise_fd_limit(void) {
@@ -329,7 +340,7 @@ static int load(const char *address, int port, long connections, long frames, in
     size_t frame_bytes = 8 + (size_t) size;
     for (int round = 1; round <= rounds; round++) {
         long recorded = 0, done = 0;
-        uint64_t start = now_ns();
+        uint64_t start = now_ns(), cpu_start = cpu_ns();
         for (long c = 0; c < connections; c++) {
             conns[c].round_end = conns[c].next_send + (uint32_t) frames;
             load_flush(ep, &conns[c], window, size);
@@ -374,11 +385,12 @@ static int load(const char *address, int port, long connections, long frames, in
                 load_flush(ep, l, window, size);
             }
         }
-        double seconds = (now_ns() - start) / 1e9;
+        uint64_t wall = now_ns() - start;
+        double seconds = wall / 1e9, cpu_share = (double) (cpu_ns() - cpu_start) / wall;
         qsort(latencies, recorded, sizeof(uint64_t), compare);
         printf("{\"round\":%d,\"connections\":%ld,\"frames\":%ld,\"seconds\":%.6f,\"framesPerSecond\":%.1f,"
-               "\"p50\":%.3f,\"p99\":%.3f,\"p999\":%.3f,\"max\":%.3f,\"unit\":\"us\"}\n",
-               round, connections, recorded, seconds, recorded / seconds, percentile(latencies, recorded, 50),
+               "\"cpuShare\":%.3f,\"p50\":%.3f,\"p99\":%.3f,\"p999\":%.3f,\"max\":%.3f,\"unit\":\"us\"}\n",
+               round, connections, recorded, seconds, recorded / seconds, cpu_share, percentile(latencies, recorded, 50),
                percentile(latencies, recorded, 99), percentile(latencies, recorded, 99.9),
                latencies[recorded - 1] / 1000.0);
         fflush(stdout);

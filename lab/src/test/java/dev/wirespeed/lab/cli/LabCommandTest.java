@@ -200,6 +200,7 @@ class LabCommandTest {
             for (int connections : List.of(1, 256)) {
                 String kase = server.label() + ", " + connections + " connections";
                 assertTrue(only(report, "many", kase, placement, Unit.MSG_PER_S, null).stats().median() > 0, kase);
+                assertTrue(only(report, "many", kase, placement, Unit.CPU_NS_PER_MSG, null).stats().median() > 0, kase);
                 for (Percentile percentile : List.of(Percentile.P50, Percentile.P99, Percentile.P999, Percentile.MAX)) {
                     assertTrue(only(report, "many", kase, placement, Unit.MICROSECONDS, percentile).stats().median() > 0,
                             kase + " " + percentile);
@@ -210,7 +211,7 @@ class LabCommandTest {
             assertTrue(only(report, "many", server.label() + ", 1000 idle connections", placement, Unit.BYTES, null)
                     .stats().median() > 0, server.label());
         }
-        assertEquals(4, report.findings().stream().filter(f -> f.experiment().equals("many")).count(),
+        assertEquals(6, report.findings().stream().filter(f -> f.experiment().equals("many")).count(),
                 report.findings().toString());
         assertTrue(out.toString().contains("many: the server's resident memory with idle connections held"),
                 out.toString());

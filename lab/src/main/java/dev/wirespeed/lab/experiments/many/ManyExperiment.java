@@ -8,6 +8,7 @@ import dev.wirespeed.lab.experiment.LabContext;
 import dev.wirespeed.lab.experiment.Results;
 import dev.wirespeed.lab.result.Check;
 import dev.wirespeed.lab.result.ChildReport;
+import dev.wirespeed.lab.result.ChildReports;
 import dev.wirespeed.lab.result.Figure;
 import dev.wirespeed.lab.result.Finding;
 import dev.wirespeed.lab.result.Measurement;
@@ -175,18 +176,40 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
                         "load", "127.0.0.1", port, String.valueOf(load.connections()),
                         String.valueOf(settings.framesPerConnection(load.connections())), String.valueOf(WINDOW),
                         String.valueOf(SIZE), String.valueOf(settings.rounds())))).start();
+                String what = "many load against " + load.server().label();
+                CompletableFuture<String> err = Children.drainLater(generator.getErrorStream());
                 List<ChildReport.Load> rounds = new ArrayList<>();
-                for (ChildReport report : Children.reports(generator, "many load against " + load.server().label(), 5)) {
-                    if (report instanceof ChildReport.Load round && round.round() > 1) {
-                        rounds.add(round);
+                // The server's CPU time is read as each round's line arrives, so that it covers the measured rounds.
+                long serverCpuAfterWarmUp = 0;
+                long serverCpu = 0;
+                try (BufferedReader out = new BufferedReader(new InputStreamReader(generator.getInputStream(),
+                        StandardCharsets.UTF_8))) {
+                    for (String line = out.readLine(); line != null; line = out.readLine()) {
+                        serverCpu = cpuNanos(server.pid());
+                        ChildReport.Load round = (ChildReport.Load) ChildReports.read(line);
+                        if (round.round() == 1) {
+                            serverCpuAfterWarmUp = serverCpu;
+                        } else {
+                            rounds.add(round);
+                        }
                     }
+                } catch (IOException | ClassCastException e) {
+                    Children.stop(generator);
+                    throw new IOException(what + " printed what is not a round: " + e.getMessage() + " | " + err.join(), e);
+                }
+                if (!generator.waitFor(5, TimeUnit.MINUTES) || generator.exitValue() != 0) {
+                    Children.stop(generator);
+                    throw new IOException(what + " failed (exit " + generator.exitValue() + "): " + err.join());
                 }
                 if (rounds.isEmpty()) {
-                    throw new IOException("many load against " + load.server().label() + " reported no measured round");
+                    throw new IOException(what + " reported no measured round");
                 }
+                long frames = rounds.stream().mapToLong(ChildReport.Load::frames).sum();
+                double serverNsPerFrame = (double) (serverCpu - serverCpuAfterWarmUp) / frames;
                 return new ManyResult.Load(stats(rounds, ChildReport.Load::framesPerSecond),
                         stats(rounds, ChildReport.Load::p50), stats(rounds, ChildReport.Load::p99),
-                        stats(rounds, ChildReport.Load::p999), stats(rounds, ChildReport.Load::max));
+                        stats(rounds, ChildReport.Load::p999), stats(rounds, ChildReport.Load::max),
+                        Stats.of(List.of(serverNsPerFrame)), stats(rounds, ChildReport.Load::cpuShare));
             }
 
             private ManyResult.Idle idle(ManyCase.Idle idle) throws IOException, InterruptedException {
@@ -253,6 +276,18 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
         return Stats.of(rounds.stream().map(figure).toList());
     }
 
+    /**
+     * {@return the CPU time a process has used, user and system, all its threads, from
+     * {@code /proc/PID/stat}, in nanoseconds} Linux counts it in ticks of 1/100 s ({@code USER_HZ}).
+     */
+    static long cpuNanos(long pid) throws IOException {
+        String stat = Files.readString(Path.of("/proc", String.valueOf(pid), "stat"));
+        // The command name, in parentheses, may hold spaces: fields are counted after its closing one.
+        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]); // utime and stime, fields 14 and 15
+        return ticks * 10_000_000L;
+    }
+
     /** {@return the resident memory of a process, from {@code /proc/PID/status}, in KiB} */
     static long residentKib(Process process) throws IOException {
         for (String line : Files.readAllLines(Path.of("/proc", String.valueOf(process.pid()), "status"))) {
@@ -282,6 +317,7 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
             switch (results.get(kase)) {
                 case ManyResult.Load r -> {
                     rows.add(series.at(placement, Unit.MSG_PER_S, r.framesPerSecond()));
+                    rows.add(series.at(placement, Unit.CPU_NS_PER_MSG, r.serverCpuNsPerFrame()));
                     rows.add(series.at(placement, Unit.MICROSECONDS, r.p50()).percentile(Percentile.P50));
                     rows.add(series.at(placement, Unit.MICROSECONDS, r.p99()).percentile(Percentile.P99));
                     rows.add(series.at(placement, Unit.MICROSECONDS, r.p999()).percentile(Percentile.P999));
@@ -305,6 +341,8 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
                         String.format(Locale.ROOT, "%,d", kase.connections()),
                         String.format(Locale.ROOT, "%,.0f [%,.0f-%,.0f]", r.framesPerSecond().median(),
                                 r.framesPerSecond().min(), r.framesPerSecond().max()),
+                        String.format(Locale.ROOT, "%,.0f", r.serverCpuNsPerFrame().median()),
+                        String.format(Locale.ROOT, "%.0f%%", 100 * r.loadCpuShare().median()),
                         micros(r.p50()), micros(r.p99()), micros(r.p999()), micros(r.max())));
                 case ManyResult.Idle r -> idles.add(List.of(kase.server().label(),
                         String.format(Locale.ROOT, "%,d", kase.connections()),
@@ -318,11 +356,14 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
             tables.add(new Table(String.format(Locale.ROOT, "many: echo servers under a pipelined load, TCP loopback, "
                     + "%d-byte bodies, %d frames in flight per connection; median of %d round(s) after one; %s (%s)",
                     SIZE, WINDOW, settings.rounds() - 1, placement, placement.cpus()),
-                    List.of("server", "connections", "frames/s [min-max]", "p50 us", "p99 us", "p99.9 us", "max us"),
+                    List.of("server", "connections", "frames/s [min-max]", "server CPU ns/frame", "load CPU",
+                            "p50 us", "p99 us", "p99.9 us", "max us"),
                     loads, List.of(String.format(Locale.ROOT, "the load: the lab's C generator (many.c), every echo "
                             + "checked byte for byte; a round sends %,d frames in all (fewer than 16 connections "
                             + "send what 16 would each); latency from a frame's send to its echo, so it includes the window's queueing",
-                            settings.framesPerRound()))));
+                            settings.framesPerRound()), "server CPU: all the server process's threads, user and system, "
+                            + "over the measured rounds; load CPU: the generator's share of one CPU then (near 100%, "
+                            + "the load and not the server set the rate)")));
         }
         if (!idles.isEmpty()) {
             tables.add(new Table(String.format(Locale.ROOT, "many: the server's resident memory with idle connections "
@@ -352,7 +393,16 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
                     + "the C epoll server", Rule.atLeast(0.9), List.of(new Check(where,
                             rate(results, loop), rate(results, c)))));
         }
+        if (results.has(loop) && results.has(c)) {
+            findings.add(Finding.target(name(), "the library's event loop costs the server at most 1/0.9 of the C epoll "
+                    + "server's CPU per frame (C's CPU per frame over the loop's, at least 0.9x): the first target seen "
+                    + "from the server, whoever limits the rate", Rule.atLeast(0.9), List.of(new Check(where,
+                            cpu(results, c), cpu(results, loop)))));
+        }
         if (results.has(loop) && results.has(netty)) {
+            findings.add(Finding.target(name(), "the library's event loop costs the server at most 1/1.2 of Netty's "
+                    + "CPU per frame (Netty's over the loop's, at least 1.2x)", Rule.atLeast(1.2), List.of(new Check(where,
+                            cpu(results, netty), cpu(results, loop)))));
             findings.add(Finding.target(name(), "the library's event loop echoes at least 1.2x the frames a second of "
                     + "Netty's, one loop each", Rule.atLeast(1.2), List.of(new Check(where, rate(results, loop),
                             rate(results, netty)))));
@@ -375,6 +425,11 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
                             new Figure("the target", Stats.exact(IDLE_BYTES_TARGET), Unit.BYTES)))));
         }
         return findings;
+    }
+
+    private static Figure cpu(Results<ManyCase, ManyResult> results, ManyCase.Load kase) {
+        return new Figure(kase.server().label() + " server CPU", ((ManyResult.Load) results.get(kase)).serverCpuNsPerFrame(),
+                Unit.CPU_NS_PER_MSG);
     }
 
     private static Figure rate(Results<ManyCase, ManyResult> results, ManyCase.Load kase) {

@@ -12,8 +12,13 @@ public sealed interface ManyResult {
      * @param p99 its 99th percentile
      * @param p999 its 99.9th percentile
      * @param max the longest
+     * @param serverCpuNsPerFrame the server process's CPU time (user and system, all its threads) per frame
+     *     over the measured rounds, in nanoseconds: its cost, whoever limits the rate
+     * @param loadCpuShare the load generator's CPU time over each measured round as a share of its wall
+     *     time: near 1, the load and not the server set the rate
      */
-    record Load(Stats framesPerSecond, Stats p50, Stats p99, Stats p999, Stats max) implements ManyResult {
+    record Load(Stats framesPerSecond, Stats p50, Stats p99, Stats p999, Stats max, Stats serverCpuNsPerFrame,
+            Stats loadCpuShare) implements ManyResult {
     }
 
     /**
