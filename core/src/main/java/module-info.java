@@ -11,6 +11,7 @@ module dev.wirespeed.core {
     exports dev.wirespeed.io.spi;
     exports dev.wirespeed.frame;
     exports dev.wirespeed.loop;
+    exports dev.wirespeed.loop.spi;
 
     // ReadAll reads files through a platform module's provider where one is present and usable.
     uses dev.wirespeed.io.spi.FileReadProvider;

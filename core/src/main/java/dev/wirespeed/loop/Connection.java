@@ -1,9 +1,8 @@
 package dev.wirespeed.loop;
 
-import java.io.IOException;
+import dev.wirespeed.loop.spi.Endpoint;
 import java.net.SocketAddress;
 import java.nio.ByteBuffer;
-import java.nio.channels.SocketChannel;
 import java.util.ArrayDeque;
 
 /**
@@ -33,7 +32,7 @@ public final class Connection {
     enum State { OPEN, CLOSING, CLOSED }
 
     final EventLoop loop;
-    final SocketChannel channel;
+    final Endpoint channel;
     private final long id;
     private final SocketAddress remote;
     private Object attachment;
@@ -57,13 +56,11 @@ public final class Connection {
     int slot;
     /** Loop time of the last byte read or sent. */
     long lastActive;
-    /** The poller's handle. */
-    Object key;
     /** A frame claimed and not committed: its chunk, else null. */
     private Chunk claimed;
     private int claimedTotal;
 
-    Connection(EventLoop loop, SocketChannel channel, long id, SocketAddress remote) {
+    Connection(EventLoop loop, Endpoint channel, long id, SocketAddress remote) {
         this.loop = loop;
         this.channel = channel;
         this.id = id;

@@ -3,43 +3,39 @@ package dev.wirespeed.loop;
 import dev.wirespeed.frame.FrameFormat;
 import dev.wirespeed.frame.TruncatedFrameException;
 import dev.wirespeed.io.IdleStrategy;
+import dev.wirespeed.loop.spi.Endpoint;
+import dev.wirespeed.loop.spi.Listener;
+import dev.wirespeed.loop.spi.Poller;
 import java.io.IOException;
 import java.net.SocketTimeoutException;
-import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
-import java.nio.channels.ClosedSelectorException;
-import java.nio.channels.SelectionKey;
-import java.nio.channels.Selector;
-import java.nio.channels.ServerSocketChannel;
-import java.nio.channels.SocketChannel;
 import java.util.Arrays;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Consumer;
 
 /**
- * One thread, one selector, the connections given to it: reads each ready connection once per
+ * One thread, one {@link Poller}, the connections given to it: reads each ready connection once per
  * turn into a pooled chunk, hands the whole frames in it to the handler, and at the end of the turn
  * sends the output the handlers queued.
  *
- * <p>Each turn: the tasks queued from other threads; one select (blocking, or not when busy-polling);
+ * <p>Each turn: the tasks queued from other threads; one poll (blocking, or not when busy-polling);
  * for each ready connection, its pending output sent if writable, then one read of at most a chunk
  * (the fairness budget: no connection is read twice while another ready one waits) and its frames;
  * then the output of every connection written to during the turn; then, where an idle timeout is
  * set and due, a sweep for idle connections.
  */
 final class EventLoop implements Runnable {
-    static final int READ = SelectionKey.OP_READ;
-    static final int WRITE = SelectionKey.OP_WRITE;
+    static final int READ = Poller.READ;
+    static final int WRITE = Poller.WRITE;
 
     private final FrameServer server;
     private final int index;
     private final ConnectionHandler handler;
     private final BufferPool pool;
-    private final Selector selector;
-    private final Consumer<SelectionKey> onReady = this::ready;
+    private final Poller poller;
+    private final Poller.Ready onReady = this::ready;
     private final int maxFrameLength;
     final long outputLimit;
     private final IdleStrategy idle;
@@ -70,7 +66,7 @@ final class EventLoop implements Runnable {
         this.index = index;
         this.handler = config.handler;
         this.pool = new BufferPool(config.chunkSize);
-        this.selector = Selector.open();
+        this.poller = config.transport.openPoller();
         this.maxFrameLength = config.maxFrameLength;
         this.outputLimit = config.outputLimit;
         this.idle = config.idle;
@@ -90,9 +86,8 @@ final class EventLoop implements Runnable {
         return pool;
     }
 
-    void listen(ServerSocketChannel listener) throws IOException {
-        listener.configureBlocking(false);
-        listener.register(selector, SelectionKey.OP_ACCEPT, listener);
+    void listen(Listener listener) throws IOException {
+        poller.register(listener, listener);
     }
 
     void execute(Runnable task) {
@@ -101,7 +96,7 @@ final class EventLoop implements Runnable {
         }
         tasks.add(task);
         if (idle == null && Thread.currentThread() != thread && wakeupPending.compareAndSet(false, true)) {
-            selector.wakeup();
+            poller.wakeup();
         }
     }
 
@@ -116,7 +111,7 @@ final class EventLoop implements Runnable {
     /** Asks the loop to close its connections and end; returns at once. */
     void stop() {
         stopping = true;
-        selector.wakeup();
+        poller.wakeup();
     }
 
     @Override
@@ -134,10 +129,10 @@ final class EventLoop implements Runnable {
                 }
                 int ready;
                 if (idle == null) {
-                    ready = selector.select(onReady, selectTimeoutMillis());
+                    ready = poller.poll(pollTimeoutMillis(), onReady);
                     wakeupPending.set(false);
                 } else {
-                    ready = selector.selectNow(onReady);
+                    ready = poller.poll(0, onReady);
                 }
                 flushDirty();
                 now = System.nanoTime();
@@ -152,7 +147,7 @@ final class EventLoop implements Runnable {
                     }
                 }
             }
-        } catch (IOException | ClosedSelectorException e) {
+        } catch (IOException e) {
             server.loopFailed(index, e);
         } finally {
             shutdown();
@@ -173,20 +168,18 @@ final class EventLoop implements Runnable {
         return ran;
     }
 
-    private long selectTimeoutMillis() {
+    private long pollTimeoutMillis() {
         if (idleTimeoutNanos == 0) {
-            return 0; // forever
+            return -1; // no limit
         }
         return Math.max(1, TimeUnit.NANOSECONDS.toMillis(nextSweep - System.nanoTime()) + 1);
     }
 
-    private void ready(SelectionKey key) {
-        if (!key.isValid()) {
-            return; // closed by a handler earlier in this turn
-        }
-        Object a = key.attachment();
-        if (a instanceof Connection c) {
-            int ops = key.readyOps();
+    private void ready(Object attachment, int ops) {
+        if (attachment instanceof Connection c) {
+            if (c.state == Connection.State.CLOSED) {
+                return; // closed by a handler earlier in this turn
+            }
             if ((ops & WRITE) != 0) {
                 flush(c);
             }
@@ -194,23 +187,18 @@ final class EventLoop implements Runnable {
                 read(c);
             }
         } else {
-            server.accept((ServerSocketChannel) a, this);
+            server.accept((Listener) attachment, this);
         }
     }
 
-    /** Takes over an accepted channel: called on this loop's thread. */
-    void adopt(SocketChannel channel, long id) {
-        Connection c;
+    /** Takes over an accepted connection: called on this loop's thread. */
+    void adopt(Endpoint endpoint, long id) {
+        Connection c = new Connection(this, endpoint, id, endpoint.remoteAddress());
         try {
-            channel.configureBlocking(false);
-            if (channel.supportedOptions().contains(StandardSocketOptions.TCP_NODELAY)) {
-                channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
-            }
-            c = new Connection(this, channel, id, channel.getRemoteAddress());
-            c.key = channel.register(selector, READ, c);
+            poller.register(endpoint, c, READ);
         } catch (IOException e) {
             server.connectionClosed();
-            closeQuietly(channel);
+            endpoint.reset();
             return;
         }
         c.interest = READ;
@@ -421,7 +409,12 @@ final class EventLoop implements Runnable {
         int want = (c.state == Connection.State.OPEN && !c.paused ? READ : 0) | (c.queued > 0 ? WRITE : 0);
         if (want != c.interest) {
             c.interest = want;
-            ((SelectionKey) c.key).interestOps(want);
+            try {
+                poller.interest(c.channel, want);
+            } catch (IOException e) {
+                closeNow(c, e, true);
+                return;
+            }
         }
         if (resumed) {
             try {
@@ -493,28 +486,25 @@ final class EventLoop implements Runnable {
             return;
         }
         c.state = Connection.State.CLOSED;
-        SocketChannel ch = c.channel;
-        if (reset && ch.isOpen()) {
-            try {
-                if (ch.supportedOptions().contains(StandardSocketOptions.SO_LINGER)) {
-                    ch.setOption(StandardSocketOptions.SO_LINGER, 0);
-                }
-            } catch (IOException ignored) {
-                // the socket is already broken: closing it is all that is left
-            }
-        }
-        closeQuietly(ch);
-        releaseInput(c);
-        for (Chunk chunk; (chunk = c.out.pollFirst()) != null; ) {
-            pool.give(chunk);
-        }
-        c.queued = 0;
+        // Counted out before the socket closes, so that a peer seeing the close finds the count exact.
         int slot = c.slot;
         Connection last = conns[--count];
         conns[slot] = last;
         last.slot = slot;
         conns[count] = null;
         server.connectionClosed();
+        Endpoint ch = c.channel;
+        poller.deregister(ch);
+        if (reset) {
+            ch.reset();
+        } else {
+            closeQuietly(ch);
+        }
+        releaseInput(c);
+        for (Chunk chunk; (chunk = c.out.pollFirst()) != null; ) {
+            pool.give(chunk);
+        }
+        c.queued = 0;
         try {
             handler.onClose(c, cause);
         } catch (RuntimeException e) {
@@ -547,13 +537,13 @@ final class EventLoop implements Runnable {
             closeNow(conns[count - 1], null, false);
         }
         try {
-            selector.close();
+            poller.close();
         } catch (IOException ignored) {
             // nothing registered is left open
         }
     }
 
-    private static void closeQuietly(SocketChannel ch) {
+    private static void closeQuietly(Endpoint ch) {
         try {
             ch.close();
         } catch (IOException ignored) {

@@ -2,15 +2,14 @@ package dev.wirespeed.loop;
 
 import dev.wirespeed.frame.FrameFormat;
 import dev.wirespeed.io.IdleStrategy;
+import dev.wirespeed.loop.spi.Endpoint;
+import dev.wirespeed.loop.spi.Listener;
+import dev.wirespeed.loop.spi.LoopTransport;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
-import java.net.StandardProtocolFamily;
-import java.net.StandardSocketOptions;
 import java.net.UnixDomainSocketAddress;
-import java.nio.channels.ServerSocketChannel;
-import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,7 +21,9 @@ import java.util.function.IntConsumer;
 
 /**
  * A server of framed connections on event loops: accepts TCP and Unix-domain connections, spreads
- * them over {@code n} loop threads, and hands every frame to one {@link ConnectionHandler}.
+ * them over {@code n} loop threads, and hands every frame to one {@link ConnectionHandler}. The
+ * loops reach their sockets through a {@link LoopTransport}: the JDK's {@code Selector} unless
+ * {@link Builder#transport} names another.
  *
  * <pre>{@code
  * FrameServer server = FrameServer.builder((connection, type, body) -> connection.writeFrame(type, body))
@@ -32,10 +33,10 @@ import java.util.function.IntConsumer;
  * }</pre>
  *
  * <h2>Loops</h2>
- * Each loop is one platform thread with its own selector, buffer pool and connections; a connection
+ * Each loop is one platform thread with its own poller, buffer pool and connections; a connection
  * stays on the loop that got it (round-robin, in order of acceptance), and all its handler calls run
  * there. Loop 0 also accepts. {@link Builder#onLoopStart(IntConsumer)} runs on each loop's thread
- * before it serves anything, to pin it to a CPU, say. A loop blocks in its selector between turns
+ * before it serves anything, to pin it to a CPU, say. A loop blocks in its poller between turns
  * unless given an {@link IdleStrategy} ({@link Builder#busyPoll}), which it then calls after each
  * turn that found nothing to do.
  *
@@ -68,7 +69,7 @@ import java.util.function.IntConsumer;
  * The server's methods are safe from any thread; see {@link Connection} for the connections'.
  */
 public final class FrameServer implements Closeable {
-    private final List<ServerSocketChannel> listeners = new ArrayList<>();
+    private final List<Listener> listeners = new ArrayList<>();
     private final List<SocketAddress> addresses = new ArrayList<>();
     private final EventLoop[] loops;
     private final Thread[] threads;
@@ -89,15 +90,9 @@ public final class FrameServer implements Closeable {
                 loops[i] = new EventLoop(this, i, b);
             }
             for (SocketAddress address : b.bind) {
-                ServerSocketChannel listener = address instanceof UnixDomainSocketAddress
-                        ? ServerSocketChannel.open(StandardProtocolFamily.UNIX)
-                        : ServerSocketChannel.open();
+                Listener listener = b.transport.listen(address, b.backlog);
                 listeners.add(listener);
-                if (address instanceof InetSocketAddress) {
-                    listener.setOption(StandardSocketOptions.SO_REUSEADDR, true);
-                }
-                listener.bind(address, b.backlog);
-                addresses.add(listener.getLocalAddress());
+                addresses.add(listener.localAddress());
                 loops[0].listen(listener);
             }
         } catch (IOException | RuntimeException e) {
@@ -224,7 +219,7 @@ public final class FrameServer implements Closeable {
     void loopFailed(int index, Exception e) {
         Thread t = Thread.currentThread();
         t.getUncaughtExceptionHandler().uncaughtException(t,
-                new IOException("loop " + index + " stopped: its selector failed", e));
+                new IOException("loop " + index + " stopped: its poller failed", e));
     }
 
     void connectionClosed() {
@@ -232,9 +227,9 @@ public final class FrameServer implements Closeable {
     }
 
     /** Accepts what {@code listener} has waiting, on loop 0's thread, and deals it to the loops. */
-    void accept(ServerSocketChannel listener, EventLoop self) {
+    void accept(Listener listener, EventLoop self) {
         for (int i = 0; i < 64; i++) {
-            SocketChannel ch;
+            Endpoint ch;
             try {
                 ch = listener.accept();
             } catch (IOException e) {
@@ -247,7 +242,7 @@ public final class FrameServer implements Closeable {
             if (open.incrementAndGet() > maxConnections) {
                 open.decrementAndGet();
                 rejected.incrementAndGet();
-                reset(ch);
+                ch.reset();
                 continue;
             }
             long id = ++accepted;
@@ -259,20 +254,9 @@ public final class FrameServer implements Closeable {
                     target.execute(() -> target.adopt(ch, id));
                 } catch (RuntimeException e) {
                     open.decrementAndGet();
-                    reset(ch);
+                    ch.reset();
                 }
             }
-        }
-    }
-
-    private static void reset(SocketChannel ch) {
-        try {
-            if (ch.supportedOptions().contains(StandardSocketOptions.SO_LINGER)) {
-                ch.setOption(StandardSocketOptions.SO_LINGER, 0);
-            }
-            ch.close();
-        } catch (IOException ignored) {
-            // closing releases the descriptor even when it reports an error
         }
     }
 
@@ -294,6 +278,7 @@ public final class FrameServer implements Closeable {
         Duration idleTimeout;
         int backlog = 1024;
         String threadName = "wirespeed-loop";
+        LoopTransport transport = SelectorTransport.INSTANCE;
         /** The longest idle timeout: its nanoseconds must fit the loop's clock arithmetic. */
         static final Duration MAX_IDLE_TIMEOUT = Duration.ofDays(365);
 
@@ -344,7 +329,7 @@ public final class FrameServer implements Closeable {
         }
 
         /**
-         * Loops poll their selector without blocking and call {@code idle} after each turn that found
+         * Loops poll without blocking and call {@code idle} after each turn that found
          * nothing to do (its count of empty turns as {@link IdleStrategy#idle(int)} says). Tasks from
          * other threads wait for the next turn rather than waking the loop.
          *
@@ -357,7 +342,7 @@ public final class FrameServer implements Closeable {
         }
 
         /**
-         * Loops block in their selector between turns (the default).
+         * Loops block in their poller between turns (the default).
          *
          * @return this builder
          */
@@ -444,6 +429,18 @@ public final class FrameServer implements Closeable {
                 throw new IllegalArgumentException("backlog=" + backlog + " min=1");
             }
             this.backlog = backlog;
+            return this;
+        }
+
+        /**
+         * Sets how the loops reach sockets: the JDK's channels and {@code Selector} by default, or a
+         * platform's own, such as the native module's {@code EpollTransport}.
+         *
+         * @param transport the transport
+         * @return this builder
+         */
+        public Builder transport(LoopTransport transport) {
+            this.transport = Objects.requireNonNull(transport, "transport");
             return this;
         }
 

@@ -1,6 +1,8 @@
 package dev.wirespeed.loop;
 
-/** The server's contract on the portable backend, the JDK's {@code Selector}. */
+import dev.wirespeed.testing.FrameServerContract;
+
+/** The server's contract on the portable transport, the JDK's {@code Selector}. */
 class SelectorFrameServerTest extends FrameServerContract {
     @Override
     protected FrameServer.Builder backend(FrameServer.Builder builder) {

@@ -1,4 +1,4 @@
-package dev.wirespeed.loop;
+package dev.wirespeed.testing;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -13,7 +13,9 @@ import dev.wirespeed.frame.CorruptFrameException;
 import dev.wirespeed.frame.FrameReader;
 import dev.wirespeed.frame.FrameTooLongException;
 import dev.wirespeed.frame.TruncatedFrameException;
-import dev.wirespeed.testing.Frames;
+import dev.wirespeed.loop.Connection;
+import dev.wirespeed.loop.ConnectionHandler;
+import dev.wirespeed.loop.FrameServer;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -41,13 +43,19 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * The contract of {@link FrameServer}, for every backend and both transports: a backend's test
- * extends this and says how to build its server. The peers are plain blocking sockets writing bytes
- * built independently of the library's writer.
+ * The contract of {@link FrameServer}, for every {@link dev.wirespeed.loop.spi.LoopTransport} over TCP
+ * and Unix sockets: a transport's test extends this and says how to build its server. The peers are
+ * plain blocking sockets writing bytes built independently of the library's writer.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-abstract class FrameServerContract {
-    enum Transport { TCP, UNIX }
+public abstract class FrameServerContract {
+    /** The socket kinds every test runs over. */
+    public enum Transport {
+        /** TCP loopback. */
+        TCP,
+        /** A Unix domain socket in a temporary directory. */
+        UNIX
+    }
 
     /** {@return {@code builder}, set to the backend under test} */
     protected abstract FrameServer.Builder backend(FrameServer.Builder builder);
@@ -75,11 +83,12 @@ abstract class FrameServerContract {
     }
 
     /** Records closes; echoes every frame unless a test handler says otherwise. */
-    static class Recorder implements ConnectionHandler {
+    public static class Recorder implements ConnectionHandler {
         final BlockingQueue<Connection> opened = new LinkedBlockingQueue<>();
         final BlockingQueue<Closed> closed = new LinkedBlockingQueue<>();
 
-        record Closed(Connection connection, Throwable cause) {
+        /** One close: which connection, and why. */
+        public record Closed(Connection connection, Throwable cause) {
         }
 
         @Override
@@ -469,16 +478,19 @@ abstract class FrameServerContract {
     void idleConnectionsHoldNoBuffer(Transport transport) throws Exception {
         int chunk = 4096;
         FrameServer server = start(transport, recorder, b -> b.chunkSize(chunk));
-        List<Peer> peers = new ArrayList<>();
+        long pooledForOne = 0;
         for (int i = 0; i < 200; i++) {
             Peer p = connect(server);
             p.send(new Frames().frame(i, 100, new byte[100]).toByteArray());
             p.expect(i, new byte[100]);
-            peers.add(p);
+            if (i == 0) {
+                pooledForOne = server.pooledBytes();
+            }
         }
         assertEquals(200, server.connectionCount());
-        // Had each kept its input or output chunk, 200 connections would have needed 13 slabs.
-        assertEquals((long) BufferPool.CHUNKS_PER_SLAB * chunk, server.pooledBytes());
+        assertTrue(pooledForOne > 0, "the pool allocated nothing for a round trip");
+        // Had each kept its input or output chunk, 200 connections would hold at least 200 chunks.
+        assertEquals(pooledForOne, server.pooledBytes(), "the pool grew while connections were idle");
     }
 
     @ParameterizedTest

@@ -1,0 +1,81 @@
+package dev.wirespeed.loop.spi;
+
+import java.io.Closeable;
+import java.io.IOException;
+
+/**
+ * Waits for a loop's sockets to be ready, and says which: the loop's one blocking call.
+ *
+ * <p>Each registered socket carries an attachment, handed back with its ready operations. A socket
+ * is registered once and its interest changed as often as needed; it is deregistered before it is
+ * closed.
+ *
+ * <p>Thread safety: confined to its loop's thread, but for {@link #wakeup()}, which any thread may call.
+ */
+public interface Poller extends Closeable {
+    /** Interest in, or readiness for, reading (or accepting, for a listener). */
+    int READ = 1;
+    /** Interest in, or readiness for, writing. */
+    int WRITE = 2;
+
+    /** Receives the ready sockets of one {@link #poll}. */
+    @FunctionalInterface
+    interface Ready {
+        /**
+         * One socket is ready.
+         *
+         * @param attachment what it was registered with
+         * @param ops {@link #READ} and/or {@link #WRITE}; an error or hang-up shows as both of its interests
+         */
+        void ready(Object attachment, int ops);
+    }
+
+    /**
+     * Registers a connection.
+     *
+     * @param endpoint a connection of this poller's transport
+     * @param attachment handed back with its readiness
+     * @param ops the interest, {@link #READ} and/or {@link #WRITE}
+     * @throws IOException if the platform refuses
+     */
+    void register(Endpoint endpoint, Object attachment, int ops) throws IOException;
+
+    /**
+     * Registers a listener, for {@link #READ} (a connection waits).
+     *
+     * @param listener a listener of this poller's transport
+     * @param attachment handed back with its readiness
+     * @throws IOException if the platform refuses
+     */
+    void register(Listener listener, Object attachment) throws IOException;
+
+    /**
+     * Changes a connection's interest.
+     *
+     * @param endpoint a registered connection
+     * @param ops the new interest, {@link #READ} and/or {@link #WRITE}, or 0
+     * @throws IOException if the platform refuses
+     */
+    void interest(Endpoint endpoint, int ops) throws IOException;
+
+    /**
+     * Forgets a connection, before it is closed.
+     *
+     * @param endpoint a registered connection
+     */
+    void deregister(Endpoint endpoint);
+
+    /**
+     * Waits until a registered socket is ready, or the time passes, or {@link #wakeup()} is called,
+     * and hands each ready one to {@code ready}.
+     *
+     * @param timeoutMillis 0 to return at once, -1 to wait without a limit, else the most to wait
+     * @param ready receives each ready socket; it may register, change and deregister sockets
+     * @return the number of ready sockets handed over
+     * @throws IOException if the platform fails
+     */
+    int poll(long timeoutMillis, Ready ready) throws IOException;
+
+    /** Makes the current or next {@link #poll} return at once; from any thread. */
+    void wakeup();
+}
