@@ -118,6 +118,18 @@ final class LibC {
             ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
     /** {@code int close(int fd)}, errno captured. */
     static final MethodHandle CLOSE = errnoCall("close", FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
+    /** {@code int epoll_create1(int flags)}, errno captured. */
+    static final MethodHandle EPOLL_CREATE1 = errnoCall("epoll_create1", FunctionDescriptor.of(ValueLayout.JAVA_INT,
+            ValueLayout.JAVA_INT));
+    /** {@code int epoll_ctl(int epfd, int op, int fd, struct epoll_event *)}, errno captured. */
+    static final MethodHandle EPOLL_CTL = errnoCall("epoll_ctl", FunctionDescriptor.of(ValueLayout.JAVA_INT,
+            ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS));
+    /** {@code int epoll_wait(int epfd, struct epoll_event *, int maxevents, int timeout)}, errno captured. */
+    static final MethodHandle EPOLL_WAIT = errnoCall("epoll_wait", FunctionDescriptor.of(ValueLayout.JAVA_INT,
+            ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
+    /** {@code int eventfd(unsigned initval, int flags)}, errno captured. */
+    static final MethodHandle EVENTFD = errnoCall("eventfd", FunctionDescriptor.of(ValueLayout.JAVA_INT,
+            ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
     /** {@code char *strerror(int)}. */
     private static final MethodHandle STRERROR = LINUX ? LINKER.downcallHandle(find("strerror"),
             FunctionDescriptor.of(ValueLayout.ADDRESS.withTargetLayout(

@@ -119,6 +119,58 @@ public final class NativeServerSocket implements Closeable {
         }
     }
 
+    /** {@return the descriptor} */
+    int fd() {
+        return fd;
+    }
+
+    /** Puts the listening descriptor in non-blocking mode, for {@link #acceptNow()}. */
+    void configureNonBlocking() throws IOException {
+        Sys.setBlocking(fd, false, "fd=" + fd + " local=" + NativeSocket.describe(local));
+    }
+
+    /**
+     * Takes a waiting connection from a non-blocking listener.
+     *
+     * @return the connection, blocking as accepted, or null if none waits
+     * @throws ClosedChannelException if this socket is closed
+     * @throws NativeIoException if {@code accept4} fails otherwise
+     */
+    NativeSocket acceptNow() throws IOException {
+        if (!open) {
+            throw new ClosedChannelException();
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment storage = arena.allocate(SocketAddresses.STORAGE_SIZE);
+            MemorySegment length = arena.allocateFrom(ValueLayout.JAVA_INT, SocketAddresses.STORAGE_SIZE);
+            MemorySegment capture = LibC.captureSegment(arena);
+            while (true) {
+                int connection = (int) LibC.ACCEPT4.invokeExact(capture, fd, storage, length, NativeSocket.SOCK_CLOEXEC);
+                if (connection >= 0) {
+                    SocketAddress remote = inet
+                            ? SocketAddresses.decode(storage, length.get(ValueLayout.JAVA_INT, 0)) : null;
+                    return new NativeSocket(connection, remote, inet);
+                }
+                int errno = LibC.errno(capture);
+                if (errno == NativeSocket.EAGAIN) {
+                    return null;
+                }
+                if (errno != NativeSocket.EINTR) {
+                    throw new NativeIoException("accept4", errno, "fd=" + fd + " local=" + NativeSocket.describe(local));
+                }
+            }
+        } catch (IOException | RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException("accept4 down-call failed", t);
+        }
+    }
+
+    /** {@return whether the accepted connections are TCP} */
+    boolean isInet() {
+        return inet;
+    }
+
     /**
      * Stops listening. A thread blocked in {@link #accept()} is released (Linux wakes it when the socket
      * is shut down; closing alone would not).

@@ -1,5 +1,6 @@
 package dev.wirespeed.linux;
 
+import dev.wirespeed.loop.spi.Endpoint;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -53,7 +54,7 @@ import java.nio.channels.GatheringByteChannel;
  *
  * <p>Linux only: elsewhere every factory throws {@link UnsupportedOperationException}.
  */
-public final class NativeSocket implements ByteChannel, GatheringByteChannel {
+public final class NativeSocket implements ByteChannel, GatheringByteChannel, Endpoint {
     static final int SOCK_STREAM = 1;
     static final int SOCK_CLOEXEC = 0x80000;
     static final int SOL_SOCKET = 1;
@@ -426,6 +427,27 @@ public final class NativeSocket implements ByteChannel, GatheringByteChannel {
         }
         open = false;
         Sys.close(fd);
+    }
+
+    /**
+     * Closes at once: for TCP with {@code SO_LINGER} 0 first, so that unsent bytes are dropped and the
+     * peer gets a reset; failures are ignored, the descriptor is released regardless. For a
+     * {@link EpollTransport} loop.
+     */
+    @Override
+    public void reset() {
+        if (!open) {
+            return;
+        }
+        try {
+            if (inet) {
+                setLinger(0);
+            }
+        } catch (IOException ignored) {
+            // a socket that refuses the option is broken already: closing it is all that is left
+        }
+        open = false;
+        Sys.closeQuietly(fd);
     }
 
     @Override
