@@ -99,6 +99,7 @@ class LatencyCommandsTest {
 
     @ParameterizedTest
     @CsvSource({"'--loop', jdk", "'--loop --spin', jdk-spin", "'--loop --loops 2', native", "'--threads virtual', jdk",
+        "'--loop --impl native', native-spin", "'--loop --impl native --spin --loops 2', jdk",
         "'--impl netty', jdk", "'--impl netty --loops 2', netty"})
     void everyManyConnectionEchoRoundTripsVerifiedFrames(String echoArgs, String pingImpl) throws Exception {
         int port = echo(echoArgs.split(" "));
@@ -123,7 +124,6 @@ class LatencyCommandsTest {
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
         "--loops 2|--loops 2 needs --loop or --impl netty",
-        "--loop --impl native|--loop --impl native: the epoll backend is not built yet; use --impl jdk",
         "--loop --threads virtual|--threads virtual cannot go with --loop: loops are threads of their own",
         "--spin --threads virtual|--threads virtual cannot go with --spin: a spinning connection would hold its carrier thread",
         "--threads green|--threads green: use platform or virtual",

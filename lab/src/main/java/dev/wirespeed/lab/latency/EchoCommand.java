@@ -9,6 +9,7 @@ import dev.wirespeed.lab.ExitCode;
 import dev.wirespeed.lab.Idle;
 import dev.wirespeed.lab.ListenOptions;
 import dev.wirespeed.lab.Transport;
+import dev.wirespeed.linux.EpollTransport;
 import dev.wirespeed.loop.Connection;
 import dev.wirespeed.loop.ConnectionHandler;
 import dev.wirespeed.loop.FrameServer;
@@ -30,7 +31,8 @@ import picocli.CommandLine.Option;
         description = {"Sends every frame it receives back to its sender, unchanged: the other end of 'wirespeed ping'. "
                 + "Each connection gets its own thread (--threads platform, the default, or virtual); output is flushed "
                 + "whenever no whole input is left buffered. With --loop the connections share event loops instead "
-                + "(the library's FrameServer; --loops N threads), each reply sent at the end of the loop's turn.",
+                + "(the library's FrameServer; --loops N threads; over the JDK's Selector, or epoll with --impl native), "
+                + "each reply sent at the end of the loop's turn.",
             "With --prime N it first echoes N round trips of 100-byte frames to itself over a loopback connection, "
                 + Primer.CONNECTIONS + " connections one after another, so that the JIT has compiled the echo's path, "
                 + "its end of stream included, before the first peer.",
@@ -126,9 +128,6 @@ public final class EchoCommand implements Callable<Integer> {
             if (loops > 1 && !loop && !impl.equals("netty")) {
                 throw new IllegalArgumentException("--loops " + loops + " needs --loop or --impl netty");
             }
-            if (loop && nativeSocket) {
-                throw new IllegalArgumentException("--loop --impl native: the epoll backend is not built yet; use --impl jdk");
-            }
             address = listen.address(transport, DEFAULT_PORT);
         } catch (IllegalArgumentException e) {
             err.println("wirespeed echo: " + e.getMessage());
@@ -209,6 +208,9 @@ public final class EchoCommand implements Callable<Integer> {
         };
         FrameServer.Builder builder = FrameServer.builder(back).bind(address).loops(loops).maxFrameLength(maxFrame)
                 .threadName("echo-loop");
+        if (impl.equals("native")) {
+            builder.transport(EpollTransport.create());
+        }
         if (spin) {
             builder.busyPoll(idleStrategy);
         }

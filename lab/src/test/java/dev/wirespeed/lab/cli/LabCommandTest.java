@@ -207,7 +207,7 @@ class LabCommandTest {
                 }
             }
         }
-        for (ManyServer server : List.of(ManyServer.C_EPOLL, ManyServer.LOOP, ManyServer.NETTY)) {
+        for (ManyServer server : List.of(ManyServer.C_EPOLL, ManyServer.LOOP, ManyServer.LOOP_EPOLL, ManyServer.NETTY)) {
             assertTrue(only(report, "many", server.label() + ", 1000 idle connections", placement, Unit.BYTES, null)
                     .stats().median() > 0, server.label());
         }

@@ -9,6 +9,8 @@ public enum ManyServer {
     C_EPOLL("C epoll echo", Role.CEILING, null, true),
     /** {@code echo --loop}: the library's {@code FrameServer}, one loop over the JDK's {@code Selector}. */
     LOOP("wirespeed FrameServer, 1 loop", Role.LIBRARY, List.of("--impl", "jdk", "--loop"), true),
+    /** {@code echo --loop --impl native}: the same loop over {@code epoll} through FFM ({@code EpollTransport}). */
+    LOOP_EPOLL("wirespeed FrameServer over epoll, 1 loop", Role.LIBRARY, List.of("--impl", "native", "--loop"), true),
     /** {@code echo --impl native}: the library's reader and writer, a platform thread per connection. */
     THREADS("wirespeed, a platform thread per connection", Role.LIBRARY, List.of("--impl", "native"), false),
     /** {@code echo --threads virtual}: the library over {@code SocketChannel}, a virtual thread per connection. */
