@@ -128,7 +128,8 @@ public sealed interface ChildReport {
      * checked byte for byte.
      *
      * @param round the round's number, from 1 (the first is the warm-up where the lab measures)
-     * @param connections connections open during the round, {@code >= 1}
+     * @param connections connections measured in the round, {@code >= 1}
+     * @param slow slow readers beside them, which send and never read, {@code >= 0}
      * @param frames frames echoed in the round, {@code >= 1}
      * @param seconds the round's wall time
      * @param framesPerSecond frames echoed per second
@@ -139,8 +140,8 @@ public sealed interface ChildReport {
      * @param max the longest
      * @param unit always microseconds
      */
-    record Load(long round, long connections, long frames, double seconds, double framesPerSecond, double cpuShare,
-            double p50, double p99, double p999, double max, Unit unit) implements ChildReport {
+    record Load(long round, long connections, long slow, long frames, double seconds, double framesPerSecond,
+            double cpuShare, double p50, double p99, double p999, double max, Unit unit) implements ChildReport {
         /**
          * Checks the counts and the order of the percentiles.
          *
@@ -149,12 +150,13 @@ public sealed interface ChildReport {
          */
         public Load {
             Objects.requireNonNull(unit, "unit");
-            if (round < 1 || connections < 1 || frames < 1 || !(seconds > 0) || !(framesPerSecond > 0) || !(cpuShare >= 0)
-                    || unit != Unit.MICROSECONDS || !(0 <= p50 && p50 <= p99 && p99 <= p999 && p999 <= max)) {
-                throw new IllegalArgumentException("round=" + round + " connections=" + connections + " frames="
-                        + frames + " seconds=" + seconds + " framesPerSecond=" + framesPerSecond + " cpuShare=" + cpuShare
-                        + " p50=" + p50
-                        + " p99=" + p99 + " p999=" + p999 + " max=" + max + " unit=" + unit);
+            if (round < 1 || connections < 1 || slow < 0 || frames < 1 || !(seconds > 0) || !(framesPerSecond > 0)
+                    || !(cpuShare >= 0) || unit != Unit.MICROSECONDS
+                    || !(0 <= p50 && p50 <= p99 && p99 <= p999 && p999 <= max)) {
+                throw new IllegalArgumentException("round=" + round + " connections=" + connections + " slow=" + slow
+                        + " frames=" + frames + " seconds=" + seconds + " framesPerSecond=" + framesPerSecond
+                        + " cpuShare=" + cpuShare + " p50=" + p50 + " p99=" + p99 + " p999=" + p999 + " max=" + max
+                        + " unit=" + unit);
             }
         }
     }

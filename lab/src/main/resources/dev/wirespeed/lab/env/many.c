@@ -7,12 +7,14 @@
  *       stderr, then sends every whole frame it reads back to its sender; each ready connection is
  *       read once per epoll_wait, at most 64 KiB, into a buffer it holds only while bytes are
  *       pending; a connection whose echo the socket would not take is not read until it drains.
- *   many load ADDRESS PORT CONNECTIONS FRAMES WINDOW SIZE ROUNDS
+ *   many load ADDRESS PORT CONNECTIONS FRAMES WINDOW SIZE ROUNDS [SLOW]
  *       opens CONNECTIONS connections (ADDRESS a dotted IPv4 address, or a Unix socket path starting
  *       with '/' and PORT ignored), then, each round, sends FRAMES frames of SIZE body bytes on every
  *       connection, keeping WINDOW of them in flight per connection, and checks every echo byte for
- *       byte (frame i of connection c has type i and body bytes (31c + i + k) mod 256). Prints one
- *       line per round: {"round":r,"connections":..,"frames":..,"seconds":..,"framesPerSecond":..,
+ *       byte (frame i of connection c has type i and body bytes (31c + i + k) mod 256). SLOW more
+ *       connections (default 0) are slow readers: they send frames as fast as the server takes them
+ *       and never read an echo. Prints one line per round, of the CONNECTIONS others:
+ *       {"round":r,"connections":..,"slow":..,"frames":..,"seconds":..,"framesPerSecond":..,
  *       "cpuShare":..,"p50":..,"p99":..,"p999":..,"max":..,"unit":"us"}: cpuShare is the generator's own
  *       CPU time (user and system) over the round's wall time, near 1 where the generator and not the
  *       server limits the rate; the percentiles are of each frame's time from its send to its echo's
@@ -267,6 +269,7 @@ struct load_conn {
     size_t out_start, out_end;
     uint64_t *sent_at;       /* WINDOW send times, by sequence number mod WINDOW */
     int waiting_out;         /* registered for EPOLLOUT */
+    int slow;                /* never reads: sends frames whenever the socket takes them */
 };
 
 static int compare(const void *a, const void *b) {
@@ -306,6 +309,27 @@ static int load_send(struct load_conn *c, int window, int size) {
     return 0;
 }
 
+/* A slow reader's turn: fills its buffer with frames and sends what the socket takes; -1 on error. */
+static int slow_send(struct load_conn *c, int window, int size) {
+    size_t frame_bytes = 8 + (size_t) size;
+    if (c->out_start == c->out_end) c->out_start = c->out_end = 0;
+    while (c->out_end + frame_bytes <= (size_t) window * frame_bytes) {
+        frame(c->out + c->out_end, c->index, c->next_send++, size);
+        c->out_end += frame_bytes;
+    }
+    while (c->out_start < c->out_end) {
+        ssize_t w = send(c->fd, c->out + c->out_start, c->out_end - c->out_start, MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (w > 0) {
+            c->out_start += w;
+        } else if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            return 0;
+        } else if (w < 0 && errno != EINTR) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* Sends, and waits for writability only while something is left to send. */
 static void load_flush(int ep, struct load_conn *l, int window, int size) {
     int left = load_send(l, window, size);
@@ -317,23 +341,25 @@ static void load_flush(int ep, struct load_conn *l, int window, int size) {
     }
 }
 
-static int load(const char *address, int port, long connections, long frames, int window, int size, int rounds) {
+static int load(const char *address, int port, long connections, long frames, int window, int size, int rounds,
+                long slow) {
     raise_fd_limit();
-    struct load_conn *conns = calloc(connections, sizeof *conns);
+    struct load_conn *conns = calloc(connections + slow, sizeof *conns);
     uint64_t *latencies = malloc(sizeof(uint64_t) * connections * frames);
     if (conns == NULL || latencies == NULL) die("calloc");
     int ep = epoll_create1(0);
     if (ep < 0) die("epoll_create1");
-    for (long c = 0; c < connections; c++) {
+    for (long c = 0; c < connections + slow; c++) {
         struct load_conn *l = &conns[c];
         l->fd = connect_to(address, port);
         non_blocking(l->fd);
         l->index = c;
+        l->slow = c >= connections;
         l->in = malloc(CHUNK);
         l->out = malloc((size_t) window * (8 + size));
         l->sent_at = malloc(sizeof(uint64_t) * window);
         if (l->in == NULL || l->out == NULL || l->sent_at == NULL) die("malloc");
-        struct epoll_event e = {.events = EPOLLIN, .data.ptr = l};
+        struct epoll_event e = {.events = l->slow ? EPOLLOUT : EPOLLIN, .data.ptr = l};
         if (epoll_ctl(ep, EPOLL_CTL_ADD, l->fd, &e) < 0) die("epoll_ctl ADD");
     }
     struct epoll_event events[EVENTS];
@@ -357,6 +383,10 @@ static int load(const char *address, int port, long connections, long frames, in
             }
             for (int i = 0; i < ready; i++) {
                 struct load_conn *l = events[i].data.ptr;
+                if (l->slow) {
+                    if (slow_send(l, window, size) < 0) die("send (slow reader)");
+                    continue;
+                }
                 if (events[i].events & EPOLLIN) {
                     ssize_t n = recv(l->fd, l->in + l->have, CHUNK - l->have, MSG_DONTWAIT);
                     if (n == 0) {
@@ -388,9 +418,9 @@ static int load(const char *address, int port, long connections, long frames, in
         uint64_t wall = now_ns() - start;
         double seconds = wall / 1e9, cpu_share = (double) (cpu_ns() - cpu_start) / wall;
         qsort(latencies, recorded, sizeof(uint64_t), compare);
-        printf("{\"round\":%d,\"connections\":%ld,\"frames\":%ld,\"seconds\":%.6f,\"framesPerSecond\":%.1f,"
+        printf("{\"round\":%d,\"connections\":%ld,\"slow\":%ld,\"frames\":%ld,\"seconds\":%.6f,\"framesPerSecond\":%.1f,"
                "\"cpuShare\":%.3f,\"p50\":%.3f,\"p99\":%.3f,\"p999\":%.3f,\"max\":%.3f,\"unit\":\"us\"}\n",
-               round, connections, recorded, seconds, recorded / seconds, cpu_share, percentile(latencies, recorded, 50),
+               round, connections, slow, recorded, seconds, recorded / seconds, cpu_share, percentile(latencies, recorded, 50),
                percentile(latencies, recorded, 99), percentile(latencies, recorded, 99.9),
                latencies[recorded - 1] / 1000.0);
         fflush(stdout);
@@ -436,15 +466,16 @@ int main(int argc, char **argv) {
     if (argc == 4 && strcmp(argv[1], "echo") == 0) {
         echo_server(argv[2], atoi(argv[3]));
     }
-    if (argc == 9 && strcmp(argv[1], "load") == 0) {
-        long connections = atol(argv[4]), frames = atol(argv[5]);
+    if ((argc == 9 || argc == 10) && strcmp(argv[1], "load") == 0) {
+        long connections = atol(argv[4]), frames = atol(argv[5]), slow = argc == 10 ? atol(argv[9]) : 0;
         int window = atoi(argv[6]), size = atoi(argv[7]), rounds = atoi(argv[8]);
-        if (connections < 1 || frames < 1 || window < 1 || size < 0 || 8 + size > CHUNK || rounds < 1
+        if (connections < 1 || frames < 1 || window < 1 || size < 0 || 8 + size > CHUNK || rounds < 1 || slow < 0
             || (size_t) window * (8 + size) > (size_t) 1 << 30) {
-            fprintf(stderr, "many: CONNECTIONS >= 1, FRAMES >= 1, WINDOW >= 1, 0 <= SIZE <= %d, ROUNDS >= 1\n", CHUNK - 8);
+            fprintf(stderr, "many: CONNECTIONS >= 1, FRAMES >= 1, WINDOW >= 1, 0 <= SIZE <= %d, ROUNDS >= 1, SLOW >= 0\n",
+                    CHUNK - 8);
             return 2;
         }
-        return load(argv[2], atoi(argv[3]), connections, frames, window, size, rounds);
+        return load(argv[2], atoi(argv[3]), connections, frames, window, size, rounds, slow);
     }
     if (argc == 6 && strcmp(argv[1], "hold") == 0) {
         long connections = atol(argv[4]);
@@ -456,7 +487,7 @@ int main(int argc, char **argv) {
         return hold(argv[2], atoi(argv[3]), connections, size);
     }
     fprintf(stderr, "usage: many echo BIND PORT\n"
-                    "       many load ADDRESS PORT CONNECTIONS FRAMES WINDOW SIZE ROUNDS\n"
+                    "       many load ADDRESS PORT CONNECTIONS FRAMES WINDOW SIZE ROUNDS [SLOW]\n"
                     "       many hold ADDRESS PORT CONNECTIONS SIZE\n");
     return 2;
 }

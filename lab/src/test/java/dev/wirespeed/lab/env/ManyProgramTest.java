@@ -69,6 +69,26 @@ class ManyProgramTest {
     }
 
     @Test
+    void slowReadersSendWithoutReadingAndTheOthersAreStillCounted() throws Exception {
+        Path many = many();
+        // An echo whose output stops a connection's reads at 64 KiB: the slow reader is held there.
+        try (FrameServer echo = FrameServer.builder((connection, type, body) -> connection.writeFrame(type, body))
+                .outputLimit(64 * 1024).bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).start()) {
+            int port = ((InetSocketAddress) echo.localAddresses().get(0)).getPort();
+            String out = finish(start(List.of(many.toString(), "load", "127.0.0.1", String.valueOf(port), "8", "2000",
+                    "16", "100", "2", "1")), 0);
+            String[] lines = out.strip().split("\n");
+            assertEquals(2, lines.length, out);
+            ChildReport.Load round = (ChildReport.Load) ChildReports.read(lines[1]);
+            assertEquals(8, round.connections());
+            assertEquals(1, round.slow());
+            assertEquals(8 * 2000, round.frames(), "the fast connections' echoes only");
+            assertTrue(echo.bytesRead() > 8L * 2 * 2000 * 108, "the slow reader sent more than the others: "
+                    + echo.bytesRead());
+        }
+    }
+
+    @Test
     void theLoadRefusesAnEchoThatIsNotTheFrameSent() throws Exception {
         Path many = many();
         // An echo that changes the last body byte of the 100th frame of every connection.
@@ -105,6 +125,6 @@ class ManyProgramTest {
     @Test
     void aWindowOfZeroIsAUsageError() throws Exception {
         String err = finish(start(List.of(many().toString(), "load", "127.0.0.1", "1", "1", "1", "0", "100", "1")), 2);
-        assertEquals("many: CONNECTIONS >= 1, FRAMES >= 1, WINDOW >= 1, 0 <= SIZE <= 65528, ROUNDS >= 1\n", err);
+        assertEquals("many: CONNECTIONS >= 1, FRAMES >= 1, WINDOW >= 1, 0 <= SIZE <= 65528, ROUNDS >= 1, SLOW >= 0\n", err);
     }
 }

@@ -25,4 +25,14 @@ public sealed interface ManyCase {
      */
     record Idle(ManyServer server, int connections) implements ManyCase {
     }
+
+    /**
+     * {@code connections} pipelined connections, alone and then beside one slow reader, a connection
+     * that sends frames as fast as the server takes them and never reads an echo.
+     *
+     * @param server the server
+     * @param connections the fast connections
+     */
+    record Slow(ManyServer server, int connections) implements ManyCase {
+    }
 }

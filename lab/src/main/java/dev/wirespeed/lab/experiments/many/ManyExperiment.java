@@ -52,6 +52,10 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
     static final int SETTLE_CONNECTIONS = 100;
     /** The target for an idle connection's resident memory. */
     static final double IDLE_BYTES_TARGET = 16 * 1024;
+    /** Fast connections beside the slow reader. */
+    static final int SLOW_CASE_CONNECTIONS = 64;
+    /** The most the server's resident memory may grow while a slow reader is connected. */
+    static final double SLOW_GROWTH_BOUND = 4 * 1024 * 1024;
 
     /**
      * How much each mode measures.
@@ -118,6 +122,9 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
             for (int connections : settings.connections()) {
                 cases.add(new ManyCase.Load(server, connections));
             }
+            if (server.bounded()) {
+                cases.add(new ManyCase.Slow(server, SLOW_CASE_CONNECTIONS));
+            }
         }
         for (ManyServer server : ManyServer.values()) {
             if (server.holdsIdle()) {
@@ -150,6 +157,7 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
                     return switch (kase) {
                         case ManyCase.Load load -> load(load);
                         case ManyCase.Idle idle -> idle(idle);
+                        case ManyCase.Slow slow -> slow(slow);
                     };
                 } finally {
                     lab.stepDone();
@@ -172,11 +180,31 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
             private ManyResult.Load load(ManyCase.Load load) throws IOException, InterruptedException {
                 lab.progress(String.format(Locale.ROOT, "many: %s, %,d connections", load.server().label(),
                         load.connections()));
+                return generate(load.server(), load.connections(), 0, new long[1]);
+            }
+
+            private ManyResult.Slow slow(ManyCase.Slow slow) throws IOException, InterruptedException {
+                lab.progress(String.format(Locale.ROOT, "many: %s, %,d connections and a slow reader",
+                        slow.server().label(), slow.connections()));
+                ManyResult.Load alone = generate(slow.server(), slow.connections(), 0, new long[1]);
+                long before = residentKib(server);
+                long[] peak = {before};
+                ManyResult.Load beside = generate(slow.server(), slow.connections(), 1, peak);
+                return new ManyResult.Slow(alone.framesPerSecond(), beside.framesPerSecond(), before, peak[0]);
+            }
+
+            /**
+             * Runs the load generator against the server.
+             *
+             * @param peakRssKib raised to the server's resident KiB at the end of each round where larger
+             */
+            private ManyResult.Load generate(ManyServer s, int connections, int slowReaders, long[] peakRssKib)
+                    throws IOException, InterruptedException {
                 Process generator = new ProcessBuilder(Children.pinned(placement.clientCpu(), List.of(many.toString(),
-                        "load", "127.0.0.1", port, String.valueOf(load.connections()),
-                        String.valueOf(settings.framesPerConnection(load.connections())), String.valueOf(WINDOW),
-                        String.valueOf(SIZE), String.valueOf(settings.rounds())))).start();
-                String what = "many load against " + load.server().label();
+                        "load", "127.0.0.1", port, String.valueOf(connections),
+                        String.valueOf(settings.framesPerConnection(connections)), String.valueOf(WINDOW),
+                        String.valueOf(SIZE), String.valueOf(settings.rounds()), String.valueOf(slowReaders)))).start();
+                String what = "many load against " + s.label();
                 CompletableFuture<String> err = Children.drainLater(generator.getErrorStream());
                 List<ChildReport.Load> rounds = new ArrayList<>();
                 // The server's CPU time is read as each round's line arrives, so that it covers the measured rounds.
@@ -186,6 +214,7 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
                         StandardCharsets.UTF_8))) {
                     for (String line = out.readLine(); line != null; line = out.readLine()) {
                         serverCpu = cpuNanos(server.pid());
+                        peakRssKib[0] = Math.max(peakRssKib[0], residentKib(server));
                         ChildReport.Load round = (ChildReport.Load) ChildReports.read(line);
                         if (round.round() == 1) {
                             serverCpuAfterWarmUp = serverCpu;
@@ -304,6 +333,8 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
                     load.connections());
             case ManyCase.Idle idle -> String.format(Locale.ROOT, "%s, %d idle connections", idle.server().label(),
                     idle.connections());
+            case ManyCase.Slow slow -> String.format(Locale.ROOT, "%s, %d connections beside a slow reader",
+                    slow.server().label(), slow.connections());
         };
         return new Series(name(), name, kase.server().role(), Medium.TCP, SIZE);
     }
@@ -324,6 +355,7 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
                     rows.add(series.at(placement, Unit.MICROSECONDS, r.max()).percentile(Percentile.MAX));
                 }
                 case ManyResult.Idle r -> rows.add(series.at(placement, Unit.BYTES, r.bytesPerConnection()));
+                case ManyResult.Slow r -> rows.add(series.at(placement, Unit.MSG_PER_S, r.besideSlow()));
             }
         }
         return rows;
@@ -335,6 +367,7 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
         Settings settings = settings(lab);
         List<List<String>> loads = new ArrayList<>();
         List<List<String>> idles = new ArrayList<>();
+        List<List<String>> slows = new ArrayList<>();
         for (ManyCase kase : results.cases()) {
             switch (results.get(kase)) {
                 case ManyResult.Load r -> loads.add(List.of(kase.server().label(),
@@ -349,6 +382,11 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
                         String.format(Locale.ROOT, "%,.1f", r.beforeKib() / 1024.0),
                         String.format(Locale.ROOT, "%,.1f", r.heldKib() / 1024.0),
                         String.format(Locale.ROOT, "%,.1f", r.bytesPerConnection().median() / 1024)));
+                case ManyResult.Slow r -> slows.add(List.of(kase.server().label(),
+                        String.format(Locale.ROOT, "%,.0f", r.alone().median()),
+                        String.format(Locale.ROOT, "%,.0f", r.besideSlow().median()),
+                        String.format(Locale.ROOT, "%.2fx", r.besideSlow().median() / r.alone().median()),
+                        String.format(Locale.ROOT, "%,.1f", (r.rssPeakKib() - r.rssBeforeKib()) / 1024.0)));
             }
         }
         List<Table> tables = new ArrayList<>();
@@ -360,10 +398,21 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
                             "p50 us", "p99 us", "p99.9 us", "max us"),
                     loads, List.of(String.format(Locale.ROOT, "the load: the lab's C generator (many.c), every echo "
                             + "checked byte for byte; a round sends %,d frames in all (fewer than 16 connections "
-                            + "send what 16 would each); latency from a frame's send to its echo, so it includes the window's queueing",
+                            + "send what 16 would each); latency from a frame's send to its echo, so it includes the "
+                            + "window's queueing",
                             settings.framesPerRound()), "server CPU: all the server process's threads, user and system, "
                             + "over the measured rounds; load CPU: the generator's share of one CPU then (near 100%, "
                             + "the load and not the server set the rate)")));
+        }
+        if (!slows.isEmpty()) {
+            tables.add(new Table(String.format(Locale.ROOT, "many: %d pipelined connections alone, then beside a slow "
+                    + "reader (one more connection that sends as fast as the server takes and never reads); %s (%s)",
+                    SLOW_CASE_CONNECTIONS, placement, placement.cpus()),
+                    List.of("server", "frames/s alone", "beside the slow reader", "ratio", "server RSS growth MiB"),
+                    slows, List.of("frames/s: median of the measured rounds; RSS growth: the most resident memory seen "
+                            + "at a round's end beside the slow reader, over that before it came", "Netty's echo is "
+                            + "left out: written as its example is, without looking at writability, it would buffer "
+                            + "what a reader that never reads is sent, without bound")));
         }
         if (!idles.isEmpty()) {
             tables.add(new Table(String.format(Locale.ROOT, "many: the server's resident memory with idle connections "
@@ -421,6 +470,26 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
             }
             findings.add(Finding.target(name(), "the library's event loop's latency under that load is no worse than "
                     + "Netty's at p99 and p99.9", Rule.atMost(1.0), tails));
+        }
+        List<Check> keep = new ArrayList<>();
+        List<Check> bounded = new ArrayList<>();
+        for (ManyServer loop : List.of(ManyServer.LOOP, ManyServer.LOOP_EPOLL)) {
+            ManyCase.Slow slow = new ManyCase.Slow(loop, SLOW_CASE_CONNECTIONS);
+            if (results.has(slow)) {
+                ManyResult.Slow r = (ManyResult.Slow) results.get(slow);
+                String at = String.format(Locale.ROOT, "%s, %d connections and a slow reader", name(), slow.connections());
+                keep.add(new Check(at, new Figure(loop.label() + " beside the slow reader", r.besideSlow(),
+                        Unit.MSG_PER_S), new Figure(loop.label() + " alone", r.alone(), Unit.MSG_PER_S)));
+                bounded.add(new Check(at, new Figure(loop.label() + " RSS growth",
+                        Stats.of(List.of(Math.max(0, r.rssPeakKib() - r.rssBeforeKib()) * 1024.0)), Unit.BYTES),
+                        new Figure("the bound", Stats.exact(SLOW_GROWTH_BOUND), Unit.BYTES)));
+            }
+        }
+        if (!keep.isEmpty()) {
+            findings.add(Finding.target(name(), "beside a slow reader, the library's event loop's other connections "
+                    + "keep at least 90% of their frames a second", Rule.atLeast(0.9), keep));
+            findings.add(Finding.target(name(), "a slow reader grows the library's event loop's resident memory by "
+                    + "at most 4 MiB", Rule.atMost(1.0), bounded));
         }
         List<Check> memory = new ArrayList<>();
         for (ManyServer loop : List.of(ManyServer.LOOP, ManyServer.LOOP_EPOLL)) {

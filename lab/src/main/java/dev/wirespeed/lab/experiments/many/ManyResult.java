@@ -30,4 +30,15 @@ public sealed interface ManyResult {
      */
     record Idle(long beforeKib, long heldKib, Stats bytesPerConnection) implements ManyResult {
     }
+
+    /**
+     * The fast connections' rate alone and beside a slow reader, and the server's memory meanwhile.
+     *
+     * @param alone frames per second of the fast connections alone
+     * @param besideSlow frames per second of the same connections beside the slow reader
+     * @param rssBeforeKib the server's resident KiB before the slow reader came
+     * @param rssPeakKib the most resident KiB seen at the end of a round beside the slow reader
+     */
+    record Slow(Stats alone, Stats besideSlow, long rssBeforeKib, long rssPeakKib) implements ManyResult {
+    }
 }

@@ -6,29 +6,32 @@ import java.util.List;
 /** A server of the many-connections experiment: an echo, each frame sent back unchanged. */
 public enum ManyServer {
     /** {@code many echo}: one thread, epoll, a buffer per connection only while bytes are pending. */
-    C_EPOLL("C epoll echo", Role.CEILING, null, true),
+    C_EPOLL("C epoll echo", Role.CEILING, null, true, true),
     /** {@code echo --loop}: the library's {@code FrameServer}, one loop over the JDK's {@code Selector}. */
-    LOOP("wirespeed FrameServer, 1 loop", Role.LIBRARY, List.of("--impl", "jdk", "--loop"), true),
+    LOOP("wirespeed FrameServer, 1 loop", Role.LIBRARY, List.of("--impl", "jdk", "--loop"), true, true),
     /** {@code echo --loop --impl native}: the same loop over {@code epoll} through FFM ({@code EpollTransport}). */
-    LOOP_EPOLL("wirespeed FrameServer over epoll, 1 loop", Role.LIBRARY, List.of("--impl", "native", "--loop"), true),
+    LOOP_EPOLL("wirespeed FrameServer over epoll, 1 loop", Role.LIBRARY, List.of("--impl", "native", "--loop"), true,
+            true),
     /** {@code echo --impl native}: the library's reader and writer, a platform thread per connection. */
-    THREADS("wirespeed, a platform thread per connection", Role.LIBRARY, List.of("--impl", "native"), false),
+    THREADS("wirespeed, a platform thread per connection", Role.LIBRARY, List.of("--impl", "native"), false, true),
     /** {@code echo --threads virtual}: the library over {@code SocketChannel}, a virtual thread per connection. */
     VIRTUAL("SocketChannel, a virtual thread per connection", Role.JDK, List.of("--impl", "jdk", "--threads", "virtual"),
-            false),
+            false, true),
     /** {@code echo --impl netty}: Netty's epoll server, one event loop, {@code LengthFieldBasedFrameDecoder}. */
-    NETTY("Netty epoll, 1 event loop", Role.PEER, List.of("--impl", "netty"), true);
+    NETTY("Netty epoll, 1 event loop", Role.PEER, List.of("--impl", "netty"), true, false);
 
     private final String label;
     private final Role role;
     private final List<String> echoArgs;
     private final boolean holdsIdle;
+    private final boolean bounded;
 
-    ManyServer(String label, Role role, List<String> echoArgs, boolean holdsIdle) {
+    ManyServer(String label, Role role, List<String> echoArgs, boolean holdsIdle, boolean bounded) {
         this.label = label;
         this.role = role;
         this.echoArgs = echoArgs;
         this.holdsIdle = holdsIdle;
+        this.bounded = bounded;
     }
 
     /** {@return the row's name in tables and results} */
@@ -53,5 +56,14 @@ public enum ManyServer {
      */
     boolean holdsIdle() {
         return holdsIdle;
+    }
+
+    /**
+     * {@return whether the slow-reader case runs it} Netty's echo here writes every frame back without
+     * looking at the channel's writability, as its own example does, so a peer that never reads would
+     * make it buffer without bound; the others stop reading such a peer (or block its thread).
+     */
+    boolean bounded() {
+        return bounded;
     }
 }
