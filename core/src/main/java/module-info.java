@@ -6,6 +6,8 @@
 module dev.wirespeed.core {
     // Optional: ByteCounts counts with vectors where the JVM was started with this module.
     requires static jdk.incubator.vector;
+    // Optional: FrameServer emits JFR events where asked to (FrameServer.Builder.jfrEvents).
+    requires static jdk.jfr;
 
     exports dev.wirespeed.io;
     exports dev.wirespeed.io.spi;

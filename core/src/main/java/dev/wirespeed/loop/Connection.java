@@ -56,6 +56,10 @@ public final class Connection {
     int slot;
     /** Loop time of the last byte read or sent. */
     long lastActive;
+    /** What the connection carried, for its closing event: {@code >= 0} each. */
+    long framesRead;
+    long bytesRead;
+    long bytesWritten;
     /** A frame claimed and not committed: its chunk, else null. */
     private Chunk claimed;
     private int claimedTotal;

@@ -40,6 +40,7 @@ final class EventLoop implements Runnable {
     final long outputLimit;
     private final IdleStrategy idle;
     private final long idleTimeoutNanos;
+    private final LoopEvents events;
     private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean wakeupPending = new AtomicBoolean();
     private volatile boolean stopping;
@@ -71,6 +72,7 @@ final class EventLoop implements Runnable {
         this.outputLimit = config.outputLimit;
         this.idle = config.idle;
         this.idleTimeoutNanos = config.idleTimeout == null ? 0 : config.idleTimeout.toNanos();
+        this.events = server.events();
     }
 
     int index() {
@@ -208,6 +210,7 @@ final class EventLoop implements Runnable {
         }
         c.slot = count;
         conns[count++] = c;
+        events.opened(c, index);
         try {
             handler.onOpen(c);
         } catch (IOException | RuntimeException e) {
@@ -233,6 +236,7 @@ final class EventLoop implements Runnable {
         if (n > 0) {
             in.end += n;
             c.lastActive = now;
+            c.bytesRead += n;
             bytesRead += n;
             frames(c, in);
         } else if (n < 0) {
@@ -262,6 +266,7 @@ final class EventLoop implements Runnable {
             long header = b.getLong(pos);
             int length = (int) header;
             if (length < 0 || length > maxFrameLength) {
+                framesRead += delivered;
                 frameError(c, length, c.consumed + (pos - in.start));
                 return;
             }
@@ -271,16 +276,18 @@ final class EventLoop implements Runnable {
                 break;
             }
             delivered++;
+            c.framesRead++; // before the handler, which may close the connection and so report its totals
             try {
                 handler.onFrame(c, (int) (header >>> 32), in.view(pos + FrameFormat.HEADER_LENGTH, pos + total));
             } catch (IOException | RuntimeException e) {
+                framesRead += delivered;
                 closeNow(c, e, true);
                 return;
             }
             pos += total;
             if (c.state != Connection.State.OPEN) {
-                releaseInput(c); // closed by the handler: the rest is not read
                 framesRead += delivered;
+                releaseInput(c); // closed by the handler: the rest is not read
                 return;
             }
         }
@@ -308,7 +315,7 @@ final class EventLoop implements Runnable {
             FrameFormat.checkLength(length, maxFrameLength, offset);
             throw new AssertionError("length=" + length + " passed the check it failed");
         } catch (IOException e) {
-            refuse(c, e);
+            refuse(c, offset, e);
         }
     }
 
@@ -326,7 +333,7 @@ final class EventLoop implements Runnable {
             int length = in.buf.getInt(in.start + 4);
             truncated = TruncatedFrameException.inBody(present - FrameFormat.HEADER_LENGTH, length, c.consumed);
         }
-        refuse(c, truncated);
+        refuse(c, c.consumed, truncated);
     }
 
     private void releaseInput(Connection c) {
@@ -444,6 +451,7 @@ final class EventLoop implements Runnable {
                 head.start += n;
                 c.queued -= n;
                 c.lastActive = now;
+                c.bytesWritten += n;
                 bytesWritten += n;
             }
             if (head.available() > 0) {
@@ -459,7 +467,8 @@ final class EventLoop implements Runnable {
      * Closes a connection that broke the protocol: no more frames from it, what its handler queued
      * before is sent as far as the socket takes it now, then the close.
      */
-    private void refuse(Connection c, IOException cause) {
+    private void refuse(Connection c, long offset, IOException cause) {
+        events.protocolError(c, offset, cause);
         c.state = Connection.State.CLOSING;
         releaseInput(c);
         send(c); // best effort: a failure here changes nothing, the connection closes either way
@@ -505,6 +514,7 @@ final class EventLoop implements Runnable {
             pool.give(chunk);
         }
         c.queued = 0;
+        events.closed(c, cause);
         try {
             handler.onClose(c, cause);
         } catch (RuntimeException e) {

@@ -65,6 +65,11 @@ import java.util.function.IntConsumer;
  * other connection notices. Past {@link Builder#maxConnections(int)} open connections, a new one is
  * reset as soon as it is accepted.
  *
+ * <h2>Observability</h2>
+ * {@link #connectionCount()}, {@link #framesRead()}, {@link #bytesRead()}, {@link #bytesWritten()} and
+ * {@link #pooledBytes()} at any time; with {@link Builder#jfrEvents(boolean)}, JFR events for each
+ * connection opened and closed, each protocol error and, once a second, each loop's totals.
+ *
  * <h2>Thread safety</h2>
  * The server's methods are safe from any thread; see {@link Connection} for the connections'.
  */
@@ -74,6 +79,7 @@ public final class FrameServer implements Closeable {
     private final EventLoop[] loops;
     private final Thread[] threads;
     private final IntConsumer onLoopStart;
+    private final LoopEvents events;
     private final int maxConnections;
     private final AtomicInteger open = new AtomicInteger();
     private final AtomicLong rejected = new AtomicLong();
@@ -83,6 +89,7 @@ public final class FrameServer implements Closeable {
     private FrameServer(Builder b) throws IOException {
         this.onLoopStart = b.onLoopStart;
         this.maxConnections = b.maxConnections;
+        this.events = b.jfrEvents ? new JfrLoopEvents(this) : LoopEvents.NONE;
         this.loops = new EventLoop[b.loops];
         this.threads = new Thread[b.loops];
         try {
@@ -97,6 +104,7 @@ public final class FrameServer implements Closeable {
             }
         } catch (IOException | RuntimeException e) {
             closeListeners();
+            events.stopped();
             throw e;
         }
         for (int i = 0; i < loops.length; i++) {
@@ -174,6 +182,7 @@ public final class FrameServer implements Closeable {
      */
     @Override
     public void close() {
+        events.stopped();
         closeListeners();
         for (EventLoop loop : loops) {
             loop.stop();
@@ -206,6 +215,20 @@ public final class FrameServer implements Closeable {
                 }
             } catch (IOException ignored) {
                 // the descriptor is released regardless; a file left behind only blocks a later bind
+            }
+        }
+    }
+
+    LoopEvents events() {
+        return events;
+    }
+
+    /** Reports each loop's totals as JFR events; on JFR's periodic thread, so the figures may lag. */
+    void reportLoops() {
+        for (EventLoop loop : loops) {
+            if (loop != null) {
+                JfrLoopEvents.loopStatistics(loop.index(), loop.connectionCount(), loop.framesRead, loop.bytesRead,
+                        loop.bytesWritten, loop.pooledBytes);
             }
         }
     }
@@ -279,6 +302,7 @@ public final class FrameServer implements Closeable {
         int backlog = 1024;
         String threadName = "wirespeed-loop";
         LoopTransport transport = SelectorTransport.INSTANCE;
+        boolean jfrEvents;
         /** The longest idle timeout: its nanoseconds must fit the loop's clock arithmetic. */
         static final Duration MAX_IDLE_TIMEOUT = Duration.ofDays(365);
 
@@ -441,6 +465,27 @@ public final class FrameServer implements Closeable {
          */
         public Builder transport(LoopTransport transport) {
             this.transport = Objects.requireNonNull(transport, "transport");
+            return this;
+        }
+
+        /**
+         * Turns the server's JFR events on or off (off by default): {@code dev.wirespeed.ConnectionOpened},
+         * {@code dev.wirespeed.ConnectionClosed} (with its cause, frames and bytes), {@code
+         * dev.wirespeed.ProtocolError} (with the stream offset) and, once a second, {@code
+         * dev.wirespeed.LoopStatistics} per loop. They are made at those moments only, never per frame,
+         * and kept only while a recording that enables them runs ({@code -XX:StartFlightRecording}, say).
+         * On the module path the {@code jdk.jfr} module must be resolved ({@code --add-modules jdk.jfr}).
+         *
+         * @param on whether to emit them
+         * @return this builder
+         * @throws IllegalStateException if {@code on} and the {@code jdk.jfr} module is not in the boot layer
+         */
+        public Builder jfrEvents(boolean on) {
+            if (on && ModuleLayer.boot().findModule("jdk.jfr").isEmpty()) {
+                throw new IllegalStateException("jfrEvents(true) needs the jdk.jfr module, which this JVM did not "
+                        + "resolve: add --add-modules jdk.jfr");
+            }
+            this.jfrEvents = on;
             return this;
         }
 

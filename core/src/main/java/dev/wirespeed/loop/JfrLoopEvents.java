@@ -1,0 +1,152 @@
+package dev.wirespeed.loop;
+
+import jdk.jfr.Category;
+import jdk.jfr.DataAmount;
+import jdk.jfr.Description;
+import jdk.jfr.Event;
+import jdk.jfr.FlightRecorder;
+import jdk.jfr.Label;
+import jdk.jfr.Name;
+import jdk.jfr.Period;
+import jdk.jfr.StackTrace;
+
+/**
+ * The JFR events of a {@link FrameServer} built with {@link FrameServer.Builder#jfrEvents(boolean)}:
+ * connection opened and closed, protocol error, and each loop's totals once a second. Events are
+ * created only at those moments, never per frame; a recording decides which it keeps.
+ */
+final class JfrLoopEvents implements LoopEvents {
+    private final Runnable periodic;
+
+    JfrLoopEvents(FrameServer server) {
+        this.periodic = () -> server.reportLoops();
+        FlightRecorder.addPeriodicEvent(LoopStatisticsEvent.class, periodic);
+    }
+
+    @Override
+    public void opened(Connection c, int loop) {
+        ConnectionOpenedEvent e = new ConnectionOpenedEvent();
+        if (e.shouldCommit()) {
+            e.connection = c.id();
+            e.remoteAddress = String.valueOf(c.remoteAddress());
+            e.loop = loop;
+            e.commit();
+        }
+    }
+
+    @Override
+    public void protocolError(Connection c, long offset, Throwable error) {
+        ProtocolErrorEvent e = new ProtocolErrorEvent();
+        if (e.shouldCommit()) {
+            e.connection = c.id();
+            e.offset = offset;
+            e.message = error.getMessage();
+            e.commit();
+        }
+    }
+
+    @Override
+    public void closed(Connection c, Throwable cause) {
+        ConnectionClosedEvent e = new ConnectionClosedEvent();
+        if (e.shouldCommit()) {
+            e.connection = c.id();
+            e.cause = cause == null ? null : cause.getClass().getName() + ": " + cause.getMessage();
+            e.frames = c.framesRead;
+            e.bytesRead = c.bytesRead;
+            e.bytesWritten = c.bytesWritten;
+            e.commit();
+        }
+    }
+
+    @Override
+    public void stopped() {
+        FlightRecorder.removePeriodicEvent(periodic);
+    }
+
+    /** Commits one loop's totals; called by the server for each loop, on JFR's periodic thread. */
+    static void loopStatistics(int loop, int connections, long frames, long bytesRead, long bytesWritten,
+            long pooledBytes) {
+        LoopStatisticsEvent e = new LoopStatisticsEvent();
+        e.loop = loop;
+        e.connections = connections;
+        e.frames = frames;
+        e.bytesRead = bytesRead;
+        e.bytesWritten = bytesWritten;
+        e.pooledBytes = pooledBytes;
+        e.commit();
+    }
+
+    @Name("dev.wirespeed.ConnectionOpened")
+    @Label("Connection Opened")
+    @Category({"wirespeed", "Frame Server"})
+    @Description("A connection was accepted onto a loop")
+    @StackTrace(false)
+    static final class ConnectionOpenedEvent extends Event {
+        @Label("Connection")
+        long connection;
+        @Label("Remote Address")
+        String remoteAddress;
+        @Label("Loop")
+        int loop;
+    }
+
+    @Name("dev.wirespeed.ConnectionClosed")
+    @Label("Connection Closed")
+    @Category({"wirespeed", "Frame Server"})
+    @Description("A connection closed, with why and what it carried")
+    @StackTrace(false)
+    static final class ConnectionClosedEvent extends Event {
+        @Label("Connection")
+        long connection;
+        @Label("Cause")
+        @Description("Null after a clean close")
+        String cause;
+        @Label("Frames Read")
+        long frames;
+        @Label("Bytes Read")
+        @DataAmount
+        long bytesRead;
+        @Label("Bytes Written")
+        @DataAmount
+        long bytesWritten;
+    }
+
+    @Name("dev.wirespeed.ProtocolError")
+    @Label("Protocol Error")
+    @Category({"wirespeed", "Frame Server"})
+    @Description("A peer broke the wire format; its connection is closed")
+    @StackTrace(false)
+    static final class ProtocolErrorEvent extends Event {
+        @Label("Connection")
+        long connection;
+        @Label("Stream Offset")
+        @Description("Of the first byte of the offending frame")
+        long offset;
+        @Label("Message")
+        String message;
+    }
+
+    @Name("dev.wirespeed.LoopStatistics")
+    @Label("Loop Statistics")
+    @Category({"wirespeed", "Frame Server"})
+    @Description("One loop's totals since the server started")
+    @Period("1 s")
+    @StackTrace(false)
+    static final class LoopStatisticsEvent extends Event {
+        @Label("Loop")
+        int loop;
+        @Label("Connections")
+        int connections;
+        @Label("Frames Read")
+        long frames;
+        @Label("Bytes Read")
+        @DataAmount
+        long bytesRead;
+        @Label("Bytes Written")
+        @DataAmount
+        long bytesWritten;
+        @Label("Pooled Bytes")
+        @DataAmount
+        long pooledBytes;
+    }
+}

@@ -1,0 +1,27 @@
+package dev.wirespeed.loop;
+
+/**
+ * What a loop reports beside its work: nothing, or JFR events ({@link JfrLoopEvents}). The loop calls
+ * these at a connection's open and close and at a protocol error, never per frame.
+ */
+interface LoopEvents {
+    /** Reports nothing: the default. */
+    LoopEvents NONE = new LoopEvents() {
+    };
+
+    /** A connection was accepted onto loop {@code loop}. */
+    default void opened(Connection c, int loop) {
+    }
+
+    /** A connection broke the wire format; {@code closed} follows. */
+    default void protocolError(Connection c, long offset, Throwable error) {
+    }
+
+    /** A connection closed; {@code cause} as {@link ConnectionHandler#onClose} gets it. */
+    default void closed(Connection c, Throwable cause) {
+    }
+
+    /** The server stopped: periodic reports end. */
+    default void stopped() {
+    }
+}

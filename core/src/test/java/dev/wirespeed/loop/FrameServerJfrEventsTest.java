@@ -1,0 +1,115 @@
+package dev.wirespeed.loop;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.wirespeed.testing.Frames;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import jdk.jfr.Recording;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordingFile;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The server's JFR events: emitted when asked for, with what each names, and none otherwise. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class FrameServerJfrEventsTest {
+    @TempDir
+    Path dir;
+
+    /** Runs one clean connection and one that breaks the wire format at offset 9, under a recording. */
+    private List<RecordedEvent> record(boolean jfrEvents) throws Exception {
+        Path file = dir.resolve("events.jfr");
+        try (Recording recording = new Recording()) {
+            recording.enable("dev.wirespeed.ConnectionOpened");
+            recording.enable("dev.wirespeed.ConnectionClosed");
+            recording.enable("dev.wirespeed.ProtocolError");
+            recording.enable("dev.wirespeed.LoopStatistics").withPeriod(Duration.ofMillis(50));
+            recording.start();
+            try (FrameServer server = FrameServer.builder((c, type, body) -> c.writeFrame(type, body))
+                    .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).jfrEvents(jfrEvents).start()) {
+                try (SocketChannel clean = SocketChannel.open(server.localAddresses().get(0))) {
+                    clean.write(ByteBuffer.wrap(new Frames().frame(1, 2, new byte[] {1, 2}).toByteArray()));
+                    clean.read(ByteBuffer.allocate(10));
+                }
+                try (SocketChannel bad = SocketChannel.open(server.localAddresses().get(0))) {
+                    bad.write(ByteBuffer.wrap(new Frames().frame(1, 1, new byte[] {1}).header(2, -5).toByteArray()));
+                    ByteBuffer in = ByteBuffer.allocate(64);
+                    while (readQuietly(bad, in) >= 0) {
+                        // until the server closes it
+                    }
+                }
+                while (server.connectionCount() > 0) {
+                    Thread.sleep(5);
+                }
+                Thread.sleep(1_200); // JFR takes up a periodic event registered mid-recording within a second
+            }
+            recording.stop();
+            recording.dump(file);
+        }
+        List<RecordedEvent> events = RecordingFile.readAllEvents(file);
+        Files.delete(file);
+        return events;
+    }
+
+    private static int readQuietly(SocketChannel channel, ByteBuffer in) {
+        try {
+            in.clear();
+            return channel.read(in);
+        } catch (IOException reset) {
+            return -1;
+        }
+    }
+
+    private static List<RecordedEvent> named(List<RecordedEvent> events, String name) {
+        return events.stream().filter(e -> e.getEventType().getName().equals(name)).toList();
+    }
+
+    @Test
+    void reportsOpensClosesProtocolErrorsAndLoopTotals() throws Exception {
+        List<RecordedEvent> events = record(true);
+        List<RecordedEvent> opened = named(events, "dev.wirespeed.ConnectionOpened");
+        assertEquals(List.of(1L, 2L), opened.stream().map(e -> e.getLong("connection")).toList());
+        assertTrue(opened.get(0).getString("remoteAddress").contains("127.0.0.1"), opened.get(0).toString());
+
+        List<RecordedEvent> errors = named(events, "dev.wirespeed.ProtocolError");
+        assertEquals(1, errors.size(), events.toString());
+        assertEquals(2L, errors.get(0).getLong("connection"));
+        assertEquals(9L, errors.get(0).getLong("offset"));
+        assertEquals("corrupt frame: negative length: length=-5 offset=9", errors.get(0).getString("message"));
+
+        List<RecordedEvent> closed = named(events, "dev.wirespeed.ConnectionClosed");
+        assertEquals(2, closed.size(), events.toString());
+        RecordedEvent clean = closed.stream().filter(e -> e.getLong("connection") == 1).findFirst().orElseThrow();
+        assertNull(clean.getString("cause"));
+        assertEquals(1L, clean.getLong("frames"));
+        assertEquals(10L, clean.getLong("bytesRead"));
+        assertEquals(10L, clean.getLong("bytesWritten"));
+        RecordedEvent bad = closed.stream().filter(e -> e.getLong("connection") == 2).findFirst().orElseThrow();
+        assertEquals("dev.wirespeed.frame.CorruptFrameException: corrupt frame: negative length: length=-5 offset=9",
+                bad.getString("cause"));
+
+        List<RecordedEvent> loops = named(events, "dev.wirespeed.LoopStatistics");
+        assertFalse(loops.isEmpty(), "no loop statistics in 1.2 s at a 50 ms period");
+        RecordedEvent last = loops.getLast();
+        assertEquals(0, last.getInt("loop"));
+        assertEquals(2L, last.getLong("frames"));
+    }
+
+    @Test
+    void emitsNothingUnlessAsked() throws Exception {
+        assertTrue(record(false).stream().noneMatch(e -> e.getEventType().getName().startsWith("dev.wirespeed.")));
+    }
+}
