@@ -100,6 +100,7 @@ class LatencyCommandsTest {
     @ParameterizedTest
     @CsvSource({"'--loop', jdk", "'--loop --spin', jdk-spin", "'--loop --loops 2', native", "'--threads virtual', jdk",
         "'--loop --impl native', native-spin", "'--loop --impl native --spin --loops 2', jdk",
+        "'--loop --impl native --jfr', native",
         "'--impl netty', jdk", "'--impl netty --loops 2', netty"})
     void everyManyConnectionEchoRoundTripsVerifiedFrames(String echoArgs, String pingImpl) throws Exception {
         int port = echo(echoArgs.split(" "));
@@ -127,6 +128,7 @@ class LatencyCommandsTest {
         "--loop --threads virtual|--threads virtual cannot go with --loop: loops are threads of their own",
         "--spin --threads virtual|--threads virtual cannot go with --spin: a spinning connection would hold its carrier thread",
         "--threads green|--threads green: use platform or virtual",
+        "--jfr|--jfr needs --loop: the events are the loop's",
         "--loop --loops 0|--loops=0 must be 1 to 1024",
         "--impl netty --spin|--impl netty serves tcp from its event loops (--loops N), blocking in epoll, unprimed: drop --spin, --prime, --threads and --transport unix"})
     void manyConnectionOptionsThatDoNotGoTogetherAreUsageErrors(String args, String message) throws Exception {

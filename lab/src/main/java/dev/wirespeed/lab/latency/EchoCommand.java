@@ -18,10 +18,13 @@ import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.nio.ByteBuffer;
+import java.util.List;
 import java.nio.channels.ByteChannel;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicLong;
+import jdk.jfr.Configuration;
+import jdk.jfr.Recording;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -70,6 +73,10 @@ public final class EchoCommand implements Callable<Integer> {
     @Option(names = "--loops", defaultValue = "1", description = "with --loop or --impl netty: event-loop threads "
             + "(default ${DEFAULT-VALUE})")
     int loops;
+
+    @Option(names = "--jfr", description = "with --loop: the server's JFR events on, recorded in memory with JFR's "
+            + "default settings for as long as the echo runs (to measure what they cost)")
+    boolean jfr;
 
     @Option(names = "--threads", defaultValue = "platform", description = "without --loop: a platform or a virtual "
             + "thread per connection (default ${DEFAULT-VALUE}); a spinning echo needs platform threads")
@@ -124,6 +131,9 @@ public final class EchoCommand implements Callable<Integer> {
             }
             if (loops < 1 || loops > 1024) {
                 throw new IllegalArgumentException("--loops=" + loops + " must be 1 to 1024");
+            }
+            if (jfr && !loop) {
+                throw new IllegalArgumentException("--jfr needs --loop: the events are the loop's");
             }
             if (loops > 1 && !loop && !impl.equals("netty")) {
                 throw new IllegalArgumentException("--loops " + loops + " needs --loop or --impl netty");
@@ -211,6 +221,10 @@ public final class EchoCommand implements Callable<Integer> {
         if (impl.equals("native")) {
             builder.transport(EpollTransport.create());
         }
+        if (jfr) {
+            builder.jfrEvents(true);
+            startRecording();
+        }
         if (spin) {
             builder.busyPoll(idleStrategy);
         }
@@ -234,6 +248,21 @@ public final class EchoCommand implements Callable<Integer> {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return ExitCode.IO_FAILURE;
+        }
+    }
+
+    /** An in-memory recording with JFR's default settings and the server's events, kept until the JVM exits. */
+    private static void startRecording() {
+        try {
+            Recording recording = new Recording(Configuration.getConfiguration("default"));
+            for (String event : List.of("dev.wirespeed.ConnectionOpened", "dev.wirespeed.ConnectionClosed",
+                    "dev.wirespeed.ProtocolError", "dev.wirespeed.LoopStatistics")) {
+                recording.enable(event);
+            }
+            recording.setToDisk(false);
+            recording.start();
+        } catch (IOException | java.text.ParseException e) {
+            throw new IllegalStateException("JFR's default configuration is unreadable: " + e.getMessage(), e);
         }
     }
 

@@ -215,7 +215,7 @@ class LabCommandTest {
             assertTrue(only(report, "many", server.label() + ", 64 connections beside a slow reader", placement,
                     Unit.MSG_PER_S, null).stats().median() > 0, server.label());
         }
-        assertEquals(8, report.findings().stream().filter(f -> f.experiment().equals("many")).count(),
+        assertEquals(9, report.findings().stream().filter(f -> f.experiment().equals("many")).count(),
                 report.findings().toString());
         assertTrue(out.toString().contains("many: the server's resident memory with idle connections held"),
                 out.toString());

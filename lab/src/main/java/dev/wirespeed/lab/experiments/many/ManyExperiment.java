@@ -471,6 +471,13 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
             findings.add(Finding.target(name(), "the library's event loop's latency under that load is no worse than "
                     + "Netty's at p99 and p99.9", Rule.atMost(1.0), tails));
         }
+        ManyCase.Load epoll = new ManyCase.Load(ManyServer.LOOP_EPOLL, most);
+        ManyCase.Load recorded = new ManyCase.Load(ManyServer.LOOP_EPOLL_JFR, most);
+        if (results.has(epoll) && results.has(recorded)) {
+            findings.add(Finding.target(name(), "the server's JFR events, on and recorded, cost the loop at most 10% "
+                    + "more CPU per frame", Rule.atMost(1.1), List.of(new Check(where, cpu(results, recorded),
+                            cpu(results, epoll)))));
+        }
         List<Check> keep = new ArrayList<>();
         List<Check> bounded = new ArrayList<>();
         for (ManyServer loop : List.of(ManyServer.LOOP, ManyServer.LOOP_EPOLL)) {

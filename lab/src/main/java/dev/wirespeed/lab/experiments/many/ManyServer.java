@@ -12,6 +12,9 @@ public enum ManyServer {
     /** {@code echo --loop --impl native}: the same loop over {@code epoll} through FFM ({@code EpollTransport}). */
     LOOP_EPOLL("wirespeed FrameServer over epoll, 1 loop", Role.LIBRARY, List.of("--impl", "native", "--loop"), true,
             true),
+    /** The same with the server's JFR events on and a recording of JFR's default settings: what they cost. */
+    LOOP_EPOLL_JFR("wirespeed FrameServer over epoll, JFR events on", Role.LIBRARY,
+            List.of("--impl", "native", "--loop", "--jfr"), false, false),
     /** {@code echo --impl native}: the library's reader and writer, a platform thread per connection. */
     THREADS("wirespeed, a platform thread per connection", Role.LIBRARY, List.of("--impl", "native"), false, true),
     /** {@code echo --threads virtual}: the library over {@code SocketChannel}, a virtual thread per connection. */
