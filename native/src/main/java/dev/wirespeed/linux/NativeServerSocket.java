@@ -90,33 +90,7 @@ public final class NativeServerSocket implements Closeable {
      * @throws NativeIoException if {@code accept4} fails otherwise
      */
     public NativeSocket accept() throws IOException {
-        if (!open) {
-            throw new ClosedChannelException();
-        }
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment storage = arena.allocate(SocketAddresses.STORAGE_SIZE);
-            MemorySegment length = arena.allocateFrom(ValueLayout.JAVA_INT, SocketAddresses.STORAGE_SIZE);
-            MemorySegment capture = LibC.captureSegment(arena);
-            while (true) {
-                int connection = (int) LibC.ACCEPT4.invokeExact(capture, fd, storage, length, NativeSocket.SOCK_CLOEXEC);
-                if (connection >= 0) {
-                    SocketAddress remote = inet
-                            ? SocketAddresses.decode(storage, length.get(ValueLayout.JAVA_INT, 0)) : null;
-                    return new NativeSocket(connection, remote, inet);
-                }
-                int errno = LibC.errno(capture);
-                if (!open) {
-                    throw new ClosedChannelException();
-                }
-                if (errno != NativeSocket.EINTR) {
-                    throw new NativeIoException("accept4", errno, "fd=" + fd + " local=" + NativeSocket.describe(local));
-                }
-            }
-        } catch (IOException | RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException("accept4 down-call failed", t);
-        }
+        return accept4(false);
     }
 
     /** {@return the descriptor} */
@@ -137,6 +111,11 @@ public final class NativeServerSocket implements Closeable {
      * @throws NativeIoException if {@code accept4} fails otherwise
      */
     NativeSocket acceptNow() throws IOException {
+        return accept4(true);
+    }
+
+    /** One accepted connection, waiting for it unless {@code orNull}, which returns null for {@code EAGAIN}. */
+    private NativeSocket accept4(boolean orNull) throws IOException {
         if (!open) {
             throw new ClosedChannelException();
         }
@@ -152,7 +131,10 @@ public final class NativeServerSocket implements Closeable {
                     return new NativeSocket(connection, remote, inet);
                 }
                 int errno = LibC.errno(capture);
-                if (errno == NativeSocket.EAGAIN) {
+                if (!open) {
+                    throw new ClosedChannelException();
+                }
+                if (orNull && errno == NativeSocket.EAGAIN) {
                     return null;
                 }
                 if (errno != NativeSocket.EINTR) {
