@@ -35,4 +35,14 @@ public sealed interface ManyCase {
      */
     record Slow(ManyServer server, int connections) implements ManyCase {
     }
+
+    /**
+     * A load as {@link Load}, the server in a network namespace across a veth pair ({@link
+     * dev.wirespeed.lab.env.VethLink}).
+     *
+     * @param server the server, started in the namespace
+     * @param connections connections, each with a window of frames in flight
+     */
+    record Across(ManyServer server, int connections) implements ManyCase {
+    }
 }

@@ -2,6 +2,7 @@ package dev.wirespeed.lab.experiments.many;
 
 import dev.wirespeed.lab.env.CPrograms;
 import dev.wirespeed.lab.env.Children;
+import dev.wirespeed.lab.env.VethLink;
 import dev.wirespeed.lab.experiment.CaseRunner;
 import dev.wirespeed.lab.experiment.Experiment;
 import dev.wirespeed.lab.experiment.LabContext;
@@ -29,6 +30,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -54,6 +56,8 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
     static final double IDLE_BYTES_TARGET = 16 * 1024;
     /** Fast connections beside the slow reader. */
     static final int SLOW_CASE_CONNECTIONS = 64;
+    /** The servers measured across a link too. */
+    static final List<ManyServer> ACROSS = List.of(ManyServer.C_EPOLL, ManyServer.LOOP_EPOLL, ManyServer.NETTY);
     /** The most the server's resident memory may grow while a slow reader is connected. */
     static final double SLOW_GROWTH_BOUND = 4 * 1024 * 1024;
 
@@ -131,6 +135,13 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
                 cases.add(new ManyCase.Idle(server, settings.idleConnections()));
             }
         }
+        Optional<VethLink> probe = VethLink.open(lab::note); // made and removed: can this machine make one?
+        if (probe.isPresent()) {
+            probe.get().close();
+            for (ManyServer server : ACROSS) {
+                cases.add(new ManyCase.Across(server, settings.connections().getLast()));
+            }
+        }
         return cases;
     }
 
@@ -142,15 +153,27 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
         Settings settings = settings(lab);
         return new CaseRunner<>() {
             private ManyServer running;
+            private boolean runningAcross;
             private Process server;
             private String port;
+            /** The link of the {@link ManyCase.Across} cases, made at the first of them. */
+            private VethLink link;
+            /** Where the load connects: loopback, or the namespace's end of the link. */
+            private String address = "127.0.0.1";
 
             @Override
             public ManyResult run(ManyCase kase) throws IOException, InterruptedException {
-                if (kase instanceof ManyCase.Idle || kase.server() != running) {
-                    close(); // an idle case gets a server of its own, its memory untouched by loads
-                    server = start(kase.server());
+                boolean across = kase instanceof ManyCase.Across;
+                if (kase instanceof ManyCase.Idle || kase.server() != running || across != runningAcross) {
+                    stopServer(); // an idle case gets a server of its own, its memory untouched by loads
+                    if (across && link == null) {
+                        link = VethLink.open(note -> { }).orElseThrow(() -> new IOException(
+                                "the veth link could be made when the cases were listed, and not now"));
+                    }
+                    address = across ? VethLink.PEER_ADDRESS : "127.0.0.1";
+                    server = start(kase.server(), across);
                     running = kase.server();
+                    runningAcross = across;
                     port = Children.awaitListening(server, null);
                 }
                 try {
@@ -158,23 +181,34 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
                         case ManyCase.Load load -> load(load);
                         case ManyCase.Idle idle -> idle(idle);
                         case ManyCase.Slow slow -> slow(slow);
+                        case ManyCase.Across far -> across(far);
                     };
                 } finally {
                     lab.stepDone();
                     if (kase instanceof ManyCase.Idle) {
-                        close();
+                        stopServer();
                     }
                 }
             }
 
-            private Process start(ManyServer s) throws IOException {
+            private Process start(ManyServer s, boolean across) throws IOException {
+                List<String> command;
                 if (s.echoArgs() == null) {
-                    return new ProcessBuilder(Children.pinned(placement.serverCpu(),
-                            List.of(many.toString(), "echo", "127.0.0.1", "0"))).start();
+                    command = Children.pinned(placement.serverCpu(), List.of(many.toString(), "echo", address, "0"));
+                } else {
+                    List<String> args = new ArrayList<>(List.of("echo", "--transport", "tcp", "--port", "0", "--bind",
+                            address));
+                    args.addAll(s.echoArgs());
+                    command = lab.jvm().command(placement.serverCpu(), "echo-many-" + s.name().toLowerCase(Locale.ROOT),
+                            args);
                 }
-                List<String> args = new ArrayList<>(List.of("echo", "--transport", "tcp", "--port", "0"));
-                args.addAll(s.echoArgs());
-                return lab.jvm().start(placement.serverCpu(), "echo-many-" + s.name().toLowerCase(Locale.ROOT), args);
+                return new ProcessBuilder(across ? link.inside(command) : command).start();
+            }
+
+            private ManyResult.Load across(ManyCase.Across far) throws IOException, InterruptedException {
+                lab.progress(String.format(Locale.ROOT, "many: %s, %,d connections across a veth link",
+                        far.server().label(), far.connections()));
+                return generate(far.server(), far.connections(), 0, new long[1]);
             }
 
             private ManyResult.Load load(ManyCase.Load load) throws IOException, InterruptedException {
@@ -201,7 +235,7 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
             private ManyResult.Load generate(ManyServer s, int connections, int slowReaders, long[] peakRssKib)
                     throws IOException, InterruptedException {
                 Process generator = new ProcessBuilder(Children.pinned(placement.clientCpu(), List.of(many.toString(),
-                        "load", "127.0.0.1", port, String.valueOf(connections),
+                        "load", address, port, String.valueOf(connections),
                         String.valueOf(settings.framesPerConnection(connections)), String.valueOf(WINDOW),
                         String.valueOf(SIZE), String.valueOf(settings.rounds()), String.valueOf(slowReaders)))).start();
                 String what = "many load against " + s.label();
@@ -259,7 +293,7 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
             /** Starts {@code many hold} and waits until its connections are all open. */
             private Process hold(int connections) throws IOException, InterruptedException {
                 Process holder = new ProcessBuilder(Children.pinned(placement.clientCpu(), List.of(many.toString(),
-                        "hold", "127.0.0.1", port, String.valueOf(connections), String.valueOf(SIZE)))).start();
+                        "hold", address, port, String.valueOf(connections), String.valueOf(SIZE)))).start();
                 CompletableFuture<String> err = Children.drainLater(holder.getErrorStream());
                 CompletableFuture<String> line = new CompletableFuture<>();
                 Thread.ofVirtual().start(() -> {
@@ -292,11 +326,19 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
                 }
             }
 
-            @Override
-            public void close() {
+            private void stopServer() {
                 Children.stop(server);
                 server = null;
                 running = null;
+            }
+
+            @Override
+            public void close() throws IOException {
+                stopServer();
+                if (link != null) {
+                    link.close();
+                    link = null;
+                }
             }
         };
     }
@@ -335,6 +377,8 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
                     idle.connections());
             case ManyCase.Slow slow -> String.format(Locale.ROOT, "%s, %d connections beside a slow reader",
                     slow.server().label(), slow.connections());
+            case ManyCase.Across far -> String.format(Locale.ROOT, "%s, %d connections across a veth link",
+                    far.server().label(), far.connections());
         };
         return new Series(name(), name, kase.server().role(), Medium.TCP, SIZE);
     }
@@ -368,9 +412,10 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
         List<List<String>> loads = new ArrayList<>();
         List<List<String>> idles = new ArrayList<>();
         List<List<String>> slows = new ArrayList<>();
+        List<List<String>> far = new ArrayList<>();
         for (ManyCase kase : results.cases()) {
             switch (results.get(kase)) {
-                case ManyResult.Load r -> loads.add(List.of(kase.server().label(),
+                case ManyResult.Load r -> (kase instanceof ManyCase.Across ? far : loads).add(List.of(kase.server().label(),
                         String.format(Locale.ROOT, "%,d", kase.connections()),
                         String.format(Locale.ROOT, "%,.0f [%,.0f-%,.0f]", r.framesPerSecond().median(),
                                 r.framesPerSecond().min(), r.framesPerSecond().max()),
@@ -403,6 +448,15 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
                             settings.framesPerRound()), "server CPU: all the server process's threads, user and system, "
                             + "over the measured rounds; load CPU: the generator's share of one CPU then (near 100%, "
                             + "the load and not the server set the rate)")));
+        }
+        if (!far.isEmpty()) {
+            tables.add(new Table(String.format(Locale.ROOT, "many across a link: the same load, the server in a "
+                    + "network namespace behind a veth pair; median of %d round(s) after one; %s (%s)",
+                    settings.rounds() - 1, placement, placement.cpus()),
+                    List.of("server", "connections", "frames/s [min-max]", "server CPU ns/frame", "load CPU",
+                            "p50 us", "p99 us", "p99.9 us", "max us"),
+                    far, List.of("the link: " + VethLink.PEER_ADDRESS + " in the namespace, " + VethLink.RATE
+                            + " each way; the notes below say whether the kernel could add a delay (netem)")));
         }
         if (!slows.isEmpty()) {
             tables.add(new Table(String.format(Locale.ROOT, "many: %d pipelined connections alone, then beside a slow "
