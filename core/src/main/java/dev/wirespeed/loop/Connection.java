@@ -150,7 +150,7 @@ public final class Connection {
         c.buf.put(at + 8, body, body.position(), length);
         c.end = at + 8 + length;
         queued += 8 + length;
-        loop.markDirty(this);
+        queuedMore();
         return true;
     }
 
@@ -188,7 +188,7 @@ public final class Connection {
         c.end += claimedTotal;
         queued += claimedTotal;
         claimed = null;
-        loop.markDirty(this);
+        queuedMore();
     }
 
     /** Drops the claimed frame. */
@@ -218,6 +218,18 @@ public final class Connection {
             claimed = null;
             loop.closeNow(this, null, true);
         }
+    }
+
+    /**
+     * After a frame was queued: at the limit, the connection is paused at once, so that a writer that
+     * stopped at {@link #isWritable()} is told by {@link ConnectionHandler#onWritable} when to go on,
+     * however much the turn's flush then sends.
+     */
+    private void queuedMore() {
+        if (queued >= loop.outputLimit) {
+            paused = true;
+        }
+        loop.markDirty(this);
     }
 
     private void checkNoClaim() {

@@ -131,6 +131,38 @@ class EndToEndTest {
         }
     }
 
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource({"'--loop'", "'--loop --impl native --loops 2'"})
+    void aLoopServerStreamsAVerifiedCountedStreamToClientsAtOnce(String loopArgs) throws Exception {
+        List<String> args = new ArrayList<>(List.of("--count", "300000", "--size", "0-300"));
+        args.addAll(List.of(loopArgs.split(" ")));
+        int port = startServer(args.toArray(String[]::new));
+        List<Process> clients = new ArrayList<>();
+        for (String strategy : List.of("wirespeed", "native-spin", "zero-copy")) {
+            clients.add(start("client", "--transport", "tcp", "--port", String.valueOf(port), "--strategy", strategy,
+                    "--verify", "--json", "--messages", "100000"));
+        }
+        for (Process client : clients) {
+            String out = readAll(client.getInputStream());
+            assertTrue(client.waitFor(60, TimeUnit.SECONDS), "client hung");
+            assertEquals(ExitCode.OK, client.exitValue(), readAll(client.getErrorStream()));
+            assertTrue(out.matches("(?s).*\\{\"summary\":true,\"frames\":300000,\"bytes\":\\d+,\"verified\":true}\n"), out);
+        }
+    }
+
+    @Test
+    void loopOptionsThatDoNotApplyAreUsageErrors() throws Exception {
+        for (List<String> args : List.of(List.of("--loops", "2"), List.of("--loop", "--write-per-frame"),
+                List.of("--loop", "--impl", "fast"))) {
+            List<String> all = new ArrayList<>(List.of("server", "--transport", "tcp", "--port", "0"));
+            all.addAll(args);
+            Process server = start(all.toArray(String[]::new));
+            assertTrue(server.waitFor(30, TimeUnit.SECONDS), "the server exits");
+            assertEquals(ExitCode.USAGE, server.exitValue(), args.toString());
+            assertTrue(readAll(server.getErrorStream()).startsWith("wirespeed server: "), args.toString());
+        }
+    }
+
     private int startServer(String... args) throws IOException {
         List<String> all = new ArrayList<>(List.of("server", "--transport", "tcp", "--port", "0"));
         all.addAll(List.of(args));

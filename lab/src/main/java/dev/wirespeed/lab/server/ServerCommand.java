@@ -4,6 +4,8 @@ import dev.wirespeed.io.StandardChannels;
 import dev.wirespeed.lab.ExitCode;
 import dev.wirespeed.lab.ListenOptions;
 import dev.wirespeed.lab.Transport;
+import dev.wirespeed.loop.FrameServer;
+import dev.wirespeed.linux.EpollTransport;
 import dev.wirespeed.linux.NativeIoException;
 import dev.wirespeed.linux.Pipes;
 import java.io.IOException;
@@ -59,6 +61,18 @@ public final class ServerCommand implements Callable<Integer> {
             + "connection (default ${DEFAULT-VALUE}; the README's load section compares them)")
     String threads;
 
+    @Option(names = "--loop", description = "serve every connection from event loops (the library's FrameServer), "
+            + "writing while a connection's output is under its limit and resuming when it drains; --threads and "
+            + "--write-per-frame do not apply")
+    boolean loop;
+
+    @Option(names = "--loops", defaultValue = "1", description = "with --loop: loop threads (default ${DEFAULT-VALUE})")
+    int loops;
+
+    @Option(names = "--impl", defaultValue = "jdk", description = "with --loop: jdk (the JDK's Selector) or native "
+            + "(epoll through FFM) (default ${DEFAULT-VALUE})")
+    String impl;
+
     @Option(names = "--pipe-size", description = "with --transport stdout: resize the pipe to this many bytes "
             + "(Linux F_SETPIPE_SZ; default: leave the pipe as it is, 64 KiB)")
     Integer pipeSize;
@@ -70,6 +84,21 @@ public final class ServerCommand implements Callable<Integer> {
         }
         if (!threads.equals("platform") && !threads.equals("virtual")) {
             return usage("--threads " + threads + ": use platform or virtual");
+        }
+        if (!impl.equals("jdk") && !impl.equals("native")) {
+            return usage("--impl " + impl + ": use jdk or native");
+        }
+        if (!loop && (loops != 1 || !impl.equals("jdk"))) {
+            return usage("--loops and --impl need --loop");
+        }
+        if (loop && (writePerFrame || transport == Transport.STDOUT)) {
+            return usage("--loop serves tcp and unix connections, batching: drop --write-per-frame and stdout");
+        }
+        if (loops < 1 || loops > 1024) {
+            return usage("--loops=" + loops + " must be 1 to 1024");
+        }
+        if (loop) {
+            return serveFromLoops();
         }
         SequenceServer server = new SequenceServer(size, count == null ? Long.MAX_VALUE : count, writePerFrame);
         return switch (transport) {
@@ -97,6 +126,37 @@ public final class ServerCommand implements Callable<Integer> {
             default -> usage("--transport " + transport + " is not a server transport: use tcp, unix or stdout");
         };
     }
+
+    /** The stream from event loops: runs until the process is killed. */
+    private int serveFromLoops() {
+        SocketAddress address;
+        try {
+            address = listen.address(transport, DEFAULT_PORT);
+        } catch (IllegalArgumentException e) {
+            return usage(e.getMessage());
+        }
+        FrameServer.Builder builder = FrameServer.builder(new LoopStreams(size, count == null ? Long.MAX_VALUE : count))
+                .bind(address).loops(loops).outputLimit(LOOP_OUTPUT_LIMIT).threadName("server-loop");
+        if (impl.equals("native")) {
+            builder.transport(EpollTransport.create());
+        }
+        try {
+            FrameServer server = builder.start();
+            PrintWriter err = spec.commandLine().getErr();
+            err.println("listening on " + describe(server.localAddresses().get(0)));
+            err.flush();
+            Thread.currentThread().join(); // the loops serve until the process is killed
+            return ExitCode.OK;
+        } catch (IOException e) {
+            return fail("cannot listen on " + address + ": " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return ExitCode.IO_FAILURE;
+        }
+    }
+
+    /** A streaming connection's output limit: 1 MiB, so that a turn's writes are large ones. */
+    static final long LOOP_OUTPUT_LIMIT = 1024 * 1024;
 
     private int usage(String message) {
         say(message);
@@ -177,13 +237,16 @@ public final class ServerCommand implements Callable<Integer> {
 
     private static String describe(ServerSocketChannel listener) {
         try {
-            Object address = listener.getLocalAddress();
-            return address instanceof InetSocketAddress inet
-                    ? inet.getAddress().getHostAddress() + ":" + inet.getPort()
-                    : String.valueOf(address);
+            return describe(listener.getLocalAddress());
         } catch (IOException e) {
             return "?";
         }
+    }
+
+    private static String describe(SocketAddress address) {
+        return address instanceof InetSocketAddress inet
+                ? inet.getAddress().getHostAddress() + ":" + inet.getPort()
+                : String.valueOf(address);
     }
 
     /** Converts {@code --size}. */
