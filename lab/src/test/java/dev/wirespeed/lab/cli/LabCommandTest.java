@@ -200,7 +200,8 @@ class LabCommandTest {
             for (int connections : List.of(1, 256)) {
                 String kase = server.label() + ", " + connections + " connections";
                 assertTrue(only(report, "many", kase, placement, Unit.MSG_PER_S, null).stats().median() > 0, kase);
-                assertTrue(only(report, "many", kase, placement, Unit.CPU_NS_PER_MSG, null).stats().median() > 0, kase);
+                // CPU time comes in ticks of 10 ms: a --quick round may take less than one, so 0 is a reading.
+                assertTrue(only(report, "many", kase, placement, Unit.CPU_NS_PER_MSG, null).stats().median() >= 0, kase);
                 for (Percentile percentile : List.of(Percentile.P50, Percentile.P99, Percentile.P999, Percentile.MAX)) {
                     assertTrue(only(report, "many", kase, placement, Unit.MICROSECONDS, percentile).stats().median() > 0,
                             kase + " " + percentile);
