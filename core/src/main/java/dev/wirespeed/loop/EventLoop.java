@@ -84,10 +84,6 @@ final class EventLoop implements Runnable {
         return count;
     }
 
-    BufferPool pool() {
-        return pool;
-    }
-
     void listen(Listener listener) throws IOException {
         poller.register(listener, listener);
     }
