@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.wirespeed.frame.CorruptFrameException;
+import dev.wirespeed.frame.FrameFormat;
 import dev.wirespeed.frame.FrameReader;
 import dev.wirespeed.frame.FrameTooLongException;
 import dev.wirespeed.frame.TruncatedFrameException;
@@ -35,6 +36,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -347,6 +349,71 @@ public abstract class FrameServerContract {
             slow.expect(i, body(new Random(i), 1_000));
         }
         writing.get();
+    }
+
+    @ParameterizedTest
+    @EnumSource(Transport.class)
+    void aProducerThatStopsAtIsWritableIsResumedByOnWritableUntilItsStreamIsSent(Transport transport)
+            throws Exception {
+        int limit = 64 * 1024;
+        int frames = 50_000;
+        int bodyLength = 200;
+        AtomicLong mostQueued = new AtomicLong();
+        AtomicLong stops = new AtomicLong();
+        AtomicLong resumes = new AtomicLong();
+        ConnectionHandler producer = new Recorder() {
+            private int next;
+
+            @Override
+            public void onFrame(Connection connection, int type, ByteBuffer body) throws IOException {
+                produce(connection); // the peer's one frame starts the stream
+            }
+
+            @Override
+            public void onWritable(Connection connection) throws IOException {
+                resumes.incrementAndGet();
+                produce(connection);
+            }
+
+            private void produce(Connection connection) throws IOException {
+                while (next < frames && connection.isWritable()) {
+                    ByteBuffer reply = connection.claim(next, bodyLength);
+                    reply.putInt(0, next);
+                    connection.commit();
+                    next++;
+                    mostQueued.accumulateAndGet(connection.queuedBytes(), Math::max);
+                }
+                if (next < frames) {
+                    stops.incrementAndGet();
+                }
+            }
+        };
+        FrameServer server = start(transport, producer, b -> b.outputLimit(limit));
+        Peer peer = connect(server);
+        peer.send(new Frames().frame(0, 0, new byte[0]).toByteArray());
+        Thread.sleep(200); // the peer reads nothing yet: the socket's buffers fill and the producer stops
+        CompletableFuture<Void> reading = CompletableFuture.runAsync(() -> {
+            try {
+                for (int i = 0; i < frames; i++) {
+                    byte[] expected = new byte[bodyLength];
+                    ByteBuffer.wrap(expected).putInt(i);
+                    peer.expect(i, expected);
+                }
+            } catch (IOException e) {
+                throw new RuntimeException(e);
+            }
+        });
+        try {
+            reading.get(20, TimeUnit.SECONDS);
+        } catch (TimeoutException e) {
+            throw new AssertionError("the stream stalled: the producer stopped " + stops.get() + " times and was resumed "
+                    + resumes.get() + " times", e);
+        }
+        assertTrue(stops.get() > 0, "the producer never saw isWritable() false");
+        assertTrue(resumes.get() > 0, "onWritable was never called");
+        // A producer that checks before each frame queues at most one frame past the limit.
+        assertTrue(mostQueued.get() < limit + FrameFormat.HEADER_LENGTH + bodyLength,
+                "queued " + mostQueued.get() + " bytes, limit=" + limit);
     }
 
     @ParameterizedTest
