@@ -7,6 +7,8 @@ import dev.wirespeed.loop.spi.Endpoint;
 import dev.wirespeed.loop.spi.Listener;
 import dev.wirespeed.loop.spi.Poller;
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
@@ -56,11 +58,28 @@ final class EventLoop implements Runnable {
     private long now;
     private long nextSweep;
 
-    // Counters, written by the loop thread only; read elsewhere as a snapshot that may lag.
-    volatile long framesRead;
-    volatile long bytesRead;
-    volatile long bytesWritten;
-    volatile long pooledBytes;
+    // Counters, written by the loop thread only, with opaque stores: no fence on the loop's path,
+    // and other threads read, through the accessors, a value that may lag but is never torn.
+    private long framesRead;
+    private long bytesRead;
+    private long bytesWritten;
+    private long pooledBytes;
+    private static final VarHandle FRAMES_READ;
+    private static final VarHandle BYTES_READ;
+    private static final VarHandle BYTES_WRITTEN;
+    private static final VarHandle POOLED_BYTES;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            FRAMES_READ = lookup.findVarHandle(EventLoop.class, "framesRead", long.class);
+            BYTES_READ = lookup.findVarHandle(EventLoop.class, "bytesRead", long.class);
+            BYTES_WRITTEN = lookup.findVarHandle(EventLoop.class, "bytesWritten", long.class);
+            POOLED_BYTES = lookup.findVarHandle(EventLoop.class, "pooledBytes", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     EventLoop(FrameServer server, int index, FrameServer.Builder config) throws IOException {
         this.server = server;
@@ -77,6 +96,26 @@ final class EventLoop implements Runnable {
 
     int index() {
         return index;
+    }
+
+    /** {@return the frames read so far}, from any thread */
+    long framesRead() {
+        return (long) FRAMES_READ.getOpaque(this);
+    }
+
+    /** {@return the bytes read so far}, from any thread */
+    long bytesRead() {
+        return (long) BYTES_READ.getOpaque(this);
+    }
+
+    /** {@return the bytes written so far}, from any thread */
+    long bytesWritten() {
+        return (long) BYTES_WRITTEN.getOpaque(this);
+    }
+
+    /** {@return the bytes the loop's pool has allocated}, from any thread */
+    long pooledBytes() {
+        return (long) POOLED_BYTES.getOpaque(this);
     }
 
     /** {@return the connections open or closing on this loop; exact on the loop thread} */
@@ -128,7 +167,9 @@ final class EventLoop implements Runnable {
                 int ready;
                 if (idle == null) {
                     ready = poller.poll(pollTimeoutMillis(), onReady);
-                    wakeupPending.set(false);
+                    if (wakeupPending.get()) {
+                        wakeupPending.set(false); // a volatile store, and so a fence, only after a wakeup
+                    }
                 } else {
                     ready = poller.poll(0, onReady);
                 }
@@ -233,7 +274,7 @@ final class EventLoop implements Runnable {
             in.end += n;
             c.lastActive = now;
             c.bytesRead += n;
-            bytesRead += n;
+            BYTES_READ.setOpaque(this, bytesRead + n);
             frames(c, in);
         } else if (n < 0) {
             endOfStream(c, in);
@@ -247,7 +288,7 @@ final class EventLoop implements Runnable {
             return pool.take();
         }
         Chunk c = pool.take(); // a new slab: the one place the published figure changes
-        pooledBytes = pool.allocatedBytes();
+        POOLED_BYTES.setOpaque(this, pool.allocatedBytes());
         return c;
     }
 
@@ -262,7 +303,7 @@ final class EventLoop implements Runnable {
             long header = b.getLong(pos);
             int length = (int) header;
             if (length < 0 || length > maxFrameLength) {
-                framesRead += delivered;
+                FRAMES_READ.setOpaque(this, framesRead + delivered);
                 frameError(c, length, c.consumed + (pos - in.start));
                 return;
             }
@@ -276,18 +317,18 @@ final class EventLoop implements Runnable {
             try {
                 handler.onFrame(c, (int) (header >>> 32), in.view(pos + FrameFormat.HEADER_LENGTH, pos + total));
             } catch (IOException | RuntimeException e) {
-                framesRead += delivered;
+                FRAMES_READ.setOpaque(this, framesRead + delivered);
                 closeNow(c, e, true);
                 return;
             }
             pos += total;
             if (c.state != Connection.State.OPEN) {
-                framesRead += delivered;
+                FRAMES_READ.setOpaque(this, framesRead + delivered);
                 releaseInput(c); // closed by the handler: the rest is not read
                 return;
             }
         }
-        framesRead += delivered;
+        FRAMES_READ.setOpaque(this, framesRead + delivered);
         c.consumed += pos - in.start;
         in.start = pos;
         if (pos == end) {
@@ -448,7 +489,7 @@ final class EventLoop implements Runnable {
                 c.queued -= n;
                 c.lastActive = now;
                 c.bytesWritten += n;
-                bytesWritten += n;
+                BYTES_WRITTEN.setOpaque(this, bytesWritten + n);
             }
             if (head.available() > 0) {
                 break; // the socket is full

@@ -143,7 +143,7 @@ public final class FrameServer implements Closeable {
     public long framesRead() {
         long sum = 0;
         for (EventLoop loop : loops) {
-            sum += loop.framesRead;
+            sum += loop.framesRead();
         }
         return sum;
     }
@@ -152,7 +152,7 @@ public final class FrameServer implements Closeable {
     public long bytesRead() {
         long sum = 0;
         for (EventLoop loop : loops) {
-            sum += loop.bytesRead;
+            sum += loop.bytesRead();
         }
         return sum;
     }
@@ -161,7 +161,7 @@ public final class FrameServer implements Closeable {
     public long pooledBytes() {
         long sum = 0;
         for (EventLoop loop : loops) {
-            sum += loop.pooledBytes;
+            sum += loop.pooledBytes();
         }
         return sum;
     }
@@ -170,7 +170,7 @@ public final class FrameServer implements Closeable {
     public long bytesWritten() {
         long sum = 0;
         for (EventLoop loop : loops) {
-            sum += loop.bytesWritten;
+            sum += loop.bytesWritten();
         }
         return sum;
     }
@@ -227,8 +227,8 @@ public final class FrameServer implements Closeable {
     void reportLoops() {
         for (EventLoop loop : loops) {
             if (loop != null) {
-                JfrLoopEvents.loopStatistics(loop.index(), loop.connectionCount(), loop.framesRead, loop.bytesRead,
-                        loop.bytesWritten, loop.pooledBytes);
+                JfrLoopEvents.loopStatistics(loop.index(), loop.connectionCount(), loop.framesRead(), loop.bytesRead(),
+                        loop.bytesWritten(), loop.pooledBytes());
             }
         }
     }

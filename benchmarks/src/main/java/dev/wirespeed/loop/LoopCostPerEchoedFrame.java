@@ -1,0 +1,264 @@
+package dev.wirespeed.loop;
+
+import dev.wirespeed.frame.FrameWriter;
+import dev.wirespeed.io.IdleStrategy;
+import dev.wirespeed.loop.spi.Endpoint;
+import dev.wirespeed.loop.spi.Listener;
+import dev.wirespeed.loop.spi.LoopTransport;
+import dev.wirespeed.loop.spi.Poller;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Question: with the kernel taken out, what does {@link FrameServer}'s loop cost per frame it
+ * echoes, and how much of that is the reply?
+ *
+ * <p>The loop runs as in production, busy-polling on its own thread, over a transport that lives in
+ * memory: every poll reports each of {@code connections} connections readable, each read hands over
+ * {@value #FRAMES_PER_READ} frames of {@code bodySize} bytes (the lab's {@code many} experiment keeps 16
+ * in flight per connection), and a write takes everything and keeps nothing. What is left is the
+ * loop's own work: the poll's dispatch, the read's bookkeeping and chunk, the header parse, the
+ * handler call with its view and, with {@code reply=writeFrame}, the copy of each frame into the output
+ * and its send; {@code reply=none} reads and drops. The read's copy of the frames into the chunk
+ * stands in for the kernel's copy and is counted. The benchmark thread waits for the loop's frame
+ * count to pass the next {@value #BATCH} frames, so it needs a CPU of its own: pin to two.
+ *
+ * <p>Run: {@code ./mvnw -q -DskipTests package -pl benchmarks -am && taskset -c 0,1 java -cp
+ * "benchmarks/target/wirespeed-benchmarks-0.1.0-SNAPSHOT.jar:benchmarks/target/lib/*"
+ * org.openjdk.jmh.Main LoopCostPerEchoedFrame}
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 5, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(value = 3, jvmArgsAppend = {"-XX:+UseParallelGC", "--enable-native-access=ALL-UNNAMED"})
+public class LoopCostPerEchoedFrame {
+    /** Frames each read hands over. */
+    static final int FRAMES_PER_READ = 16;
+    /** Frames per benchmark call. */
+    static final int BATCH = 1_000_000;
+
+    @Param({"1000"})
+    int connections;
+
+    @Param({"100"})
+    int bodySize;
+
+    @Param({"writeFrame", "none"})
+    String reply;
+
+    private FrameServer server;
+
+    /** Starts one busy-polling loop over the memory transport and waits until it holds every connection. */
+    @Setup
+    public void setUp() throws IOException, InterruptedException {
+        ByteArrayOutputStream block = new ByteArrayOutputStream();
+        FrameWriter writer = new FrameWriter(Channels.newChannel(block));
+        byte[] body = new byte[bodySize];
+        for (int i = 0; i < FRAMES_PER_READ; i++) {
+            Arrays.fill(body, (byte) i);
+            writer.writeFrame(i, body, 0, bodySize);
+        }
+        writer.flush();
+        ConnectionHandler handler = switch (reply) {
+            case "writeFrame" -> (connection, type, b) -> connection.writeFrame(type, b);
+            case "none" -> (connection, type, b) -> { };
+            default -> throw new IllegalArgumentException("reply=" + reply + ": writeFrame or none");
+        };
+        server = FrameServer.builder(handler)
+                .bind(new InetSocketAddress(0))
+                .transport(new MemoryTransport(connections, block.toByteArray()))
+                .busyPoll(IdleStrategy.busySpin())
+                .threadName("loop-under-test")
+                .start();
+        while (server.connectionCount() < connections) {
+            Thread.sleep(1);
+        }
+    }
+
+    /** Stops the loop. */
+    @TearDown
+    public void tearDown() {
+        server.close();
+    }
+
+    /** {@return the loop's frame count} Waits while the loop echoes (or drops) the next {@value #BATCH} frames. */
+    @Benchmark
+    @OperationsPerInvocation(BATCH)
+    public long loop() {
+        long target = server.framesRead() + BATCH;
+        long frames;
+        while ((frames = server.framesRead()) < target) {
+            Thread.onSpinWait();
+        }
+        return frames;
+    }
+
+    /** Connections that are always readable, each read the same block of frames, every write taken whole. */
+    static final class MemoryTransport implements LoopTransport {
+        private final int connections;
+        private final byte[] block;
+
+        MemoryTransport(int connections, byte[] block) {
+            this.connections = connections;
+            this.block = block;
+        }
+
+        @Override
+        public String name() {
+            return "memory";
+        }
+
+        @Override
+        public Poller openPoller() {
+            return new MemoryPoller();
+        }
+
+        @Override
+        public Listener listen(SocketAddress address, int backlog) {
+            return new MemoryListener();
+        }
+
+        final class MemoryListener implements Listener {
+            int accepted;
+
+            @Override
+            public SocketAddress localAddress() {
+                return new InetSocketAddress(0);
+            }
+
+            @Override
+            public Endpoint accept() {
+                return accepted < connections ? new MemoryEndpoint(accepted++) : null;
+            }
+
+            @Override
+            public void close() {
+            }
+        }
+
+        final class MemoryEndpoint implements Endpoint {
+            final int index;
+            private int offset;
+
+            MemoryEndpoint(int index) {
+                this.index = index;
+            }
+
+            @Override
+            public int read(ByteBuffer dst) {
+                int n = Math.min(dst.remaining(), block.length - offset);
+                dst.put(block, offset, n);
+                offset = (offset + n) % block.length;
+                return n;
+            }
+
+            @Override
+            public int write(ByteBuffer src) {
+                int n = src.remaining();
+                src.position(src.limit());
+                return n;
+            }
+
+            @Override
+            public SocketAddress remoteAddress() {
+                return null;
+            }
+
+            @Override
+            public void reset() {
+            }
+
+            @Override
+            public boolean isOpen() {
+                return true;
+            }
+
+            @Override
+            public void close() {
+            }
+        }
+
+        /** Reports the listener while it has connections to give, then every connection with its interest. */
+        final class MemoryPoller implements Poller {
+            private Object listener;
+            private MemoryListener source;
+            private Object[] attachments = new Object[0];
+            private int[] interest = new int[0];
+
+            @Override
+            public void register(Endpoint endpoint, Object attachment, int ops) {
+                int i = ((MemoryEndpoint) endpoint).index;
+                if (i >= attachments.length) {
+                    attachments = Arrays.copyOf(attachments, connections);
+                    interest = Arrays.copyOf(interest, connections);
+                }
+                attachments[i] = attachment;
+                interest[i] = ops;
+            }
+
+            @Override
+            public void register(Listener l, Object attachment) {
+                listener = attachment;
+                source = (MemoryListener) l;
+            }
+
+            @Override
+            public void interest(Endpoint endpoint, int ops) {
+                interest[((MemoryEndpoint) endpoint).index] = ops;
+            }
+
+            @Override
+            public void deregister(Endpoint endpoint) {
+                int i = ((MemoryEndpoint) endpoint).index;
+                attachments[i] = null;
+                interest[i] = 0;
+            }
+
+            @Override
+            public int poll(long timeoutMillis, Ready ready) {
+                int handed = 0;
+                if (source != null && source.accepted < connections) {
+                    ready.ready(listener, READ);
+                    handed++;
+                }
+                for (int i = 0; i < attachments.length; i++) {
+                    Object a = attachments[i];
+                    if (a != null && interest[i] != 0) {
+                        ready.ready(a, interest[i]);
+                        handed++;
+                    }
+                }
+                return handed;
+            }
+
+            @Override
+            public void wakeup() {
+            }
+
+            @Override
+            public void close() {
+            }
+        }
+    }
+}
