@@ -34,6 +34,26 @@ final class FdCalls {
         }
     }
 
+    /** {@code recv(2)} of up to {@code length} bytes at {@code address}, with {@code flags}: sockets only. */
+    static long recv(MemorySegment capture, int fd, long address, long length, int flags) {
+        try {
+            while (true) {
+                long n = (long) LibC.RECV_AT.invokeExact(capture, fd, address, length, flags);
+                if (n >= 0) {
+                    return n;
+                }
+                int errno = LibC.errno(capture);
+                if (errno != EINTR) {
+                    return -errno;
+                }
+            }
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException("recv down-call failed", t);
+        }
+    }
+
     /** {@code write(2)} of up to {@code length} bytes at {@code address}. */
     static long write(MemorySegment capture, int fd, long address, long length) {
         try {

@@ -15,9 +15,16 @@ final class FdDirection {
     static final int COPY_BUFFER_SIZE = 64 * 1024;
 
     final MemorySegment capture = LibC.captureSegment(Arena.ofAuto());
+    /** Reads with {@code recv(2)}, the socket layer's own call, instead of {@code read(2)}. */
+    private final boolean socket;
     private ByteBuffer lastBuffer;
     private long lastBase;
     private ByteBuffer copy;
+
+    /** @param socket true for a socket, read with {@code recv(2)}; false for any descriptor, read with {@code read(2)} */
+    FdDirection(boolean socket) {
+        this.socket = socket;
+    }
 
     /** {@return the address of index 0 of a direct buffer}, looked up once per buffer */
     long address(ByteBuffer direct) {
@@ -29,7 +36,7 @@ final class FdDirection {
     }
 
     /**
-     * One {@code read(2)} of {@code fd} into {@code dst}'s remaining bytes, which must be at least one:
+     * One {@code read(2)} (a socket's: {@code recv(2)}) of {@code fd} into {@code dst}'s remaining bytes, which must be at least one:
      * in place for a direct buffer, through the copy buffer for a heap one. {@code dst}'s position
      * advances by the count.
      *
@@ -41,19 +48,24 @@ final class FdDirection {
         int remaining = dst.limit() - position;
         long n;
         if (dst.isDirect()) {
-            n = FdCalls.read(capture, fd, address(dst) + position, remaining);
+            n = receive(fd, address(dst) + position, remaining);
             Reference.reachabilityFence(dst);
             if (n > 0) {
                 dst.position(position + (int) n);
             }
         } else {
             ByteBuffer through = copyBuffer();
-            n = FdCalls.read(capture, fd, address(through), Math.min(remaining, through.capacity()));
+            n = receive(fd, address(through), Math.min(remaining, through.capacity()));
             if (n > 0) {
                 dst.put(through.clear().limit((int) n));
             }
         }
         return n;
+    }
+
+    /** One read of up to {@code length} bytes at {@code address}: {@code recv} for a socket, else {@code read}. */
+    long receive(int fd, long address, long length) {
+        return socket ? FdCalls.recv(capture, fd, address, length, 0) : FdCalls.read(capture, fd, address, length);
     }
 
     /** {@return the copy buffer, direct, {@value #COPY_BUFFER_SIZE} bytes} */

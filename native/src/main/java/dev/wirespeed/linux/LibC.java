@@ -101,6 +101,13 @@ final class LibC {
     /** {@code int getpagesize(void)}. */
     static final MethodHandle GETPAGESIZE = LINUX ? LINKER.downcallHandle(find("getpagesize"),
             FunctionDescriptor.of(ValueLayout.JAVA_INT)) : null;
+    /**
+     * {@code ssize_t recv(int fd, void *, size_t, int flags)}, errno captured, the buffer as in
+     * {@link #READ_AT}: for sockets, where it goes to the socket layer without the file layer's
+     * position and iterator steps that {@code read(2)} takes.
+     */
+    static final MethodHandle RECV_AT = errnoCall("recv", FunctionDescriptor.of(ValueLayout.JAVA_LONG,
+            ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT));
     /** {@code ssize_t send(int fd, const void *, size_t, int flags)}, errno captured, the buffer as in {@link #READ_AT}. */
     static final MethodHandle SEND_AT = errnoCall("send", FunctionDescriptor.of(ValueLayout.JAVA_LONG,
             ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT));

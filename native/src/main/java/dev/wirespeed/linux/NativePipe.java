@@ -66,8 +66,8 @@ public final class NativePipe implements ByteChannel {
     private Thread restoreOnExit;
     /** Held by {@link #close()} and by the shutdown hook, so that they do not interleave. */
     private final Object closing = new Object();
-    private final FdDirection in = new FdDirection();
-    private final FdDirection out = new FdDirection();
+    private final FdDirection in = new FdDirection(false);
+    private final FdDirection out = new FdDirection(false);
     private volatile boolean open = true;
     private boolean blocking;
 

@@ -82,8 +82,8 @@ public final class NativeSocket implements ByteChannel, GatheringByteChannel, En
     private final int fd;
     private final SocketAddress remote;
     private final boolean inet;
-    private final FdDirection in = new FdDirection();
-    private final FdDirection out = new FdDirection();
+    private final FdDirection in = new FdDirection(true);
+    private final FdDirection out = new FdDirection(true);
     /** The native {@code msghdr} and {@code iovec}s of gathering writes, made on the first one. */
     private Gather gather;
     private volatile boolean open = true;
@@ -465,7 +465,7 @@ public final class NativeSocket implements ByteChannel, GatheringByteChannel, En
     }
 
     private long readAt(long address, long length) throws IOException {
-        return readResult(FdCalls.read(in.capture, fd, address, length));
+        return readResult(in.receive(fd, address, length));
     }
 
     /** {@return a {@code read(2)} result as a channel says it}: -1 at end of stream, 0 for {@code EAGAIN} */
