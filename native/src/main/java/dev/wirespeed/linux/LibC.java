@@ -98,6 +98,24 @@ final class LibC {
             FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT,
                     ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT),
             Linker.Option.firstVariadicArg(1), CAPTURE_ERRNO) : null;
+    /**
+     * {@code long syscall(long number, ...)} with six more arguments, each passed as a {@code long}
+     * (the C library reads every variadic argument of {@code syscall} as one; a call that takes fewer
+     * ignores the rest), errno captured: for io_uring, which the C library does not wrap. Pointers
+     * travel as addresses in {@code long}s, as in {@link #READ_AT}.
+     */
+    static final MethodHandle SYSCALL_6 = LINUX ? LINKER.downcallHandle(find("syscall"),
+            FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG,
+                    ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG,
+                    ValueLayout.JAVA_LONG),
+            Linker.Option.firstVariadicArg(1), CAPTURE_ERRNO) : null;
+    /** {@code void *mmap(void *, size_t, int prot, int flags, int fd, off_t)}, errno captured, addresses as {@code long}s. */
+    private static final MethodHandle MMAP = errnoCall("mmap", FunctionDescriptor.of(ValueLayout.JAVA_LONG,
+            ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
+            ValueLayout.JAVA_LONG));
+    /** {@code int munmap(void *, size_t)}, errno captured. */
+    private static final MethodHandle MUNMAP = errnoCall("munmap", FunctionDescriptor.of(ValueLayout.JAVA_INT,
+            ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG));
     /** {@code int getpagesize(void)}. */
     static final MethodHandle GETPAGESIZE = LINUX ? LINKER.downcallHandle(find("getpagesize"),
             FunctionDescriptor.of(ValueLayout.JAVA_INT)) : null;
@@ -178,6 +196,46 @@ final class LibC {
             return "errno " + errno;
         }
     }
+
+    /**
+     * Maps {@code length} bytes of {@code fd} at {@code offset}, shared, for reading and writing.
+     *
+     * @return the mapping, {@code length} bytes long; unmap it with {@link #munmap}
+     * @throws NativeIoException if {@code mmap} fails
+     */
+    static MemorySegment mmapShared(int fd, long length, long offset, String what) throws NativeIoException {
+        MemorySegment capture = captureSegment(Arena.ofAuto());
+        long address;
+        try {
+            address = (long) MMAP.invokeExact(capture, 0L, length, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd,
+                    offset);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException("mmap down-call failed", t);
+        }
+        if (address == -1L) {
+            throw new NativeIoException("mmap", errno(capture), what + ": fd=" + fd + " length=" + length + " offset=0x"
+                    + Long.toHexString(offset));
+        }
+        return MemorySegment.ofAddress(address).reinterpret(length);
+    }
+
+    /** Unmaps a mapping made by {@link #mmapShared}; a failure, which only a wrong address causes, is ignored. */
+    static void munmap(MemorySegment mapping) {
+        try {
+            int ignored = (int) MUNMAP.invokeExact(captureSegment(Arena.ofAuto()), mapping.address(), mapping.byteSize());
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException("munmap down-call failed", t);
+        }
+    }
+
+    private static final int PROT_READ = 0x1;
+    private static final int PROT_WRITE = 0x2;
+    private static final int MAP_SHARED = 0x01;
+    private static final int MAP_POPULATE = 0x8000;
 
     private static MethodHandle errnoCall(String name, FunctionDescriptor descriptor) {
         return LINUX ? LINKER.downcallHandle(find(name), descriptor, CAPTURE_ERRNO) : null;

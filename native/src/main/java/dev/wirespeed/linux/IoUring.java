@@ -1,0 +1,643 @@
+package dev.wirespeed.linux;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+import java.util.EnumSet;
+import java.util.Set;
+
+/**
+ * An io_uring instance, set up and driven through the Foreign Function and Memory API alone (no
+ * liburing, no JNI): a submission queue and a completion queue the process shares with the kernel.
+ *
+ * <p>Use: {@link #open(Options)}; prepare operations ({@link #nop}, {@link #read}, {@link #write},
+ * {@link #recv}, {@link #send}, {@link #cancel}), each of which takes the next free submission entry
+ * and returns false, preparing nothing, when the submission queue is full; {@link #submit()} hands the
+ * prepared ones to the kernel and {@link #submitAndWait(int)} also waits until completions are there;
+ * {@link #complete(Completion)} hands each waiting completion to a callback. Every operation carries a
+ * {@code long} of the caller's, its user data, back in its completion; the result is what the
+ * system call would have returned, or minus its {@code errno}.
+ *
+ * <p>Buffers are native addresses. The kernel reads or fills them after the call that prepared the
+ * operation has returned, so a buffer must stay valid, and unused by anything else, until the
+ * operation's completion has been handed over.
+ *
+ * <p>Completions are not lost: the ring needs the kernel's {@code IORING_FEAT_NODROP} (Linux 5.5 and
+ * later), under which completions that find the completion queue full wait in the kernel, and
+ * {@link #complete} brings them in. {@link #submit} returns 0 without submitting while the kernel
+ * holds too many of them; reap, then submit again.
+ *
+ * <p>Modes ({@link Options}): interrupt-driven by default; {@link Setup#SINGLE_ISSUER} and
+ * {@link Setup#DEFER_TASKRUN}, where completion work runs only when this ring's thread enters the
+ * kernel for completions, which {@link #submit} and {@link #complete} do; {@link Setup#SQPOLL}, where a
+ * kernel thread, pinned where {@link Options#sqPoll} says, takes submissions from the queue without a
+ * system call while it is awake.
+ *
+ * <p>Thread safety: one thread at a time prepares, submits and reaps; with {@code SINGLE_ISSUER} always
+ * the one that opened the ring (the kernel refuses any other with {@code EEXIST}). No method
+ * allocates on the Java heap per operation. After {@link #close()}, every method but {@code close}
+ * throws {@link IllegalStateException}.
+ */
+public final class IoUring implements AutoCloseable {
+    /** The operations this class prepares, with their kernel opcodes. */
+    public enum Op {
+        /** Does nothing; completes with 0. */
+        NOP(0),
+        /** Polls a descriptor for readiness. */
+        POLL_ADD(6),
+        /** Accepts a connection. */
+        ACCEPT(13),
+        /** Cancels an operation in flight. */
+        ASYNC_CANCEL(14),
+        /** {@code read(2)}. */
+        READ(22),
+        /** {@code write(2)}. */
+        WRITE(23),
+        /** {@code send(2)}. */
+        SEND(26),
+        /** {@code recv(2)}, single or multishot. */
+        RECV(27),
+        /** Hands buffers to a buffer group (the older way; buffer rings replace it). */
+        PROVIDE_BUFFERS(31),
+        /** {@code send(2)} without a copy of the buffer, with a notification when the kernel lets go of it. */
+        SEND_ZC(47);
+
+        final int code;
+
+        Op(int code) {
+            this.code = code;
+        }
+
+        /** {@return the kernel's opcode} */
+        public int code() {
+            return code;
+        }
+    }
+
+    /** Setup flags a ring may be opened with. */
+    public enum Setup {
+        /** A kernel thread polls the submission queue (root, or {@code CAP_SYS_NICE}, before Linux 5.11). */
+        SQPOLL(1 << 1),
+        /** Submission goes on past a failed entry. */
+        SUBMIT_ALL(1 << 7),
+        /** Completion work runs when the ring's thread next enters the kernel, without an interrupt. */
+        COOP_TASKRUN(1 << 8),
+        /** Only the thread that opened the ring submits to it. */
+        SINGLE_ISSUER(1 << 12),
+        /** Completion work is deferred until the ring's thread asks for completions; needs {@link #SINGLE_ISSUER}. */
+        DEFER_TASKRUN(1 << 13);
+
+        final int bit;
+
+        Setup(int bit) {
+            this.bit = bit;
+        }
+
+        /** {@return the flag's bit in {@code io_uring_params.flags}} */
+        public int bit() {
+            return bit;
+        }
+    }
+
+    /** Receives one completion. */
+    @FunctionalInterface
+    public interface Completion {
+        /**
+         * One operation completed.
+         *
+         * @param userData the operation's user data
+         * @param result the system call's result, or minus its {@code errno}
+         * @param flags the completion's flags ({@code IORING_CQE_F_*})
+         */
+        void complete(long userData, int result, int flags);
+    }
+
+    /** The sizes and flags of a ring to open. */
+    public static final class Options {
+        int entries = 256;
+        int cqEntries;
+        final EnumSet<Setup> setup = EnumSet.noneOf(Setup.class);
+        int sqThreadCpu = -1;
+        int sqThreadIdleMillis = 1000;
+
+        Options() {
+        }
+
+        /**
+         * Sets the submission queue's entries, rounded up by the kernel to a power of two.
+         *
+         * @param entries 1 to 32,768 (default 256)
+         * @return this
+         */
+        public Options entries(int entries) {
+            if (entries < 1 || entries > 32_768) {
+                throw new IllegalArgumentException("entries=" + entries + " must be 1 to 32768");
+            }
+            this.entries = entries;
+            return this;
+        }
+
+        /**
+         * Sets the completion queue's entries ({@code IORING_SETUP_CQSIZE}), at least the submission
+         * queue's; by default the kernel makes it twice those.
+         *
+         * @param cqEntries 1 to 65,536
+         * @return this
+         */
+        public Options cqEntries(int cqEntries) {
+            if (cqEntries < 1 || cqEntries > 65_536) {
+                throw new IllegalArgumentException("cqEntries=" + cqEntries + " must be 1 to 65536");
+            }
+            this.cqEntries = cqEntries;
+            return this;
+        }
+
+        /**
+         * Adds setup flags.
+         *
+         * @param flags the flags
+         * @return this
+         */
+        public Options with(Setup... flags) {
+            setup.addAll(Set.of(flags));
+            return this;
+        }
+
+        /**
+         * Sets {@link Setup#SQPOLL}: a kernel thread takes submissions from the queue, sleeping after
+         * {@code idleMillis} without any.
+         *
+         * @param cpu the CPU to pin the kernel thread to, or -1 to leave it to the scheduler
+         * @param idleMillis how long the thread polls an empty queue before it sleeps
+         * @return this
+         */
+        public Options sqPoll(int cpu, int idleMillis) {
+            if (cpu < -1) {
+                throw new IllegalArgumentException("cpu=" + cpu + " must be -1 (any) or a CPU number");
+            }
+            if (idleMillis < 0) {
+                throw new IllegalArgumentException("idleMillis=" + idleMillis + " must be at least 0");
+            }
+            setup.add(Setup.SQPOLL);
+            this.sqThreadCpu = cpu;
+            this.sqThreadIdleMillis = idleMillis;
+            return this;
+        }
+
+        int flags() {
+            int flags = 0;
+            for (Setup s : setup) {
+                flags |= s.bit;
+            }
+            if (cqEntries > 0) {
+                flags |= SETUP_CQSIZE;
+            }
+            if (setup.contains(Setup.SQPOLL) && sqThreadCpu >= 0) {
+                flags |= SETUP_SQ_AFF;
+            }
+            return flags;
+        }
+
+        @Override
+        public String toString() {
+            return "entries=" + entries + (cqEntries > 0 ? " cqEntries=" + cqEntries : "") + " setup=" + setup
+                    + (setup.contains(Setup.SQPOLL) ? " sqThreadCpu=" + sqThreadCpu + " sqThreadIdle="
+                            + sqThreadIdleMillis + "ms" : "");
+        }
+    }
+
+    // System call numbers: the same on every architecture, from the generic table.
+    static final long SYS_IO_URING_SETUP = 425;
+    static final long SYS_IO_URING_ENTER = 426;
+    static final long SYS_IO_URING_REGISTER = 427;
+
+    static final int SETUP_SQ_AFF = 1 << 2;
+    static final int SETUP_CQSIZE = 1 << 3;
+    static final int FEAT_SINGLE_MMAP = 1;
+    static final int FEAT_NODROP = 1 << 1;
+    static final int ENTER_GETEVENTS = 1;
+    static final int ENTER_SQ_WAKEUP = 1 << 1;
+    static final int SQ_NEED_WAKEUP = 1;
+    static final int SQ_CQ_OVERFLOW = 1 << 1;
+    static final long OFF_SQ_RING = 0L;
+    static final long OFF_CQ_RING = 0x8000000L;
+    static final long OFF_SQES = 0x10000000L;
+
+    /** {@code struct io_uring_params}: 120 bytes. */
+    static final int PARAMS_SIZE = 120;
+    static final int SQE_SIZE = 64;
+    static final int CQE_SIZE = 16;
+
+    private static final int EINTR = 4;
+    private static final int EAGAIN = 11;
+    private static final int EBUSY = 16;
+
+    private static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
+
+    private final Options options;
+    private final int fd;
+    private final int flags;
+    private final int features;
+    private final int sqEntries;
+    private final int cqEntries;
+    private final MemorySegment sqRing;
+    private final MemorySegment cqRing;
+    private final MemorySegment sqes;
+    private final long sqHead;
+    private final long sqTail;
+    private final int sqMask;
+    private final long sqFlags;
+    private final long cqHead;
+    private final long cqTail;
+    private final int cqMask;
+    private final long cqOverflow;
+    private final long cqes;
+    private final MemorySegment capture = LibC.captureSegment(Arena.ofAuto());
+    /** The next submission entry to fill; entries {@code [kernel's head, tail)} are prepared and not yet consumed. */
+    private int tail;
+    private boolean closed;
+
+    private IoUring(Options options, int fd, MemorySegment params) throws NativeIoException {
+        this.options = options;
+        this.fd = fd;
+        this.flags = params.get(ValueLayout.JAVA_INT, 8);
+        this.features = params.get(ValueLayout.JAVA_INT, 20);
+        this.sqEntries = params.get(ValueLayout.JAVA_INT, 0);
+        this.cqEntries = params.get(ValueLayout.JAVA_INT, 4);
+        int sqArray = params.get(ValueLayout.JAVA_INT, 64);
+        int cqesOffset = params.get(ValueLayout.JAVA_INT, 100);
+        long sqSize = sqArray + (long) sqEntries * Integer.BYTES;
+        long cqSize = cqesOffset + (long) cqEntries * CQE_SIZE;
+        MemorySegment sq = null;
+        MemorySegment cq = null;
+        MemorySegment entries = null;
+        try {
+            if ((features & FEAT_SINGLE_MMAP) != 0) {
+                sq = LibC.mmapShared(fd, Math.max(sqSize, cqSize), OFF_SQ_RING, "io_uring rings");
+                cq = sq;
+            } else {
+                sq = LibC.mmapShared(fd, sqSize, OFF_SQ_RING, "io_uring submission ring");
+                cq = LibC.mmapShared(fd, cqSize, OFF_CQ_RING, "io_uring completion ring");
+            }
+            entries = LibC.mmapShared(fd, (long) sqEntries * SQE_SIZE, OFF_SQES, "io_uring submission entries");
+        } catch (NativeIoException e) {
+            unmapAll(sq, cq, entries);
+            throw e;
+        }
+        this.sqRing = sq;
+        this.cqRing = cq;
+        this.sqes = entries;
+        this.sqHead = params.get(ValueLayout.JAVA_INT, 40);
+        this.sqTail = params.get(ValueLayout.JAVA_INT, 44);
+        this.sqMask = sq.get(ValueLayout.JAVA_INT, params.get(ValueLayout.JAVA_INT, 48));
+        this.sqFlags = params.get(ValueLayout.JAVA_INT, 56);
+        this.cqHead = params.get(ValueLayout.JAVA_INT, 80);
+        this.cqTail = params.get(ValueLayout.JAVA_INT, 84);
+        this.cqMask = cq.get(ValueLayout.JAVA_INT, params.get(ValueLayout.JAVA_INT, 88));
+        this.cqOverflow = params.get(ValueLayout.JAVA_INT, 96);
+        this.cqes = cqesOffset;
+        // Submission entry i always sits in ring slot i: the indirection array is filled once.
+        for (int i = 0; i < sqEntries; i++) {
+            sq.set(ValueLayout.JAVA_INT, sqArray + (long) i * Integer.BYTES, i);
+        }
+        this.tail = (int) INT.getAcquire(sq, sqTail);
+    }
+
+    /** {@return options with the defaults: 256 entries, no setup flags} */
+    public static Options options() {
+        return new Options();
+    }
+
+    /**
+     * Opens a ring.
+     *
+     * @param options its sizes and flags
+     * @return the ring
+     * @throws UnsupportedOperationException if this machine has no usable io_uring, saying why
+     *     ({@link IoUringSupport#unavailableReason()})
+     * @throws NativeIoException if the kernel refuses these options ({@code EINVAL} for a flag it does
+     *     not know or a combination it does not accept), naming them
+     */
+    public static IoUring open(Options options) throws NativeIoException {
+        LibC.checkSupported();
+        IoUringSupport support = IoUringSupport.kernel();
+        if (!support.available()) {
+            throw new UnsupportedOperationException(support.unavailableReason());
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment params = arena.allocate(PARAMS_SIZE, 8);
+            int flags = options.flags();
+            params.set(ValueLayout.JAVA_INT, 4, options.cqEntries);
+            params.set(ValueLayout.JAVA_INT, 8, flags);
+            params.set(ValueLayout.JAVA_INT, 12, Math.max(options.sqThreadCpu, 0));
+            params.set(ValueLayout.JAVA_INT, 16, options.sqThreadIdleMillis);
+            MemorySegment capture = LibC.captureSegment(arena);
+            int fd = (int) syscall(capture, SYS_IO_URING_SETUP, options.entries, params.address(), 0, 0, 0, 0);
+            if (fd < 0) {
+                throw new NativeIoException("io_uring_setup", LibC.errno(capture), options + " flags=0x"
+                        + Integer.toHexString(flags));
+            }
+            int features = params.get(ValueLayout.JAVA_INT, 20);
+            if ((features & FEAT_NODROP) == 0) {
+                Sys.closeQuietly(fd);
+                throw new UnsupportedOperationException("io_uring without IORING_FEAT_NODROP (Linux 5.5): completions"
+                        + " could be dropped; features=0x" + Integer.toHexString(features));
+            }
+            try {
+                return new IoUring(options, fd, params);
+            } catch (NativeIoException | RuntimeException e) {
+                Sys.closeQuietly(fd);
+                throw e;
+            }
+        }
+    }
+
+    /** {@return the submission queue's entries, as the kernel sized it} */
+    public int submissionEntries() {
+        return sqEntries;
+    }
+
+    /** {@return the completion queue's entries, as the kernel sized it} */
+    public int completionEntries() {
+        return cqEntries;
+    }
+
+    /** {@return the kernel's {@code IORING_FEAT_*} bits for this ring} */
+    public int features() {
+        return features;
+    }
+
+    /** {@return the ring's descriptor} */
+    public int fd() {
+        checkOpen();
+        return fd;
+    }
+
+    /** {@return operations prepared and not yet taken by the kernel} */
+    public int pending() {
+        checkOpen();
+        return tail - (int) INT.getAcquire(sqRing, sqHead);
+    }
+
+    /** {@return completions the kernel dropped for want of room (0 under {@code NODROP}, which every ring here has)} */
+    public int droppedCompletions() {
+        checkOpen();
+        return (int) INT.getAcquire(cqRing, cqOverflow);
+    }
+
+    /**
+     * Prepares an operation that does nothing.
+     *
+     * @param userData returned in its completion
+     * @return false if the submission queue is full
+     */
+    public boolean nop(long userData) {
+        return prepare(Op.NOP.code, -1, 0, 0, 0, 0, userData);
+    }
+
+    /**
+     * Prepares a {@code read(2)} of up to {@code length} bytes into {@code address}.
+     *
+     * @param fd the descriptor
+     * @param address where the bytes go
+     * @param length the most to read
+     * @param userData returned in its completion
+     * @param offset the file offset, or -1 for the descriptor's position (pipes, sockets)
+     * @return false if the submission queue is full
+     */
+    public boolean read(int fd, long address, int length, long offset, long userData) {
+        return prepare(Op.READ.code, fd, offset, address, length, 0, userData);
+    }
+
+    /**
+     * Prepares a {@code write(2)} of {@code length} bytes from {@code address}.
+     *
+     * @param fd the descriptor
+     * @param address the bytes
+     * @param length how many
+     * @param userData returned in its completion
+     * @param offset the file offset, or -1 for the descriptor's position (pipes, sockets)
+     * @return false if the submission queue is full
+     */
+    public boolean write(int fd, long address, int length, long offset, long userData) {
+        return prepare(Op.WRITE.code, fd, offset, address, length, 0, userData);
+    }
+
+    /**
+     * Prepares a {@code recv(2)} of up to {@code length} bytes into {@code address}.
+     *
+     * @param fd the socket
+     * @param address where the bytes go
+     * @param length the most to receive
+     * @param userData returned in its completion
+     * @param flags {@code recv}'s flags ({@code MSG_*})
+     * @return false if the submission queue is full
+     */
+    public boolean recv(int fd, long address, int length, int flags, long userData) {
+        return prepare(Op.RECV.code, fd, 0, address, length, flags, userData);
+    }
+
+    /**
+     * Prepares a {@code send(2)} of {@code length} bytes from {@code address}.
+     *
+     * @param fd the socket
+     * @param address the bytes
+     * @param length how many
+     * @param userData returned in its completion
+     * @param flags {@code send}'s flags ({@code MSG_*}; {@code MSG_NOSIGNAL} to get {@code -EPIPE} rather than a signal)
+     * @return false if the submission queue is full
+     */
+    public boolean send(int fd, long address, int length, int flags, long userData) {
+        return prepare(Op.SEND.code, fd, 0, address, length, flags, userData);
+    }
+
+    /**
+     * Prepares the cancellation of the operation in flight with user data {@code target}: that operation
+     * completes with {@code -ECANCELED} (if it had not completed), and this one with 0, or
+     * {@code -ENOENT} where nothing in flight has that user data, or {@code -EALREADY} where it was too
+     * late to stop.
+     *
+     * @param target the user data of the operation to cancel
+     * @param userData returned in this operation's completion
+     * @return false if the submission queue is full
+     */
+    public boolean cancel(long target, long userData) {
+        return prepare(Op.ASYNC_CANCEL.code, -1, 0, target, 0, 0, userData);
+    }
+
+    private boolean prepare(int opcode, int fd, long offset, long address, int length, int opFlags, long userData) {
+        checkOpen();
+        int head = (int) INT.getAcquire(sqRing, sqHead);
+        if (tail - head >= sqEntries) {
+            return false;
+        }
+        long at = (long) (tail & sqMask) * SQE_SIZE;
+        MemorySegment s = sqes;
+        s.set(ValueLayout.JAVA_LONG, at, (opcode & 0xFFL) | ((long) fd << 32)); // opcode, flags 0, ioprio 0, fd
+        s.set(ValueLayout.JAVA_LONG, at + 8, offset);
+        s.set(ValueLayout.JAVA_LONG, at + 16, address);
+        s.set(ValueLayout.JAVA_INT, at + 24, length);
+        s.set(ValueLayout.JAVA_INT, at + 28, opFlags);
+        s.set(ValueLayout.JAVA_LONG, at + 32, userData);
+        s.set(ValueLayout.JAVA_LONG, at + 40, 0L); // buffer index or group, personality, splice fd
+        s.set(ValueLayout.JAVA_LONG, at + 48, 0L);
+        s.set(ValueLayout.JAVA_LONG, at + 56, 0L);
+        tail++;
+        return true;
+    }
+
+    /**
+     * Hands the prepared operations to the kernel.
+     *
+     * @return how many the kernel took in this call (with {@code SQPOLL}: how many were pending,
+     *     which its thread takes); 0 when it holds too many completions the queue had no room for
+     * @throws NativeIoException if {@code io_uring_enter} fails otherwise
+     */
+    public int submit() throws NativeIoException {
+        return enter(0);
+    }
+
+    /**
+     * Hands the prepared operations to the kernel and waits until at least {@code completions}
+     * completions are waiting to be reaped.
+     *
+     * @param completions how many to wait for, at least 1
+     * @return as {@link #submit()}
+     * @throws NativeIoException if {@code io_uring_enter} fails
+     */
+    public int submitAndWait(int completions) throws NativeIoException {
+        if (completions < 1) {
+            throw new IllegalArgumentException("completions=" + completions + " must be at least 1; use submit()");
+        }
+        return enter(completions);
+    }
+
+    private int enter(int waitFor) throws NativeIoException {
+        checkOpen();
+        int pending = tail - (int) INT.getAcquire(sqRing, sqHead);
+        INT.setRelease(sqRing, sqTail, tail);
+        int enterFlags = waitFor > 0 || options.setup.contains(Setup.DEFER_TASKRUN) ? ENTER_GETEVENTS : 0;
+        int toSubmit = pending;
+        if (options.setup.contains(Setup.SQPOLL)) {
+            VarHandle.fullFence(); // the tail store before the flags load, as the kernel thread orders them
+            boolean asleep = ((int) INT.getVolatile(sqRing, sqFlags) & SQ_NEED_WAKEUP) != 0;
+            if (asleep) {
+                enterFlags |= ENTER_SQ_WAKEUP;
+            } else if (waitFor == 0 && (enterFlags & ENTER_GETEVENTS) == 0) {
+                return pending; // the polling thread takes them without a system call
+            }
+            toSubmit = 0; // with SQPOLL, to_submit only counts what to wait for
+        }
+        while (true) {
+            long n = syscall(capture, SYS_IO_URING_ENTER, fd, toSubmit, waitFor, enterFlags, 0, 0);
+            if (n >= 0) {
+                return options.setup.contains(Setup.SQPOLL) ? pending : (int) n;
+            }
+            int errno = LibC.errno(capture);
+            if (errno == EINTR) {
+                continue;
+            }
+            if (errno == EAGAIN || errno == EBUSY) {
+                return 0; // completions are waiting in the kernel for room: reap, then submit again
+            }
+            throw new NativeIoException("io_uring_enter", errno, "fd=" + fd + " to_submit=" + toSubmit + " min_complete="
+                    + waitFor + " flags=0x" + Integer.toHexString(enterFlags));
+        }
+    }
+
+    /**
+     * Hands every completion waiting in the completion queue to {@code handler}, in order, bringing in
+     * those the kernel held for want of room. The handler may prepare and submit more, and may close
+     * the ring, which ends the call.
+     *
+     * @param handler receives each completion
+     * @return how many completions were handed over
+     * @throws NativeIoException if entering the kernel to bring held completions in fails
+     */
+    public int complete(Completion handler) throws NativeIoException {
+        checkOpen();
+        int handed = 0;
+        while (true) {
+            MemorySegment cq = cqRing;
+            int head = (int) INT.get(cq, cqHead);
+            int available = (int) INT.getAcquire(cq, cqTail);
+            while (head != available) {
+                long at = cqes + (long) (head & cqMask) * CQE_SIZE;
+                long userData = cq.get(ValueLayout.JAVA_LONG, at);
+                int result = cq.get(ValueLayout.JAVA_INT, at + 8);
+                int cqeFlags = cq.get(ValueLayout.JAVA_INT, at + 12);
+                head++;
+                INT.setRelease(cq, cqHead, head); // the entry is copied out: its slot is free before the handler runs
+                handed++;
+                handler.complete(userData, result, cqeFlags);
+                if (closed) {
+                    return handed; // the handler closed the ring
+                }
+            }
+            boolean held = ((int) INT.getVolatile(sqRing, sqFlags) & SQ_CQ_OVERFLOW) != 0;
+            boolean deferred = options.setup.contains(Setup.DEFER_TASKRUN) && handed == 0;
+            if (!held && !deferred) {
+                return handed;
+            }
+            long n;
+            do {
+                n = syscall(capture, SYS_IO_URING_ENTER, fd, 0, 0, ENTER_GETEVENTS, 0, 0);
+            } while (n < 0 && LibC.errno(capture) == EINTR);
+            if (n < 0) {
+                throw new NativeIoException("io_uring_enter", LibC.errno(capture), "fd=" + fd
+                        + " flags=GETEVENTS, to bring in held completions");
+            }
+            if (!held && (int) INT.getAcquire(cq, cqTail) == (int) INT.get(cq, cqHead)) {
+                return handed; // deferred work ran and produced nothing
+            }
+        }
+    }
+
+    /**
+     * Unmaps the queues and closes the ring. Operations still in flight are cancelled by the kernel;
+     * their buffers must stay valid until this returns. Idempotent.
+     */
+    @Override
+    public void close() {
+        if (!closed) {
+            closed = true;
+            unmapAll(sqRing, cqRing, sqes);
+            Sys.closeQuietly(fd);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "IoUring[fd=" + fd + " sq=" + sqEntries + " cq=" + cqEntries + " flags=0x" + Integer.toHexString(flags)
+                + (closed ? " closed" : "") + "]";
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("closed: " + this);
+        }
+    }
+
+    private static void unmapAll(MemorySegment sq, MemorySegment cq, MemorySegment entries) {
+        if (entries != null) {
+            LibC.munmap(entries);
+        }
+        if (cq != null && cq != sq) {
+            LibC.munmap(cq);
+        }
+        if (sq != null) {
+            LibC.munmap(sq);
+        }
+    }
+
+    static long syscall(MemorySegment capture, long number, long a, long b, long c, long d, long e, long f) {
+        try {
+            return (long) LibC.SYSCALL_6.invokeExact(capture, number, a, b, c, d, e, f);
+        } catch (RuntimeException | Error x) {
+            throw x;
+        } catch (Throwable t) {
+            throw new IllegalStateException("syscall down-call failed", t);
+        }
+    }
+}

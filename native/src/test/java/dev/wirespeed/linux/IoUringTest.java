@@ -1,0 +1,371 @@
+package dev.wirespeed.linux;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+
+/**
+ * {@link IoUring} and {@link IoUringSupport}: operations through the ring and back with their user
+ * data, a full submission queue, completions beyond the completion queue, pipes and sockets,
+ * cancellation, the setup modes, the probe and what a missing feature says. Skipped, with the reason,
+ * where the machine has no usable io_uring.
+ */
+@EnabledOnOs(OS.LINUX)
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class IoUringTest {
+    private static final int EINVAL = 22;
+    private static final int ECANCELED = 125;
+    private static final int ECONNRESET = 104;
+    private static final int MSG_NOSIGNAL = 0x4000;
+
+    private final List<AutoCloseable> open = new ArrayList<>();
+    private final Arena arena = Arena.ofConfined();
+
+    @BeforeAll
+    static void needsIoUring() {
+        IoUringSupport kernel = IoUringSupport.kernel();
+        assumeTrue(kernel.available(), kernel.unavailableReason());
+    }
+
+    @AfterEach
+    void closeAll() throws Exception {
+        for (int i = open.size() - 1; i >= 0; i--) {
+            open.get(i).close();
+        }
+        arena.close();
+    }
+
+    private IoUring ring(IoUring.Options options) throws IOException {
+        IoUring ring = IoUring.open(options);
+        open.add(ring);
+        return ring;
+    }
+
+    /** Completions by user data, each user data once. */
+    private static final class Results implements IoUring.Completion {
+        final Map<Long, Integer> byUserData = new HashMap<>();
+        final List<Long> order = new ArrayList<>();
+
+        @Override
+        public void complete(long userData, int result, int flags) {
+            Integer earlier = byUserData.put(userData, result);
+            assertEquals(null, earlier, "user data " + userData + " completed twice");
+            order.add(userData);
+        }
+
+        int result(long userData) {
+            Integer r = byUserData.get(userData);
+            assertTrue(r != null, "no completion for user data " + userData + "; have " + byUserData);
+            return r;
+        }
+    }
+
+    /** Reaps until {@code userData} has completed, entering the kernel to wait: at most 10 s. */
+    private static int await(IoUring ring, Results results, long userData) throws IOException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!results.byUserData.containsKey(userData)) {
+            assertTrue(System.nanoTime() < deadline, "user data " + userData + " did not complete within 10 s");
+            if (ring.complete(results) == 0) {
+                ring.submitAndWait(1);
+            }
+        }
+        return results.result(userData);
+    }
+
+    @Test
+    void operationsComeBackWithTheirUserData() throws IOException {
+        IoUring ring = ring(IoUring.options().entries(8));
+        assertEquals(8, ring.submissionEntries());
+        assertEquals(16, ring.completionEntries());
+        assertTrue(ring.nop(11));
+        assertTrue(ring.nop(12));
+        assertTrue(ring.nop(13));
+        assertEquals(3, ring.pending());
+        assertEquals(3, ring.submitAndWait(3));
+        assertEquals(0, ring.pending());
+        Results results = new Results();
+        assertEquals(3, ring.complete(results));
+        assertEquals(List.of(11L, 12L, 13L), results.order);
+        assertEquals(Map.of(11L, 0, 12L, 0, 13L, 0), results.byUserData);
+        assertEquals(0, ring.complete(results), "a completion was handed over twice");
+    }
+
+    @Test
+    void aFullSubmissionQueuePreparesNothingAndLongerRunsGoInTurns() throws IOException {
+        IoUring ring = ring(IoUring.options().entries(4));
+        for (int i = 0; i < 4; i++) {
+            assertTrue(ring.nop(i));
+        }
+        assertFalse(ring.nop(4), "a fifth entry in a queue of four");
+        assertEquals(4, ring.pending());
+        Results results = new Results();
+        int operations = 1_000;
+        long next = 4;
+        ring.submit();
+        while (results.byUserData.size() < operations) {
+            while (next < operations && ring.nop(next)) {
+                next++;
+            }
+            ring.submit();
+            ring.complete(results);
+        }
+        BitSet seen = new BitSet();
+        results.byUserData.keySet().forEach(k -> seen.set(Math.toIntExact(k)));
+        assertEquals(operations, seen.cardinality());
+        assertEquals(operations, seen.nextClearBit(0));
+    }
+
+    @Test
+    void completionsBeyondTheCompletionQueueAreHeldThenAllReaped() throws IOException {
+        IoUring ring = ring(IoUring.options().entries(4).cqEntries(4));
+        assertEquals(4, ring.completionEntries());
+        int operations = 40;
+        for (int i = 0; i < operations; i += 4) {
+            for (int k = 0; k < 4; k++) {
+                assertTrue(ring.nop(i + k));
+            }
+            assertEquals(4, ring.submit(), "the kernel holds what the completion queue has no room for");
+        }
+        Results results = new Results();
+        assertEquals(operations, ring.complete(results), "ten times what the completion queue holds");
+        assertEquals(operations, results.byUserData.size());
+        assertEquals(0, ring.droppedCompletions());
+    }
+
+    @Test
+    void writesAndReadsThroughAPipe() throws IOException {
+        IoUring ring = ring(IoUring.options());
+        NativePipe.Ends pipe = NativePipe.open();
+        open.add(pipe.source());
+        open.add(pipe.sink());
+        byte[] sent = new byte[5_000];
+        new SplittableRandom(7).nextBytes(sent);
+        MemorySegment out = arena.allocate(sent.length);
+        MemorySegment.copy(sent, 0, out, ValueLayout.JAVA_BYTE, 0, sent.length);
+        MemorySegment in = arena.allocate(8_192);
+        assertTrue(ring.write(pipe.sink().fd(), out.address(), sent.length, -1, 1));
+        Results results = new Results();
+        assertEquals(sent.length, await(ring, results, 1));
+        int have = 0;
+        for (long id = 2; have < sent.length; id++) {
+            assertTrue(ring.read(pipe.source().fd(), in.address() + have, (int) in.byteSize() - have, -1, id));
+            int n = await(ring, results, id);
+            assertTrue(n > 0, "read " + n);
+            have += n;
+        }
+        assertEquals(sent.length, have);
+        assertArrayEquals(sent, in.asSlice(0, have).toArray(ValueLayout.JAVA_BYTE));
+    }
+
+    /** A connected pair: the library's socket, whose descriptor the ring uses, and the JDK's peer. */
+    private record Pair(NativeSocket ours, SocketChannel peer) {
+    }
+
+    private Pair connect() throws IOException {
+        try (ServerSocketChannel server = ServerSocketChannel.open()) {
+            server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            NativeSocket ours = NativeSocket.connect(server.getLocalAddress());
+            open.add(ours);
+            SocketChannel peer = server.accept();
+            open.add(peer);
+            return new Pair(ours, peer);
+        }
+    }
+
+    @Test
+    void sendsAndReceivesOverTcpThenSeesTheEndOfStream() throws IOException {
+        IoUring ring = ring(IoUring.options());
+        Pair pair = connect();
+        MemorySegment out = arena.allocate(100);
+        for (int i = 0; i < 100; i++) {
+            out.set(ValueLayout.JAVA_BYTE, i, (byte) i);
+        }
+        Results results = new Results();
+        assertTrue(ring.send(pair.ours().fd(), out.address(), 100, MSG_NOSIGNAL, 1));
+        assertEquals(100, await(ring, results, 1));
+        ByteBuffer got = ByteBuffer.allocate(100);
+        while (got.hasRemaining()) {
+            pair.peer().read(got);
+        }
+        assertArrayEquals(out.toArray(ValueLayout.JAVA_BYTE), got.array());
+
+        MemorySegment in = arena.allocate(1_000);
+        assertTrue(ring.recv(pair.ours().fd(), in.address(), 1_000, 0, 2));
+        ring.submit(); // in flight before the bytes exist
+        pair.peer().write(ByteBuffer.wrap(new byte[] {9, 8, 7, 6, 5}));
+        assertEquals(5, await(ring, results, 2));
+        assertArrayEquals(new byte[] {9, 8, 7, 6, 5}, in.asSlice(0, 5).toArray(ValueLayout.JAVA_BYTE));
+
+        assertTrue(ring.recv(pair.ours().fd(), in.address(), 1_000, 0, 3));
+        ring.submit();
+        pair.peer().close();
+        assertEquals(0, await(ring, results, 3), "the end of stream");
+    }
+
+    @Test
+    void aReceiveOfAResetConnectionFailsWithConnectionReset() throws IOException {
+        IoUring ring = ring(IoUring.options());
+        Pair pair = connect();
+        MemorySegment in = arena.allocate(64);
+        assertTrue(ring.recv(pair.ours().fd(), in.address(), 64, 0, 1));
+        ring.submit();
+        pair.peer().setOption(StandardSocketOptions.SO_LINGER, 0);
+        pair.peer().close();
+        assertEquals(-ECONNRESET, await(ring, new Results(), 1));
+    }
+
+    @Test
+    void aReceiveInFlightIsCancelled() throws IOException {
+        IoUring ring = ring(IoUring.options());
+        Pair pair = connect();
+        MemorySegment in = arena.allocate(64);
+        assertTrue(ring.recv(pair.ours().fd(), in.address(), 64, 0, 1));
+        ring.submit();
+        Results results = new Results();
+        assertEquals(0, ring.complete(results), "a receive with nothing to receive completed");
+        assertTrue(ring.cancel(1, 2));
+        assertEquals(0, await(ring, results, 2), "the cancellation");
+        assertEquals(-ECANCELED, await(ring, results, 1), "the cancelled receive");
+    }
+
+    @Test
+    void aDeferredTaskRunRingCompletesWhenItsThreadAsks() throws IOException {
+        assumeTrue(IoUringSupport.kernel().accepts(IoUring.Setup.DEFER_TASKRUN), "no DEFER_TASKRUN on this kernel");
+        IoUring ring = ring(IoUring.options().with(IoUring.Setup.SINGLE_ISSUER, IoUring.Setup.DEFER_TASKRUN));
+        Pair pair = connect();
+        MemorySegment in = arena.allocate(64);
+        assertTrue(ring.recv(pair.ours().fd(), in.address(), 64, 0, 1));
+        ring.submit();
+        pair.peer().write(ByteBuffer.wrap(new byte[] {1, 2, 3}));
+        Results results = new Results();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (results.byUserData.isEmpty()) { // complete() runs the deferred work itself: no submitAndWait here
+            assertTrue(System.nanoTime() < deadline, "the receive did not complete within 10 s");
+            ring.complete(results);
+        }
+        assertEquals(3, results.result(1));
+    }
+
+    @Test
+    void deferredTaskRunWithoutASingleIssuerIsRefusedNamingTheOptions() {
+        NativeIoException e = assertThrows(NativeIoException.class,
+                () -> ring(IoUring.options().entries(4).with(IoUring.Setup.DEFER_TASKRUN)));
+        assertEquals(EINVAL, e.errno());
+        assertTrue(e.getMessage().contains("entries=4 setup=[DEFER_TASKRUN] flags=0x2000"), e.getMessage());
+    }
+
+    @Test
+    void aSubmissionPollingThreadTakesOperationsAndIsWokenAfterItSleeps() throws Exception {
+        assumeTrue(IoUringSupport.kernel().accepts(IoUring.Setup.SQPOLL), "no SQPOLL for this process");
+        IoUring ring = ring(IoUring.options().entries(8).sqPoll(0, 10));
+        Results results = new Results();
+        assertTrue(ring.nop(1));
+        ring.submit();
+        assertEquals(0, await(ring, results, 1));
+        Thread.sleep(100); // ten times its idle time: the kernel thread sleeps and must be woken
+        assertTrue(ring.nop(2));
+        ring.submit();
+        assertEquals(0, await(ring, results, 2));
+    }
+
+    @Test
+    void theProbeFindsTheOperationsAndFeaturesThisLibraryUses() {
+        IoUringSupport kernel = IoUringSupport.kernel();
+        for (IoUring.Op op : List.of(IoUring.Op.NOP, IoUring.Op.READ, IoUring.Op.WRITE, IoUring.Op.SEND,
+                IoUring.Op.RECV, IoUring.Op.ASYNC_CANCEL)) {
+            assertTrue(kernel.supports(op), op + " missing from " + kernel.operations());
+        }
+        assertTrue((kernel.features() & IoUring.FEAT_NODROP) != 0, "features=0x" + Integer.toHexString(kernel.features()));
+        assertTrue(kernel.accepts(IoUring.Setup.SINGLE_ISSUER) || !kernel.accepts(IoUring.Setup.DEFER_TASKRUN),
+                "DEFER_TASKRUN accepted where SINGLE_ISSUER, which it needs, was not");
+    }
+
+    @Test
+    void aMissingOperationIsNamedWithTheKernelRelease() {
+        IoUringSupport older = IoUringSupport.kernel().without(IoUring.Op.SEND_ZC, IoUring.Op.RECV);
+        assertFalse(older.supports(IoUring.Op.SEND_ZC));
+        older.require(IoUring.Op.NOP, IoUring.Op.SEND);
+        UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,
+                () -> older.require(IoUring.Op.SEND, IoUring.Op.RECV, IoUring.Op.SEND_ZC));
+        assertTrue(e.getMessage().startsWith("io_uring on this kernel (" + System.getProperty("os.version")
+                + ") lacks [RECV, SEND_ZC]; it supports ["), e.getMessage());
+        UnsupportedOperationException none = assertThrows(UnsupportedOperationException.class,
+                () -> new IoUringSupport(false, "why not", 0, java.util.Set.of(), java.util.Set.of()).require());
+        assertEquals("why not", none.getMessage());
+    }
+
+    @Test
+    void whyARingCannotBeOpenedIsSaidInWordsAUserCanActOn() {
+        assertTrue(IoUringSupport.unavailableReason(38, null).contains("not in this kernel"));
+        assertTrue(IoUringSupport.unavailableReason(1, "2\n").contains("kernel.io_uring_disabled=2"));
+        assertTrue(IoUringSupport.unavailableReason(1, "1").contains("kernel.io_uring_group"));
+        assertTrue(IoUringSupport.unavailableReason(1, "0").contains("seccomp"));
+        assertTrue(IoUringSupport.unavailableReason(1, null).contains("kernel.io_uring_disabled=(absent)"));
+        assertTrue(IoUringSupport.unavailableReason(12, "0").contains("ulimit -l"));
+    }
+
+    @Test
+    void aClosedRingRefusesEveryCallNamingItself() throws IOException {
+        IoUring ring = IoUring.open(IoUring.options().entries(2));
+        ring.close();
+        ring.close();
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> ring.nop(1));
+        assertTrue(e.getMessage().startsWith("closed: IoUring[fd="), e.getMessage());
+        assertThrows(IllegalStateException.class, ring::submit);
+        assertThrows(IllegalStateException.class, () -> ring.complete((u, r, f) -> { }));
+    }
+
+    @Test
+    void preparingSubmittingAndReapingAllocateNothing() throws IOException {
+        IoUring ring = ring(IoUring.options().entries(64));
+        long[] sum = new long[1];
+        IoUring.Completion counting = (userData, result, flags) -> sum[0] += userData;
+        for (int round = 0; round < 5; round++) { // the first rounds compile the path
+            long before = allocated();
+            for (int i = 0; i < 20_000; i++) {
+                for (int k = 0; k < 16; k++) {
+                    ring.nop(k);
+                }
+                ring.submitAndWait(16);
+                ring.complete(counting);
+            }
+            long bytes = allocated() - before;
+            if (round == 4) {
+                assertTrue(bytes < 20_000, bytes + " bytes allocated for 320,000 operations");
+            }
+        }
+        assertEquals(5L * 20_000 * 120, sum[0]);
+    }
+
+    private static long allocated() {
+        return ((com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean()).getCurrentThreadAllocatedBytes();
+    }
+}
