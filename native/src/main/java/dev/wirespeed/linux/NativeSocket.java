@@ -15,14 +15,14 @@ import java.nio.channels.GatheringByteChannel;
 
 /**
  * A connected stream socket (TCP or Unix) that the library owns and reads and writes with
- * {@code read(2)} and {@code send(2)} through the FFM API, without the JDK's {@code SocketChannel}
+ * {@code recv(2)} and {@code send(2)} through the FFM API, without the JDK's {@code SocketChannel}
  * machinery (its locks, interrupt hooks and temporary buffers). It is a {@link ByteChannel}, so a
  * {@code ChannelReader}, {@code FrameReader} or {@code FrameWriter} of the core module reads and writes
  * it as any channel.
  *
  * <h2>Reads and writes</h2>
  * <ul>
- *   <li>{@link #read(ByteBuffer)} makes one {@code read(2)} call for the buffer's remaining bytes and
+ *   <li>{@link #read(ByteBuffer)} makes one {@code recv(2)} call for the buffer's remaining bytes and
  *       returns how many arrived; at end of stream it returns -1. {@link #write(ByteBuffer)} makes one
  *       {@code send(2)} call with {@code MSG_NOSIGNAL} (a peer that went away is an
  *       {@code EPIPE} exception, never a {@code SIGPIPE}) and may write fewer bytes than offered.
@@ -39,7 +39,7 @@ import java.nio.channels.GatheringByteChannel;
  *       one direct buffer per direction, owned by the socket, with one copy.
  *   <li>Any other failure throws a {@link NativeIoException} naming the call, {@code errno} and its
  *       text, and the socket's address, as in
- *       {@code "read failed: errno=104 (Connection reset by peer) fd=7 remote=127.0.0.1:40000"}.
+ *       {@code "recv failed: errno=104 (Connection reset by peer) fd=7 remote=127.0.0.1:40000"}.
  * </ul>
  *
  * <h2>Closing</h2>
@@ -224,13 +224,13 @@ public final class NativeSocket implements ByteChannel, GatheringByteChannel, En
     }
 
     /**
-     * Reads what the socket has, up to {@code dst.remaining()} bytes, in one {@code read(2)} call.
+     * Reads what the socket has, up to {@code dst.remaining()} bytes, in one {@code recv(2)} call.
      *
      * @param dst where to put the bytes; its position advances by the count
      * @return the number of bytes read; 0 if {@code dst} has no room or, in non-blocking mode, nothing
      *     is there yet; -1 at end of stream
      * @throws ClosedChannelException if the socket is closed
-     * @throws NativeIoException if {@code read} fails (a reset connection, say)
+     * @throws NativeIoException if {@code recv} fails (a reset connection, say)
      */
     @Override
     public int read(ByteBuffer dst) throws IOException {
@@ -273,7 +273,7 @@ public final class NativeSocket implements ByteChannel, GatheringByteChannel, En
     }
 
     /**
-     * Reads into native memory: one {@code read(2)} call for up to {@code segment.byteSize()} bytes.
+     * Reads into native memory: one {@code recv(2)} call for up to {@code segment.byteSize()} bytes.
      *
      * @param segment native memory (not a heap segment)
      * @return bytes read, 0 as for {@link #read(ByteBuffer)}, or -1 at end of stream
@@ -468,7 +468,7 @@ public final class NativeSocket implements ByteChannel, GatheringByteChannel, En
         return readResult(in.receive(fd, address, length));
     }
 
-    /** {@return a {@code read(2)} result as a channel says it}: -1 at end of stream, 0 for {@code EAGAIN} */
+    /** {@return a {@code recv(2)} result as a channel says it}: -1 at end of stream, 0 for {@code EAGAIN} */
     private long readResult(long n) throws IOException {
         if (n >= 0) {
             return n == 0 ? -1 : n; // 0 bytes for a non-empty buffer: the peer closed its side
@@ -476,7 +476,7 @@ public final class NativeSocket implements ByteChannel, GatheringByteChannel, En
         if (n == -EAGAIN) {
             return 0;
         }
-        throw failure("read", (int) -n);
+        throw failure("recv", (int) -n);
     }
 
     private long sendAt(long address, long length) throws IOException {

@@ -281,7 +281,7 @@ class NativeSocketTest {
             Sys.close(socket.fd()); // the descriptor is gone, the socket does not know
             NativeIoException e = assertThrows(NativeIoException.class, () -> socket.read(ByteBuffer.allocateDirect(4)));
             assertEquals(9, e.errno());
-            assertTrue(e.getMessage().startsWith("read failed: errno=9 (Bad file descriptor) fd=" + socket.fd()),
+            assertTrue(e.getMessage().startsWith("recv failed: errno=9 (Bad file descriptor) fd=" + socket.fd()),
                     e.getMessage());
         }
     }
