@@ -12,7 +12,7 @@ import java.util.Set;
  * liburing, no JNI): a submission queue and a completion queue the process shares with the kernel.
  *
  * <p>Use: {@link #open(Options)}; prepare operations ({@link #nop}, {@link #read}, {@link #write},
- * {@link #recv}, {@link #send}, {@link #cancel}), each of which takes the next free submission entry
+ * {@link #recv}, {@link #recvMultishot}, {@link #send}, {@link #cancel}), each of which takes the next free submission entry
  * and returns false, preparing nothing, when the submission queue is full; {@link #submit()} hands the
  * prepared ones to the kernel and {@link #submitAndWait(int)} also waits until completions are there;
  * {@link #complete(Completion)} hands each waiting completion to a callback. Every operation carries a
@@ -21,7 +21,8 @@ import java.util.Set;
  *
  * <p>Buffers are native addresses. The kernel reads or fills them after the call that prepared the
  * operation has returned, so a buffer must stay valid, and unused by anything else, until the
- * operation's completion has been handed over.
+ * operation's completion has been handed over. A multishot receive takes its buffers from an
+ * {@link IoUringBufferRing} instead, one per completion, until the caller gives each back.
  *
  * <p>Completions are not lost: the ring needs the kernel's {@code IORING_FEAT_NODROP} (Linux 5.5 and
  * later), under which completions that find the completion queue full wait in the kernel, and
@@ -207,6 +208,13 @@ public final class IoUring implements AutoCloseable {
         }
     }
 
+    /** In a completion's flags: the operation used a provided buffer, whose id is {@code flags >>> CQE_BUFFER_SHIFT}. */
+    public static final int CQE_F_BUFFER = 1;
+    /** In a completion's flags: the submission goes on and more completions will come from it. */
+    public static final int CQE_F_MORE = 1 << 1;
+    /** Shift of a provided buffer's id in a completion's flags. */
+    public static final int CQE_BUFFER_SHIFT = 16;
+
     // System call numbers: the same on every architecture, from the generic table.
     static final long SYS_IO_URING_SETUP = 425;
     static final long SYS_IO_URING_ENTER = 426;
@@ -218,6 +226,8 @@ public final class IoUring implements AutoCloseable {
     static final int FEAT_NODROP = 1 << 1;
     static final int ENTER_GETEVENTS = 1;
     static final int ENTER_SQ_WAKEUP = 1 << 1;
+    static final int SQE_BUFFER_SELECT = 1 << 5;
+    static final int RECV_MULTISHOT = 1 << 1;
     static final int SQ_NEED_WAKEUP = 1;
     static final int SQ_CQ_OVERFLOW = 1 << 1;
     static final long OFF_SQ_RING = 0L;
@@ -466,7 +476,29 @@ public final class IoUring implements AutoCloseable {
         return prepare(Op.ASYNC_CANCEL.code, -1, 0, target, 0, 0, userData);
     }
 
+    /**
+     * Prepares a multishot {@code recv(2)}: one submission that completes once for each arrival of
+     * bytes, each into a buffer the kernel takes from {@code buffers} (its id in the completion's flags:
+     * {@code flags >>> }{@value #CQE_BUFFER_SHIFT}, with {@link #CQE_F_BUFFER} set), for as long as the
+     * completions carry {@link #CQE_F_MORE}. The last completion lacks it: 0 at end of stream, minus an
+     * {@code errno} on failure, {@code -ENOBUFS} when every buffer was taken (give some back, then prepare
+     * another). Needs Linux 6.0.
+     *
+     * @param fd the socket
+     * @param buffers the buffers to receive into, registered with this ring
+     * @param userData returned in each of its completions
+     * @return false if the submission queue is full
+     */
+    public boolean recvMultishot(int fd, IoUringBufferRing buffers, long userData) {
+        return prepare(Op.RECV.code, SQE_BUFFER_SELECT, RECV_MULTISHOT, fd, 0, 0, 0, 0, userData, buffers.group());
+    }
+
     private boolean prepare(int opcode, int fd, long offset, long address, int length, int opFlags, long userData) {
+        return prepare(opcode, 0, 0, fd, offset, address, length, opFlags, userData, 0);
+    }
+
+    private boolean prepare(int opcode, int sqeFlags, int ioprio, int fd, long offset, long address, int length,
+            int opFlags, long userData, int bufferIndexOrGroup) {
         checkOpen();
         int head = (int) INT.getAcquire(sqRing, sqHead);
         if (tail - head >= sqEntries) {
@@ -474,13 +506,14 @@ public final class IoUring implements AutoCloseable {
         }
         long at = (long) (tail & sqMask) * SQE_SIZE;
         MemorySegment s = sqes;
-        s.set(ValueLayout.JAVA_LONG, at, (opcode & 0xFFL) | ((long) fd << 32)); // opcode, flags 0, ioprio 0, fd
+        s.set(ValueLayout.JAVA_LONG, at, (opcode & 0xFFL) | (sqeFlags & 0xFFL) << 8 | (ioprio & 0xFFFFL) << 16
+                | (long) fd << 32);
         s.set(ValueLayout.JAVA_LONG, at + 8, offset);
         s.set(ValueLayout.JAVA_LONG, at + 16, address);
         s.set(ValueLayout.JAVA_INT, at + 24, length);
         s.set(ValueLayout.JAVA_INT, at + 28, opFlags);
         s.set(ValueLayout.JAVA_LONG, at + 32, userData);
-        s.set(ValueLayout.JAVA_LONG, at + 40, 0L); // buffer index or group, personality, splice fd
+        s.set(ValueLayout.JAVA_LONG, at + 40, bufferIndexOrGroup & 0xFFFFL); // then personality 0, splice fd 0
         s.set(ValueLayout.JAVA_LONG, at + 48, 0L);
         s.set(ValueLayout.JAVA_LONG, at + 56, 0L);
         tail++;
@@ -592,6 +625,13 @@ public final class IoUring implements AutoCloseable {
                 return handed; // deferred work ran and produced nothing
             }
         }
+    }
+
+    /** {@return {@code io_uring_register}'s result, or minus its errno} */
+    long register(int opcode, long argument, int count) {
+        checkOpen();
+        long rc = syscall(capture, SYS_IO_URING_REGISTER, fd, opcode, argument, count, 0, 0);
+        return rc < 0 ? -LibC.errno(capture) : rc;
     }
 
     /**

@@ -256,6 +256,109 @@ class IoUringTest {
         assertEquals(-ECANCELED, await(ring, results, 1), "the cancelled receive");
     }
 
+    /** Every completion in order, multishot ones included: user data, result, flags. */
+    private static final class Events implements IoUring.Completion {
+        final List<long[]> all = new ArrayList<>();
+
+        @Override
+        public void complete(long userData, int result, int flags) {
+            all.add(new long[] {userData, result, flags});
+        }
+
+        /** Reaps until there are {@code n} completions in all, entering the kernel to wait: at most 10 s. */
+        long[] awaitNth(IoUring ring, int n) throws IOException {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (all.size() < n) {
+                assertTrue(System.nanoTime() < deadline, "completion " + n + " did not come within 10 s; have "
+                        + all.size());
+                if (ring.complete(this) == 0) {
+                    ring.submitAndWait(1);
+                }
+            }
+            return all.get(n - 1);
+        }
+    }
+
+    private static int bufferId(long[] event) {
+        assertTrue((event[2] & IoUring.CQE_F_BUFFER) != 0, "no buffer in flags 0x" + Long.toHexString(event[2]));
+        return (int) (event[2] >>> IoUring.CQE_BUFFER_SHIFT);
+    }
+
+    private static byte[] bytes(IoUringBufferRing buffers, int id, int length) {
+        return buffers.memory().asSlice((long) id * buffers.size(), length).toArray(ValueLayout.JAVA_BYTE);
+    }
+
+    @Test
+    void aMultishotReceiveFillsProvidedBuffersUntilTheEndOfStream() throws IOException {
+        IoUring ring = ring(IoUring.options());
+        IoUringBufferRing buffers = IoUringBufferRing.register(ring, 1, 4, 64);
+        open.add(buffers);
+        Pair pair = connect();
+        assertTrue(ring.recvMultishot(pair.ours().fd(), buffers, 7));
+        ring.submit();
+        Events events = new Events();
+        byte[][] sent = {"first arrival".getBytes(), "the second, a little longer".getBytes()};
+        for (int i = 0; i < sent.length; i++) {
+            pair.peer().write(ByteBuffer.wrap(sent[i]));
+            long[] e = events.awaitNth(ring, i + 1);
+            assertEquals(7, e[0]);
+            assertEquals(sent[i].length, e[1]);
+            assertTrue((e[2] & IoUring.CQE_F_MORE) != 0, "the receive stopped after arrival " + i);
+            int id = bufferId(e);
+            assertArrayEquals(sent[i], bytes(buffers, id, sent[i].length));
+            buffers.recycle(id);
+        }
+        pair.peer().close();
+        long[] end = events.awaitNth(ring, 3);
+        assertEquals(0, end[1], "the end of stream");
+        assertEquals(0, end[2] & IoUring.CQE_F_MORE, "more completions promised after the end of stream");
+    }
+
+    @Test
+    void takingEveryBufferEndsTheReceiveWithEnobufsAndRecyclingLetsItResume() throws IOException {
+        int enobufs = 105;
+        IoUring ring = ring(IoUring.options());
+        IoUringBufferRing buffers = IoUringBufferRing.register(ring, 2, 2, 16);
+        open.add(buffers);
+        Pair pair = connect();
+        assertTrue(ring.recvMultishot(pair.ours().fd(), buffers, 1));
+        ring.submit();
+        Events events = new Events();
+        int[] taken = new int[2];
+        for (int i = 0; i < 2; i++) {
+            pair.peer().write(ByteBuffer.wrap(new byte[16]).put(0, (byte) (i + 1)));
+            long[] e = events.awaitNth(ring, i + 1);
+            assertEquals(16, e[1]);
+            taken[i] = bufferId(e);
+            assertEquals(i + 1, bytes(buffers, taken[i], 16)[0]);
+        }
+        assertTrue(taken[0] != taken[1], "one buffer handed out twice: " + taken[0]);
+        pair.peer().write(ByteBuffer.wrap(new byte[16]).put(0, (byte) 3));
+        long[] out = events.awaitNth(ring, 3);
+        assertEquals(-enobufs, out[1]);
+        assertEquals(0, out[2] & IoUring.CQE_F_MORE, "the receive goes on without a buffer");
+        buffers.recycle(taken[0]);
+        buffers.recycle(taken[1]);
+        assertTrue(ring.recvMultishot(pair.ours().fd(), buffers, 2));
+        long[] resumed = events.awaitNth(ring, 4);
+        assertEquals(2, resumed[0]);
+        assertEquals(16, resumed[1], "the bytes that waited in the socket");
+        assertEquals(3, bytes(buffers, bufferId(resumed), 16)[0]);
+    }
+
+    @Test
+    void aBufferGroupRegisteredTwiceIsRefusedNamingIt() throws IOException {
+        int eexist = 17;
+        IoUring ring = ring(IoUring.options());
+        open.add(IoUringBufferRing.register(ring, 3, 2, 16));
+        NativeIoException e = assertThrows(NativeIoException.class, () -> IoUringBufferRing.register(ring, 3, 4, 32));
+        assertEquals(eexist, e.errno());
+        assertTrue(e.getMessage().contains("IORING_REGISTER_PBUF_RING group=3 count=4 size=32"), e.getMessage());
+        IllegalArgumentException notAPowerOfTwo = assertThrows(IllegalArgumentException.class,
+                () -> IoUringBufferRing.register(ring, 4, 3, 16));
+        assertEquals("count=3 must be a power of two from 1 to 32768", notAPowerOfTwo.getMessage());
+    }
+
     @Test
     void aDeferredTaskRunRingCompletesWhenItsThreadAsks() throws IOException {
         assumeTrue(IoUringSupport.kernel().accepts(IoUring.Setup.DEFER_TASKRUN), "no DEFER_TASKRUN on this kernel");
