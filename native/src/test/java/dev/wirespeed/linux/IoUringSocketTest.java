@@ -1,0 +1,214 @@
+package dev.wirespeed.linux;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.wirespeed.frame.FrameReader;
+import dev.wirespeed.frame.FrameWriter;
+import dev.wirespeed.io.IdleStrategy;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * {@link IoUringSocket}: frames through the ring both ways, waiting in the kernel and polling the
+ * completion queue; heap buffers; the end of stream, a reset, a closed channel; no allocation per call.
+ * The peer is a JDK socket.
+ */
+@EnabledOnOs(OS.LINUX)
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class IoUringSocketTest {
+    private final List<AutoCloseable> open = new ArrayList<>();
+
+    @BeforeAll
+    static void needsIoUring() {
+        IoUringSupport kernel = IoUringSupport.kernel();
+        assumeTrue(kernel.available(), kernel.unavailableReason());
+    }
+
+    @AfterEach
+    void closeAll() throws Exception {
+        for (int i = open.size() - 1; i >= 0; i--) {
+            open.get(i).close();
+        }
+    }
+
+    private record Pair(IoUringSocket ours, SocketChannel peer) {
+    }
+
+    private Pair connect(boolean polling) throws IOException {
+        try (ServerSocketChannel server = ServerSocketChannel.open()) {
+            server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            NativeSocket socket = NativeSocket.connect(server.getLocalAddress());
+            IoUringSocket ours = IoUringSocket.open(socket, polling ? IdleStrategy.busySpin() : null);
+            open.add(ours);
+            SocketChannel peer = server.accept();
+            open.add(peer);
+            return new Pair(ours, peer);
+        }
+    }
+
+    /** Sends back every byte the peer socket receives, until its end of stream. */
+    private static CompletableFuture<Void> echo(SocketChannel peer) {
+        return CompletableFuture.runAsync(() -> {
+            ByteBuffer b = ByteBuffer.allocateDirect(32 * 1024);
+            try {
+                while (peer.read(b.clear()) > 0) {
+                    b.flip();
+                    while (b.hasRemaining()) {
+                        peer.write(b);
+                    }
+                }
+                peer.shutdownOutput();
+            } catch (IOException e) {
+                throw new RuntimeException(e);
+            }
+        });
+    }
+
+    @ParameterizedTest(name = "polling={0}")
+    @ValueSource(booleans = {false, true})
+    void framesGoThroughTheRingAndComeBackUnchanged(boolean polling) throws Exception {
+        Pair pair = connect(polling);
+        CompletableFuture<Void> echoing = echo(pair.peer());
+        long seed = System.nanoTime();
+        SplittableRandom random = new SplittableRandom(seed);
+        FrameWriter writer = FrameWriter.builder(pair.ours()).bufferCapacity(64 * 1024).build();
+        FrameReader reader = FrameReader.builder(pair.ours()).bufferCapacity(64 * 1024).build();
+        List<byte[]> sent = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            byte[] body = new byte[random.nextInt(i % 50 == 0 ? 200_000 : 300)];
+            random.nextBytes(body);
+            sent.add(body);
+            writer.writeFrame(i, body, 0, body.length);
+            if (i % 10 == 9) {
+                writer.flush();
+                for (int k = i - 9; k <= i; k++) {
+                    int expectedType = k;
+                    byte[] expected = sent.get(k);
+                    assertTrue(reader.readFrame((type, b) -> {
+                        assertEquals(expectedType, type, "seed=" + seed);
+                        byte[] got = new byte[b.remaining()];
+                        b.get(got);
+                        assertArrayEquals(expected, got, "frame " + expectedType + " seed=" + seed);
+                    }));
+                }
+            }
+        }
+        pair.ours().socket().shutdownOutput();
+        assertEquals(false, reader.readFrame((type, b) -> { }), "the end of stream after the echoes");
+        echoing.get(10, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void heapBuffersGoThroughTheCopyBufferAPartAtATime() throws Exception {
+        Pair pair = connect(false);
+        byte[] sent = new byte[150_000];
+        new SplittableRandom(3).nextBytes(sent);
+        CompletableFuture<byte[]> received = CompletableFuture.supplyAsync(() -> {
+            ByteBuffer all = ByteBuffer.allocate(sent.length);
+            try {
+                while (all.hasRemaining()) {
+                    pair.peer().read(all);
+                }
+                pair.peer().write(ByteBuffer.wrap(new byte[] {4, 5, 6}));
+            } catch (IOException e) {
+                throw new RuntimeException(e);
+            }
+            return all.array();
+        });
+        ByteBuffer src = ByteBuffer.wrap(sent);
+        int writes = 0;
+        while (src.hasRemaining()) {
+            int n = pair.ours().write(src);
+            assertTrue(n > 0 && n <= FdDirection.COPY_BUFFER_SIZE, "wrote " + n);
+            writes++;
+        }
+        assertTrue(writes >= 3, writes + " writes for 150,000 bytes through a 64 KiB copy buffer");
+        assertArrayEquals(sent, received.get(10, TimeUnit.SECONDS));
+        ByteBuffer back = ByteBuffer.allocate(10);
+        while (back.position() < 3) {
+            assertTrue(pair.ours().read(back) > 0);
+        }
+        assertArrayEquals(new byte[] {4, 5, 6}, java.util.Arrays.copyOf(back.array(), 3));
+    }
+
+    @Test
+    void aResetNamesTheCallAndTheRingAndTheEndOfStreamIsMinusOne() throws IOException {
+        Pair reset = connect(true);
+        reset.peer().setOption(StandardSocketOptions.SO_LINGER, 0);
+        reset.peer().close();
+        NativeIoException e = assertThrows(NativeIoException.class, () -> reset.ours().read(ByteBuffer.allocateDirect(8)));
+        assertEquals(104, e.errno());
+        assertTrue(e.getMessage().startsWith("recv failed: errno=104 (Connection reset by peer) fd="), e.getMessage());
+        assertTrue(e.getMessage().contains("through io_uring"), e.getMessage());
+
+        Pair ended = connect(false);
+        ended.peer().close();
+        assertEquals(-1, ended.ours().read(ByteBuffer.allocateDirect(8)));
+    }
+
+    @Test
+    void aClosedChannelRefusesReadsAndWrites() throws IOException {
+        Pair pair = connect(false);
+        pair.ours().close();
+        pair.ours().close();
+        assertThrows(ClosedChannelException.class, () -> pair.ours().read(ByteBuffer.allocateDirect(8)));
+        assertThrows(ClosedChannelException.class, () -> pair.ours().write(ByteBuffer.allocateDirect(8)));
+    }
+
+    @ParameterizedTest(name = "polling={0}")
+    @ValueSource(booleans = {false, true})
+    void roundTripsAllocateNothing(boolean polling) throws Exception {
+        Pair pair = connect(polling);
+        CompletableFuture<Void> echoing = echo(pair.peer());
+        ByteBuffer out = ByteBuffer.allocateDirect(100);
+        ByteBuffer in = ByteBuffer.allocateDirect(100);
+        for (int round = 0; round < 4; round++) { // the first rounds compile the path
+            long before = allocated();
+            for (int i = 0; i < 5_000; i++) {
+                out.clear().putInt(0, i);
+                while (out.hasRemaining()) {
+                    pair.ours().write(out);
+                }
+                in.clear();
+                while (in.hasRemaining()) {
+                    assertTrue(pair.ours().read(in) > 0);
+                }
+                assertEquals(i, in.getInt(0));
+            }
+            long bytes = allocated() - before;
+            if (round == 3) {
+                assertTrue(bytes < 10_000, bytes + " bytes allocated for 5,000 round trips");
+            }
+        }
+        pair.ours().socket().shutdownOutput();
+        echoing.get(10, TimeUnit.SECONDS);
+    }
+
+    private static long allocated() {
+        return ((com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean()).getCurrentThreadAllocatedBytes();
+    }
+}
