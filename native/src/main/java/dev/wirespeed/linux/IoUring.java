@@ -33,7 +33,9 @@ import java.util.Set;
  * {@link Setup#DEFER_TASKRUN}, where completion work runs only when this ring's thread enters the
  * kernel for completions, which {@link #submit} and {@link #complete} do; {@link Setup#SQPOLL}, where a
  * kernel thread, pinned where {@link Options#sqPoll} says, takes submissions from the queue without a
- * system call while it is awake.
+ * system call while it is awake; {@link Setup#COOP_TASKRUN} with {@link Setup#TASKRUN_FLAG}, for a
+ * thread that polls the completion queue, which then runs the kernel's completion work when the
+ * kernel flags it, instead of being interrupted for it.
  *
  * <p>Thread safety: one thread at a time prepares, submits and reaps; with {@code SINGLE_ISSUER} always
  * the one that opened the ring (the kernel refuses any other with {@code EEXIST}). No method
@@ -84,6 +86,12 @@ public final class IoUring implements AutoCloseable {
         SUBMIT_ALL(1 << 7),
         /** Completion work runs when the ring's thread next enters the kernel, without an interrupt. */
         COOP_TASKRUN(1 << 8),
+        /**
+         * With {@link #COOP_TASKRUN}: the kernel raises a flag in the submission ring when completion work
+         * waits, and {@link IoUring#complete} enters the kernel to run it, so a thread polling the
+         * completion queue gets its completions without being interrupted.
+         */
+        TASKRUN_FLAG(1 << 9),
         /** Only the thread that opened the ring submits to it. */
         SINGLE_ISSUER(1 << 12),
         /** Completion work is deferred until the ring's thread asks for completions; needs {@link #SINGLE_ISSUER}. */
@@ -230,6 +238,7 @@ public final class IoUring implements AutoCloseable {
     static final int RECV_MULTISHOT = 1 << 1;
     static final int SQ_NEED_WAKEUP = 1;
     static final int SQ_CQ_OVERFLOW = 1 << 1;
+    static final int SQ_TASKRUN = 1 << 2;
     static final long OFF_SQ_RING = 0L;
     static final long OFF_CQ_RING = 0x8000000L;
     static final long OFF_SQES = 0x10000000L;
@@ -608,8 +617,10 @@ public final class IoUring implements AutoCloseable {
                     return handed; // the handler closed the ring
                 }
             }
-            boolean held = ((int) INT.getVolatile(sqRing, sqFlags) & SQ_CQ_OVERFLOW) != 0;
-            boolean deferred = options.setup.contains(Setup.DEFER_TASKRUN) && handed == 0;
+            int ringFlags = (int) INT.getVolatile(sqRing, sqFlags);
+            boolean held = (ringFlags & SQ_CQ_OVERFLOW) != 0;
+            boolean deferred = handed == 0 && (options.setup.contains(Setup.DEFER_TASKRUN)
+                    || (ringFlags & SQ_TASKRUN) != 0);
             if (!held && !deferred) {
                 return handed;
             }

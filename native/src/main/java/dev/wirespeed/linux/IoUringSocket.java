@@ -71,7 +71,12 @@ public final class IoUringSocket implements ByteChannel {
      */
     public static IoUringSocket open(NativeSocket socket, IdleStrategy idle) throws IOException {
         socket.configureBlocking(true);
-        return new IoUringSocket(socket, IoUring.open(IoUring.options().entries(2)), idle);
+        IoUring.Options options = IoUring.options().entries(2);
+        if (idle != null && IoUringSupport.kernel().accepts(IoUring.Setup.TASKRUN_FLAG)) {
+            // A polling thread runs its completion work when the kernel flags it, rather than being interrupted.
+            options.with(IoUring.Setup.COOP_TASKRUN, IoUring.Setup.TASKRUN_FLAG);
+        }
+        return new IoUringSocket(socket, IoUring.open(options), idle);
     }
 
     /** {@return the socket} */

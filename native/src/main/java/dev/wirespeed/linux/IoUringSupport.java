@@ -72,7 +72,8 @@ public record IoUringSupport(boolean available, String unavailableReason, int fe
     }
 
     /**
-     * {@return whether a ring opened with {@code flag} alone (with {@code SINGLE_ISSUER} for {@code DEFER_TASKRUN})}
+     * {@return whether a ring opened with {@code flag} alone (with {@code SINGLE_ISSUER} for {@code DEFER_TASKRUN},
+     * {@code COOP_TASKRUN} for {@code TASKRUN_FLAG})}
      *
      * @param flag the setup flag
      */
@@ -182,6 +183,8 @@ public record IoUringSupport(boolean available, String unavailableReason, int fe
                 int bits = flag.bit;
                 if (flag == IoUring.Setup.DEFER_TASKRUN) {
                     bits |= IoUring.Setup.SINGLE_ISSUER.bit;
+                } else if (flag == IoUring.Setup.TASKRUN_FLAG) {
+                    bits |= IoUring.Setup.COOP_TASKRUN.bit;
                 }
                 params.fill((byte) 0);
                 params.set(ValueLayout.JAVA_INT, 8, bits);

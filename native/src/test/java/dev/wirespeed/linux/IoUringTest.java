@@ -378,6 +378,24 @@ class IoUringTest {
     }
 
     @Test
+    void aCooperativeRingDeliversCompletionsToAThreadThatOnlyPolls() throws IOException {
+        assumeTrue(IoUringSupport.kernel().accepts(IoUring.Setup.TASKRUN_FLAG), "no TASKRUN_FLAG on this kernel");
+        IoUring ring = ring(IoUring.options().with(IoUring.Setup.COOP_TASKRUN, IoUring.Setup.TASKRUN_FLAG));
+        Pair pair = connect();
+        MemorySegment in = arena.allocate(64);
+        assertTrue(ring.recv(pair.ours().fd(), in.address(), 64, 0, 1));
+        ring.submit();
+        pair.peer().write(ByteBuffer.wrap(new byte[] {4, 5}));
+        Results results = new Results();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (results.byUserData.isEmpty()) { // polling, as a spinning reader does: never waiting in the kernel
+            assertTrue(System.nanoTime() < deadline, "the receive did not complete within 10 s");
+            ring.complete(results);
+        }
+        assertEquals(2, results.result(1));
+    }
+
+    @Test
     void deferredTaskRunWithoutASingleIssuerIsRefusedNamingTheOptions() {
         NativeIoException e = assertThrows(NativeIoException.class,
                 () -> ring(IoUring.options().entries(4).with(IoUring.Setup.DEFER_TASKRUN)));
