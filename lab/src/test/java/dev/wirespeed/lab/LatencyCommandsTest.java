@@ -2,7 +2,9 @@ package dev.wirespeed.lab;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.wirespeed.linux.IoUringSupport;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
@@ -129,6 +131,7 @@ class LatencyCommandsTest {
         "--spin --threads virtual|--threads virtual cannot go with --spin: a spinning connection would hold its carrier thread",
         "--threads green|--threads green: use platform or virtual",
         "--jfr|--jfr needs --loop: the events are the loop's",
+        "--impl uring --loop|--impl uring serves a thread per connection: the event loop has no io_uring transport yet; drop --loop",
         "--loop --loops 0|--loops=0 must be 1 to 1024",
         "--impl netty --spin|--impl netty serves tcp from its event loops (--loops N), blocking in epoll, unprimed: drop --spin, --prime, --threads and --transport unix"})
     void manyConnectionOptionsThatDoNotGoTogetherAreUsageErrors(String args, String message) throws Exception {
@@ -141,9 +144,12 @@ class LatencyCommandsTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"jdk, jdk-spin, busy-spin", "jdk, jdk-spin, yield", "native, native-spin, backoff"})
+    @CsvSource({"jdk, jdk-spin, busy-spin", "jdk, jdk-spin, yield", "native, native-spin, backoff",
+        "uring, uring-spin, spin"})
     void everyIdleStrategyRoundTripsVerifiedFramesAtBothEnds(String echoImpl, String pingImpl, String idle)
             throws Exception {
+        assumeTrue(!echoImpl.equals("uring") || IoUringSupport.kernel().available(),
+                () -> IoUringSupport.kernel().unavailableReason());
         int port = echo("--impl", echoImpl, "--spin", "--idle", idle);
         Run run = ping("--transport", "tcp", "--port", String.valueOf(port), "--impl", pingImpl, "--idle", idle,
                 "--count", "3000", "--warmup", "500", "--json");
@@ -151,10 +157,18 @@ class LatencyCommandsTest {
     }
 
     @Test
+    void theIoUringEchoAndPingWaitingInTheKernelRoundTripVerifiedFrames() throws Exception {
+        assumeTrue(IoUringSupport.kernel().available(), IoUringSupport.kernel().unavailableReason());
+        int port = echo("--impl", "uring");
+        assertPercentiles(ping("--transport", "tcp", "--port", String.valueOf(port), "--impl", "uring", "--count",
+                "3000", "--warmup", "500", "--json"), "uring echo, uring ping");
+    }
+
+    @Test
     void anIdleStrategyWithoutBusyPollingIsAUsageError() throws Exception {
         Run run = ping("--transport", "tcp", "--port", "1", "--impl", "jdk", "--idle", "yield", "--count", "10");
         assertEquals(ExitCode.USAGE, run.code(), run.err());
-        assertEquals("wirespeed ping: --idle yield needs --impl jdk-spin or native-spin", run.err().strip());
+        assertEquals("wirespeed ping: --idle yield needs --impl jdk-spin, native-spin or uring-spin", run.err().strip());
         Run unknown = ping("--transport", "tcp", "--port", "1", "--impl", "jdk-spin", "--idle", "nap", "--count", "10");
         assertEquals("wirespeed ping: unknown --idle 'nap'; known: spin, busy-spin, yield, backoff", unknown.err().strip());
     }
@@ -325,7 +339,8 @@ class LatencyCommandsTest {
                 ping("--transport", "unix", "--path", "/tmp/x", "--impl", "netty", "--count", "1").err());
         assertEquals(ExitCode.USAGE, ping("--transport", "tcp", "--impl", "fast", "--count", "1").code());
         assertTrue(ping("--transport", "tcp", "--impl", "fast", "--count", "1").err()
-                .startsWith("wirespeed ping: unknown --impl 'fast'; known: jdk, jdk-spin, native, native-spin, netty"));
+                .startsWith("wirespeed ping: unknown --impl 'fast'; known: jdk, jdk-spin, native, native-spin, uring, "
+                        + "uring-spin, netty"));
         assertEquals(ExitCode.USAGE, ping("--transport", "tcp", "--impl", "jdk", "--count", "0").code());
     }
 }

@@ -55,7 +55,8 @@ public final class EchoCommand implements Callable<Integer> {
     ListenOptions listen;
 
     @Option(names = "--impl", defaultValue = "jdk", description = "jdk (SocketChannel), native (the library's "
-            + "FFM NativeSocket) or netty (Netty's epoll echo server, --loops event loops; the peer) "
+            + "FFM NativeSocket), uring (the library's IoUringSocket: a ring per connection; --spin polls its "
+            + "completions) or netty (Netty's epoll echo server, --loops event loops; the peer) "
             + "(default ${DEFAULT-VALUE})")
     String impl;
 
@@ -95,16 +96,21 @@ public final class EchoCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter err = spec.commandLine().getErr();
-        boolean nativeSocket;
+        SocketApi api;
         SocketAddress address;
         Idle chosenIdle;
         try {
-            nativeSocket = switch (impl) {
-                case "jdk", "netty" -> false;
-                case "native" -> true;
-                default -> throw new IllegalArgumentException("--impl " + impl + ": use jdk, native or netty "
+            api = switch (impl) {
+                case "jdk", "netty" -> SocketApi.JDK;
+                case "native" -> SocketApi.NATIVE;
+                case "uring" -> SocketApi.URING;
+                default -> throw new IllegalArgumentException("--impl " + impl + ": use jdk, native, uring or netty "
                         + "(--spin to busy-poll)");
             };
+            if (api == SocketApi.URING && loop) {
+                throw new IllegalArgumentException("--impl uring serves a thread per connection: the event loop has "
+                        + "no io_uring transport yet; drop --loop");
+            }
             if (impl.equals("netty") && (spin || prime > 0 || transport != Transport.TCP || threads.equals("virtual"))) {
                 throw new IllegalArgumentException("--impl netty serves tcp from its event loops (--loops N), "
                         + "blocking in epoll, unprimed: drop --spin, --prime, --threads and --transport unix");
@@ -154,7 +160,7 @@ public final class EchoCommand implements Callable<Integer> {
         Thread.Builder perConnection = threads.equals("virtual") ? Thread.ofVirtual()
                 // Platform threads: a spinning echo must own its CPU, not share a carrier.
                 : Thread.ofPlatform().daemon();
-        try (Sockets.Listener listener = Sockets.listen(address, nativeSocket, spin)) {
+        try (Sockets.Listener listener = Sockets.listen(address, api, spin, idleStrategy)) {
             if (prime > 0) {
                 long start = System.nanoTime();
                 Primer primer = Primer.start(listener.localAddress(), prime, Primer.CONNECTIONS);

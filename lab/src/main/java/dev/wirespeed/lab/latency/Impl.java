@@ -6,27 +6,36 @@ import java.util.Locale;
 /** How {@code ping} (and, without the peer, {@code echo}) talks to the socket. */
 public enum Impl {
     /** A JDK {@code SocketChannel}, blocking. */
-    JDK(false, false),
+    JDK(SocketApi.JDK, false),
     /** A JDK {@code SocketChannel}, non-blocking, busy-polled. */
-    JDK_SPIN(false, true),
-    /** The library's {@code NativeSocket} (FFM {@code read(2)}/{@code send(2)}), blocking. */
-    NATIVE(true, false),
+    JDK_SPIN(SocketApi.JDK, true),
+    /** The library's {@code NativeSocket} (FFM {@code recv(2)}/{@code send(2)}), blocking. */
+    NATIVE(SocketApi.NATIVE, false),
     /** The library's {@code NativeSocket}, non-blocking, busy-polled. */
-    NATIVE_SPIN(true, true),
+    NATIVE_SPIN(SocketApi.NATIVE, true),
+    /** The library's {@code IoUringSocket}, each call waited for in {@code io_uring_enter}. */
+    URING(SocketApi.URING, false),
+    /** The library's {@code IoUringSocket}, each call submitted, then its completion busy-polled in user space. */
+    URING_SPIN(SocketApi.URING, true),
     /** The peer: Netty 4.2 over epoll (NIO where epoll is unavailable), event-loop driven; TCP only. */
-    NETTY(false, false);
+    NETTY(SocketApi.JDK, false);
 
-    private final boolean nativeSocket;
+    private final SocketApi api;
     private final boolean spin;
 
-    Impl(boolean nativeSocket, boolean spin) {
-        this.nativeSocket = nativeSocket;
+    Impl(SocketApi api, boolean spin) {
+        this.api = api;
         this.spin = spin;
     }
 
-    /** {@return true for the library's native socket} */
-    public boolean nativeSocket() {
-        return nativeSocket;
+    /** {@return the API the socket is read and written through} (Netty: its echo's, the JDK's) */
+    public SocketApi api() {
+        return api;
+    }
+
+    /** {@return true for the library's own socket paths, native or io_uring} */
+    public boolean library() {
+        return this != NETTY && api != SocketApi.JDK;
     }
 
     /** {@return true where the socket is non-blocking and busy-polled} */

@@ -48,10 +48,11 @@ public final class PingCommand implements Callable<Integer> {
     @CommandLine.Mixin
     ConnectOptions peer;
 
-    @Option(names = "--impl", required = true, description = "jdk, jdk-spin, native, native-spin, netty (tcp only)")
+    @Option(names = "--impl", required = true, description = "jdk, jdk-spin, native, native-spin, uring, "
+            + "uring-spin (io_uring: waiting in the kernel, or polling the completion queue), netty (tcp only)")
     String impl;
 
-    @Option(names = "--idle", description = "with --impl jdk-spin or native-spin: what the reader and writer do "
+    @Option(names = "--idle", description = "with --impl jdk-spin, native-spin or uring-spin: what the reader and writer do "
             + "between empty calls: spin (the default: yield every 8th), busy-spin, yield, backoff")
     String idle;
 
@@ -107,7 +108,7 @@ public final class PingCommand implements Callable<Integer> {
             address = peer.socket(transport, DEFAULT_PORT);
             idleStrategy = idle == null ? Idle.SPIN : Idle.byName(idle);
             if (idle != null && !chosen.spin()) {
-                throw new IllegalArgumentException("--idle " + idle + " needs --impl jdk-spin or native-spin");
+                throw new IllegalArgumentException("--idle " + idle + " needs --impl jdk-spin, native-spin or uring-spin");
             }
         } catch (IllegalArgumentException e) {
             err.println("wirespeed ping: " + e.getMessage());
@@ -120,7 +121,8 @@ public final class PingCommand implements Callable<Integer> {
             if (chosen == Impl.NETTY) {
                 warmedUp = NettyPing.run((InetSocketAddress) address, size, warmup, warmupEnd, count, rate, histogram);
             } else {
-                try (ByteChannel channel = Sockets.connect(address, chosen.nativeSocket(), chosen.spin())) {
+                try (ByteChannel channel = Sockets.connect(address, chosen.api(), chosen.spin(),
+                        idleStrategy.strategy())) {
                     PingLoop loop = new PingLoop(channel, size, idleStrategy.strategy());
                     warmedUp = loop.run(warmup, warmupEnd, count, rate, histogram);
                 }

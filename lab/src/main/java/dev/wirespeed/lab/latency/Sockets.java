@@ -1,5 +1,7 @@
 package dev.wirespeed.lab.latency;
 
+import dev.wirespeed.io.IdleStrategy;
+import dev.wirespeed.linux.IoUringSocket;
 import dev.wirespeed.linux.NativeServerSocket;
 import dev.wirespeed.linux.NativeSocket;
 import java.io.Closeable;
@@ -14,22 +16,23 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 
 /**
- * Connected and listening sockets of either implementation, set up for request/response: TCP with
- * Nagle's algorithm off, non-blocking where the implementation busy-polls.
+ * Connected and listening sockets of each {@link SocketApi}, set up for request/response: TCP with
+ * Nagle's algorithm off, non-blocking where the implementation busy-polls; an io_uring socket stays
+ * blocking and busy-polls its completion queue instead.
  */
 final class Sockets {
     private Sockets() {
     }
 
-    /** {@return a connection to {@code address}}, a JDK {@code SocketChannel} or a {@code NativeSocket} */
-    static ByteChannel connect(SocketAddress address, boolean nativeSocket, boolean spin) throws IOException {
-        if (nativeSocket) {
+    /** {@return a connection to {@code address}}, a JDK {@code SocketChannel}, a {@code NativeSocket} or an {@code IoUringSocket} */
+    static ByteChannel connect(SocketAddress address, SocketApi api, boolean spin, IdleStrategy idle) throws IOException {
+        if (api != SocketApi.JDK) {
             NativeSocket socket = NativeSocket.connect(address);
             try {
                 if (address instanceof InetSocketAddress) {
                     socket.setTcpNoDelay(true);
                 }
-                return socket.configureBlocking(!spin);
+                return setUp(socket, api, spin, idle);
             } catch (IOException | RuntimeException e) {
                 socket.close();
                 throw e;
@@ -42,6 +45,12 @@ final class Sockets {
             channel.close();
             throw e;
         }
+    }
+
+    /** {@code idle}: with {@code spin}, what an io_uring socket does between empty looks at its completions. */
+    private static ByteChannel setUp(NativeSocket socket, SocketApi api, boolean spin, IdleStrategy idle)
+            throws IOException {
+        return api == SocketApi.URING ? IoUringSocket.open(socket, spin ? idle : null) : socket.configureBlocking(!spin);
     }
 
     private static SocketChannel setUp(SocketChannel channel, boolean spin) throws IOException {
@@ -64,17 +73,22 @@ final class Sockets {
         SocketAddress localAddress() throws IOException;
     }
 
-    static Listener listen(SocketAddress address, boolean nativeSocket, boolean spin) throws IOException {
-        if (nativeSocket) {
+    static Listener listen(SocketAddress address, SocketApi api, boolean spin, IdleStrategy idle) throws IOException {
+        if (api != SocketApi.JDK) {
             NativeServerSocket server = NativeServerSocket.bind(address, 64);
             return new Listener() {
                 @Override
                 public ByteChannel accept() throws IOException {
                     NativeSocket socket = server.accept();
-                    if (!(address instanceof UnixDomainSocketAddress)) {
-                        socket.setTcpNoDelay(true);
+                    try {
+                        if (!(address instanceof UnixDomainSocketAddress)) {
+                            socket.setTcpNoDelay(true);
+                        }
+                        return setUp(socket, api, spin, idle);
+                    } catch (IOException | RuntimeException e) {
+                        socket.close();
+                        throw e;
                     }
-                    return socket.configureBlocking(!spin);
                 }
 
                 @Override

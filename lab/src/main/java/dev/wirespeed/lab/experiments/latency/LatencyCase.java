@@ -32,7 +32,7 @@ public sealed interface LatencyCase {
 
         @Override
         public Role role() {
-            return impl == Impl.NETTY ? Role.PEER : impl.nativeSocket() ? Role.LIBRARY : Role.JDK;
+            return impl == Impl.NETTY ? Role.PEER : impl.library() ? Role.LIBRARY : Role.JDK;
         }
     }
 

@@ -7,6 +7,7 @@ import dev.wirespeed.lab.experiment.Experiment;
 import dev.wirespeed.lab.experiment.LabContext;
 import dev.wirespeed.lab.experiment.Results;
 import dev.wirespeed.lab.latency.Impl;
+import dev.wirespeed.lab.latency.SocketApi;
 import dev.wirespeed.lab.result.Check;
 import dev.wirespeed.lab.result.ChildReport;
 import dev.wirespeed.lab.result.Figure;
@@ -83,7 +84,7 @@ public final class LatencyExperiment implements Experiment<LatencyCell, Distribu
     static List<LatencyCase> rows(boolean withC) {
         List<LatencyCase> rows = new ArrayList<>();
         for (Impl impl : Impl.values()) {
-            if (!impl.nativeSocket() || NativeSocket.isSupported()) {
+            if (impl.api().unavailable() == null) {
                 rows.add(new LatencyCase.Java(impl));
             }
         }
@@ -92,7 +93,7 @@ public final class LatencyExperiment implements Experiment<LatencyCell, Distribu
             rows.add(new LatencyCase.C(true));
         }
         for (Impl impl : List.of(Impl.JDK_SPIN, Impl.NATIVE_SPIN)) {
-            if (!impl.nativeSocket() || NativeSocket.isSupported()) {
+            if (impl.api().unavailable() == null) {
                 rows.add(new LatencyCase.OpenLoop(impl, OPEN_LOOP_RATE));
             }
         }
@@ -107,6 +108,10 @@ public final class LatencyExperiment implements Experiment<LatencyCell, Distribu
         if (!NativeSocket.isSupported()) {
             lab.note("latency: the native path needs Linux on a 64-bit JVM: its rows and the findings that compare it "
                     + "are skipped");
+        }
+        String noUring = SocketApi.URING.unavailable();
+        if (NativeSocket.isSupported() && noUring != null) {
+            lab.note("latency: the io_uring rows are skipped: " + noUring);
         }
         boolean withC = lab.program(CPrograms.Program.PINGPONG).isPresent();
         List<LatencyCell> cells = new ArrayList<>();
@@ -212,7 +217,7 @@ public final class LatencyExperiment implements Experiment<LatencyCell, Distribu
     /** {@return the echo that {@code ping --impl impl} talks to}, waiting as that ping does */
     private static List<String> javaEcho(Impl ping, int cpu, LabContext lab) {
         // Netty pings our blocking JDK echo: the peer is measured on the side a user would replace.
-        String impl = ping.nativeSocket() ? "native" : "jdk";
+        String impl = ping.api().cliName();
         List<String> args = new ArrayList<>(List.of("echo", "--transport", "tcp", "--port", "0", "--impl", impl));
         if (ping.spin()) {
             args.add("--spin");

@@ -129,7 +129,7 @@ public final class TailsExperiment implements Experiment<TailCell, ChildReport.L
     private static ChildReport.Latency pingPong(TailCell.Row cell, LabContext lab) throws IOException, InterruptedException {
         Impl path = cell.path();
         List<String> echoArgs = new ArrayList<>(List.of("echo", "--transport", "tcp", "--port", "0", "--impl",
-                path.nativeSocket() ? "native" : "jdk"));
+                path.api().cliName()));
         if (path.spin()) {
             echoArgs.add("--spin");
         }
@@ -166,7 +166,7 @@ public final class TailsExperiment implements Experiment<TailCell, ChildReport.L
     public List<Measurement> measurements(Results<TailCell, ChildReport.Latency> results, LabContext lab) {
         List<Measurement> measurements = new ArrayList<>();
         rows(results).forEach((row, d) -> {
-            Series series = new Series(name(), row.name(), row.path().nativeSocket() ? Role.LIBRARY : Role.JDK,
+            Series series = new Series(name(), row.name(), row.path().library() ? Role.LIBRARY : Role.JDK,
                     Medium.TCP, SIZE);
             for (Percentile p : Percentile.values()) {
                 measurements.add(series.at(row.placement(), Unit.MICROSECONDS, d.get(p)).percentile(p));
