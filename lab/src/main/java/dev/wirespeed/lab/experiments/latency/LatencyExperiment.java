@@ -282,8 +282,26 @@ public final class LatencyExperiment implements Experiment<LatencyCell, Distribu
     @Override
     public List<Table> tables(Results<LatencyCell, Distribution> results, LabContext lab) {
         List<Table> tables = new ArrayList<>();
+        List<Check> uringP50 = new ArrayList<>();
+        List<Check> uringNearC = new ArrayList<>();
         List<Placement> placements = results.cases().stream().map(LatencyCell::placement).distinct().toList();
         for (Placement placement : placements) {
+            LatencyCase uringSpin = new LatencyCase.Java(Impl.URING_SPIN);
+            LatencyCase nativeSpin = new LatencyCase.Java(Impl.NATIVE_SPIN);
+            if (results.has(new LatencyCell(placement, uringSpin))) {
+                uringP50.add(new Check(placement.toString(), figure(uringSpin, results.get(new LatencyCell(placement,
+                        uringSpin)), Percentile.P50), figure(nativeSpin, results.get(new LatencyCell(placement,
+                        nativeSpin)), Percentile.P50)));
+                for (boolean spin : new boolean[] {false, true}) {
+                    LatencyCase uring = new LatencyCase.Java(spin ? Impl.URING_SPIN : Impl.URING);
+                    LatencyCell c = new LatencyCell(placement, new LatencyCase.C(spin));
+                    if (results.has(c)) {
+                        uringNearC.add(new Check(placement + ", " + (spin ? "busy-polling" : "blocking"),
+                                figure(uring, results.get(new LatencyCell(placement, uring)), Percentile.P999),
+                                figure(c.row(), results.get(c), Percentile.P999)));
+                    }
+                }
+            }
             List<String> header = new ArrayList<>(List.of("case"));
             for (Percentile p : Percentile.values()) {
                 header.add(p.label() + (p == Percentile.P50 ? " [min-max]" : ""));
@@ -327,8 +345,26 @@ public final class LatencyExperiment implements Experiment<LatencyCell, Distribu
         for (Percentile p : C_BOUNDS.keySet()) {
             nearC.put(p, new ArrayList<>());
         }
+        List<Check> uringP50 = new ArrayList<>();
+        List<Check> uringNearC = new ArrayList<>();
         List<Placement> placements = results.cases().stream().map(LatencyCell::placement).distinct().toList();
         for (Placement placement : placements) {
+            LatencyCase uringSpin = new LatencyCase.Java(Impl.URING_SPIN);
+            LatencyCase nativeSpin = new LatencyCase.Java(Impl.NATIVE_SPIN);
+            if (results.has(new LatencyCell(placement, uringSpin))) {
+                uringP50.add(new Check(placement.toString(), figure(uringSpin, results.get(new LatencyCell(placement,
+                        uringSpin)), Percentile.P50), figure(nativeSpin, results.get(new LatencyCell(placement,
+                        nativeSpin)), Percentile.P50)));
+                for (boolean spin : new boolean[] {false, true}) {
+                    LatencyCase uring = new LatencyCase.Java(spin ? Impl.URING_SPIN : Impl.URING);
+                    LatencyCell c = new LatencyCell(placement, new LatencyCase.C(spin));
+                    if (results.has(c)) {
+                        uringNearC.add(new Check(placement + ", " + (spin ? "busy-polling" : "blocking"),
+                                figure(uring, results.get(new LatencyCell(placement, uring)), Percentile.P999),
+                                figure(c.row(), results.get(c), Percentile.P999)));
+                    }
+                }
+            }
             LatencyCell cOpen = new LatencyCell(placement, new LatencyCase.COpenLoop(OPEN_LOOP_RATE));
             if (results.has(cOpen)) {
                 for (Impl impl : List.of(Impl.NATIVE_SPIN, Impl.JDK_SPIN)) {
@@ -370,6 +406,14 @@ public final class LatencyExperiment implements Experiment<LatencyCell, Distribu
             findings.add(Finding.target(name(), String.format(Locale.ROOT, "the busy-polling paths' open-loop p99.9 is "
                     + "within %.2fx the C ping-pong's at the same rate", C_BOUNDS.get(Percentile.P999)),
                     Rule.atMost(C_BOUNDS.get(Percentile.P999)), openNearC));
+        }
+        if (!uringP50.isEmpty()) {
+            findings.add(Finding.target(name(), "the io_uring path polling its completions (uring-spin) has a p50 no worse "
+                    + "than the native busy-polling path's", Rule.atMost(1), uringP50));
+        }
+        if (!uringNearC.isEmpty()) {
+            findings.add(Finding.target(name(), "the io_uring path's p99.9 is within 1.5x the C ping-pong's, mode for mode",
+                    Rule.atMost(1.5), uringNearC));
         }
         C_BOUNDS.forEach((p, bound) -> {
             if (!nearC.get(p).isEmpty()) {

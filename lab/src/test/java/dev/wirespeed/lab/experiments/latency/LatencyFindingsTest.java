@@ -58,6 +58,35 @@ class LatencyFindingsTest {
         return new LatencyExperiment().findings(results, LAB);
     }
 
+    /** The same results with the io_uring rows: {@code uringSpinP50} polling, the blocking one at the native's. */
+    private static List<Finding> withUring(double uringSpinP50) {
+        Results<LatencyCell, Distribution> results = new Results<>();
+        results.put(new LatencyCell(APART, new LatencyCase.Java(Impl.JDK)), distribution(76.9, 76.8));
+        results.put(new LatencyCell(APART, new LatencyCase.Java(Impl.JDK_SPIN)), distribution(6.2, 6.1));
+        results.put(new LatencyCell(APART, new LatencyCase.Java(Impl.NATIVE)), distribution(73.7, 73.6));
+        results.put(new LatencyCell(APART, new LatencyCase.Java(Impl.NATIVE_SPIN)), distribution(6.0, 6.0));
+        results.put(new LatencyCell(APART, new LatencyCase.Java(Impl.URING)), distribution(73.7, 73.6));
+        results.put(new LatencyCell(APART, new LatencyCase.Java(Impl.URING_SPIN)), distribution(uringSpinP50, 6.0));
+        results.put(new LatencyCell(APART, new LatencyCase.C(false)), distribution(71.1, 69.5));
+        results.put(new LatencyCell(APART, new LatencyCase.C(true)), distribution(5.8, 5.7));
+        return new LatencyExperiment().findings(results, LAB);
+    }
+
+    @Test
+    void theIoUringFindingsHoldAndFailOnTheirFigures() {
+        String p50 = "the io_uring path polling its completions (uring-spin) has a p50 no worse";
+        String tail = "the io_uring path's p99.9 is within 1.5x the C ping-pong's";
+        assertTrue(finding(withUring(6.0), p50).holds());
+        Finding slower = finding(withUring(7.5), p50);
+        assertFalse(slower.holds(), "7.5 / 6.0 = 1.25x");
+        assertEquals("different cores", slower.failures().get(0).where());
+        assertTrue(finding(withUring(8.7), tail).holds(), "p99.9 8 x 8.7 / 8 x 5.8 = 1.5x");
+        Finding tailFails = finding(withUring(8.8), tail);
+        assertFalse(tailFails.holds(), "8.8 / 5.8 = 1.52x");
+        assertEquals("different cores, busy-polling", tailFails.failures().get(0).where());
+        assertTrue(findings(6.1).stream().noneMatch(f -> f.claim().startsWith(p50)), "io_uring findings without its rows");
+    }
+
     private static Finding finding(List<Finding> findings, String start) {
         return findings.stream().filter(f -> f.claim().startsWith(start)).findFirst().orElseThrow();
     }
