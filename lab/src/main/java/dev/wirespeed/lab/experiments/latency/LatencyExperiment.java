@@ -282,26 +282,8 @@ public final class LatencyExperiment implements Experiment<LatencyCell, Distribu
     @Override
     public List<Table> tables(Results<LatencyCell, Distribution> results, LabContext lab) {
         List<Table> tables = new ArrayList<>();
-        List<Check> uringP50 = new ArrayList<>();
-        List<Check> uringNearC = new ArrayList<>();
         List<Placement> placements = results.cases().stream().map(LatencyCell::placement).distinct().toList();
         for (Placement placement : placements) {
-            LatencyCase uringSpin = new LatencyCase.Java(Impl.URING_SPIN);
-            LatencyCase nativeSpin = new LatencyCase.Java(Impl.NATIVE_SPIN);
-            if (results.has(new LatencyCell(placement, uringSpin))) {
-                uringP50.add(new Check(placement.toString(), figure(uringSpin, results.get(new LatencyCell(placement,
-                        uringSpin)), Percentile.P50), figure(nativeSpin, results.get(new LatencyCell(placement,
-                        nativeSpin)), Percentile.P50)));
-                for (boolean spin : new boolean[] {false, true}) {
-                    LatencyCase uring = new LatencyCase.Java(spin ? Impl.URING_SPIN : Impl.URING);
-                    LatencyCell c = new LatencyCell(placement, new LatencyCase.C(spin));
-                    if (results.has(c)) {
-                        uringNearC.add(new Check(placement + ", " + (spin ? "busy-polling" : "blocking"),
-                                figure(uring, results.get(new LatencyCell(placement, uring)), Percentile.P999),
-                                figure(c.row(), results.get(c), Percentile.P999)));
-                    }
-                }
-            }
             List<String> header = new ArrayList<>(List.of("case"));
             for (Percentile p : Percentile.values()) {
                 header.add(p.label() + (p == Percentile.P50 ? " [min-max]" : ""));
