@@ -133,7 +133,8 @@ class LatencyCommandsTest {
         "--jfr|--jfr needs --loop: the events are the loop's",
         "--impl uring --loop|--impl uring serves a thread per connection: the event loop has no io_uring transport yet; drop --loop",
         "--loop --loops 0|--loops=0 must be 1 to 1024",
-        "--impl netty --spin|--impl netty serves tcp from its event loops (--loops N), blocking in epoll, unprimed: drop --spin, --prime, --threads and --transport unix"})
+        "--impl netty --spin|--impl netty serves tcp from its event loops (--loops N), blocking in epoll, unprimed: drop --spin, --prime, --threads and --transport unix",
+        "--impl netty-uring --prime 5|--impl netty-uring serves tcp from its event loops (--loops N), blocking in io_uring, unprimed: drop --spin, --prime, --threads and --transport unix"})
     void manyConnectionOptionsThatDoNotGoTogetherAreUsageErrors(String args, String message) throws Exception {
         List<String> all = new ArrayList<>(List.of("echo", "--transport", "tcp", "--port", "0"));
         all.addAll(List.of(args.split(" ")));

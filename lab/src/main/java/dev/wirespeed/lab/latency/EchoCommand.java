@@ -56,7 +56,8 @@ public final class EchoCommand implements Callable<Integer> {
 
     @Option(names = "--impl", defaultValue = "jdk", description = "jdk (SocketChannel), native (the library's "
             + "FFM NativeSocket), uring (the library's IoUringSocket: a ring per connection; --spin polls its "
-            + "completions) or netty (Netty's epoll echo server, --loops event loops; the peer) "
+            + "completions), netty (Netty's epoll echo server, --loops event loops; the peer) or netty-uring "
+            + "(the same over Netty's io_uring transport) "
             + "(default ${DEFAULT-VALUE})")
     String impl;
 
@@ -101,19 +102,21 @@ public final class EchoCommand implements Callable<Integer> {
         Idle chosenIdle;
         try {
             api = switch (impl) {
-                case "jdk", "netty" -> SocketApi.JDK;
+                case "jdk", "netty", "netty-uring" -> SocketApi.JDK;
                 case "native" -> SocketApi.NATIVE;
                 case "uring" -> SocketApi.URING;
-                default -> throw new IllegalArgumentException("--impl " + impl + ": use jdk, native, uring or netty "
-                        + "(--spin to busy-poll)");
+                default -> throw new IllegalArgumentException("--impl " + impl + ": use jdk, native, uring, netty or "
+                        + "netty-uring (--spin to busy-poll)");
             };
             if (api == SocketApi.URING && loop) {
                 throw new IllegalArgumentException("--impl uring serves a thread per connection: the event loop has "
                         + "no io_uring transport yet; drop --loop");
             }
-            if (impl.equals("netty") && (spin || prime > 0 || transport != Transport.TCP || threads.equals("virtual"))) {
-                throw new IllegalArgumentException("--impl netty serves tcp from its event loops (--loops N), "
-                        + "blocking in epoll, unprimed: drop --spin, --prime, --threads and --transport unix");
+            boolean netty = impl.startsWith("netty");
+            if (netty && (spin || prime > 0 || transport != Transport.TCP || threads.equals("virtual"))) {
+                throw new IllegalArgumentException("--impl " + impl + " serves tcp from its event loops (--loops N), "
+                        + "blocking in " + (impl.equals("netty") ? "epoll" : "io_uring")
+                        + ", unprimed: drop --spin, --prime, --threads and --transport unix");
             }
             FrameFormat.checkMaxFrameLength(maxFrame);
             if (prime < 0 || (prime > 0 && maxFrame < Primer.SIZE)) {
@@ -141,7 +144,7 @@ public final class EchoCommand implements Callable<Integer> {
             if (jfr && !loop) {
                 throw new IllegalArgumentException("--jfr needs --loop: the events are the loop's");
             }
-            if (loops > 1 && !loop && !impl.equals("netty")) {
+            if (loops > 1 && !loop && !impl.startsWith("netty")) {
                 throw new IllegalArgumentException("--loops " + loops + " needs --loop or --impl netty");
             }
             address = listen.address(transport, DEFAULT_PORT);
@@ -150,7 +153,7 @@ public final class EchoCommand implements Callable<Integer> {
             return ExitCode.USAGE;
         }
         IdleStrategy idleStrategy = chosenIdle.strategy();
-        if (impl.equals("netty")) {
+        if (impl.startsWith("netty")) {
             return serveNetty((InetSocketAddress) address, err);
         }
         if (loop) {
@@ -192,7 +195,7 @@ public final class EchoCommand implements Callable<Integer> {
             NettyEcho.serve(address, loops, maxFrame, bound -> {
                 err.println("listening on " + Sockets.describe(bound));
                 err.flush();
-            }, err);
+            }, err, impl.equals("netty-uring"));
             return ExitCode.OK;
         } catch (IOException e) {
             err.println("wirespeed echo: " + e.getMessage());

@@ -13,6 +13,11 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.uring.IoUring;
+import io.netty.channel.uring.IoUringIoHandler;
+import io.netty.channel.uring.IoUringServerSocketChannel;
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.ServerChannel;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
@@ -23,7 +28,8 @@ import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 
 /**
- * The peer's echo server: Netty 4.2 over epoll (NIO where epoll is unavailable), TCP with
+ * The peer's echo server: Netty 4.2 over epoll (NIO where epoll is unavailable), or over its
+ * io_uring transport, TCP with
  * {@code TCP_NODELAY}, {@code LengthFieldBasedFrameDecoder} handing each whole frame (header
  * included) to a handler that writes it back, flushed once per read as Netty's own examples do
  * ({@code channelReadComplete}). {@code loops} event-loop threads both accept and serve, as a
@@ -38,6 +44,11 @@ final class NettyEcho {
         return Epoll.isAvailable();
     }
 
+    /** {@return null where Netty's io_uring transport runs here, else why not} */
+    static String ioUringUnavailable() {
+        return IoUring.isAvailable() ? null : "Netty's io_uring transport is unavailable: " + IoUring.unavailabilityCause();
+    }
+
     /**
      * Serves until the process is killed.
      *
@@ -45,16 +56,31 @@ final class NettyEcho {
      * @param loops event-loop threads
      * @param maxFrame the longest body accepted
      * @param listening told the bound address once connections are accepted
+     * @param ioUring Netty's io_uring transport rather than epoll
      */
     static void serve(InetSocketAddress address, int loops, int maxFrame, java.util.function.Consumer<SocketAddress> listening,
-            PrintWriter err) throws IOException, InterruptedException {
-        boolean epoll = epoll();
-        EventLoopGroup group = new MultiThreadIoEventLoopGroup(loops,
-                epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
+            PrintWriter err, boolean ioUring) throws IOException, InterruptedException {
+        IoHandlerFactory handlers;
+        Class<? extends ServerChannel> channel;
+        if (ioUring) {
+            String why = ioUringUnavailable();
+            if (why != null) {
+                throw new IOException(why);
+            }
+            handlers = IoUringIoHandler.newFactory();
+            channel = IoUringServerSocketChannel.class;
+        } else if (epoll()) {
+            handlers = EpollIoHandler.newFactory();
+            channel = EpollServerSocketChannel.class;
+        } else {
+            handlers = NioIoHandler.newFactory();
+            channel = NioServerSocketChannel.class;
+        }
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(loops, handlers);
         Echo echo = new Echo(err);
         try {
             Channel server = new ServerBootstrap().group(group)
-                    .channel(epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class)
+                    .channel(channel)
                     .option(ChannelOption.SO_BACKLOG, 4096)
                     .childOption(ChannelOption.TCP_NODELAY, true)
                     .childHandler(new ChannelInitializer<SocketChannel>() {

@@ -123,6 +123,10 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
         Settings settings = settings(lab);
         List<ManyCase> cases = new ArrayList<>();
         for (ManyServer server : ManyServer.values()) {
+            if (server.unavailable() != null) {
+                lab.note("many: " + server.label() + " skipped: " + server.unavailable());
+                continue;
+            }
             for (int connections : settings.connections()) {
                 cases.add(new ManyCase.Load(server, connections));
             }

@@ -21,7 +21,9 @@ public enum ManyServer {
     VIRTUAL("SocketChannel, a virtual thread per connection", Role.JDK, List.of("--impl", "jdk", "--threads", "virtual"),
             false, true),
     /** {@code echo --impl netty}: Netty's epoll server, one event loop, {@code LengthFieldBasedFrameDecoder}. */
-    NETTY("Netty epoll, 1 event loop", Role.PEER, List.of("--impl", "netty"), true, false);
+    NETTY("Netty epoll, 1 event loop", Role.PEER, List.of("--impl", "netty"), true, false),
+    /** {@code echo --impl netty-uring}: the same server over Netty's io_uring transport. */
+    NETTY_URING("Netty io_uring, 1 event loop", Role.PEER, List.of("--impl", "netty-uring"), false, false);
 
     private final String label;
     private final Role role;
@@ -35,6 +37,14 @@ public enum ManyServer {
         this.echoArgs = echoArgs;
         this.holdsIdle = holdsIdle;
         this.bounded = bounded;
+    }
+
+    /** {@return null where this machine can run the server, else why not} */
+    public String unavailable() {
+        if (this == NETTY_URING && !io.netty.channel.uring.IoUring.isAvailable()) {
+            return "Netty's io_uring transport is unavailable: " + io.netty.channel.uring.IoUring.unavailabilityCause();
+        }
+        return null;
     }
 
     /** {@return the row's name in tables and results} */
