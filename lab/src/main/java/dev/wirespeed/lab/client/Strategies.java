@@ -38,6 +38,10 @@ public enum Strategies {
     NATIVE(idle -> new NativeClient(false, idle), Role.LIBRARY, EnumSet.of(Transport.TCP, Transport.UNIX)),
     /** The same, the socket non-blocking and busy-polled: the fast-sockets article's case (TCP, Unix). */
     NATIVE_SPIN(idle -> new NativeClient(true, idle), Role.LIBRARY, EnumSet.of(Transport.TCP, Transport.UNIX)),
+    /** The library's {@code FrameReader} over an {@code IoUringSocket}: each refill a {@code RECV} waited for in {@code io_uring_enter} (TCP, Unix). */
+    URING(idle -> new UringClient(null), Role.LIBRARY, EnumSet.of(Transport.TCP, Transport.UNIX)),
+    /** The same, each {@code RECV} submitted and its completion polled for in user space (TCP, Unix). */
+    URING_SPIN(UringClient::new, Role.LIBRARY, EnumSet.of(Transport.TCP, Transport.UNIX)),
     /** The peer: Netty 4.2, {@code LengthFieldBasedFrameDecoder}, NIO transport (TCP only). */
     NETTY_NIO(idle -> new NettyClient(false), Role.PEER, EnumSet.of(Transport.TCP)),
     /** The peer: Netty 4.2, {@code LengthFieldBasedFrameDecoder}, native epoll transport (TCP on Linux only). */
@@ -97,7 +101,7 @@ public enum Strategies {
 
     /** {@return whether this strategy busy-polls a non-blocking socket, and so takes an idle strategy} */
     public boolean polls() {
-        return this == WIRESPEED_SPIN || this == NATIVE_SPIN;
+        return this == WIRESPEED_SPIN || this == NATIVE_SPIN || this == URING_SPIN;
     }
 
     /** {@return the command-line name, as in {@code --strategy buffered-readint}} */

@@ -9,6 +9,7 @@ import dev.wirespeed.lab.experiment.CaseRunner;
 import dev.wirespeed.lab.experiment.Experiment;
 import dev.wirespeed.lab.experiment.LabContext;
 import dev.wirespeed.lab.experiment.Results;
+import dev.wirespeed.lab.latency.SocketApi;
 import dev.wirespeed.lab.result.ChildReport;
 import dev.wirespeed.lab.result.Finding;
 import dev.wirespeed.lab.result.Measurement;
@@ -72,8 +73,9 @@ public final class StreamExperiment implements Experiment<StreamCell, Throughput
     }
 
     /**
-     * {@return whether the lab reads {@code link} with {@code strategy}}: the peers and the native
-     * strategies on tcp only (the native ones are the fast-sockets article's TCP case), busy-polling
+     * {@return whether the lab reads {@code link} with {@code strategy}}: the peers, the native and the
+     * io_uring strategies on tcp only (the native ones are the fast-sockets article's TCP case; io_uring
+     * only where a ring opens), busy-polling
      * a pipe only where standard input can be made non-blocking (Linux, through {@code NativePipe})
      *
      * @param strategy a client strategy
@@ -82,6 +84,9 @@ public final class StreamExperiment implements Experiment<StreamCell, Throughput
     public static boolean fits(Strategies strategy, Link link) {
         if (strategy == Strategies.NATIVE || strategy == Strategies.NATIVE_SPIN) {
             return link == Link.TCP && NativeSocket.isSupported();
+        }
+        if (strategy == Strategies.URING || strategy == Strategies.URING_SPIN) {
+            return link == Link.TCP && SocketApi.URING.unavailable() == null;
         }
         if (strategy.peer()) {
             return link == Link.TCP;
