@@ -8,6 +8,7 @@ import dev.wirespeed.lab.env.Tools;
 import dev.wirespeed.lab.experiment.CaseRunner;
 import dev.wirespeed.lab.experiment.Experiment;
 import dev.wirespeed.lab.experiment.LabContext;
+import dev.wirespeed.lab.experiment.Mode;
 import dev.wirespeed.lab.experiment.Results;
 import dev.wirespeed.lab.latency.SocketApi;
 import dev.wirespeed.lab.result.ChildReport;
@@ -135,13 +136,23 @@ public final class StreamExperiment implements Experiment<StreamCell, Throughput
     @Override
     public List<StreamCell> cases(LabContext lab) throws IOException, InterruptedException {
         boolean withC = lab.program(CPrograms.Program.CEILING).isPresent();
+        List<StreamCase> rows = rows(withC, Tools.has("iperf3"));
+        if (lab.mode() != Mode.FULL && rows.removeIf(StreamExperiment::ioUring)) {
+            // Their own figures are in the latency experiment; here they would lengthen the default run.
+            lab.note(link + ": the io_uring strategies run with --full");
+        }
         List<StreamCell> cells = new ArrayList<>();
         for (Placement placement : lab.placements()) {
-            for (StreamCase row : rows(withC, Tools.has("iperf3"))) {
+            for (StreamCase row : rows) {
                 cells.add(new StreamCell(placement, row));
             }
         }
         return cells;
+    }
+
+    private static boolean ioUring(StreamCase row) {
+        return row instanceof StreamCase.Java java
+                && (java.strategy() == Strategies.URING || java.strategy() == Strategies.URING_SPIN);
     }
 
     @Override
