@@ -12,8 +12,8 @@ import java.util.Set;
  * liburing, no JNI): a submission queue and a completion queue the process shares with the kernel.
  *
  * <p>Use: {@link #open(Options)}; prepare operations ({@link #nop}, {@link #read}, {@link #write},
- * {@link #recv}, {@link #recvMultishot}, {@link #send}, {@link #cancel}), each of which takes the next free submission entry
- * and returns false, preparing nothing, when the submission queue is full; {@link #submit()} hands the
+ * {@link #recv}, {@link #recvMultishot}, {@link #send}, {@link #cancel}), each of which takes the next
+ * free submission entry and returns false, preparing nothing, when the submission queue is full; {@link #submit()} hands the
  * prepared ones to the kernel and {@link #submitAndWait(int)} also waits until completions are there;
  * {@link #complete(Completion)} hands each waiting completion to a callback. Every operation carries a
  * {@code long} of the caller's, its user data, back in its completion; the result is what the
@@ -39,11 +39,15 @@ import java.util.Set;
  *
  * <p>Thread safety: one thread at a time prepares, submits and reaps; with {@code SINGLE_ISSUER} always
  * the one that opened the ring (the kernel refuses any other with {@code EEXIST}). No method
- * allocates on the Java heap per operation. After {@link #close()}, every method but {@code close}
- * throws {@link IllegalStateException}.
+ * allocates on the Java heap per operation. After {@link #close()}, every method that touches the
+ * queues or the descriptor throws {@link IllegalStateException}.
  */
 public final class IoUring implements AutoCloseable {
-    /** The operations this class prepares, with their kernel opcodes. */
+    /**
+     * Operations by kernel opcode: those this class prepares ({@code NOP}, {@code ASYNC_CANCEL},
+     * {@code READ}, {@code WRITE}, {@code SEND}, {@code RECV}) and others a caller may need the kernel to
+     * have, as {@link IoUringSupport} reports them.
+     */
     public enum Op {
         /** Does nothing; completes with 0. */
         NOP(0),
