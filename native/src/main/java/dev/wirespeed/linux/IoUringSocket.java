@@ -16,8 +16,10 @@ import java.nio.channels.ClosedChannelException;
  * <p>Waiting: {@link #open(NativeSocket, IdleStrategy) without an idle strategy}, the operation is
  * submitted and waited for in one {@code io_uring_enter}, one system call per read or write as with
  * {@code recv(2)} and {@code send(2)}. With one, the operation is submitted, then the completion queue
- * is polled in user space, calling the strategy between empty looks: the kernel posts the completion
- * while the thread spins, and no system call is made to wait.
+ * is polled in user space, calling the strategy between empty looks, and no system call is made to
+ * wait; the ring is then opened with {@code COOP_TASKRUN} and {@code TASKRUN_FLAG} where the kernel
+ * has them, so that the kernel flags the completion's work for the polling thread to run (one
+ * {@code io_uring_enter}) instead of interrupting it.
  *
  * <p>Semantics are the socket's: a read returns what arrived (at least one byte), -1 at end of stream;
  * a write may take fewer bytes than offered; failures throw {@link NativeIoException} naming the call
