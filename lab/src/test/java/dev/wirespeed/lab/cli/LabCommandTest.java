@@ -63,7 +63,7 @@ class LabCommandTest {
         for (Link link : Link.values()) {
             List<String> cases = new ArrayList<>();
             for (Strategies strategy : Strategies.values()) {
-                if (StreamExperiment.fits(strategy, link)) {
+                if (StreamExperiment.fits(strategy, link) && StreamExperiment.runsIn(strategy, Mode.QUICK)) {
                     cases.add(strategy.cliName());
                 }
             }

@@ -137,8 +137,7 @@ public final class StreamExperiment implements Experiment<StreamCell, Throughput
     public List<StreamCell> cases(LabContext lab) throws IOException, InterruptedException {
         boolean withC = lab.program(CPrograms.Program.CEILING).isPresent();
         List<StreamCase> rows = rows(withC, Tools.has("iperf3"));
-        if (lab.mode() != Mode.FULL && rows.removeIf(StreamExperiment::ioUring)) {
-            // Their own figures are in the latency experiment; here they would lengthen the default run.
+        if (rows.removeIf(row -> row instanceof StreamCase.Java java && !runsIn(java.strategy(), lab.mode()))) {
             lab.note(link + ": the io_uring strategies run with --full");
         }
         List<StreamCell> cells = new ArrayList<>();
@@ -150,9 +149,16 @@ public final class StreamExperiment implements Experiment<StreamCell, Throughput
         return cells;
     }
 
-    private static boolean ioUring(StreamCase row) {
-        return row instanceof StreamCase.Java java
-                && (java.strategy() == Strategies.URING || java.strategy() == Strategies.URING_SPIN);
+    /**
+     * {@return whether a run of {@code mode} reads with {@code strategy}}: the io_uring strategies with
+     * {@code --full} only, as their figures that carry targets are the latency experiment's, and here
+     * they would lengthen the default run
+     *
+     * @param strategy a strategy that {@link #fits} a link
+     * @param mode the run's mode
+     */
+    public static boolean runsIn(Strategies strategy, Mode mode) {
+        return mode == Mode.FULL || (strategy != Strategies.URING && strategy != Strategies.URING_SPIN);
     }
 
     @Override
