@@ -258,7 +258,9 @@ public final class IoUring implements AutoCloseable {
 
     private static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
 
-    private final Options options;
+    /** From the flags the ring was set up with (not the caller's {@link Options}, which may change later). */
+    private final boolean sqPoll;
+    private final boolean deferTaskRun;
     private final int fd;
     private final int flags;
     private final int features;
@@ -281,10 +283,11 @@ public final class IoUring implements AutoCloseable {
     private int tail;
     private boolean closed;
 
-    private IoUring(Options options, int fd, MemorySegment params) throws NativeIoException {
-        this.options = options;
+    private IoUring(int fd, MemorySegment params) throws NativeIoException {
         this.fd = fd;
         this.flags = params.get(ValueLayout.JAVA_INT, 8);
+        this.sqPoll = (flags & Setup.SQPOLL.bit) != 0;
+        this.deferTaskRun = (flags & Setup.DEFER_TASKRUN.bit) != 0;
         this.features = params.get(ValueLayout.JAVA_INT, 20);
         this.sqEntries = params.get(ValueLayout.JAVA_INT, 0);
         this.cqEntries = params.get(ValueLayout.JAVA_INT, 4);
@@ -368,7 +371,7 @@ public final class IoUring implements AutoCloseable {
                         + " could be dropped; features=0x" + Integer.toHexString(features));
             }
             try {
-                return new IoUring(options, fd, params);
+                return new IoUring(fd, params);
             } catch (NativeIoException | RuntimeException e) {
                 Sys.closeQuietly(fd);
                 throw e;
@@ -563,9 +566,9 @@ public final class IoUring implements AutoCloseable {
         checkOpen();
         int pending = tail - (int) INT.getAcquire(sqRing, sqHead);
         INT.setRelease(sqRing, sqTail, tail);
-        int enterFlags = waitFor > 0 || options.setup.contains(Setup.DEFER_TASKRUN) ? ENTER_GETEVENTS : 0;
+        int enterFlags = waitFor > 0 || deferTaskRun ? ENTER_GETEVENTS : 0;
         int toSubmit = pending;
-        if (options.setup.contains(Setup.SQPOLL)) {
+        if (sqPoll) {
             VarHandle.fullFence(); // the tail store before the flags load, as the kernel thread orders them
             boolean asleep = ((int) INT.getVolatile(sqRing, sqFlags) & SQ_NEED_WAKEUP) != 0;
             if (asleep) {
@@ -578,7 +581,7 @@ public final class IoUring implements AutoCloseable {
         while (true) {
             long n = syscall(capture, SYS_IO_URING_ENTER, fd, toSubmit, waitFor, enterFlags, 0, 0);
             if (n >= 0) {
-                return options.setup.contains(Setup.SQPOLL) ? pending : (int) n;
+                return sqPoll ? pending : (int) n;
             }
             int errno = LibC.errno(capture);
             if (errno == EINTR) {
@@ -623,8 +626,7 @@ public final class IoUring implements AutoCloseable {
             }
             int ringFlags = (int) INT.getVolatile(sqRing, sqFlags);
             boolean held = (ringFlags & SQ_CQ_OVERFLOW) != 0;
-            boolean deferred = handed == 0 && (options.setup.contains(Setup.DEFER_TASKRUN)
-                    || (ringFlags & SQ_TASKRUN) != 0);
+            boolean deferred = handed == 0 && (deferTaskRun || (ringFlags & SQ_TASKRUN) != 0);
             if (!held && !deferred) {
                 return handed;
             }
