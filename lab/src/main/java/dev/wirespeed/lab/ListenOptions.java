@@ -53,6 +53,18 @@ public final class ListenOptions {
         };
     }
 
+    /**
+     * {@return {@code address} as a listening command prints it}: {@code host:port} for TCP, the path for
+     * a Unix socket
+     *
+     * @param address a bound address
+     */
+    public static String describe(SocketAddress address) {
+        return address instanceof InetSocketAddress inet
+                ? inet.getAddress().getHostAddress() + ":" + inet.getPort()
+                : String.valueOf(address);
+    }
+
     static int checkPort(int port) {
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("--port=" + port + " must be 0 to 65535");

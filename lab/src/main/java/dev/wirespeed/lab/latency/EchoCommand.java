@@ -193,7 +193,7 @@ public final class EchoCommand implements Callable<Integer> {
     private int serveNetty(InetSocketAddress address, PrintWriter err) {
         try {
             NettyEcho.serve(address, loops, maxFrame, bound -> {
-                err.println("listening on " + Sockets.describe(bound));
+                err.println("listening on " + ListenOptions.describe(bound));
                 err.flush();
             }, err, impl.equals("netty-uring"));
             return ExitCode.OK;
@@ -246,7 +246,7 @@ public final class EchoCommand implements Callable<Integer> {
                 err.printf(Locale.ROOT, "primed: %d connections of %d round trips each in %d ms%n", Primer.CONNECTIONS,
                         prime, (System.nanoTime() - start) / 1_000_000);
             }
-            err.println("listening on " + Sockets.describe(bound));
+            err.println("listening on " + ListenOptions.describe(bound));
             err.flush();
             Thread.currentThread().join(); // the loops serve until the process is killed
             return ExitCode.OK;

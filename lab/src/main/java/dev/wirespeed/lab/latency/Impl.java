@@ -35,7 +35,7 @@ public enum Impl {
 
     /** {@return true for the library's own socket paths, native or io_uring} */
     public boolean library() {
-        return this != NETTY && api != SocketApi.JDK;
+        return api != SocketApi.JDK;
     }
 
     /** {@return true where the socket is non-blocking and busy-polled} */

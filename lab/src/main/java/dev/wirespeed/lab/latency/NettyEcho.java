@@ -35,7 +35,7 @@ import java.net.SocketAddress;
  * ({@code channelReadComplete}). {@code loops} event-loop threads both accept and serve, as a
  * Netty user sizing one group would write it.
  */
-final class NettyEcho {
+public final class NettyEcho {
     private NettyEcho() {
     }
 
@@ -45,7 +45,7 @@ final class NettyEcho {
     }
 
     /** {@return null where Netty's io_uring transport runs here, else why not} */
-    static String ioUringUnavailable() {
+    public static String ioUringUnavailable() {
         return IoUring.isAvailable() ? null : "Netty's io_uring transport is unavailable: " + IoUring.unavailabilityCause();
     }
 

@@ -1,6 +1,7 @@
 package dev.wirespeed.lab.latency;
 
 import dev.wirespeed.io.IdleStrategy;
+import dev.wirespeed.lab.ListenOptions;
 import dev.wirespeed.linux.IoUringSocket;
 import dev.wirespeed.linux.NativeServerSocket;
 import dev.wirespeed.linux.NativeSocket;
@@ -93,7 +94,7 @@ final class Sockets {
 
                 @Override
                 public String describe() {
-                    return Sockets.describe(server.localAddress());
+                    return ListenOptions.describe(server.localAddress());
                 }
 
                 @Override
@@ -119,7 +120,7 @@ final class Sockets {
             @Override
             public String describe() {
                 try {
-                    return Sockets.describe(server.getLocalAddress());
+                    return ListenOptions.describe(server.getLocalAddress());
                 } catch (IOException e) {
                     return "?";
                 }
@@ -135,11 +136,5 @@ final class Sockets {
                 server.close();
             }
         };
-    }
-
-    static String describe(SocketAddress address) {
-        return address instanceof InetSocketAddress inet
-                ? inet.getAddress().getHostAddress() + ":" + inet.getPort()
-                : String.valueOf(address);
     }
 }

@@ -10,7 +10,6 @@ import dev.wirespeed.linux.NativeIoException;
 import dev.wirespeed.linux.Pipes;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
@@ -143,7 +142,7 @@ public final class ServerCommand implements Callable<Integer> {
         try {
             FrameServer server = builder.start();
             PrintWriter err = spec.commandLine().getErr();
-            err.println("listening on " + describe(server.localAddresses().get(0)));
+            err.println("listening on " + ListenOptions.describe(server.localAddresses().get(0)));
             err.flush();
             Thread.currentThread().join(); // the loops serve until the process is killed
             return ExitCode.OK;
@@ -237,16 +236,10 @@ public final class ServerCommand implements Callable<Integer> {
 
     private static String describe(ServerSocketChannel listener) {
         try {
-            return describe(listener.getLocalAddress());
+            return ListenOptions.describe(listener.getLocalAddress());
         } catch (IOException e) {
             return "?";
         }
-    }
-
-    private static String describe(SocketAddress address) {
-        return address instanceof InetSocketAddress inet
-                ? inet.getAddress().getHostAddress() + ":" + inet.getPort()
-                : String.valueOf(address);
     }
 
     /** Converts {@code --size}. */

@@ -1,5 +1,6 @@
 package dev.wirespeed.lab.experiments.many;
 
+import dev.wirespeed.lab.latency.NettyEcho;
 import dev.wirespeed.lab.result.Role;
 import java.util.List;
 
@@ -41,10 +42,7 @@ public enum ManyServer {
 
     /** {@return null where this machine can run the server, else why not} */
     public String unavailable() {
-        if (this == NETTY_URING && !io.netty.channel.uring.IoUring.isAvailable()) {
-            return "Netty's io_uring transport is unavailable: " + io.netty.channel.uring.IoUring.unavailabilityCause();
-        }
-        return null;
+        return this == NETTY_URING ? NettyEcho.ioUringUnavailable() : null;
     }
 
     /** {@return the row's name in tables and results} */
