@@ -12,7 +12,7 @@ import java.util.Set;
  * liburing, no JNI): a submission queue and a completion queue the process shares with the kernel.
  *
  * <p>Use: {@link #open(Options)}; prepare operations ({@link #nop}, {@link #read}, {@link #write},
- * {@link #recv}, {@link #recvMultishot}, {@link #send}, {@link #cancel}), each of which takes the next
+ * {@link #recv}, {@link #recvMultishot}, {@link #send}, {@link #poll}, {@link #cancel}), each of which takes the next
  * free submission entry and returns false, preparing nothing, when the submission queue is full; {@link #submit()} hands the
  * prepared ones to the kernel and {@link #submitAndWait(int)} also waits until completions are there;
  * {@link #complete(Completion)} hands each waiting completion to a callback. Every operation carries a
@@ -44,8 +44,8 @@ import java.util.Set;
  */
 public final class IoUring implements AutoCloseable {
     /**
-     * Operations by kernel opcode: those this class prepares ({@code NOP}, {@code ASYNC_CANCEL},
-     * {@code READ}, {@code WRITE}, {@code SEND}, {@code RECV}) and others a caller may need the kernel to
+     * Operations by kernel opcode: those this class prepares ({@code NOP}, {@code POLL_ADD},
+     * {@code ASYNC_CANCEL}, {@code READ}, {@code WRITE}, {@code SEND}, {@code RECV}) and others a caller may need the kernel to
      * have, as {@link IoUringSupport} reports them.
      */
     public enum Op {
@@ -240,6 +240,10 @@ public final class IoUring implements AutoCloseable {
     static final int ENTER_SQ_WAKEUP = 1 << 1;
     static final int SQE_BUFFER_SELECT = 1 << 5;
     static final int RECV_MULTISHOT = 1 << 1;
+    static final int POLL_ADD_MULTI = 1;
+    static final int ENTER_EXT_ARG = 1 << 3;
+    /** {@code struct io_uring_getevents_arg}: sigmask, sigmask_sz, min_wait_usec, ts; then the timespec. */
+    static final int GETEVENTS_ARG_SIZE = 24;
     static final int SQ_NEED_WAKEUP = 1;
     static final int SQ_CQ_OVERFLOW = 1 << 1;
     static final int SQ_TASKRUN = 1 << 2;
@@ -255,6 +259,7 @@ public final class IoUring implements AutoCloseable {
     private static final int EINTR = 4;
     private static final int EAGAIN = 11;
     private static final int EBUSY = 16;
+    private static final int ETIME = 62;
 
     private static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
 
@@ -279,6 +284,8 @@ public final class IoUring implements AutoCloseable {
     private final long cqOverflow;
     private final long cqes;
     private final MemorySegment capture = LibC.captureSegment(Arena.ofAuto());
+    /** For a bounded wait: {@code io_uring_getevents_arg}, then the {@code __kernel_timespec} it points to. */
+    private final MemorySegment waitArg = Arena.ofAuto().allocate(GETEVENTS_ARG_SIZE + 16, 8);
     /** The next submission entry to fill; entries {@code [kernel's head, tail)} are prepared and not yet consumed. */
     private int tail;
     private boolean closed;
@@ -509,6 +516,22 @@ public final class IoUring implements AutoCloseable {
         return prepare(Op.RECV.code, SQE_BUFFER_SELECT, RECV_MULTISHOT, fd, 0, 0, 0, 0, userData, buffers.group());
     }
 
+    /**
+     * Prepares a poll of {@code fd} for {@code events} ({@code POLLIN} is 1, {@code POLLOUT} 4): it
+     * completes with the ready events when one of them is, at once if one is already. A multishot poll
+     * completes again on each later wake-up of the descriptor, with {@link #CQE_F_MORE} set, until a
+     * completion lacks it (the kernel ended it, or it was cancelled). Multishot needs Linux 5.13.
+     *
+     * @param fd the descriptor
+     * @param events the {@code poll(2)} events to wait for
+     * @param multishot true to go on after the first completion
+     * @param userData returned in each of its completions
+     * @return false if the submission queue is full
+     */
+    public boolean poll(int fd, int events, boolean multishot, long userData) {
+        return prepare(Op.POLL_ADD.code, fd, 0, 0, multishot ? POLL_ADD_MULTI : 0, events, userData);
+    }
+
     private boolean prepare(int opcode, int fd, long offset, long address, int length, int opFlags, long userData) {
         return prepare(opcode, 0, 0, fd, offset, address, length, opFlags, userData, 0);
     }
@@ -562,11 +585,41 @@ public final class IoUring implements AutoCloseable {
         return enter(completions);
     }
 
+    /**
+     * As {@link #submitAndWait(int)}, waiting at most {@code timeoutNanos} ({@code IORING_ENTER_EXT_ARG},
+     * Linux 5.11); the time passing is not an error.
+     *
+     * @param completions how many to wait for, at least 1
+     * @param timeoutNanos the most to wait, at least 0
+     * @return as {@link #submit()}
+     * @throws NativeIoException if {@code io_uring_enter} fails
+     */
+    public int submitAndWait(int completions, long timeoutNanos) throws NativeIoException {
+        if (completions < 1) {
+            throw new IllegalArgumentException("completions=" + completions + " must be at least 1; use submit()");
+        }
+        if (timeoutNanos < 0) {
+            throw new IllegalArgumentException("timeoutNanos=" + timeoutNanos + " must be at least 0");
+        }
+        checkOpen();
+        MemorySegment arg = waitArg;
+        arg.set(ValueLayout.JAVA_LONG, 0, 0L); // no signal mask
+        arg.set(ValueLayout.JAVA_LONG, 8, 0L); // its size, and no minimum wait
+        arg.set(ValueLayout.JAVA_LONG, 16, arg.address() + GETEVENTS_ARG_SIZE);
+        arg.set(ValueLayout.JAVA_LONG, GETEVENTS_ARG_SIZE, timeoutNanos / 1_000_000_000L);
+        arg.set(ValueLayout.JAVA_LONG, GETEVENTS_ARG_SIZE + 8, timeoutNanos % 1_000_000_000L);
+        return enter(completions, ENTER_EXT_ARG, arg.address(), GETEVENTS_ARG_SIZE);
+    }
+
     private int enter(int waitFor) throws NativeIoException {
+        return enter(waitFor, 0, 0, 0);
+    }
+
+    private int enter(int waitFor, int extraFlags, long arg, long argSize) throws NativeIoException {
         checkOpen();
         int pending = tail - (int) INT.getAcquire(sqRing, sqHead);
         INT.setRelease(sqRing, sqTail, tail);
-        int enterFlags = waitFor > 0 || deferTaskRun ? ENTER_GETEVENTS : 0;
+        int enterFlags = (waitFor > 0 || deferTaskRun ? ENTER_GETEVENTS : 0) | extraFlags;
         int toSubmit = pending;
         if (sqPoll) {
             VarHandle.fullFence(); // the tail store before the flags load, as the kernel thread orders them
@@ -579,13 +632,17 @@ public final class IoUring implements AutoCloseable {
             toSubmit = 0; // with SQPOLL, to_submit only counts what to wait for
         }
         while (true) {
-            long n = syscall(capture, SYS_IO_URING_ENTER, fd, toSubmit, waitFor, enterFlags, 0, 0);
+            long n = syscall(capture, SYS_IO_URING_ENTER, fd, toSubmit, waitFor, enterFlags, arg, argSize);
             if (n >= 0) {
                 return sqPoll ? pending : (int) n;
             }
             int errno = LibC.errno(capture);
-            if (errno == EINTR) {
+            boolean bounded = (extraFlags & ENTER_EXT_ARG) != 0;
+            if (errno == EINTR && !bounded) {
                 continue;
+            }
+            if (errno == ETIME || errno == EINTR) {
+                return 0; // a bounded wait ended, with nothing submitted; its caller keeps the deadline
             }
             if (errno == EAGAIN || errno == EBUSY) {
                 return 0; // completions are waiting in the kernel for room: reap, then submit again
