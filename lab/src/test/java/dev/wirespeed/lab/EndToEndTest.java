@@ -132,7 +132,8 @@ class EndToEndTest {
     }
 
     @org.junit.jupiter.params.ParameterizedTest
-    @org.junit.jupiter.params.provider.CsvSource({"'--loop'", "'--loop --impl native --loops 2'"})
+    @org.junit.jupiter.params.provider.CsvSource({"'--loop'", "'--loop --impl native --loops 2'",
+        "'--loop --impl uring --loops 2'"})
     void aLoopServerStreamsAVerifiedCountedStreamToClientsAtOnce(String loopArgs) throws Exception {
         List<String> args = new ArrayList<>(List.of("--count", "300000", "--size", "0-300"));
         args.addAll(List.of(loopArgs.split(" ")));

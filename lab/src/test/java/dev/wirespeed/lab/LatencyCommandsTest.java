@@ -102,7 +102,7 @@ class LatencyCommandsTest {
     @ParameterizedTest
     @CsvSource({"'--loop', jdk", "'--loop --spin', jdk-spin", "'--loop --loops 2', native", "'--threads virtual', jdk",
         "'--loop --impl native', native-spin", "'--loop --impl native --spin --loops 2', jdk",
-        "'--loop --impl native --jfr', native",
+        "'--loop --impl native --jfr', native", "'--loop --impl uring', uring", "'--loop --impl uring --spin --loops 2', native-spin",
         "'--impl netty', jdk", "'--impl netty --loops 2', netty"})
     void everyManyConnectionEchoRoundTripsVerifiedFrames(String echoArgs, String pingImpl) throws Exception {
         int port = echo(echoArgs.split(" "));
@@ -131,7 +131,6 @@ class LatencyCommandsTest {
         "--spin --threads virtual|--threads virtual cannot go with --spin: a spinning connection would hold its carrier thread",
         "--threads green|--threads green: use platform or virtual",
         "--jfr|--jfr needs --loop: the events are the loop's",
-        "--impl uring --loop|--impl uring serves a thread per connection: the event loop has no io_uring transport yet; drop --loop",
         "--loop --loops 0|--loops=0 must be 1 to 1024",
         "--impl netty --spin|--impl netty serves tcp from its event loops (--loops N), blocking in epoll, unprimed: drop --spin, --prime, --threads and --transport unix",
         "--impl netty-uring --prime 5|--impl netty-uring serves tcp from its event loops (--loops N), blocking in io_uring, unprimed: drop --spin, --prime, --threads and --transport unix"})

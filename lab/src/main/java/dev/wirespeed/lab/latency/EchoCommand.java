@@ -10,6 +10,7 @@ import dev.wirespeed.lab.Idle;
 import dev.wirespeed.lab.ListenOptions;
 import dev.wirespeed.lab.Transport;
 import dev.wirespeed.linux.EpollTransport;
+import dev.wirespeed.linux.IoUringTransport;
 import dev.wirespeed.loop.Connection;
 import dev.wirespeed.loop.ConnectionHandler;
 import dev.wirespeed.loop.FrameServer;
@@ -34,7 +35,8 @@ import picocli.CommandLine.Option;
         description = {"Sends every frame it receives back to its sender, unchanged: the other end of 'wirespeed ping'. "
                 + "Each connection gets its own thread (--threads platform, the default, or virtual); output is flushed "
                 + "whenever no whole input is left buffered. With --loop the connections share event loops instead "
-                + "(the library's FrameServer; --loops N threads; over the JDK's Selector, or epoll with --impl native), "
+                + "(the library's FrameServer; --loops N threads; over the JDK's Selector, epoll with --impl native, or "
+                + "io_uring with --impl uring), "
                 + "each reply sent at the end of the loop's turn.",
             "With --prime N it first echoes N round trips of 100-byte frames to itself over a loopback connection, "
                 + Primer.CONNECTIONS + " connections one after another, so that the JIT has compiled the echo's path, "
@@ -108,10 +110,6 @@ public final class EchoCommand implements Callable<Integer> {
                 default -> throw new IllegalArgumentException("--impl " + impl + ": use jdk, native, uring, netty or "
                         + "netty-uring (--spin to busy-poll)");
             };
-            if (api == SocketApi.URING && loop) {
-                throw new IllegalArgumentException("--impl uring serves a thread per connection: the event loop has "
-                        + "no io_uring transport yet; drop --loop");
-            }
             boolean netty = impl.startsWith("netty");
             if (netty && (spin || prime > 0 || transport != Transport.TCP || threads.equals("virtual"))) {
                 throw new IllegalArgumentException("--impl " + impl + " serves tcp from its event loops (--loops N), "
@@ -227,8 +225,16 @@ public final class EchoCommand implements Callable<Integer> {
         };
         FrameServer.Builder builder = FrameServer.builder(back).bind(address).loops(loops).maxFrameLength(maxFrame)
                 .threadName("echo-loop");
-        if (impl.equals("native")) {
-            builder.transport(EpollTransport.create());
+        try {
+            if (impl.equals("native")) {
+                builder.transport(EpollTransport.create());
+            } else if (impl.equals("uring")) {
+                builder.transport(IoUringTransport.create());
+            }
+        } catch (UnsupportedOperationException e) {
+            err.println("wirespeed echo: --impl " + impl + " --loop: " + e.getMessage());
+            err.flush();
+            return ExitCode.IO_FAILURE;
         }
         if (jfr) {
             builder.jfrEvents(true);

@@ -6,6 +6,7 @@ import dev.wirespeed.lab.ListenOptions;
 import dev.wirespeed.lab.Transport;
 import dev.wirespeed.loop.FrameServer;
 import dev.wirespeed.linux.EpollTransport;
+import dev.wirespeed.linux.IoUringTransport;
 import dev.wirespeed.linux.NativeIoException;
 import dev.wirespeed.linux.Pipes;
 import java.io.IOException;
@@ -68,8 +69,8 @@ public final class ServerCommand implements Callable<Integer> {
     @Option(names = "--loops", defaultValue = "1", description = "with --loop: loop threads (default ${DEFAULT-VALUE})")
     int loops;
 
-    @Option(names = "--impl", defaultValue = "jdk", description = "with --loop: jdk (the JDK's Selector) or native "
-            + "(epoll through FFM) (default ${DEFAULT-VALUE})")
+    @Option(names = "--impl", defaultValue = "jdk", description = "with --loop: jdk (the JDK's Selector), native "
+            + "(epoll through FFM) or uring (io_uring through FFM) (default ${DEFAULT-VALUE})")
     String impl;
 
     @Option(names = "--pipe-size", description = "with --transport stdout: resize the pipe to this many bytes "
@@ -84,8 +85,8 @@ public final class ServerCommand implements Callable<Integer> {
         if (!threads.equals("platform") && !threads.equals("virtual")) {
             return usage("--threads " + threads + ": use platform or virtual");
         }
-        if (!impl.equals("jdk") && !impl.equals("native")) {
-            return usage("--impl " + impl + ": use jdk or native");
+        if (!impl.equals("jdk") && !impl.equals("native") && !impl.equals("uring")) {
+            return usage("--impl " + impl + ": use jdk, native or uring");
         }
         if (!loop && (loops != 1 || !impl.equals("jdk"))) {
             return usage("--loops and --impl need --loop");
@@ -136,8 +137,14 @@ public final class ServerCommand implements Callable<Integer> {
         }
         FrameServer.Builder builder = FrameServer.builder(new LoopStreams(size, count == null ? Long.MAX_VALUE : count))
                 .bind(address).loops(loops).outputLimit(LOOP_OUTPUT_LIMIT).threadName("server-loop");
-        if (impl.equals("native")) {
-            builder.transport(EpollTransport.create());
+        try {
+            if (impl.equals("native")) {
+                builder.transport(EpollTransport.create());
+            } else if (impl.equals("uring")) {
+                builder.transport(IoUringTransport.create());
+            }
+        } catch (UnsupportedOperationException e) {
+            return usage("--impl " + impl + ": " + e.getMessage());
         }
         try {
             FrameServer server = builder.start();

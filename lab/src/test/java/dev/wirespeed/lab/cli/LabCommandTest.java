@@ -208,15 +208,16 @@ class LabCommandTest {
                 }
             }
         }
-        for (ManyServer server : List.of(ManyServer.C_EPOLL, ManyServer.LOOP, ManyServer.LOOP_EPOLL, ManyServer.NETTY)) {
+        for (ManyServer server : List.of(ManyServer.C_EPOLL, ManyServer.LOOP, ManyServer.LOOP_EPOLL,
+                ManyServer.LOOP_URING, ManyServer.NETTY)) {
             assertTrue(only(report, "many", server.label() + ", 1000 idle connections", placement, Unit.BYTES, null)
                     .stats().median() > 0, server.label());
         }
-        for (ManyServer server : List.of(ManyServer.LOOP, ManyServer.LOOP_EPOLL)) {
+        for (ManyServer server : List.of(ManyServer.LOOP, ManyServer.LOOP_EPOLL, ManyServer.LOOP_URING)) {
             assertTrue(only(report, "many", server.label() + ", 64 connections beside a slow reader", placement,
                     Unit.MSG_PER_S, null).stats().median() > 0, server.label());
         }
-        assertEquals(9, report.findings().stream().filter(f -> f.experiment().equals("many")).count(),
+        assertEquals(12, report.findings().stream().filter(f -> f.experiment().equals("many")).count(),
                 report.findings().toString());
         assertTrue(out.toString().contains("many: the server's resident memory with idle connections held"),
                 out.toString());

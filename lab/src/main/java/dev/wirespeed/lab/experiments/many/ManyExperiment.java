@@ -58,6 +58,8 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
     static final int SLOW_CASE_CONNECTIONS = 64;
     /** The servers measured across a link too. */
     static final List<ManyServer> ACROSS = List.of(ManyServer.C_EPOLL, ManyServer.LOOP_EPOLL, ManyServer.NETTY);
+    /** The library's event loop on each of its transports: Selector, epoll, io_uring. */
+    static final List<ManyServer> LOOPS = List.of(ManyServer.LOOP, ManyServer.LOOP_EPOLL, ManyServer.LOOP_URING);
     /** The most the server's resident memory may grow while a slow reader is connected. */
     static final double SLOW_GROWTH_BOUND = 4 * 1024 * 1024;
 
@@ -496,7 +498,7 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
         ManyCase.Load netty = new ManyCase.Load(ManyServer.NETTY, most);
         // Every transport of the library's loop is judged: a finding holds only if each does.
         List<ManyCase.Load> loops = new ArrayList<>();
-        for (ManyServer loop : List.of(ManyServer.LOOP, ManyServer.LOOP_EPOLL)) {
+        for (ManyServer loop : LOOPS) {
             if (results.has(new ManyCase.Load(loop, most))) {
                 loops.add(new ManyCase.Load(loop, most));
             }
@@ -530,6 +532,22 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
                     + "Netty's at p99 and p99.9", Rule.atMost(1.0), tails));
         }
         ManyCase.Load epoll = new ManyCase.Load(ManyServer.LOOP_EPOLL, most);
+        ManyCase.Load uring = new ManyCase.Load(ManyServer.LOOP_URING, most);
+        if (results.has(epoll) && results.has(uring)) {
+            findings.add(Finding.target(name(), "the library's event loop over io_uring echoes at least 1.2x the frames "
+                    + "a second of the same loop over epoll", Rule.atLeast(1.2),
+                    List.of(new Check(where, rate(results, uring), rate(results, epoll)))));
+            findings.add(Finding.target(name(), "the library's event loop over io_uring costs the server at most 1/1.2 "
+                    + "of its CPU per frame over epoll (epoll's over io_uring's, at least 1.2x): the same target seen "
+                    + "from the server, whoever limits the rate", Rule.atLeast(1.2),
+                    List.of(new Check(where, cpu(results, epoll), cpu(results, uring)))));
+        }
+        ManyCase.Load nettyUring = new ManyCase.Load(ManyServer.NETTY_URING, most);
+        if (results.has(uring) && results.has(nettyUring)) {
+            findings.add(Finding.target(name(), "the library's event loop over io_uring costs the server at most 1/1.2 "
+                    + "of Netty's io_uring transport's CPU per frame (Netty's over the loop's, at least 1.2x)",
+                    Rule.atLeast(1.2), List.of(new Check(where, cpu(results, nettyUring), cpu(results, uring)))));
+        }
         ManyCase.Load recorded = new ManyCase.Load(ManyServer.LOOP_EPOLL_JFR, most);
         if (results.has(epoll) && results.has(recorded)) {
             findings.add(Finding.target(name(), "the server's JFR events, on and recorded, cost the loop at most 10% "
@@ -538,7 +556,7 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
         }
         List<Check> keep = new ArrayList<>();
         List<Check> bounded = new ArrayList<>();
-        for (ManyServer loop : List.of(ManyServer.LOOP, ManyServer.LOOP_EPOLL)) {
+        for (ManyServer loop : LOOPS) {
             ManyCase.Slow slow = new ManyCase.Slow(loop, SLOW_CASE_CONNECTIONS);
             if (results.has(slow)) {
                 ManyResult.Slow r = (ManyResult.Slow) results.get(slow);
@@ -557,7 +575,7 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
                     + "at most 4 MiB", Rule.atMost(1.0), bounded));
         }
         List<Check> memory = new ArrayList<>();
-        for (ManyServer loop : List.of(ManyServer.LOOP, ManyServer.LOOP_EPOLL)) {
+        for (ManyServer loop : LOOPS) {
             ManyCase.Idle idle = new ManyCase.Idle(loop, settings(lab).idleConnections());
             if (results.has(idle)) {
                 ManyResult.Idle r = (ManyResult.Idle) results.get(idle);

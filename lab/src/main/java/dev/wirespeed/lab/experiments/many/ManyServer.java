@@ -2,6 +2,7 @@ package dev.wirespeed.lab.experiments.many;
 
 import dev.wirespeed.lab.latency.NettyEcho;
 import dev.wirespeed.lab.result.Role;
+import dev.wirespeed.linux.IoUringTransport;
 import java.util.List;
 
 /** A server of the many-connections experiment: an echo, each frame sent back unchanged. */
@@ -12,6 +13,9 @@ public enum ManyServer {
     LOOP("wirespeed FrameServer, 1 loop", Role.LIBRARY, List.of("--impl", "jdk", "--loop"), true, true),
     /** {@code echo --loop --impl native}: the same loop over {@code epoll} through FFM ({@code EpollTransport}). */
     LOOP_EPOLL("wirespeed FrameServer over epoll, 1 loop", Role.LIBRARY, List.of("--impl", "native", "--loop"), true,
+            true),
+    /** {@code echo --loop --impl uring}: the same loop over io_uring through FFM ({@code IoUringTransport}). */
+    LOOP_URING("wirespeed FrameServer over io_uring, 1 loop", Role.LIBRARY, List.of("--impl", "uring", "--loop"), true,
             true),
     /** The same with the server's JFR events on and a recording of JFR's default settings: what they cost. */
     LOOP_EPOLL_JFR("wirespeed FrameServer over epoll, JFR events on", Role.LIBRARY,
@@ -42,7 +46,20 @@ public enum ManyServer {
 
     /** {@return null where this machine can run the server, else why not} */
     public String unavailable() {
-        return this == NETTY_URING ? NettyEcho.ioUringUnavailable() : null;
+        return switch (this) {
+            case NETTY_URING -> NettyEcho.ioUringUnavailable();
+            case LOOP_URING -> uringUnavailable();
+            default -> null;
+        };
+    }
+
+    private static String uringUnavailable() {
+        try {
+            IoUringTransport.create();
+            return null;
+        } catch (UnsupportedOperationException e) {
+            return e.getMessage();
+        }
     }
 
     /** {@return the row's name in tables and results} */
