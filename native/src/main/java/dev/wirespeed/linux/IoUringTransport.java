@@ -43,7 +43,8 @@ import java.net.SocketAddress;
  * (or, when the loop busy-polls, does not wait); another thread wakes it through an {@code eventfd}
  * the ring polls. Listening sockets are polled through the ring and accepted with {@code accept4(2)}.
  * Each ring is opened on its loop's thread, with {@code SINGLE_ISSUER} and {@code DEFER_TASKRUN} where
- * the kernel accepts them, so that completion work runs only when the loop asks for completions.
+ * the kernel accepts them, so that completion work runs only when the loop asks for completions (else
+ * with {@code COOP_TASKRUN} and {@code TASKRUN_FLAG}, where the kernel flags the work for the loop).
  * Accepted sockets stay in blocking mode, as io_uring waits for a blocking socket's readiness itself
  * and returns {@code EAGAIN} for a non-blocking one.
  *

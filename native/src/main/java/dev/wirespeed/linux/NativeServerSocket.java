@@ -148,6 +148,11 @@ public final class NativeServerSocket implements Closeable {
         }
     }
 
+    /** {@return false once {@link #close()} has begun} */
+    boolean isOpen() {
+        return open;
+    }
+
     /** {@return whether the accepted connections are TCP} */
     boolean isInet() {
         return inet;

@@ -143,8 +143,8 @@ final class UringPoller implements Poller {
         IoUring.Options options = IoUring.options().entries(sqEntries).cqEntries(cqEntries);
         if (support.accepts(IoUring.Setup.DEFER_TASKRUN)) {
             options.with(IoUring.Setup.SINGLE_ISSUER, IoUring.Setup.DEFER_TASKRUN);
-        } else if (support.accepts(IoUring.Setup.COOP_TASKRUN)) {
-            options.with(IoUring.Setup.COOP_TASKRUN);
+        } else if (support.accepts(IoUring.Setup.TASKRUN_FLAG)) {
+            options.with(IoUring.Setup.COOP_TASKRUN, IoUring.Setup.TASKRUN_FLAG); // flagged, for a loop that busy-polls
         }
         IoUring r = IoUring.open(options);
         try {
@@ -309,7 +309,9 @@ final class UringPoller implements Poller {
                     wait = false;
                 }
                 if (!wait) {
-                    ring.submit();
+                    if (ring.pending() > 0) {
+                        ring.submit();
+                    } // else complete() enters the kernel only if the queue is empty and completion work waits
                 } else if (timeoutMillis < 0) {
                     ring.submitAndWait(1);
                 } else {
@@ -336,7 +338,7 @@ final class UringPoller implements Poller {
         }
         for (int i = 0; i < listeners.size(); i++) {
             ListenerEntry l = listeners.get(i);
-            if (!l.armed && !l.fired) {
+            if (!l.armed && !l.fired && l.listener.socket().isOpen()) { // a closed one's descriptor may be reused
                 room();
                 ring.poll(l.listener.socket().fd(), POLLIN, false, userData(OP_LISTEN, i, 0));
                 l.armed = true;
