@@ -248,12 +248,12 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
                 CompletableFuture<String> err = Children.drainLater(generator.getErrorStream());
                 List<ChildReport.Load> rounds = new ArrayList<>();
                 // The server's CPU time is read as each round's line arrives, so that it covers the measured rounds.
-                long serverCpuAfterWarmUp = 0;
-                long serverCpu = 0;
+                CpuTime serverCpuAfterWarmUp = CpuTime.NONE;
+                CpuTime serverCpu = CpuTime.NONE;
                 try (BufferedReader out = new BufferedReader(new InputStreamReader(generator.getInputStream(),
                         StandardCharsets.UTF_8))) {
                     for (String line = out.readLine(); line != null; line = out.readLine()) {
-                        serverCpu = cpuNanos(server.pid());
+                        serverCpu = cpuTime(server.pid());
                         peakRssKib[0] = Math.max(peakRssKib[0], residentKib(server));
                         ChildReport.Load round = (ChildReport.Load) ChildReports.read(line);
                         if (round.round() == 1) {
@@ -274,11 +274,15 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
                     throw new IOException(what + " reported no measured round");
                 }
                 long frames = rounds.stream().mapToLong(ChildReport.Load::frames).sum();
-                double serverNsPerFrame = (double) (serverCpu - serverCpuAfterWarmUp) / frames;
+                long serverNanos = serverCpu.total() - serverCpuAfterWarmUp.total();
+                double serverNsPerFrame = (double) serverNanos / frames;
+                double kernelShare = serverNanos == 0 ? 0
+                        : (double) (serverCpu.systemNanos() - serverCpuAfterWarmUp.systemNanos()) / serverNanos;
                 return new ManyResult.Load(stats(rounds, ChildReport.Load::framesPerSecond),
                         stats(rounds, ChildReport.Load::p50), stats(rounds, ChildReport.Load::p99),
                         stats(rounds, ChildReport.Load::p999), stats(rounds, ChildReport.Load::max),
-                        Stats.of(List.of(serverNsPerFrame)), stats(rounds, ChildReport.Load::cpuShare));
+                        Stats.of(List.of(serverNsPerFrame)), Stats.of(List.of(kernelShare)),
+                        stats(rounds, ChildReport.Load::cpuShare));
             }
 
             private ManyResult.Idle idle(ManyCase.Idle idle) throws IOException, InterruptedException {
@@ -354,15 +358,29 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
     }
 
     /**
-     * {@return the CPU time a process has used, user and system, all its threads, from
-     * {@code /proc/PID/stat}, in nanoseconds} Linux counts it in ticks of 1/100 s ({@code USER_HZ}).
+     * The CPU time a process has used, all its threads, in nanoseconds.
+     *
+     * @param userNanos in user mode
+     * @param systemNanos in the kernel on its behalf
      */
-    static long cpuNanos(long pid) throws IOException {
+    record CpuTime(long userNanos, long systemNanos) {
+        static final CpuTime NONE = new CpuTime(0, 0);
+
+        long total() {
+            return userNanos + systemNanos;
+        }
+    }
+
+    /**
+     * {@return the CPU time process {@code pid} has used, from {@code /proc/PID/stat}} Linux counts it
+     * in ticks of 1/100 s ({@code USER_HZ}).
+     */
+    static CpuTime cpuTime(long pid) throws IOException {
         String stat = Files.readString(Path.of("/proc", String.valueOf(pid), "stat"));
         // The command name, in parentheses, may hold spaces: fields are counted after its closing one.
         String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-        long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]); // utime and stime, fields 14 and 15
-        return ticks * 10_000_000L;
+        // utime and stime, fields 14 and 15
+        return new CpuTime(Long.parseLong(fields[11]) * 10_000_000L, Long.parseLong(fields[12]) * 10_000_000L);
     }
 
     /** {@return the resident memory of a process, from {@code /proc/PID/status}, in KiB} */
@@ -426,6 +444,7 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
                         String.format(Locale.ROOT, "%,.0f [%,.0f-%,.0f]", r.framesPerSecond().median(),
                                 r.framesPerSecond().min(), r.framesPerSecond().max()),
                         String.format(Locale.ROOT, "%,.0f", r.serverCpuNsPerFrame().median()),
+                        String.format(Locale.ROOT, "%.0f%%", 100 * r.serverKernelShare().median()),
                         String.format(Locale.ROOT, "%.0f%%", 100 * r.loadCpuShare().median()),
                         micros(r.p50()), micros(r.p99()), micros(r.p999()), micros(r.max())));
                 case ManyResult.Idle r -> idles.add(List.of(kase.server().label(),
@@ -445,21 +464,23 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
             tables.add(new Table(String.format(Locale.ROOT, "many: echo servers under a pipelined load, TCP loopback, "
                     + "%d-byte bodies, %d frames in flight per connection; median of %d round(s) after one; %s (%s)",
                     SIZE, WINDOW, settings.rounds() - 1, placement, placement.cpus()),
-                    List.of("server", "connections", "frames/s [min-max]", "server CPU ns/frame", "load CPU",
+                    List.of("server", "connections", "frames/s [min-max]", "server CPU ns/frame", "of it kernel", "load CPU",
                             "p50 us", "p99 us", "p99.9 us", "max us"),
                     loads, List.of(String.format(Locale.ROOT, "the load: the lab's C generator (many.c), every echo "
                             + "checked byte for byte; a round sends %,d frames in all (fewer than 16 connections "
                             + "send what 16 would each); latency from a frame's send to its echo, so it includes the "
                             + "window's queueing",
                             settings.framesPerRound()), "server CPU: all the server process's threads, user and system, "
-                            + "over the measured rounds; load CPU: the generator's share of one CPU then (near 100%, "
-                            + "the load and not the server set the rate)")));
+                            + "over the measured rounds; of it kernel: the part that was system time (the kernel's "
+                            + "work for the server: its system calls and the TCP stack under them); load CPU: the "
+                            + "generator's share of one CPU then (near 100%, the load and not the server set the "
+                            + "rate)")));
         }
         if (!far.isEmpty()) {
             tables.add(new Table(String.format(Locale.ROOT, "many across a link: the same load, the server in a "
                     + "network namespace behind a veth pair; median of %d round(s) after one; %s (%s)",
                     settings.rounds() - 1, placement, placement.cpus()),
-                    List.of("server", "connections", "frames/s [min-max]", "server CPU ns/frame", "load CPU",
+                    List.of("server", "connections", "frames/s [min-max]", "server CPU ns/frame", "of it kernel", "load CPU",
                             "p50 us", "p99 us", "p99.9 us", "max us"),
                     far, List.of("the link: " + VethLink.PEER_ADDRESS + " in the namespace, " + VethLink.RATE
                             + " each way; the notes below say whether the kernel could add a delay (netem)")));

@@ -14,11 +14,13 @@ public sealed interface ManyResult {
      * @param max the longest
      * @param serverCpuNsPerFrame the server process's CPU time (user and system, all its threads) per frame
      *     over the measured rounds, in nanoseconds: its cost, whoever limits the rate
+     * @param serverKernelShare the part of that time the kernel spent for it (system time), 0 to 1:
+     *     what a change of the server's own code or of its system calls can and cannot reach
      * @param loadCpuShare the load generator's CPU time over each measured round as a share of its wall
      *     time: near 1, the load and not the server set the rate
      */
     record Load(Stats framesPerSecond, Stats p50, Stats p99, Stats p999, Stats max, Stats serverCpuNsPerFrame,
-            Stats loadCpuShare) implements ManyResult {
+            Stats serverKernelShare, Stats loadCpuShare) implements ManyResult {
     }
 
     /**

@@ -23,7 +23,7 @@ class ManyExperimentTest {
 
     private static ManyResult.Load load(double framesPerSecond, double cpuNs, double p99) {
         return new ManyResult.Load(Stats.exact(framesPerSecond), Stats.exact(p99 / 2), Stats.exact(p99),
-                Stats.exact(p99 * 1.2), Stats.exact(p99 * 1.5), Stats.exact(cpuNs), Stats.exact(1.0));
+                Stats.exact(p99 * 1.2), Stats.exact(p99 * 1.5), Stats.exact(cpuNs), Stats.exact(0.85), Stats.exact(1.0));
     }
 
     /**
