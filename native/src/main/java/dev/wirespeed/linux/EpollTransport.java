@@ -70,14 +70,7 @@ public final class EpollTransport implements LoopTransport {
 
     @Override
     public Listener listen(SocketAddress address, int backlog) throws IOException {
-        NativeServerSocket socket = NativeServerSocket.bind(address, backlog);
-        try {
-            socket.configureNonBlocking();
-            return new EpollListener(socket);
-        } catch (IOException | RuntimeException e) {
-            socket.close();
-            throw e;
-        }
+        return new EpollListener(NativeServerSocket.bindNonBlocking(address, backlog));
     }
 
     /** A listening socket whose connections come out non-blocking, with {@code TCP_NODELAY} over TCP. */
@@ -89,16 +82,12 @@ public final class EpollTransport implements LoopTransport {
 
         @Override
         public Endpoint accept() throws IOException {
-            NativeSocket accepted = socket.acceptNow();
+            NativeSocket accepted = socket.acceptForLoop();
             if (accepted == null) {
                 return null;
             }
             try {
-                accepted.configureBlocking(false);
-                if (socket.isInet()) {
-                    accepted.setTcpNoDelay(true);
-                }
-                return accepted;
+                return accepted.configureBlocking(false);
             } catch (IOException | RuntimeException e) {
                 accepted.reset();
                 throw e;

@@ -162,14 +162,7 @@ public final class IoUringTransport implements LoopTransport {
 
     @Override
     public Listener listen(SocketAddress address, int backlog) throws IOException {
-        NativeServerSocket socket = NativeServerSocket.bind(address, backlog);
-        try {
-            socket.configureNonBlocking();
-            return new UringListener(socket);
-        } catch (IOException | RuntimeException e) {
-            socket.close();
-            throw e;
-        }
+        return new UringListener(NativeServerSocket.bindNonBlocking(address, backlog));
     }
 
     @Override
@@ -186,19 +179,8 @@ public final class IoUringTransport implements LoopTransport {
 
         @Override
         public Endpoint accept() throws IOException {
-            NativeSocket accepted = socket.acceptNow();
-            if (accepted == null) {
-                return null;
-            }
-            try {
-                if (socket.isInet()) {
-                    accepted.setTcpNoDelay(true);
-                }
-                return new UringEndpoint(accepted);
-            } catch (IOException | RuntimeException e) {
-                accepted.reset();
-                throw e;
-            }
+            NativeSocket accepted = socket.acceptForLoop();
+            return accepted == null ? null : new UringEndpoint(accepted);
         }
 
         @Override

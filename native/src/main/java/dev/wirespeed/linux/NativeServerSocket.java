@@ -77,6 +77,38 @@ public final class NativeServerSocket implements Closeable {
         }
     }
 
+    /** As {@link #bind}, the listening descriptor non-blocking, for an event loop's {@link #acceptForLoop()}. */
+    static NativeServerSocket bindNonBlocking(SocketAddress address, int backlog) throws IOException {
+        NativeServerSocket socket = bind(address, backlog);
+        try {
+            socket.configureNonBlocking();
+            return socket;
+        } catch (IOException | RuntimeException e) {
+            socket.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Takes a waiting connection for an event loop, as {@link #acceptNow()} does, with {@code TCP_NODELAY}
+     * set over TCP (a connection that refuses it is reset).
+     *
+     * @return the connection, blocking as accepted, or null if none waits
+     * @throws IOException as {@link #acceptNow()}, or if the option cannot be set
+     */
+    NativeSocket acceptForLoop() throws IOException {
+        NativeSocket accepted = acceptNow();
+        if (accepted != null && inet) {
+            try {
+                accepted.setTcpNoDelay(true);
+            } catch (IOException | RuntimeException e) {
+                accepted.reset();
+                throw e;
+            }
+        }
+        return accepted;
+    }
+
     /** {@return the bound address: for TCP with the port the kernel picked} */
     public SocketAddress localAddress() {
         return local;
@@ -151,11 +183,6 @@ public final class NativeServerSocket implements Closeable {
     /** {@return false once {@link #close()} has begun} */
     boolean isOpen() {
         return open;
-    }
-
-    /** {@return whether the accepted connections are TCP} */
-    boolean isInet() {
-        return inet;
     }
 
     /**
