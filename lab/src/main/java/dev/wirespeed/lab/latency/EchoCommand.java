@@ -8,9 +8,8 @@ import dev.wirespeed.io.IdleStrategy;
 import dev.wirespeed.lab.ExitCode;
 import dev.wirespeed.lab.Idle;
 import dev.wirespeed.lab.ListenOptions;
+import dev.wirespeed.lab.LoopTransports;
 import dev.wirespeed.lab.Transport;
-import dev.wirespeed.linux.EpollTransport;
-import dev.wirespeed.linux.IoUringTransport;
 import dev.wirespeed.loop.Connection;
 import dev.wirespeed.loop.ConnectionHandler;
 import dev.wirespeed.loop.FrameServer;
@@ -226,11 +225,7 @@ public final class EchoCommand implements Callable<Integer> {
         FrameServer.Builder builder = FrameServer.builder(back).bind(address).loops(loops).maxFrameLength(maxFrame)
                 .threadName("echo-loop");
         try {
-            if (impl.equals("native")) {
-                builder.transport(EpollTransport.create());
-            } else if (impl.equals("uring")) {
-                builder.transport(IoUringTransport.create());
-            }
+            LoopTransports.apply(builder, impl);
         } catch (UnsupportedOperationException e) {
             err.println("wirespeed echo: --impl " + impl + " --loop: " + e.getMessage());
             err.flush();

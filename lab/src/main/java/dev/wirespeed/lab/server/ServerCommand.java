@@ -3,10 +3,9 @@ package dev.wirespeed.lab.server;
 import dev.wirespeed.io.StandardChannels;
 import dev.wirespeed.lab.ExitCode;
 import dev.wirespeed.lab.ListenOptions;
+import dev.wirespeed.lab.LoopTransports;
 import dev.wirespeed.lab.Transport;
 import dev.wirespeed.loop.FrameServer;
-import dev.wirespeed.linux.EpollTransport;
-import dev.wirespeed.linux.IoUringTransport;
 import dev.wirespeed.linux.NativeIoException;
 import dev.wirespeed.linux.Pipes;
 import java.io.IOException;
@@ -138,11 +137,7 @@ public final class ServerCommand implements Callable<Integer> {
         FrameServer.Builder builder = FrameServer.builder(new LoopStreams(size, count == null ? Long.MAX_VALUE : count))
                 .bind(address).loops(loops).outputLimit(LOOP_OUTPUT_LIMIT).threadName("server-loop");
         try {
-            if (impl.equals("native")) {
-                builder.transport(EpollTransport.create());
-            } else if (impl.equals("uring")) {
-                builder.transport(IoUringTransport.create());
-            }
+            LoopTransports.apply(builder, impl);
         } catch (UnsupportedOperationException e) {
             return usage("--impl " + impl + ": " + e.getMessage());
         }

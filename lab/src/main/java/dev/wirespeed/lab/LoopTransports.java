@@ -1,0 +1,30 @@
+package dev.wirespeed.lab;
+
+import dev.wirespeed.linux.EpollTransport;
+import dev.wirespeed.linux.IoUringTransport;
+import dev.wirespeed.loop.FrameServer;
+
+/** The transports of the library's event loop that the commands name with {@code --impl}. */
+public final class LoopTransports {
+    private LoopTransports() {
+    }
+
+    /**
+     * Puts {@code builder}'s loops on the transport {@code impl} names: {@code jdk} the core's
+     * {@code Selector}, {@code native} {@code epoll}, {@code uring} io_uring.
+     *
+     * @param builder the server's builder
+     * @param impl the {@code --impl} value
+     * @return {@code builder}
+     * @throws IllegalArgumentException for another {@code impl}
+     * @throws UnsupportedOperationException where this machine lacks the transport, saying why
+     */
+    public static FrameServer.Builder apply(FrameServer.Builder builder, String impl) {
+        return switch (impl) {
+            case "jdk" -> builder;
+            case "native" -> builder.transport(EpollTransport.create());
+            case "uring" -> builder.transport(IoUringTransport.create());
+            default -> throw new IllegalArgumentException("--impl " + impl + ": use jdk, native or uring");
+        };
+    }
+}
