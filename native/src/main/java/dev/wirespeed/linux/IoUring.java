@@ -579,9 +579,7 @@ public final class IoUring implements AutoCloseable {
      * @throws NativeIoException if {@code io_uring_enter} fails
      */
     public int submitAndWait(int completions) throws NativeIoException {
-        if (completions < 1) {
-            throw new IllegalArgumentException("completions=" + completions + " must be at least 1; use submit()");
-        }
+        requireCompletions(completions);
         return enter(completions);
     }
 
@@ -595,9 +593,7 @@ public final class IoUring implements AutoCloseable {
      * @throws NativeIoException if {@code io_uring_enter} fails
      */
     public int submitAndWait(int completions, long timeoutNanos) throws NativeIoException {
-        if (completions < 1) {
-            throw new IllegalArgumentException("completions=" + completions + " must be at least 1; use submit()");
-        }
+        requireCompletions(completions);
         if (timeoutNanos < 0) {
             throw new IllegalArgumentException("timeoutNanos=" + timeoutNanos + " must be at least 0");
         }
@@ -609,6 +605,12 @@ public final class IoUring implements AutoCloseable {
         arg.set(ValueLayout.JAVA_LONG, GETEVENTS_ARG_SIZE, timeoutNanos / 1_000_000_000L);
         arg.set(ValueLayout.JAVA_LONG, GETEVENTS_ARG_SIZE + 8, timeoutNanos % 1_000_000_000L);
         return enter(completions, ENTER_EXT_ARG, arg.address(), GETEVENTS_ARG_SIZE);
+    }
+
+    private static void requireCompletions(int completions) {
+        if (completions < 1) {
+            throw new IllegalArgumentException("completions=" + completions + " must be at least 1; use submit()");
+        }
     }
 
     private int enter(int waitFor) throws NativeIoException {
