@@ -12,7 +12,7 @@ import java.util.Set;
  * liburing, no JNI): a submission queue and a completion queue the process shares with the kernel.
  *
  * <p>Use: {@link #open(Options)}; prepare operations ({@link #nop}, {@link #read}, {@link #write},
- * {@link #recv}, {@link #recvMultishot}, {@link #send}, {@link #poll}, {@link #cancel}), each of which takes the next
+ * {@link #recv}, {@link #recvMultishot}, {@link #send}, {@link #sendZeroCopy}, {@link #poll}, {@link #cancel}), each of which takes the next
  * free submission entry and returns false, preparing nothing, when the submission queue is full; {@link #submit()} hands the
  * prepared ones to the kernel and {@link #submitAndWait(int)} also waits until completions are there;
  * {@link #complete(Completion)} hands each waiting completion to a callback. Every operation carries a
@@ -45,8 +45,8 @@ import java.util.Set;
 public final class IoUring implements AutoCloseable {
     /**
      * Operations by kernel opcode: those this class prepares ({@code NOP}, {@code POLL_ADD},
-     * {@code ASYNC_CANCEL}, {@code READ}, {@code WRITE}, {@code SEND}, {@code RECV}) and others a caller may need the kernel to
-     * have, as {@link IoUringSupport} reports them.
+     * {@code ASYNC_CANCEL}, {@code READ}, {@code WRITE}, {@code SEND}, {@code RECV}, {@code SEND_ZC}) and others a caller may
+     * need the kernel to have, as {@link IoUringSupport} reports them.
      */
     public enum Op {
         /** Does nothing; completes with 0. */
@@ -226,6 +226,16 @@ public final class IoUring implements AutoCloseable {
     public static final int CQE_F_MORE = 1 << 1;
     /** Shift of a provided buffer's id in a completion's flags. */
     public static final int CQE_BUFFER_SHIFT = 16;
+    /**
+     * In a completion's flags: this is a zero-copy send's notification, the kernel's word that it no
+     * longer uses the send's buffer (see {@link #sendZeroCopy}).
+     */
+    public static final int CQE_F_NOTIF = 1 << 3;
+    /**
+     * In a zero-copy send's notification's result, where the send asked for a report: the kernel
+     * copied the bytes (all or some) after all, as it does for a peer on this machine.
+     */
+    public static final int NOTIF_USAGE_ZC_COPIED = 1 << 31;
 
     // System call numbers: the same on every architecture, from the generic table.
     static final long SYS_IO_URING_SETUP = 425;
@@ -242,6 +252,7 @@ public final class IoUring implements AutoCloseable {
     static final int RECV_MULTISHOT = 1 << 1;
     static final int POLL_ADD_MULTI = 1;
     static final int ENTER_EXT_ARG = 1 << 3;
+    static final int SEND_ZC_REPORT_USAGE = 1 << 3;
     /** {@code struct io_uring_getevents_arg}: sigmask, sigmask_sz, min_wait_usec, ts; then the timespec. */
     static final int GETEVENTS_ARG_SIZE = 24;
     static final int SQ_NEED_WAKEUP = 1;
@@ -483,6 +494,31 @@ public final class IoUring implements AutoCloseable {
      */
     public boolean send(int fd, long address, int length, int flags, long userData) {
         return prepare(Op.SEND.code, fd, 0, address, length, flags, userData);
+    }
+
+    /**
+     * Prepares a zero-copy {@code send(2)} of {@code length} bytes from {@code address}
+     * ({@code IORING_OP_SEND_ZC}, Linux 6.0): the kernel sends from the caller's pages instead of
+     * copying them into socket buffers, so the buffer stays the kernel's after the send completes.
+     * Two completions come, both with {@code userData}: the send's, with the count sent (or minus an
+     * {@code errno}) and {@link #CQE_F_MORE} set when a notification follows; then the notification,
+     * flagged {@link #CQE_F_NOTIF}, once the kernel no longer reads the buffer. Only then may the buffer
+     * be written again. With {@code reportUsage}, the notification's result has
+     * {@link #NOTIF_USAGE_ZC_COPIED} set where the kernel copied the bytes after all (a peer on the same
+     * machine, over loopback or a veth pair, always gets a copy). Sockets that cannot send without a copy
+     * (Unix domain sockets, for one) fail the send with {@code -EOPNOTSUPP}.
+     *
+     * @param fd the socket (TCP or UDP)
+     * @param address the bytes, left untouched until the notification
+     * @param length how many
+     * @param flags {@code send}'s flags ({@code MSG_*})
+     * @param reportUsage whether the notification says if the bytes were copied
+     * @param userData returned in both completions
+     * @return false if the submission queue is full
+     */
+    public boolean sendZeroCopy(int fd, long address, int length, int flags, boolean reportUsage, long userData) {
+        return prepare(Op.SEND_ZC.code, 0, reportUsage ? SEND_ZC_REPORT_USAGE : 0, fd, 0, address, length, flags,
+                userData, 0);
     }
 
     /**

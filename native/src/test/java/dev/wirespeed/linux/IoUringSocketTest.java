@@ -13,11 +13,14 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.StandardProtocolFamily;
 import java.net.StandardSocketOptions;
+import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -27,15 +30,19 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@link IoUringSocket}: frames through the ring both ways, waiting in the kernel and polling the
- * completion queue; heap buffers; the end of stream, a reset, a closed channel; no allocation per call.
- * The peer is a JDK socket.
+ * completion queue, in each ring mode, with and without zero-copy sends; heap buffers; the end of
+ * stream, a reset, a closed channel; zero-copy sends counted (and reported copied, the peer being on
+ * this machine), and refused by a Unix domain socket without the writer noticing; no allocation per
+ * call. The peer is a JDK socket.
  */
 @EnabledOnOs(OS.LINUX)
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -58,11 +65,32 @@ class IoUringSocketTest {
     private record Pair(IoUringSocket ours, SocketChannel peer) {
     }
 
+    /** How the channel under test is built. */
+    enum Setting {
+        WAITING, POLLING, WAITING_ZERO_COPY, POLLING_ZERO_COPY, DEFER_TASKRUN, SQPOLL;
+
+        IoUringSocket.Builder apply(IoUringSocket.Builder builder) {
+            return switch (this) {
+                case WAITING -> builder;
+                case POLLING -> builder.idleStrategy(IdleStrategy.busySpin());
+                case WAITING_ZERO_COPY -> builder.zeroCopyFrom(1);
+                case POLLING_ZERO_COPY -> builder.idleStrategy(IdleStrategy.busySpin()).zeroCopyFrom(1);
+                case DEFER_TASKRUN -> builder.ring(IoUring.options().entries(4)
+                        .with(IoUring.Setup.SINGLE_ISSUER, IoUring.Setup.DEFER_TASKRUN));
+                case SQPOLL -> builder.idleStrategy(IdleStrategy.busySpin()).ring(IoUring.options().entries(4).sqPoll(-1, 10));
+            };
+        }
+    }
+
     private Pair connect(boolean polling) throws IOException {
+        return connect(polling ? Setting.POLLING : Setting.WAITING);
+    }
+
+    private Pair connect(Setting setting) throws IOException {
         try (ServerSocketChannel server = ServerSocketChannel.open()) {
             server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
             NativeSocket socket = NativeSocket.connect(server.getLocalAddress());
-            IoUringSocket ours = IoUringSocket.open(socket, polling ? IdleStrategy.busySpin() : null);
+            IoUringSocket ours = setting.apply(IoUringSocket.builder(socket)).build();
             open.add(ours);
             SocketChannel peer = server.accept();
             open.add(peer);
@@ -88,10 +116,10 @@ class IoUringSocketTest {
         });
     }
 
-    @ParameterizedTest(name = "polling={0}")
-    @ValueSource(booleans = {false, true})
-    void framesGoThroughTheRingAndComeBackUnchanged(boolean polling) throws Exception {
-        Pair pair = connect(polling);
+    @ParameterizedTest
+    @EnumSource(Setting.class)
+    void framesGoThroughTheRingAndComeBackUnchanged(Setting setting) throws Exception {
+        Pair pair = connect(setting);
         CompletableFuture<Void> echoing = echo(pair.peer());
         long seed = System.nanoTime();
         SplittableRandom random = new SplittableRandom(seed);
@@ -155,6 +183,77 @@ class IoUringSocketTest {
         assertArrayEquals(new byte[] {4, 5, 6}, java.util.Arrays.copyOf(back.array(), 3));
     }
 
+    @ParameterizedTest(name = "polling={0}")
+    @ValueSource(booleans = {false, true})
+    void zeroCopySendsAreCountedAndALoopbackPeerGetsACopy(boolean polling) throws Exception {
+        Pair pair = connect(polling ? Setting.POLLING_ZERO_COPY : Setting.WAITING_ZERO_COPY);
+        byte[] sent = new byte[1 << 20];
+        new SplittableRandom(7).nextBytes(sent);
+        CompletableFuture<byte[]> received = CompletableFuture.supplyAsync(() -> readFully(pair.peer(), sent.length));
+        ByteBuffer src = ByteBuffer.allocateDirect(64 * 1024);
+        int writes = 0;
+        for (int at = 0; at < sent.length; at += src.capacity()) {
+            src.clear().put(sent, at, src.capacity()).flip();
+            while (src.hasRemaining()) {
+                pair.ours().write(src);
+                writes++;
+            }
+            src.clear().put(new byte[src.capacity()]); // the buffer is ours again once write returns
+        }
+        assertArrayEquals(sent, received.get(10, TimeUnit.SECONDS));
+        assertEquals(writes, pair.ours().zeroCopySends(), "every write went by SEND_ZC");
+        assertEquals(writes, pair.ours().copiedZeroCopySends(), "the kernel copies for a peer on this machine");
+        assertTrue(pair.ours().toString().contains("zeroCopyFrom=1"), pair.ours().toString());
+    }
+
+    @Test
+    void aUnixDomainSocketRefusesZeroCopyAndTheWritesGoBySend(@TempDir Path dir) throws Exception {
+        UnixDomainSocketAddress address = UnixDomainSocketAddress.of(dir.resolve("s"));
+        try (ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+            server.bind(address);
+            IoUringSocket ours = IoUringSocket.builder(NativeSocket.connect(address)).zeroCopyFrom(1).build();
+            open.add(ours);
+            SocketChannel peer = server.accept();
+            open.add(peer);
+            byte[] sent = new byte[300_000];
+            new SplittableRandom(11).nextBytes(sent);
+            CompletableFuture<byte[]> received = CompletableFuture.supplyAsync(() -> readFully(peer, sent.length));
+            ByteBuffer src = ByteBuffer.allocateDirect(sent.length).put(sent).flip();
+            while (src.hasRemaining()) {
+                ours.write(src);
+            }
+            assertArrayEquals(sent, received.get(10, TimeUnit.SECONDS));
+            assertEquals(0, ours.zeroCopySends());
+            assertTrue(!ours.toString().contains("zeroCopyFrom"), "zero copy is off after the refusal: " + ours);
+        }
+    }
+
+    @Test
+    void aZeroCopyThresholdBelowOneIsRefusedByName() throws IOException {
+        try (ServerSocketChannel server = ServerSocketChannel.open()) {
+            server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            try (NativeSocket socket = NativeSocket.connect(server.getLocalAddress())) {
+                IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                        () -> IoUringSocket.builder(socket).zeroCopyFrom(0));
+                assertEquals("zeroCopyFrom=0 min=1", e.getMessage());
+            }
+        }
+    }
+
+    private static byte[] readFully(SocketChannel peer, int length) {
+        ByteBuffer all = ByteBuffer.allocate(length);
+        try {
+            while (all.hasRemaining()) {
+                if (peer.read(all) < 0) {
+                    throw new IOException("end of stream after " + all.position() + " of " + length + " bytes");
+                }
+            }
+        } catch (IOException e) {
+            throw new RuntimeException(e);
+        }
+        return all.array();
+    }
+
     @Test
     void aResetNamesTheCallAndTheRingAndTheEndOfStreamIsMinusOne() throws IOException {
         Pair reset = connect(true);
@@ -179,10 +278,10 @@ class IoUringSocketTest {
         assertThrows(ClosedChannelException.class, () -> pair.ours().write(ByteBuffer.allocateDirect(8)));
     }
 
-    @ParameterizedTest(name = "polling={0}")
-    @ValueSource(booleans = {false, true})
-    void roundTripsAllocateNothing(boolean polling) throws Exception {
-        Pair pair = connect(polling);
+    @ParameterizedTest
+    @EnumSource(value = Setting.class, names = {"WAITING", "POLLING", "POLLING_ZERO_COPY"})
+    void roundTripsAllocateNothing(Setting setting) throws Exception {
+        Pair pair = connect(setting);
         CompletableFuture<Void> echoing = echo(pair.peer());
         ByteBuffer out = ByteBuffer.allocateDirect(100);
         ByteBuffer in = ByteBuffer.allocateDirect(100);
