@@ -164,6 +164,27 @@ class LatencyCommandsTest {
                 "3000", "--warmup", "500", "--json"), "uring echo, uring ping");
     }
 
+    @ParameterizedTest
+    @CsvSource({"uring, uring, interrupt", "uring, uring, defer", "uring, uring, sqpoll", "uring-spin, uring, coop",
+        "uring-spin, uring, interrupt", "uring-spin, uring, defer"})
+    void theIoUringPingRoundTripsVerifiedFramesInEveryRingSetup(String pingImpl, String echoImpl, String ring)
+            throws Exception {
+        assumeTrue(IoUringSupport.kernel().available(), IoUringSupport.kernel().unavailableReason());
+        int port = pingImpl.endsWith("-spin") ? echo("--impl", echoImpl, "--spin") : echo("--impl", echoImpl);
+        assertPercentiles(ping("--transport", "tcp", "--port", String.valueOf(port), "--impl", pingImpl, "--ring", ring,
+                "--count", "3000", "--warmup", "500", "--json"), pingImpl + " ping, --ring " + ring);
+    }
+
+    @Test
+    void aRingSetupNeedsAnIoUringPingAndAKnownName() {
+        Run notUring = ping("--transport", "tcp", "--port", "1", "--impl", "native", "--ring", "sqpoll", "--count", "10");
+        assertEquals(ExitCode.USAGE, notUring.code(), notUring.err());
+        assertEquals("wirespeed ping: --ring sqpoll needs --impl uring or uring-spin", notUring.err().strip());
+        Run unknown = ping("--transport", "tcp", "--port", "1", "--impl", "uring", "--ring", "fast", "--count", "10");
+        assertEquals("wirespeed ping: unknown --ring 'fast'; known: default, interrupt, coop, defer, sqpoll",
+                unknown.err().strip());
+    }
+
     @Test
     void anIdleStrategyWithoutBusyPollingIsAUsageError() throws Exception {
         Run run = ping("--transport", "tcp", "--port", "1", "--impl", "jdk", "--idle", "yield", "--count", "10");

@@ -56,6 +56,13 @@ public final class PingCommand implements Callable<Integer> {
             + "between empty calls: spin (the default: yield every 8th), busy-spin, yield, backoff")
     String idle;
 
+    @Option(names = "--ring", defaultValue = "default", description = "with --impl uring or uring-spin: how the ring is "
+            + "set up: default (interrupt-driven when waiting, coop when polling), interrupt, coop (COOP_TASKRUN with "
+            + "TASKRUN_FLAG), defer (SINGLE_ISSUER with DEFER_TASKRUN), sqpoll (a kernel thread pinned to this "
+            + "process's first CPU takes the submissions; with uring-spin pinned to one CPU the ping and that "
+            + "thread share it and the ping all but stops); the echo's ring is its own (default ${DEFAULT-VALUE})")
+    String ring;
+
     @Option(names = "--count", required = true, description = "round trips measured")
     long count;
 
@@ -94,6 +101,7 @@ public final class PingCommand implements Callable<Integer> {
         Impl chosen;
         SocketAddress address;
         Idle idleStrategy;
+        Ring chosenRing;
         try {
             chosen = Impl.byName(impl);
             if (count < 1 || warmup < 0 || warmupMs < 0 || warmupMs > 3_600_000 || settleMs < 0 || settleMs > 60_000
@@ -107,6 +115,10 @@ public final class PingCommand implements Callable<Integer> {
             }
             address = peer.socket(transport, DEFAULT_PORT);
             idleStrategy = idle == null ? Idle.SPIN : Idle.byName(idle);
+            chosenRing = Ring.byName(ring);
+            if (chosenRing != Ring.DEFAULT && chosen.api() != SocketApi.URING) {
+                throw new IllegalArgumentException("--ring " + ring + " needs --impl uring or uring-spin");
+            }
             if (idle != null && !chosen.spin()) {
                 throw new IllegalArgumentException("--idle " + idle + " needs --impl jdk-spin, native-spin or uring-spin");
             }
@@ -122,7 +134,7 @@ public final class PingCommand implements Callable<Integer> {
                 warmedUp = NettyPing.run((InetSocketAddress) address, size, warmup, warmupEnd, count, rate, histogram);
             } else {
                 try (ByteChannel channel = Sockets.connect(address, chosen.api(), chosen.spin(),
-                        idleStrategy.strategy())) {
+                        idleStrategy.strategy(), chosenRing)) {
                     PingLoop loop = new PingLoop(channel, size, idleStrategy.strategy());
                     warmedUp = loop.run(warmup, warmupEnd, count, rate, histogram);
                 }

@@ -2,6 +2,7 @@ package dev.wirespeed.lab.latency;
 
 import dev.wirespeed.io.IdleStrategy;
 import dev.wirespeed.lab.ListenOptions;
+import dev.wirespeed.linux.IoUring;
 import dev.wirespeed.linux.IoUringSocket;
 import dev.wirespeed.linux.NativeServerSocket;
 import dev.wirespeed.linux.NativeSocket;
@@ -25,15 +26,19 @@ final class Sockets {
     private Sockets() {
     }
 
-    /** {@return a connection to {@code address}}, a JDK {@code SocketChannel}, a {@code NativeSocket} or an {@code IoUringSocket} */
-    static ByteChannel connect(SocketAddress address, SocketApi api, boolean spin, IdleStrategy idle) throws IOException {
+    /**
+     * {@return a connection to {@code address}}, a JDK {@code SocketChannel}, a {@code NativeSocket} or an
+     * {@code IoUringSocket} whose ring is set up as {@code ring} says
+     */
+    static ByteChannel connect(SocketAddress address, SocketApi api, boolean spin, IdleStrategy idle, Ring ring)
+            throws IOException {
         if (api != SocketApi.JDK) {
             NativeSocket socket = NativeSocket.connect(address);
             try {
                 if (address instanceof InetSocketAddress) {
                     socket.setTcpNoDelay(true);
                 }
-                return setUp(socket, api, spin, idle);
+                return setUp(socket, api, spin, idle, ring);
             } catch (IOException | RuntimeException e) {
                 socket.close();
                 throw e;
@@ -49,9 +54,14 @@ final class Sockets {
     }
 
     /** {@code idle}: with {@code spin}, what an io_uring socket does between empty looks at its completions. */
-    private static ByteChannel setUp(NativeSocket socket, SocketApi api, boolean spin, IdleStrategy idle)
+    private static ByteChannel setUp(NativeSocket socket, SocketApi api, boolean spin, IdleStrategy idle, Ring ring)
             throws IOException {
-        return api == SocketApi.URING ? IoUringSocket.open(socket, spin ? idle : null) : socket.configureBlocking(!spin);
+        if (api != SocketApi.URING) {
+            return socket.configureBlocking(!spin);
+        }
+        IoUringSocket.Builder builder = IoUringSocket.builder(socket).idleStrategy(spin ? idle : null);
+        IoUring.Options options = ring.options();
+        return (options == null ? builder : builder.ring(options)).build();
     }
 
     private static SocketChannel setUp(SocketChannel channel, boolean spin) throws IOException {
@@ -85,7 +95,7 @@ final class Sockets {
                         if (!(address instanceof UnixDomainSocketAddress)) {
                             socket.setTcpNoDelay(true);
                         }
-                        return setUp(socket, api, spin, idle);
+                        return setUp(socket, api, spin, idle, Ring.DEFAULT);
                     } catch (IOException | RuntimeException e) {
                         socket.close();
                         throw e;

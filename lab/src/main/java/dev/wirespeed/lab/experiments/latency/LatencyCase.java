@@ -1,6 +1,8 @@
 package dev.wirespeed.lab.experiments.latency;
 
 import dev.wirespeed.lab.latency.Impl;
+import dev.wirespeed.lab.latency.Ring;
+import dev.wirespeed.lab.latency.SocketApi;
 import dev.wirespeed.lab.result.Role;
 
 /** One row of the latency table: how ping and echo talk. */
@@ -33,6 +35,37 @@ public sealed interface LatencyCase {
         @Override
         public Role role() {
             return impl == Impl.NETTY ? Role.PEER : impl.library() ? Role.LIBRARY : Role.JDK;
+        }
+    }
+
+    /**
+     * {@code wirespeed ping --impl uring|uring-spin --ring}: the io_uring ping with its ring set up another
+     * way than the library's default, against the echo of {@link Java} for the same {@code impl}.
+     *
+     * @param impl {@link Impl#URING} or {@link Impl#URING_SPIN}
+     * @param ring how the ping's ring is set up
+     */
+    record RingSetup(Impl impl, Ring ring) implements LatencyCase {
+        /** Checks that {@code impl} reads through io_uring. */
+        public RingSetup {
+            if (impl.api() != SocketApi.URING) {
+                throw new IllegalArgumentException("--ring " + ring + " needs an io_uring ping, not " + impl);
+            }
+        }
+
+        @Override
+        public String name() {
+            return impl.cliName() + " --ring " + ring.cliName();
+        }
+
+        @Override
+        public boolean spin() {
+            return impl.spin();
+        }
+
+        @Override
+        public Role role() {
+            return Role.LIBRARY;
         }
     }
 

@@ -5,8 +5,10 @@ import dev.wirespeed.lab.env.Children;
 import dev.wirespeed.lab.experiment.CaseRunner;
 import dev.wirespeed.lab.experiment.Experiment;
 import dev.wirespeed.lab.experiment.LabContext;
+import dev.wirespeed.lab.experiment.Mode;
 import dev.wirespeed.lab.experiment.Results;
 import dev.wirespeed.lab.latency.Impl;
+import dev.wirespeed.lab.latency.Ring;
 import dev.wirespeed.lab.latency.SocketApi;
 import dev.wirespeed.lab.result.Check;
 import dev.wirespeed.lab.result.ChildReport;
@@ -35,7 +37,9 @@ import java.util.Map;
  * The fast-sockets article on this machine: round-trip latency over TCP loopback between
  * {@code wirespeed ping} and {@code wirespeed echo}, 100-byte bodies, for the JDK's
  * {@code SocketChannel} and the library's FFM {@code NativeSocket}, each blocking and busy-polling,
- * Netty as the peer, and a C ping-pong as the ceiling, at every placement; then the two busy-polling
+ * Netty as the peer, and a C ping-pong as the ceiling, at every placement (with {@code --full}, also the
+ * library's {@code IoUringSocket}, waiting and polling, with its default ring and the other ring setups
+ * of {@link #RING_SETUPS}); then the two busy-polling
  * Java paths and the busy-polling C ping-pong open loop at {@value #OPEN_LOOP_RATE} frames a second
  * (coordinated omission corrected).
  * Each run is a fresh ping JVM against one echo per kind and placement; a cell is the median over runs
@@ -76,17 +80,36 @@ public final class LatencyExperiment implements Experiment<LatencyCell, Distribu
     @Override
     public String description() {
         return "\"How to make Java sockets faster\" (Chronicle, 2018): round-trip percentiles over TCP loopback, the "
-                + "JDK's SocketChannel and the library's NativeSocket, blocking and busy-polling, Netty, a C ping-pong, "
-                + "and the busy-polling paths open loop at a fixed rate";
+                + "JDK's SocketChannel and the library's NativeSocket, blocking and busy-polling (with --full its "
+                + "IoUringSocket too, in several ring setups), Netty, a C ping-pong, and the busy-polling paths open "
+                + "loop at a fixed rate";
     }
 
-    /** {@return the rows, in table order} */
-    static List<LatencyCase> rows(boolean withC) {
+    /**
+     * The io_uring ping's ring setups beyond the library's default, each a row of {@code --full} runs: the
+     * waiting ping deferred and with a submission-polling kernel thread, the polling one interrupted and
+     * deferred. Not the polling ping with a submission-polling thread: the lab pins that thread to the
+     * ping's own CPU (there is no other to give it), where the two spin against each other and the ping
+     * all but stops.
+     */
+    static final List<LatencyCase.RingSetup> RING_SETUPS = List.of(new LatencyCase.RingSetup(Impl.URING, Ring.DEFER),
+            new LatencyCase.RingSetup(Impl.URING, Ring.SQPOLL), new LatencyCase.RingSetup(Impl.URING_SPIN, Ring.INTERRUPT),
+            new LatencyCase.RingSetup(Impl.URING_SPIN, Ring.DEFER));
+
+    /**
+     * {@return the rows, in table order}: the io_uring ones only in {@code --full} runs, which keeps the
+     * default run within its time
+     */
+    static List<LatencyCase> rows(boolean withC, Mode mode) {
         List<LatencyCase> rows = new ArrayList<>();
+        boolean uring = mode == Mode.FULL;
         for (Impl impl : Impl.values()) {
-            if (impl.api().unavailable() == null) {
+            if (impl.api().unavailable() == null && (uring || impl.api() != SocketApi.URING)) {
                 rows.add(new LatencyCase.Java(impl));
             }
+        }
+        if (uring && SocketApi.URING.unavailable() == null) {
+            rows.addAll(RING_SETUPS);
         }
         if (withC) {
             rows.add(new LatencyCase.C(false));
@@ -110,13 +133,13 @@ public final class LatencyExperiment implements Experiment<LatencyCell, Distribu
                     + "are skipped");
         }
         String noUring = SocketApi.URING.unavailable();
-        if (NativeSocket.isSupported() && noUring != null) {
+        if (NativeSocket.isSupported() && noUring != null && lab.mode() == Mode.FULL) {
             lab.note("latency: the io_uring rows are skipped: " + noUring);
         }
         boolean withC = lab.program(CPrograms.Program.PINGPONG).isPresent();
         List<LatencyCell> cells = new ArrayList<>();
         for (Placement placement : lab.placements()) {
-            for (LatencyCase row : rows(withC)) {
+            for (LatencyCase row : rows(withC, lab.mode())) {
                 cells.add(new LatencyCell(placement, row));
             }
         }
@@ -204,6 +227,7 @@ public final class LatencyExperiment implements Experiment<LatencyCell, Distribu
         int cpu = cell.placement().serverCpu();
         return switch (cell.row()) {
             case LatencyCase.Java java -> javaEcho(java.impl(), cpu, lab);
+            case LatencyCase.RingSetup setup -> javaEcho(setup.impl(), cpu, lab); // the default ring's echo
             case LatencyCase.OpenLoop open -> javaEcho(open.impl(), cpu, lab); // the closed-loop row's echo
             case LatencyCase.C c -> cEcho(pingpong, cpu, c.spin());
             case LatencyCase.COpenLoop open -> cEcho(pingpong, cpu, true); // the closed-loop row's echo
@@ -232,6 +256,8 @@ public final class LatencyExperiment implements Experiment<LatencyCell, Distribu
         int cpu = cell.placement().clientCpu();
         List<String> command = switch (cell.row()) {
             case LatencyCase.Java java -> javaPing(java.impl(), List.of(), port, cpu, lab);
+            case LatencyCase.RingSetup setup -> javaPing(setup.impl(), List.of("--ring", setup.ring().cliName()), port,
+                    cpu, lab);
             case LatencyCase.OpenLoop open -> javaPing(open.impl(), List.of("--rate", String.valueOf(open.rate())), port,
                     cpu, lab);
             case LatencyCase.C c -> cPing(pingpong, port, cpu, c.spin(), List.of(), lab);

@@ -151,8 +151,8 @@ public final class StreamExperiment implements Experiment<StreamCell, Throughput
 
     /**
      * {@return whether a run of {@code mode} reads with {@code strategy}}: the io_uring strategies with
-     * {@code --full} only, as their figures that carry targets are the latency experiment's, and here
-     * they would lengthen the default run
+     * {@code --full} only, as the latency experiment's io_uring rows, which carry their targets, run: in
+     * the default run they would take it past its time
      *
      * @param strategy a strategy that {@link #fits} a link
      * @param mode the run's mode

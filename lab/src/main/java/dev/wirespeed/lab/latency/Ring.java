@@ -1,0 +1,73 @@
+package dev.wirespeed.lab.latency;
+
+import dev.wirespeed.linux.Affinity;
+import dev.wirespeed.linux.IoUring;
+import dev.wirespeed.linux.NativeIoException;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.Locale;
+
+/** How an {@code IoUringSocket}'s ring is set up, by {@code ping --ring} name. */
+public enum Ring {
+    /** The library's choice: interrupt-driven when waiting in the kernel, {@link #COOP} when polling. */
+    DEFAULT,
+    /** No setup flags: the kernel interrupts the thread to run a completion's work. */
+    INTERRUPT,
+    /** {@code COOP_TASKRUN} with {@code TASKRUN_FLAG}: the thread runs the completion's work when the kernel flags it. */
+    COOP,
+    /** {@code SINGLE_ISSUER} with {@code DEFER_TASKRUN}: the completion's work waits until the thread asks for completions. */
+    DEFER,
+    /**
+     * {@code SQPOLL}: a kernel thread takes submissions from the queue without a system call, pinned to the
+     * first CPU this process may run on (the lab pins each process to one), polling for a second before it
+     * sleeps.
+     */
+    SQPOLL;
+
+    /** How long the {@link #SQPOLL} thread polls an empty queue before it sleeps. */
+    static final int SQPOLL_IDLE_MILLIS = 1_000;
+
+    /**
+     * {@return the ring's options, or null for {@link #DEFAULT}}
+     *
+     * @throws NativeIoException if this process's CPUs cannot be read (for {@link #SQPOLL})
+     */
+    IoUring.Options options() throws NativeIoException {
+        return switch (this) {
+            case DEFAULT -> null;
+            case INTERRUPT -> IoUring.options().entries(2);
+            case COOP -> IoUring.options().entries(2).with(IoUring.Setup.COOP_TASKRUN, IoUring.Setup.TASKRUN_FLAG);
+            case DEFER -> IoUring.options().entries(2).with(IoUring.Setup.SINGLE_ISSUER, IoUring.Setup.DEFER_TASKRUN);
+            case SQPOLL -> {
+                BitSet cpus = Affinity.allowedCpus();
+                yield IoUring.options().entries(2).sqPoll(cpus.nextSetBit(0), SQPOLL_IDLE_MILLIS);
+            }
+        };
+    }
+
+    /** {@return the command-line name, as in {@code --ring defer}} */
+    public String cliName() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    /**
+     * {@return the setup of a command-line name}
+     *
+     * @param name as in {@code --ring}
+     * @throws IllegalArgumentException naming the known ones
+     */
+    public static Ring byName(String name) {
+        for (Ring ring : values()) {
+            if (ring.cliName().equals(name)) {
+                return ring;
+            }
+        }
+        throw new IllegalArgumentException("unknown --ring '" + name + "'; known: "
+                + String.join(", ", Arrays.stream(values()).map(Ring::cliName).toList()));
+    }
+
+    @Override
+    public String toString() {
+        return cliName();
+    }
+}
