@@ -188,17 +188,20 @@ public final class IoUringSocket implements ByteChannel {
     /** One {@code SEND_ZC}, waited for until its notification; by {@code SEND} where the socket refuses it. */
     private int sendZeroCopy(long address, int length) throws IOException {
         ring.sendZeroCopy(socket.fd(), address, length, MSG_NOSIGNAL, true, ++token);
-        int n = await("send_zc");
-        if (n == -EOPNOTSUPP) {
+        waitForCompletion();
+        if (result == -EOPNOTSUPP) {
             zeroCopyFrom = Integer.MAX_VALUE; // this socket cannot: every later write goes by SEND
             ring.send(socket.fd(), address, length, MSG_NOSIGNAL, ++token);
             return await("send");
+        }
+        if (result < 0) {
+            throw failure("send_zc");
         }
         zeroCopySends++;
         if (copied) {
             copiedZeroCopySends++;
         }
-        return n;
+        return result;
     }
 
     /** {@return writes sent by {@code SEND_ZC} so far} */
@@ -214,12 +217,17 @@ public final class IoUringSocket implements ByteChannel {
         return copiedZeroCopySends;
     }
 
-    /**
-     * Submits the one prepared operation and waits for its completion, and for a zero-copy send's
-     * notification too. {@return its count, never negative, or -EOPNOTSUPP from a zero-copy send the
-     * socket refused}
-     */
+    /** Submits the one prepared operation and waits for it; {@return its count, never negative} */
     private int await(String call) throws IOException {
+        waitForCompletion();
+        if (result < 0) {
+            throw failure(call);
+        }
+        return result;
+    }
+
+    /** Submits the one prepared operation and waits for its completion, and for a zero-copy send's notification too. */
+    private void waitForCompletion() throws IOException {
         done = false;
         more = false;
         notified = false;
@@ -240,10 +248,10 @@ public final class IoUringSocket implements ByteChannel {
                 idle.idle(++empty);
             }
         }
-        if (result < 0 && !(result == -EOPNOTSUPP && call.equals("send_zc"))) {
-            throw new NativeIoException(call, -result, "fd=" + socket.fd() + " through io_uring, " + socket);
-        }
-        return result;
+    }
+
+    private NativeIoException failure(String call) {
+        return new NativeIoException(call, -result, "fd=" + socket.fd() + " through io_uring, " + socket);
     }
 
     private void completed(long userData, int res, int flags) {
