@@ -1,11 +1,9 @@
 package dev.wirespeed.lab;
 
 import dev.wirespeed.io.IdleStrategy;
-import java.util.Arrays;
-import java.util.Locale;
 
 /** The idle strategies the command line offers a busy-polling reader or writer, by {@code --idle} name. */
-public enum Idle {
+public enum Idle implements CliName {
     /** Spin, yielding the CPU every 8th empty call: the library's default. */
     SPIN(IdleStrategy.defaultStrategy()),
     /** Spin, never yielding. */
@@ -27,8 +25,9 @@ public enum Idle {
     }
 
     /** {@return the command-line name, as in {@code --idle busy-spin}} */
+    @Override
     public String cliName() {
-        return name().toLowerCase(Locale.ROOT).replace('_', '-');
+        return CliName.of(this);
     }
 
     /**
@@ -38,13 +37,7 @@ public enum Idle {
      * @throws IllegalArgumentException naming the known ones
      */
     public static Idle byName(String name) {
-        for (Idle idle : values()) {
-            if (idle.cliName().equals(name)) {
-                return idle;
-            }
-        }
-        throw new IllegalArgumentException("unknown --idle '" + name + "'; known: "
-                + String.join(", ", Arrays.stream(values()).map(Idle::cliName).toList()));
+        return CliName.byName(values(), "--idle", name);
     }
 
     @Override

@@ -1,16 +1,15 @@
 package dev.wirespeed.lab.client;
 
 import dev.wirespeed.io.IdleStrategy;
+import dev.wirespeed.lab.CliName;
 import dev.wirespeed.lab.Transport;
 import dev.wirespeed.lab.result.Role;
-import java.util.Arrays;
 import java.util.EnumSet;
-import java.util.Locale;
 import java.util.Set;
 import java.util.function.Function;
 
 /** The client strategies by their command-line names, in the articles' order, then ours. */
-public enum Strategies {
+public enum Strategies implements CliName {
     /**
      * The first article's starting point: the socket's own stream, {@code readInt} as four {@code read()}
      * calls, new arrays for every message; six system calls per message.
@@ -105,8 +104,9 @@ public enum Strategies {
     }
 
     /** {@return the command-line name, as in {@code --strategy buffered-readint}} */
+    @Override
     public String cliName() {
-        return name().toLowerCase(Locale.ROOT).replace('_', '-');
+        return CliName.of(this);
     }
 
     /**
@@ -116,13 +116,7 @@ public enum Strategies {
      * @throws IllegalArgumentException naming the known strategies
      */
     public static Strategies byName(String name) {
-        for (Strategies strategy : values()) {
-            if (strategy.cliName().equals(name)) {
-                return strategy;
-            }
-        }
-        throw new IllegalArgumentException("unknown strategy '" + name + "'; known: "
-                + String.join(", ", Arrays.stream(values()).map(Strategies::cliName).toList()));
+        return CliName.byName(values(), "strategy", name);
     }
 
     @Override

@@ -1,10 +1,9 @@
 package dev.wirespeed.lab.latency;
 
-import java.util.Arrays;
-import java.util.Locale;
+import dev.wirespeed.lab.CliName;
 
 /** How {@code ping} (and, without the peer, {@code echo}) talks to the socket. */
-public enum Impl {
+public enum Impl implements CliName {
     /** A JDK {@code SocketChannel}, blocking. */
     JDK(SocketApi.JDK, false),
     /** A JDK {@code SocketChannel}, non-blocking, busy-polled. */
@@ -44,8 +43,9 @@ public enum Impl {
     }
 
     /** {@return the command-line name, as in {@code --impl native-spin}} */
+    @Override
     public String cliName() {
-        return name().toLowerCase(Locale.ROOT).replace('_', '-');
+        return CliName.of(this);
     }
 
     /**
@@ -55,13 +55,7 @@ public enum Impl {
      * @throws IllegalArgumentException naming the known ones
      */
     public static Impl byName(String name) {
-        for (Impl impl : values()) {
-            if (impl.cliName().equals(name)) {
-                return impl;
-            }
-        }
-        throw new IllegalArgumentException("unknown --impl '" + name + "'; known: "
-                + String.join(", ", Arrays.stream(values()).map(Impl::cliName).toList()));
+        return CliName.byName(values(), "--impl", name);
     }
 
     @Override

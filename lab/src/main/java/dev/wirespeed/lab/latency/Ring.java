@@ -1,14 +1,13 @@
 package dev.wirespeed.lab.latency;
 
+import dev.wirespeed.lab.CliName;
 import dev.wirespeed.linux.Affinity;
 import dev.wirespeed.linux.IoUring;
 import dev.wirespeed.linux.NativeIoException;
-import java.util.Arrays;
 import java.util.BitSet;
-import java.util.Locale;
 
 /** How an {@code IoUringSocket}'s ring is set up, by {@code ping --ring} name. */
-public enum Ring {
+public enum Ring implements CliName {
     /** The library's choice: interrupt-driven when waiting in the kernel, {@link #COOP} when polling. */
     DEFAULT,
     /** No setup flags: the kernel interrupts the thread to run a completion's work. */
@@ -46,8 +45,9 @@ public enum Ring {
     }
 
     /** {@return the command-line name, as in {@code --ring defer}} */
+    @Override
     public String cliName() {
-        return name().toLowerCase(Locale.ROOT);
+        return CliName.of(this);
     }
 
     /**
@@ -57,13 +57,7 @@ public enum Ring {
      * @throws IllegalArgumentException naming the known ones
      */
     public static Ring byName(String name) {
-        for (Ring ring : values()) {
-            if (ring.cliName().equals(name)) {
-                return ring;
-            }
-        }
-        throw new IllegalArgumentException("unknown --ring '" + name + "'; known: "
-                + String.join(", ", Arrays.stream(values()).map(Ring::cliName).toList()));
+        return CliName.byName(values(), "--ring", name);
     }
 
     @Override

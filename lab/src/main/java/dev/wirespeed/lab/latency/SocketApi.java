@@ -1,11 +1,11 @@
 package dev.wirespeed.lab.latency;
 
+import dev.wirespeed.lab.CliName;
 import dev.wirespeed.linux.IoUringSupport;
 import dev.wirespeed.linux.NativeSocket;
-import java.util.Locale;
 
 /** Which API a ping or echo reads and writes its socket through. */
-public enum SocketApi {
+public enum SocketApi implements CliName {
     /** The JDK's {@code SocketChannel}. */
     JDK,
     /** The library's {@code NativeSocket}: {@code recv(2)} and {@code send(2)} through FFM. */
@@ -14,8 +14,9 @@ public enum SocketApi {
     URING;
 
     /** {@return the name {@code echo --impl} takes} */
+    @Override
     public String cliName() {
-        return name().toLowerCase(Locale.ROOT);
+        return CliName.of(this);
     }
 
     /** {@return null where this machine can run it, else why not} */
