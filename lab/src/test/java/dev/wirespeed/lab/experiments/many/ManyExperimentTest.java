@@ -82,6 +82,21 @@ class ManyExperimentTest {
     }
 
     @Test
+    void ioUringAgainstEpollIsJudgedAcrossTheLinkTooWhereItWasMeasured() {
+        Results<ManyCase, ManyResult> r = results(1_900_000, 320, 1.3, 0.95, 1_024, 3_000, 1.05);
+        r.put(new ManyCase.Across(ManyServer.LOOP_EPOLL, MOST), load(1_200_000, 640, 15_000));
+        r.put(new ManyCase.Across(ManyServer.LOOP_URING, MOST), load(1_250_000, 600, 15_000)); // 1.04x, 1.07x
+        List<Finding> findings = new ManyExperiment().findings(r, LAB);
+        for (String claim : List.of("the library's event loop over io_uring echoes at least 1.2x",
+                "the library's event loop over io_uring costs the server at most 1/1.2 of its CPU")) {
+            Finding f = finding(findings, claim);
+            assertEquals(2, f.checks().size(), f.summary());
+            assertTrue(f.checks().get(1).where().contains("across a veth link"), f.summary());
+            assertFalse(f.holds(), "loopback holds at 1.3x, the link does not: " + f.summary());
+        }
+    }
+
+    @Test
     void frameCountsPerConnectionCoverSixteenConnectionsAtLeast() {
         ManyExperiment.Settings settings = new ManyExperiment.Settings(List.of(1, 16, 256, 1_000), 1_000_000, 6, 10_000);
         assertEquals(62_500, settings.framesPerConnection(1));
