@@ -151,7 +151,7 @@ public final class StreamExperiment implements Experiment<StreamCell, Throughput
 
     /**
      * {@return whether a run of {@code mode} reads with {@code strategy}}: the io_uring strategies with
-     * {@code --full} only, as the latency experiment's io_uring rows, which carry their targets, run: in
+     * {@code --full} only, as are the latency experiment's io_uring rows (which carry their targets): in
      * the default run they would take it past its time
      *
      * @param strategy a strategy that {@link #fits} a link
