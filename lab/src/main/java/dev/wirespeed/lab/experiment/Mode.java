@@ -117,6 +117,14 @@ public enum Mode {
         return pingWarmup;
     }
 
+    /**
+     * {@return whether the io_uring rows of the stream and latency experiments run}: in full runs only,
+     * which keeps the default run within its time
+     */
+    public boolean ioUringRows() {
+        return this == FULL;
+    }
+
     /** {@return seconds per iperf3 run} */
     public int iperfSeconds() {
         return iperfSeconds;

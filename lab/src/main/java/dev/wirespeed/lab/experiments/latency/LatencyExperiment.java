@@ -96,13 +96,10 @@ public final class LatencyExperiment implements Experiment<LatencyCell, Distribu
             new LatencyCase.RingSetup(Impl.URING, Ring.SQPOLL), new LatencyCase.RingSetup(Impl.URING_SPIN, Ring.INTERRUPT),
             new LatencyCase.RingSetup(Impl.URING_SPIN, Ring.DEFER));
 
-    /**
-     * {@return the rows, in table order}: the io_uring ones only in {@code --full} runs, which keeps the
-     * default run within its time
-     */
+    /** {@return the rows, in table order}: the io_uring ones only where the mode runs {@link Mode#ioUringRows() them} */
     static List<LatencyCase> rows(boolean withC, Mode mode) {
         List<LatencyCase> rows = new ArrayList<>();
-        boolean uring = mode == Mode.FULL;
+        boolean uring = mode.ioUringRows();
         for (Impl impl : Impl.values()) {
             if (impl.api().unavailable() == null && (uring || impl.api() != SocketApi.URING)) {
                 rows.add(new LatencyCase.Java(impl));
@@ -133,7 +130,7 @@ public final class LatencyExperiment implements Experiment<LatencyCell, Distribu
                     + "are skipped");
         }
         String noUring = SocketApi.URING.unavailable();
-        if (NativeSocket.isSupported() && noUring != null && lab.mode() == Mode.FULL) {
+        if (NativeSocket.isSupported() && noUring != null && lab.mode().ioUringRows()) {
             lab.note("latency: the io_uring rows are skipped: " + noUring);
         }
         boolean withC = lab.program(CPrograms.Program.PINGPONG).isPresent();

@@ -150,15 +150,14 @@ public final class StreamExperiment implements Experiment<StreamCell, Throughput
     }
 
     /**
-     * {@return whether a run of {@code mode} reads with {@code strategy}}: the io_uring strategies with
-     * {@code --full} only, as are the latency experiment's io_uring rows (which carry their targets): in
-     * the default run they would take it past its time
+     * {@return whether a run of {@code mode} reads with {@code strategy}}: the io_uring strategies only
+     * where the mode runs {@link Mode#ioUringRows() io_uring rows}
      *
      * @param strategy a strategy that {@link #fits} a link
      * @param mode the run's mode
      */
     public static boolean runsIn(Strategies strategy, Mode mode) {
-        return mode == Mode.FULL || (strategy != Strategies.URING && strategy != Strategies.URING_SPIN);
+        return mode.ioUringRows() || (strategy != Strategies.URING && strategy != Strategies.URING_SPIN);
     }
 
     @Override
