@@ -6,6 +6,7 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.nio.channels.WritableByteChannel;
 import java.util.BitSet;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -96,7 +97,7 @@ public class SendZeroCopyVsSend {
         return writeAll(socket);
     }
 
-    private int writeAll(java.nio.channels.WritableByteChannel channel) throws IOException {
+    private int writeAll(WritableByteChannel channel) throws IOException {
         ByteBuffer src = source.clear();
         int written = 0;
         while (src.hasRemaining()) {
