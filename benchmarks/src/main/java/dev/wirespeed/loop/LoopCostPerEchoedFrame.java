@@ -3,6 +3,7 @@ package dev.wirespeed.loop;
 import dev.wirespeed.frame.FrameWriter;
 import dev.wirespeed.io.IdleStrategy;
 import dev.wirespeed.loop.spi.Endpoint;
+import dev.wirespeed.loop.spi.LendingEndpoint;
 import dev.wirespeed.loop.spi.Listener;
 import dev.wirespeed.loop.spi.LoopTransport;
 import dev.wirespeed.loop.spi.Poller;
@@ -38,8 +39,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * in flight per connection), and a write takes everything and keeps nothing. What is left is the
  * loop's own work: the poll's dispatch, the read's bookkeeping and chunk, the header parse, the
  * handler call with its view and, with {@code reply=writeFrame}, the copy of each frame into the output
- * and its send; {@code reply=none} reads and drops. The read's copy of the frames into the chunk
- * stands in for the kernel's copy and is counted. The benchmark thread waits for the loop's frame
+ * and its send; {@code reply=none} reads and drops. With {@code input=copy} the read's copy of the
+ * frames into the chunk stands in for the kernel's copy and is counted; with {@code input=lend} the
+ * connections lend their bytes in place, as the io_uring transport's do, and the loop parses them
+ * there: the difference is what lending saves the loop. The benchmark thread waits for the loop's frame
  * count to pass the next {@value #BATCH} frames, so it needs a CPU of its own: pin to two.
  *
  * <p>Run: {@code ./mvnw -q -DskipTests package -pl benchmarks -am && taskset -c 0,1 java -cp
@@ -67,6 +70,9 @@ public class LoopCostPerEchoedFrame {
     @Param({"writeFrame", "none"})
     String reply;
 
+    @Param({"copy", "lend"})
+    String input;
+
     private FrameServer server;
 
     /** Starts one busy-polling loop over the memory transport and waits until it holds every connection. */
@@ -87,7 +93,11 @@ public class LoopCostPerEchoedFrame {
         };
         server = FrameServer.builder(handler)
                 .bind(new InetSocketAddress(0))
-                .transport(new MemoryTransport(connections, block.toByteArray()))
+                .transport(new MemoryTransport(connections, block.toByteArray(), switch (input) {
+                    case "copy" -> false;
+                    case "lend" -> true;
+                    default -> throw new IllegalArgumentException("input=" + input + ": copy or lend");
+                }))
                 .busyPoll(IdleStrategy.busySpin())
                 .threadName("loop-under-test")
                 .start();
@@ -114,14 +124,22 @@ public class LoopCostPerEchoedFrame {
         return frames;
     }
 
-    /** Connections that are always readable, each read the same block of frames, every write taken whole. */
+    /**
+     * Connections that are always readable, each read the same block of frames (copied, or lent in
+     * place), every write taken whole.
+     */
     static final class MemoryTransport implements LoopTransport {
         private final int connections;
         private final byte[] block;
+        private final boolean lend;
+        /** The block, read-only, re-pointed at each lend: the loop uses one lent buffer at a time. */
+        private final ByteBuffer lent;
 
-        MemoryTransport(int connections, byte[] block) {
+        MemoryTransport(int connections, byte[] block, boolean lend) {
             this.connections = connections;
             this.block = block;
+            this.lend = lend;
+            this.lent = ByteBuffer.allocateDirect(block.length).put(block).flip().asReadOnlyBuffer();
         }
 
         @Override
@@ -149,7 +167,10 @@ public class LoopCostPerEchoedFrame {
 
             @Override
             public Endpoint accept() {
-                return accepted < connections ? new MemoryEndpoint(accepted++) : null;
+                if (accepted == connections) {
+                    return null;
+                }
+                return lend ? new LendingMemoryEndpoint(accepted++) : new MemoryEndpoint(accepted++);
             }
 
             @Override
@@ -157,9 +178,9 @@ public class LoopCostPerEchoedFrame {
             }
         }
 
-        final class MemoryEndpoint implements Endpoint {
+        class MemoryEndpoint implements Endpoint {
             final int index;
-            private int offset;
+            int offset;
 
             MemoryEndpoint(int index) {
                 this.index = index;
@@ -196,6 +217,23 @@ public class LoopCostPerEchoedFrame {
 
             @Override
             public void close() {
+            }
+        }
+
+        /** The block lent where it lies, from the offset the loop has consumed to. */
+        final class LendingMemoryEndpoint extends MemoryEndpoint implements LendingEndpoint {
+            LendingMemoryEndpoint(int index) {
+                super(index);
+            }
+
+            @Override
+            public ByteBuffer lend() {
+                return lent.limit(block.length).position(offset);
+            }
+
+            @Override
+            public void consume(int n) {
+                offset = (offset + n) % block.length;
             }
         }
 

@@ -32,12 +32,4 @@ final class Chunk {
     int available() {
         return end - start;
     }
-
-    /** {@return the read-only view of {@code [from, to)}}. */
-    ByteBuffer view(int from, int to) {
-        ByteBuffer v = view;
-        v.limit(to);
-        v.position(from);
-        return v;
-    }
 }

@@ -1,6 +1,7 @@
 package dev.wirespeed.loop;
 
 import dev.wirespeed.loop.spi.Endpoint;
+import dev.wirespeed.loop.spi.LendingEndpoint;
 import java.net.SocketAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
@@ -33,12 +34,14 @@ public final class Connection {
 
     final EventLoop loop;
     final Endpoint channel;
+    /** The channel, where it lends its received bytes in place; else null. */
+    final LendingEndpoint lender;
     private final long id;
     private final SocketAddress remote;
     private Object attachment;
 
     State state = State.OPEN;
-    /** The input chunk while bytes are buffered, else null. */
+    /** The input chunk while bytes are buffered (from a lending channel: only the start of one frame), else null. */
     Chunk in;
     /** Output not yet sent, oldest first; bytes queued {@code = sum of available()}. */
     final ArrayDeque<Chunk> out = new ArrayDeque<>(4);
@@ -67,6 +70,7 @@ public final class Connection {
     Connection(EventLoop loop, Endpoint channel, long id, SocketAddress remote) {
         this.loop = loop;
         this.channel = channel;
+        this.lender = channel instanceof LendingEndpoint l ? l : null;
         this.id = id;
         this.remote = remote;
     }

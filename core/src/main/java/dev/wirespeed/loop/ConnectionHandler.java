@@ -9,9 +9,10 @@ import java.nio.ByteBuffer;
  * then {@link #onFrame} once per frame in stream order (and {@link #onWritable} between frames when
  * output that had reached the limit drained), then {@link #onClose} once.
  *
- * <p>The {@code body} handed to {@code onFrame} is a read-only view of the connection's input
- * buffer, not a copy, valid only until {@code onFrame} returns: the loop re-points the same object
- * at the next frame of any of its connections. Copy what must outlive the call; writing the body to
+ * <p>The {@code body} handed to {@code onFrame} is a read-only view of the bytes where they were
+ * received (the connection's input buffer, or the transport's own memory where it lends it), not a
+ * copy, valid only until {@code onFrame} returns: the loop re-points the same object at the next
+ * frame, and the memory goes back to be received into. Copy what must outlive the call; writing the body to
  * a connection ({@link Connection#writeFrame}) copies it.
  *
  * <p>A handler method that throws closes its connection abortively, with the exception as the

@@ -4,6 +4,7 @@ import dev.wirespeed.frame.FrameFormat;
 import dev.wirespeed.frame.TruncatedFrameException;
 import dev.wirespeed.io.IdleStrategy;
 import dev.wirespeed.loop.spi.Endpoint;
+import dev.wirespeed.loop.spi.LendingEndpoint;
 import dev.wirespeed.loop.spi.Listener;
 import dev.wirespeed.loop.spi.Poller;
 import java.io.IOException;
@@ -19,12 +20,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * One thread, one {@link Poller}, the connections given to it: reads each ready connection once per
- * turn into a pooled chunk, hands the whole frames in it to the handler, and at the end of the turn
+ * turn into a pooled chunk (or, where its endpoint is a {@link LendingEndpoint}, parses the bytes where
+ * the transport received them), hands the whole frames to the handler, and at the end of the turn
  * sends the output the handlers queued.
  *
  * <p>Each turn: the tasks queued from other threads; one poll (blocking, or not when busy-polling);
  * for each ready connection, its pending output sent if writable, then one read of at most a chunk
- * (the fairness budget: no connection is read twice while another ready one waits) and its frames;
+ * (the fairness budget: no connection is read twice while another ready one waits; a lending
+ * endpoint's buffers are taken until about a chunk's worth) and its frames;
  * then the output of every connection written to during the turn; then, where an idle timeout is
  * set and due, a sweep for idle connections.
  */
@@ -256,6 +259,15 @@ final class EventLoop implements Runnable {
     }
 
     private void read(Connection c) {
+        if (c.lender != null) {
+            readLent(c, c.lender);
+        } else {
+            readCopy(c);
+        }
+    }
+
+    /** One read into the connection's chunk, and the whole frames in it. */
+    private void readCopy(Connection c) {
         Chunk in = c.in;
         if (in == null) {
             in = c.in = take();
@@ -272,15 +284,64 @@ final class EventLoop implements Runnable {
         }
         if (n > 0) {
             in.end += n;
-            c.lastActive = now;
-            c.bytesRead += n;
-            BYTES_READ.setOpaque(this, bytesRead + n);
+            counted(c, n);
             frames(c, in);
         } else if (n < 0) {
             endOfStream(c, in);
         } else if (in.available() == 0) {
             releaseInput(c);
         }
+    }
+
+    /**
+     * Reads a connection that lends its received bytes: the frames parsed where the transport holds
+     * them, and given back once handled, until about a chunk's worth is taken (the budget of a copying
+     * read); what is left is lent again next turn. Only a frame that continues past the lent bytes is
+     * copied, once, into a chunk (or a buffer of its own size); then {@code c.in} holds that frame's
+     * start and nothing else.
+     */
+    private void readLent(Connection c, LendingEndpoint lender) {
+        ByteBuffer data = lender.lend();
+        if (data == null) {
+            readCopy(c); // nothing held: the end of the stream or an error, which only a read reports
+            return;
+        }
+        int budget = pool.chunkSize();
+        do {
+            int start = data.position();
+            int end = data.limit();
+            int pos = start;
+            if (c.in != null) {
+                pos = completeFrame(c, c.in, data, pos, end);
+                if (pos < 0) {
+                    return; // closed: the endpoint took back what it lent
+                }
+            }
+            if (pos < end) { // c.in is null here: a frame that completes is handed over and its chunk given back
+                pos = deliver(c, data, data, pos, end, budget - (pos - start));
+                if (pos < 0) {
+                    return;
+                }
+                if (pos < end && partial(data, pos, end)) {
+                    keepPartial(c, data, pos, end);
+                    pos = end;
+                }
+            }
+            lender.consume(pos - start);
+            counted(c, pos - start);
+            budget -= pos - start;
+        } while (budget > 0 && (data = lender.lend()) != null);
+    }
+
+    /** {@return whether {@code data[pos, end)} ends inside a frame whose length, if its header is there, was checked} */
+    private static boolean partial(ByteBuffer data, int pos, int end) {
+        return end - pos < FrameFormat.HEADER_LENGTH || end - pos < FrameFormat.HEADER_LENGTH + data.getInt(pos + 4);
+    }
+
+    private void counted(Connection c, int n) {
+        c.lastActive = now;
+        c.bytesRead += n;
+        BYTES_READ.setOpaque(this, bytesRead + n);
     }
 
     private Chunk take() {
@@ -294,43 +355,14 @@ final class EventLoop implements Runnable {
 
     /** Hands over the whole frames in {@code in}, then keeps the partial one, if any, at its start. */
     private void frames(Connection c, Chunk in) {
-        ByteBuffer b = in.buf;
-        int pos = in.start;
-        int end = in.end;
-        long delivered = 0;
-        int needed = 0;
-        while (end - pos >= FrameFormat.HEADER_LENGTH) {
-            long header = b.getLong(pos);
-            int length = (int) header;
-            if (length < 0 || length > maxFrameLength) {
-                FRAMES_READ.setOpaque(this, framesRead + delivered);
-                frameError(c, length, c.consumed + (pos - in.start));
-                return;
-            }
-            int total = FrameFormat.HEADER_LENGTH + length;
-            if (end - pos < total) {
-                needed = total;
-                break;
-            }
-            delivered++;
-            c.framesRead++; // before the handler, which may close the connection and so report its totals
-            try {
-                handler.onFrame(c, (int) (header >>> 32), in.view(pos + FrameFormat.HEADER_LENGTH, pos + total));
-            } catch (IOException | RuntimeException e) {
-                FRAMES_READ.setOpaque(this, framesRead + delivered);
-                closeNow(c, e, true);
-                return;
-            }
-            pos += total;
-            if (c.state != Connection.State.OPEN) {
-                FRAMES_READ.setOpaque(this, framesRead + delivered);
-                releaseInput(c); // closed by the handler: the rest is not read
-                return;
-            }
+        int pos = deliver(c, in.buf, in.view, in.start, in.end, Integer.MAX_VALUE);
+        if (pos < 0) {
+            return;
         }
-        FRAMES_READ.setOpaque(this, framesRead + delivered);
-        c.consumed += pos - in.start;
+        ByteBuffer b = in.buf;
+        int end = in.end;
         in.start = pos;
+        int needed = end - pos >= FrameFormat.HEADER_LENGTH ? FrameFormat.HEADER_LENGTH + b.getInt(pos + 4) : 0;
         if (pos == end) {
             releaseInput(c);
         } else if (needed > in.capacity()) {
@@ -345,6 +377,112 @@ final class EventLoop implements Runnable {
             in.start = 0;
             in.end = end - pos;
         }
+    }
+
+    /**
+     * Hands the whole frames in {@code data[from, end)} to the handler and moves {@code c.consumed} past
+     * them; stops early at the first whole frame that starts {@code budget} bytes or more past {@code
+     * from}, so that each length it leaves behind has been checked.
+     *
+     * @param view the read-only buffer re-pointed at each body for the handler: a twin of {@code data},
+     *     or {@code data} itself, whose limit is then put back to {@code end} after each frame
+     * @return where the first frame not handed over starts (a partial one, one past the budget, or
+     *     {@code end}); -1 if the connection closed meanwhile (a bad length, or the handler's doing),
+     *     its input given back
+     */
+    private int deliver(Connection c, ByteBuffer data, ByteBuffer view, int from, int end, int budget) {
+        int pos = from;
+        long delivered = 0;
+        while (end - pos >= FrameFormat.HEADER_LENGTH) {
+            long header = data.getLong(pos);
+            int length = (int) header;
+            if (length < 0 || length > maxFrameLength) {
+                FRAMES_READ.setOpaque(this, framesRead + delivered);
+                frameError(c, length, c.consumed + (pos - from));
+                return -1;
+            }
+            int total = FrameFormat.HEADER_LENGTH + length;
+            if (end - pos < total || pos - from >= budget) {
+                break;
+            }
+            delivered++;
+            c.framesRead++; // before the handler, which may close the connection and so report its totals
+            view.limit(pos + total);
+            view.position(pos + FrameFormat.HEADER_LENGTH);
+            try {
+                handler.onFrame(c, (int) (header >>> 32), view);
+            } catch (IOException | RuntimeException e) {
+                FRAMES_READ.setOpaque(this, framesRead + delivered);
+                closeNow(c, e, true);
+                return -1;
+            }
+            view.limit(end);
+            pos += total;
+            if (c.state != Connection.State.OPEN) {
+                FRAMES_READ.setOpaque(this, framesRead + delivered);
+                releaseInput(c); // closed by the handler: the rest is not read
+                return -1;
+            }
+        }
+        FRAMES_READ.setOpaque(this, framesRead + delivered);
+        c.consumed += pos - from;
+        return pos;
+    }
+
+    /** Copies the start of a frame that continues past the lent {@code data[pos, end)} into a new input chunk. */
+    private void keepPartial(Connection c, ByteBuffer data, int pos, int end) {
+        int n = end - pos;
+        // deliver() checked the length of a header that is there
+        int needed = n >= FrameFormat.HEADER_LENGTH ? FrameFormat.HEADER_LENGTH + data.getInt(pos + 4) : 0;
+        Chunk in = needed > pool.chunkSize() ? BufferPool.large(needed) : take();
+        in.buf.put(0, data, pos, n);
+        in.end = n;
+        c.in = in;
+    }
+
+    /**
+     * Copies from the lent {@code data[pos, end)} what the frame begun in {@code in} still lacks, and
+     * hands the frame over once it is whole, giving {@code in} back.
+     *
+     * @return where the lent bytes not taken start; -1 if the connection closed (a bad length, or the handler)
+     */
+    private int completeFrame(Connection c, Chunk in, ByteBuffer data, int pos, int end) {
+        int have = in.available(); // in.start is 0: keepPartial made it
+        if (have < FrameFormat.HEADER_LENGTH) {
+            int n = Math.min(FrameFormat.HEADER_LENGTH - have, end - pos);
+            in.buf.put(in.end, data, pos, n);
+            in.end += n;
+            pos += n;
+            have += n;
+            if (have < FrameFormat.HEADER_LENGTH) {
+                return pos;
+            }
+        }
+        int length = in.buf.getInt(in.start + 4);
+        if (length < 0 || length > maxFrameLength) {
+            frameError(c, length, c.consumed);
+            return -1;
+        }
+        int total = FrameFormat.HEADER_LENGTH + length;
+        if (total > in.capacity() - in.start) {
+            Chunk large = BufferPool.large(total);
+            large.buf.put(0, in.buf, in.start, have);
+            large.end = have;
+            pool.give(in);
+            c.in = in = large;
+        }
+        int n = Math.min(total - have, end - pos);
+        in.buf.put(in.end, data, pos, n);
+        in.end += n;
+        pos += n;
+        if (in.available() < total) {
+            return pos;
+        }
+        if (deliver(c, in.buf, in.view, in.start, in.end, Integer.MAX_VALUE) < 0) {
+            return -1;
+        }
+        releaseInput(c);
+        return pos;
     }
 
     private void frameError(Connection c, int length, long offset) {

@@ -45,7 +45,11 @@ import java.util.function.IntConsumer;
  * that is the budget of bytes per connection per turn, so no connection is read twice while another
  * ready one waits. The whole frames read are handed to the handler, each body a view valid until the
  * handler returns (see {@link ConnectionHandler}); a partial frame stays buffered for the next read.
- * A frame longer than a chunk is assembled in a buffer of its own size, dropped after it.
+ * A frame longer than a chunk is assembled in a buffer of its own size, dropped after it. Where the
+ * transport holds received bytes in memory of its own and lends it ({@link
+ * dev.wirespeed.loop.spi.LendingEndpoint}, as the native module's io_uring transport does), the frames
+ * are parsed there, with the same budget, and only a frame that continues past one of its buffers is
+ * copied, once.
  *
  * <h2>Memory</h2>
  * Chunks come from the loop's pool and go back the moment a connection has no partial input and no

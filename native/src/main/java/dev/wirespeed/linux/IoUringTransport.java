@@ -19,8 +19,10 @@ import java.net.SocketAddress;
  * <h2>Receiving</h2>
  * Each connection has one multishot receive in flight into the loop's {@link IoUringBufferRing},
  * shared by all the loop's connections, so that memory does not grow with their number. Bytes wait
- * in their buffers until the loop reads the connection, which copies them into its chunk and gives
- * the buffers back. A connection holds at most {@link #maxHeldBuffers()} buffers; past that, or while
+ * in their buffers until the loop reads the connection: it parses the frames where they lie (the
+ * connections are {@link dev.wirespeed.loop.spi.LendingEndpoint}s), hands each body to the handler as
+ * a view of the buffer, copies only a frame that continues into the next buffer, and gives each buffer
+ * back once its frames are handled. A connection holds at most {@link #maxHeldBuffers()} buffers; past that, or while
  * the loop does not want to read it (its output over the server's limit), its receive is cancelled, so
  * that the socket's own buffer and TCP's flow control hold the peer back. When every buffer is taken
  * a receive ends with {@code ENOBUFS}, and is armed again once a buffer comes back: backpressure, not

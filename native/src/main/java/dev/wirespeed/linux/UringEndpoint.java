@@ -1,6 +1,6 @@
 package dev.wirespeed.linux;
 
-import dev.wirespeed.loop.spi.Endpoint;
+import dev.wirespeed.loop.spi.LendingEndpoint;
 import java.io.IOException;
 import java.net.SocketAddress;
 import java.nio.ByteBuffer;
@@ -8,13 +8,14 @@ import java.nio.channels.ClosedChannelException;
 
 /**
  * A connection of an {@link IoUringTransport} loop: its socket, the received buffers it holds, its
- * send buffer and the operations it has in flight. Its reads and writes never wait: a read copies
- * what the ring has received, a write copies into the send buffer. The {@link UringPoller} it is
- * registered with does the ring's work; before that, only {@link #reset()} and {@link #close()} apply.
+ * send buffer and the operations it has in flight. Its reads and writes never wait: the loop parses
+ * what the ring has received in place ({@link #lend()}), a read copies it, a write copies into the
+ * send buffer. The {@link UringPoller} it is registered with does the ring's work; before that, only
+ * {@link #reset()} and {@link #close()} apply.
  *
  * <p>Thread safety: its loop's thread.
  */
-final class UringEndpoint implements Endpoint {
+final class UringEndpoint implements LendingEndpoint {
     final NativeSocket socket;
     final int fd;
     /** Set by {@link UringPoller#register}; null before. */
@@ -42,6 +43,8 @@ final class UringEndpoint implements Endpoint {
     int heldHead;
     int heldCount;
     int firstOffset;
+    /** In the poller's list of connections whose receive is armed again at its next poll. */
+    boolean rearmListed;
     boolean recvArmed;
     boolean recvCancelling;
     boolean endOfStream;
@@ -65,6 +68,25 @@ final class UringEndpoint implements Endpoint {
     @Override
     public SocketAddress remoteAddress() {
         return socket.remoteAddress();
+    }
+
+    @Override
+    public ByteBuffer lend() {
+        if (closed || heldCount == 0) {
+            return null;
+        }
+        return poller.lend(this);
+    }
+
+    @Override
+    public void consume(int n) {
+        int lent = heldCount == 0 ? 0 : heldLengths[heldHead] - firstOffset;
+        if (n < 0 || n > lent) {
+            throw new IllegalArgumentException("n=" + n + " lent=" + lent + " " + this);
+        }
+        if (n > 0) {
+            poller.consume(this, n);
+        }
     }
 
     @Override
@@ -118,7 +140,7 @@ final class UringEndpoint implements Endpoint {
     }
 
     /** Drops the first held buffer; {@return its id} */
-    int release() {
+    int dropFirst() {
         int id = heldIds[heldHead];
         heldHead = (heldHead + 1) % heldIds.length;
         heldCount--;

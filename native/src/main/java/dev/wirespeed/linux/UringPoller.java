@@ -60,8 +60,9 @@ final class UringPoller implements Poller {
 
     private IoUring ring;
     private IoUringBufferRing buffers;
-    /** Receive buffer {@code id}, as a buffer to copy from. */
+    /** Receive buffer {@code id}, as a buffer to copy from, and as the read-only one lent to the loop. */
     private ByteBuffer[] received;
+    private ByteBuffer[] lent;
     private boolean closed;
     private boolean wakeArmed;
     private boolean woken;
@@ -81,6 +82,10 @@ final class UringPoller implements Poller {
     private UringEndpoint[] ready = new UringEndpoint[64];
     private int readyCount;
     private UringEndpoint[] handing = new UringEndpoint[64];
+
+    /** Connections under their cap of held buffers again after the loop gave one back, armed at the next poll. */
+    private UringEndpoint[] rearm = new UringEndpoint[16];
+    private int rearmCount;
 
     /** Connections whose receive ended for want of a buffer, armed again once one comes back. */
     private UringEndpoint[] starved = new UringEndpoint[16];
@@ -154,8 +159,10 @@ final class UringPoller implements Poller {
             throw e;
         }
         received = new ByteBuffer[bufferCount];
+        lent = new ByteBuffer[bufferCount];
         for (int id = 0; id < bufferCount; id++) {
             received[id] = buffers.memory().asSlice((long) id * bufferSize, bufferSize).asByteBuffer();
+            lent[id] = received[id].asReadOnlyBuffer(); // big-endian, as the frames are
         }
         ring = r;
     }
@@ -344,6 +351,13 @@ final class UringPoller implements Poller {
                 l.armed = true;
             }
         }
+        for (int i = 0; i < rearmCount; i++) {
+            UringEndpoint e = rearm[i];
+            rearm[i] = null;
+            e.rearmListed = false;
+            updateReceive(e);
+        }
+        rearmCount = 0;
         if (recycled && starvedCount > 0) {
             int n = starvedCount;
             starvedCount = 0;
@@ -526,7 +540,7 @@ final class UringPoller implements Poller {
             dst.position(position + n);
             total += n;
             if (n == left) {
-                recycle(e.release());
+                recycle(e.dropFirst());
             } else {
                 e.firstOffset += n;
             }
@@ -539,6 +553,35 @@ final class UringPoller implements Poller {
             }
         }
         return total;
+    }
+
+    /** {@link UringEndpoint#lend()}: the first held buffer's unread bytes, in place. */
+    ByteBuffer lend(UringEndpoint e) {
+        int at = e.heldHead;
+        ByteBuffer b = lent[e.heldIds[at]];
+        b.limit(e.heldLengths[at]);
+        b.position(e.firstOffset);
+        return b;
+    }
+
+    /**
+     * {@link UringEndpoint#consume(int)}: past {@code n} bytes of the first held buffer, and the buffer back
+     * to the ring once all of it is; the receive, if the cap had stopped it, listed to be armed at the
+     * next poll, which submits it in any case.
+     */
+    void consume(UringEndpoint e, int n) {
+        e.firstOffset += n;
+        if (e.firstOffset < e.heldLengths[e.heldHead]) {
+            return;
+        }
+        recycle(e.dropFirst());
+        if (!e.recvArmed && !e.rearmListed && e.heldCount <= maxHeld / 2) {
+            if (rearmCount == rearm.length) {
+                rearm = Arrays.copyOf(rearm, rearmCount * 2);
+            }
+            rearm[rearmCount++] = e;
+            e.rearmListed = true;
+        }
     }
 
     /** {@link UringEndpoint#write}: copies what fits of {@code src} into {@code e}'s send buffer and sends it. */
@@ -629,7 +672,7 @@ final class UringPoller implements Poller {
         e.closeAfterSend = false;
         e.interest = 0;
         while (e.heldCount > 0) {
-            recycle(e.release());
+            recycle(e.dropFirst());
         }
         if (e.recvArmed && !e.recvCancelling) {
             cancel(e, OP_RECV);

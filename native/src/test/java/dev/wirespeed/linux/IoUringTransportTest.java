@@ -2,11 +2,14 @@ package dev.wirespeed.linux;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.wirespeed.loop.spi.Endpoint;
+import dev.wirespeed.loop.spi.LendingEndpoint;
 import dev.wirespeed.loop.spi.Listener;
 import dev.wirespeed.loop.spi.Poller;
 import java.io.IOException;
@@ -35,7 +38,7 @@ import org.junit.jupiter.api.condition.OS;
 /**
  * {@link IoUringTransport}'s poller driven by hand on the test thread, where the contract suites
  * cannot look: receive buffers running out and a connection at its cap (bytes arrive whole and in
- * order all the same), more completions than the completion queue holds, a reset peer, descriptors
+ * order all the same, read or lent), more completions than the completion queue holds, a reset peer, descriptors
  * released on close with operations in flight, a wake-up from another thread, a bounded wait, a
  * kernel without an operation, and no allocation per turn. Peers are JDK sockets.
  */
@@ -144,6 +147,36 @@ class IoUringTransportTest {
         writers.get(30, TimeUnit.SECONDS);
         assertArrayEquals(a, bytes(gotA.flip()), "seed=" + seed);
         assertArrayEquals(b, bytes(gotB.flip()), "seed=" + seed);
+    }
+
+    @Test
+    void lentBytesAreReceivedInPlaceInOrderAndEachBufferGoesBackWhenConsumed() throws Exception {
+        // Two buffers of 64 bytes for 20,000 bytes: only consuming what was lent lets the receive go on.
+        Harness h = new Harness(IoUringTransport.create().receiveBuffers(2, 64));
+        SocketChannel peer = h.connect();
+        long seed = System.nanoTime();
+        SplittableRandom pieces = new SplittableRandom(seed);
+        byte[] sent = random(seed, 20_000);
+        CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> writeAll(peer, sent));
+        LendingEndpoint e = (LendingEndpoint) h.accepted.get(0);
+        ByteBuffer got = ByteBuffer.allocate(sent.length);
+        while (got.hasRemaining()) {
+            ByteBuffer lent = e.lend();
+            if (lent == null) {
+                h.poll(10);
+                continue;
+            }
+            assertTrue(lent.isReadOnly() && lent.isDirect() && lent.hasRemaining(), lent.toString());
+            assertSame(lent, e.lend(), "a second lend before consume");
+            int n = 1 + pieces.nextInt(lent.remaining()); // some of it: the next lend starts after
+            got.put(lent.slice(lent.position(), n));
+            e.consume(n);
+        }
+        writer.get(30, TimeUnit.SECONDS);
+        assertArrayEquals(sent, got.array(), "seed=" + seed);
+        assertNull(e.lend(), "nothing more was sent");
+        IllegalArgumentException over = assertThrows(IllegalArgumentException.class, () -> e.consume(1));
+        assertTrue(over.getMessage().startsWith("n=1 lent=0 "), over.getMessage());
     }
 
     @Test

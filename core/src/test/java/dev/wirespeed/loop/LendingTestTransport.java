@@ -1,0 +1,249 @@
+package dev.wirespeed.loop;
+
+import dev.wirespeed.loop.spi.Endpoint;
+import dev.wirespeed.loop.spi.LendingEndpoint;
+import dev.wirespeed.loop.spi.Listener;
+import dev.wirespeed.loop.spi.LoopTransport;
+import dev.wirespeed.loop.spi.Poller;
+import java.io.IOException;
+import java.net.SocketAddress;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+/**
+ * A transport for tests of the loop's lending path: the JDK's sockets ({@link SelectorTransport}), each
+ * connection a {@link LendingEndpoint} that receives into a buffer of its own and lends what it got at a
+ * random offset, in pieces of random size (from one byte to more than a chunk), and scribbles over the
+ * bytes the loop consumes, so that a body used after it was given back arrives corrupted at the peer.
+ */
+final class LendingTestTransport implements LoopTransport {
+    /** Filled into a given-back buffer. */
+    static final byte SCRIBBLE = (byte) 0xEE;
+    private static final int BUFFER = 96 * 1024;
+
+    private final long seed;
+    private int accepted;
+
+    LendingTestTransport(long seed) {
+        this.seed = seed;
+    }
+
+    @Override
+    public String name() {
+        return "lending-test";
+    }
+
+    @Override
+    public Poller openPoller() throws IOException {
+        return new LendingPoller(SelectorTransport.INSTANCE.openPoller());
+    }
+
+    @Override
+    public Listener listen(SocketAddress address, int backlog) throws IOException {
+        return new LendingListener(SelectorTransport.INSTANCE.listen(address, backlog));
+    }
+
+    /** The selector's listener, its connections made to lend. */
+    final class LendingListener implements Listener {
+        final Listener inner;
+
+        LendingListener(Listener inner) {
+            this.inner = inner;
+        }
+
+        @Override
+        public SocketAddress localAddress() {
+            return inner.localAddress();
+        }
+
+        @Override
+        public Endpoint accept() throws IOException {
+            Endpoint e = inner.accept();
+            return e == null ? null : new Lending(e, new Random(seed + accepted++));
+        }
+
+        @Override
+        public void close() throws IOException {
+            inner.close();
+        }
+    }
+
+    /** One connection: what it received waits in {@code [from, to)} of its buffer until given back. */
+    static final class Lending implements LendingEndpoint {
+        final Endpoint inner;
+        private final Random random;
+        private final ByteBuffer buffer = ByteBuffer.allocateDirect(BUFFER);
+        private final ByteBuffer readOnly = buffer.asReadOnlyBuffer();
+        private int from;
+        private int to;
+        /** What the last receive met, for the read that follows an empty lend: -1 at the end, or a failure. */
+        private int ended;
+        private IOException failed;
+        Object attachment;
+        int interest;
+
+        Lending(Endpoint inner, Random random) {
+            this.inner = inner;
+            this.random = random;
+        }
+
+        boolean holds() {
+            return to > from;
+        }
+
+        @Override
+        public ByteBuffer lend() {
+            if (!holds()) {
+                int at = random.nextInt(64);
+                int max = random.nextInt(4) == 0 ? 1 + random.nextInt(16) : 1 + random.nextInt(BUFFER - at);
+                buffer.limit(at + max).position(at);
+                int n;
+                try {
+                    n = inner.read(buffer);
+                } catch (IOException e) {
+                    failed = e; // for the read the loop makes next
+                    n = 0;
+                }
+                buffer.clear();
+                if (n <= 0) {
+                    ended = n;
+                    return null;
+                }
+                from = at;
+                to = at + n;
+            }
+            readOnly.limit(to).position(from);
+            return readOnly;
+        }
+
+        @Override
+        public void consume(int n) {
+            if (n < 0 || n > to - from) {
+                throw new IllegalArgumentException("n=" + n + " lent=" + (to - from));
+            }
+            for (int i = from; i < from + n; i++) {
+                buffer.put(i, SCRIBBLE);
+            }
+            from += n;
+        }
+
+        @Override
+        public int read(ByteBuffer dst) throws IOException {
+            if (failed != null) {
+                throw failed;
+            }
+            if (ended < 0) {
+                return -1;
+            }
+            if (!holds()) {
+                return inner.read(dst);
+            }
+            int n = Math.min(dst.remaining(), to - from);
+            dst.put(dst.position(), buffer, from, n).position(dst.position() + n);
+            from += n;
+            return n;
+        }
+
+        @Override
+        public int write(ByteBuffer src) throws IOException {
+            return inner.write(src);
+        }
+
+        @Override
+        public SocketAddress remoteAddress() {
+            return inner.remoteAddress();
+        }
+
+        @Override
+        public void reset() {
+            from = to = 0;
+            inner.reset();
+        }
+
+        @Override
+        public boolean isOpen() {
+            return inner.isOpen();
+        }
+
+        @Override
+        public void close() throws IOException {
+            from = to = 0;
+            inner.close();
+        }
+    }
+
+    /**
+     * The selector's readiness, and besides it each connection that holds bytes and is wanted for
+     * reading, as the socket itself may have nothing left; each handed over once per poll.
+     */
+    static final class LendingPoller implements Poller {
+        private final Poller inner;
+        private final List<Lending> registered = new ArrayList<>();
+        private final List<Lending> handed = new ArrayList<>();
+
+        LendingPoller(Poller inner) {
+            this.inner = inner;
+        }
+
+        @Override
+        public void register(Endpoint endpoint, Object attachment, int ops) throws IOException {
+            Lending e = (Lending) endpoint;
+            e.attachment = attachment;
+            e.interest = ops;
+            inner.register(e.inner, e, ops);
+            registered.add(e);
+        }
+
+        @Override
+        public void register(Listener listener, Object attachment) throws IOException {
+            inner.register(((LendingListener) listener).inner, attachment);
+        }
+
+        @Override
+        public void interest(Endpoint endpoint, int ops) throws IOException {
+            Lending e = (Lending) endpoint;
+            e.interest = ops;
+            inner.interest(e.inner, ops);
+        }
+
+        @Override
+        public void deregister(Endpoint endpoint) {
+            Lending e = (Lending) endpoint;
+            registered.remove(e);
+            inner.deregister(e.inner);
+        }
+
+        @Override
+        public int poll(long timeoutMillis, Ready ready) throws IOException {
+            handed.clear();
+            for (Lending e : List.copyOf(registered)) {
+                if (e.holds() && (e.interest & READ) != 0 && registered.contains(e)) {
+                    handed.add(e);
+                    ready.ready(e.attachment, READ);
+                }
+            }
+            int fromSockets = inner.poll(handed.isEmpty() ? timeoutMillis : 0, (attachment, ops) -> {
+                if (attachment instanceof Lending e) {
+                    if (!handed.contains(e) && registered.contains(e)) {
+                        ready.ready(e.attachment, ops);
+                    }
+                } else {
+                    ready.ready(attachment, ops); // a listener
+                }
+            });
+            return handed.size() + fromSockets;
+        }
+
+        @Override
+        public void wakeup() {
+            inner.wakeup();
+        }
+
+        @Override
+        public void close() throws IOException {
+            inner.close();
+        }
+    }
+}
