@@ -1,5 +1,6 @@
 package dev.wirespeed.loop;
 
+import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 
 /**
@@ -13,6 +14,8 @@ final class Chunk {
     final ByteBuffer buf;
     final ByteBuffer view;
     final ByteBuffer fill;
+    /** {@code buf}'s memory, for endpoints that read and write by address. */
+    final MemorySegment memory;
     /** False for a buffer sized for one frame larger than the pool's chunks: dropped, not returned. */
     final boolean pooled;
     int start;
@@ -22,6 +25,7 @@ final class Chunk {
         this.buf = buf;
         this.view = buf.asReadOnlyBuffer();
         this.fill = buf.duplicate();
+        this.memory = MemorySegment.ofBuffer(buf); // made while buf spans its capacity
         this.pooled = pooled;
     }
 

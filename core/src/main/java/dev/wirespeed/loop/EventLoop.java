@@ -277,7 +277,7 @@ final class EventLoop implements Runnable {
         b.position(in.end);
         int n;
         try {
-            n = c.channel.read(b);
+            n = c.channel.read(b, in.memory);
         } catch (IOException e) {
             closeNow(c, e, true);
             return;
@@ -616,7 +616,7 @@ final class EventLoop implements Runnable {
             b.position(head.start);
             int n;
             try {
-                n = c.channel.write(b);
+                n = c.channel.write(b, head.memory);
             } catch (IOException e) {
                 return e;
             } finally {

@@ -8,8 +8,7 @@ import dev.wirespeed.loop.spi.Poller;
 import java.io.IOException;
 import java.net.SocketAddress;
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.Arrays;
 import java.util.Random;
 
 /**
@@ -83,6 +82,9 @@ final class LendingTestTransport implements LoopTransport {
         private IOException failed;
         Object attachment;
         int interest;
+        /** Index in the poller's table, -1 once deregistered; the poll that last handed it over. */
+        int slot = -1;
+        int handedAt;
 
         Lending(Endpoint inner, Random random) {
             this.inner = inner;
@@ -176,12 +178,17 @@ final class LendingTestTransport implements LoopTransport {
 
     /**
      * The selector's readiness, and besides it each connection that holds bytes and is wanted for
-     * reading, as the socket itself may have nothing left; each handed over once per poll.
+     * reading, as the socket itself may have nothing left; each handed over once per poll. Allocates
+     * nothing per poll, as the loop under it must not.
      */
     static final class LendingPoller implements Poller {
         private final Poller inner;
-        private final List<Lending> registered = new ArrayList<>();
-        private final List<Lending> handed = new ArrayList<>();
+        /** {@code registered[0, count)}: null where deregistered, compacted at each poll. */
+        private Lending[] registered = new Lending[16];
+        private int count;
+        private int polls;
+        private Ready outer;
+        private final Ready fromSockets = this::fromSocket;
 
         LendingPoller(Poller inner) {
             this.inner = inner;
@@ -193,7 +200,11 @@ final class LendingTestTransport implements LoopTransport {
             e.attachment = attachment;
             e.interest = ops;
             inner.register(e.inner, e, ops);
-            registered.add(e);
+            if (count == registered.length) {
+                registered = Arrays.copyOf(registered, count * 2);
+            }
+            e.slot = count;
+            registered[count++] = e;
         }
 
         @Override
@@ -211,29 +222,45 @@ final class LendingTestTransport implements LoopTransport {
         @Override
         public void deregister(Endpoint endpoint) {
             Lending e = (Lending) endpoint;
-            registered.remove(e);
+            registered[e.slot] = null;
+            e.slot = -1;
             inner.deregister(e.inner);
         }
 
         @Override
         public int poll(long timeoutMillis, Ready ready) throws IOException {
-            handed.clear();
-            for (Lending e : List.copyOf(registered)) {
-                if (e.holds() && (e.interest & READ) != 0 && registered.contains(e)) {
-                    handed.add(e);
+            int live = 0;
+            for (int i = 0; i < count; i++) {
+                Lending e = registered[i];
+                if (e != null) {
+                    e.slot = live;
+                    registered[live++] = e;
+                }
+            }
+            Arrays.fill(registered, live, count, null);
+            count = live;
+            polls++;
+            int handed = 0;
+            for (int i = 0, n = count; i < n; i++) {
+                Lending e = registered[i]; // null if an earlier one's handler closed it
+                if (e != null && e.holds() && (e.interest & READ) != 0) {
+                    e.handedAt = polls;
+                    handed++;
                     ready.ready(e.attachment, READ);
                 }
             }
-            int fromSockets = inner.poll(handed.isEmpty() ? timeoutMillis : 0, (attachment, ops) -> {
-                if (attachment instanceof Lending e) {
-                    if (!handed.contains(e) && registered.contains(e)) {
-                        ready.ready(e.attachment, ops);
-                    }
-                } else {
-                    ready.ready(attachment, ops); // a listener
+            outer = ready;
+            return handed + inner.poll(handed == 0 ? timeoutMillis : 0, fromSockets);
+        }
+
+        private void fromSocket(Object attachment, int ops) {
+            if (attachment instanceof Lending e) {
+                if (e.handedAt != polls && e.slot >= 0) {
+                    outer.ready(e.attachment, ops);
                 }
-            });
-            return handed.size() + fromSockets;
+            } else {
+                outer.ready(attachment, ops); // a listener
+            }
         }
 
         @Override

@@ -38,6 +38,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Timeout;
@@ -577,6 +578,32 @@ public abstract class FrameServerContract {
             assertFalse(p.receive());
         }
         assertThrows(IOException.class, () -> SocketChannel.open(server.localAddresses().get(0)));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Transport.class)
+    void theLoopAllocatesNothingPerEchoedFrameOnceWarm(Transport transport) throws Exception {
+        AtomicReference<Thread> loop = new AtomicReference<>();
+        FrameServer server = start(transport, recorder, b -> b.onLoopStart(i -> loop.set(Thread.currentThread())));
+        Peer peer = connect(server);
+        byte[] frame = new Frames().frame(7, 100, new byte[100]).toByteArray();
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        peer.send(frame);
+        assertTrue(peer.receive(), "end of stream at the first round trip");
+        long loopThread = loop.get().threadId(); // set before the loop served anything
+        for (int i = 0; i < 50_000; i++) { // enough for the loop's path to be compiled with escape analysis
+            peer.send(frame);
+            assertTrue(peer.receive(), "end of stream at warm-up round trip " + i);
+        }
+        long before = threads.getThreadAllocatedBytes(loopThread);
+        for (int i = 0; i < 10_000; i++) {
+            peer.send(frame);
+            assertTrue(peer.receive(), "end of stream at round trip " + i);
+        }
+        // The loop has written the echo before the peer could read it; it now waits in its poll.
+        long allocated = threads.getThreadAllocatedBytes(loopThread) - before;
+        assertEquals(0, allocated, "bytes the loop thread allocated in 10,000 echoes after 50,000");
     }
 
     /** The server closed or reset the peer: no frame comes, the read ends or fails. */

@@ -273,6 +273,63 @@ public final class NativeSocket implements ByteChannel, GatheringByteChannel, En
     }
 
     /**
+     * Reads as {@link #read(ByteBuffer)}, at the address {@code memory} gives for {@code dst}'s position:
+     * no lookup of the buffer's address, so nothing is allocated whichever buffer comes.
+     *
+     * @param dst a direct buffer; its position advances by the count
+     * @param memory the native segment over {@code dst}'s bytes from index 0, at least to its limit
+     * @throws IllegalArgumentException if {@code memory} is a heap or read-only segment, or shorter than {@code dst}'s limit
+     */
+    @Override
+    public int read(ByteBuffer dst, MemorySegment memory) throws IOException {
+        ensureOpen();
+        int position = dst.position();
+        int remaining = dst.limit() - position;
+        if (remaining == 0) {
+            return 0;
+        }
+        checkSpans(dst, memory, true);
+        long n = readAt(memory.address() + position, remaining);
+        Reference.reachabilityFence(memory);
+        if (n > 0) {
+            dst.position(position + (int) n);
+        }
+        return (int) n;
+    }
+
+    /**
+     * Writes as {@link #write(ByteBuffer)}, from the address {@code memory} gives for {@code src}'s
+     * position: no lookup of the buffer's address, so nothing is allocated whichever buffer comes.
+     *
+     * @param src a direct buffer; its position advances by the count
+     * @param memory the native segment over {@code src}'s bytes from index 0, at least to its limit
+     * @throws IllegalArgumentException if {@code memory} is a heap segment, or shorter than {@code src}'s limit
+     */
+    @Override
+    public int write(ByteBuffer src, MemorySegment memory) throws IOException {
+        ensureOpen();
+        int position = src.position();
+        int remaining = src.limit() - position;
+        if (remaining == 0) {
+            return 0;
+        }
+        checkSpans(src, memory, false);
+        long n = sendAt(memory.address() + position, remaining);
+        Reference.reachabilityFence(memory);
+        if (n > 0) {
+            src.position(position + (int) n);
+        }
+        return (int) n;
+    }
+
+    private static void checkSpans(ByteBuffer buffer, MemorySegment memory, boolean written) {
+        if (!memory.isNative() || memory.byteSize() < buffer.limit() || (written && memory.isReadOnly())) {
+            throw new IllegalArgumentException("memory=" + memory + " native=" + memory.isNative() + " readOnly="
+                    + memory.isReadOnly() + " does not span buffer=" + buffer + " to its limit=" + buffer.limit());
+        }
+    }
+
+    /**
      * Reads into native memory: one {@code recv(2)} call for up to {@code segment.byteSize()} bytes.
      *
      * @param segment native memory (not a heap segment)

@@ -248,6 +248,45 @@ class NativeSocketTest {
     }
 
     @Test
+    void buffersReadAndWrittenAtTheAddressTheirSegmentGivesAdvanceAsChannelsDo() throws Exception {
+        try (ServerSocketChannel server = jdkServer("tcp");
+                NativeSocket socket = NativeSocket.connect(server.getLocalAddress());
+                SocketChannel peer = server.accept()) {
+            byte[] sent = new byte[3000];
+            new SplittableRandom(SEED).nextBytes(sent);
+            ByteBuffer out = ByteBuffer.allocateDirect(4096);
+            java.lang.foreign.MemorySegment outMemory = java.lang.foreign.MemorySegment.ofBuffer(out);
+            out.put(100, sent).position(100).limit(100 + sent.length); // bytes past index 0, as a chunk holds them
+            while (out.hasRemaining()) {
+                socket.write(out, outMemory);
+            }
+            assertEquals(100 + sent.length, out.position());
+            ByteBuffer received = ByteBuffer.allocate(sent.length);
+            while (received.hasRemaining()) {
+                peer.read(received);
+            }
+            assertEquals(ByteBuffer.wrap(sent), received.flip());
+            peer.write(received.rewind());
+            ByteBuffer in = ByteBuffer.allocateDirect(4096);
+            java.lang.foreign.MemorySegment inMemory = java.lang.foreign.MemorySegment.ofBuffer(in);
+            in.position(7).limit(7 + sent.length);
+            while (in.hasRemaining()) {
+                assertTrue(socket.read(in, inMemory) > 0);
+            }
+            assertEquals(ByteBuffer.wrap(sent), in.flip().position(7), "the bytes landed at the buffer's position");
+            assertEquals(0, socket.read(in.position(in.limit()), inMemory), "a full buffer reads nothing");
+            ByteBuffer longer = ByteBuffer.allocateDirect(8192);
+            IllegalArgumentException shorter = assertThrows(IllegalArgumentException.class,
+                    () -> socket.read(longer, inMemory));
+            assertTrue(shorter.getMessage().contains("does not span buffer=") && shorter.getMessage().contains(
+                    "to its limit=8192"), shorter.getMessage());
+            IllegalArgumentException readOnly = assertThrows(IllegalArgumentException.class,
+                    () -> socket.read(in.clear(), inMemory.asReadOnly()));
+            assertTrue(readOnly.getMessage().contains("readOnly=true"), readOnly.getMessage());
+        }
+    }
+
+    @Test
     void aRefusedConnectionNamesTheCallTheErrnoAndTheAddress() throws Exception {
         InetSocketAddress closed;
         try (ServerSocketChannel server = jdkServer("tcp")) {
