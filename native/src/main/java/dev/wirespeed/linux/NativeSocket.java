@@ -256,20 +256,15 @@ public final class NativeSocket implements ByteChannel, GatheringByteChannel, En
     @Override
     public int write(ByteBuffer src) throws IOException {
         ensureOpen();
-        int position = src.position();
-        int remaining = src.limit() - position;
-        if (remaining == 0) {
+        if (!src.hasRemaining()) {
             return 0;
         }
         if (!src.isDirect()) {
-            return writeThroughCopy(src, remaining);
+            return writeThroughCopy(src, src.remaining());
         }
-        long n = sendAt(out.address(src) + position, remaining);
+        int n = sendFrom(src, out.address(src));
         Reference.reachabilityFence(src);
-        if (n > 0) {
-            src.position(position + (int) n);
-        }
-        return (int) n;
+        return n;
     }
 
     /**
@@ -283,13 +278,12 @@ public final class NativeSocket implements ByteChannel, GatheringByteChannel, En
     @Override
     public int read(ByteBuffer dst, MemorySegment memory) throws IOException {
         ensureOpen();
-        int position = dst.position();
-        int remaining = dst.limit() - position;
-        if (remaining == 0) {
+        if (!dst.hasRemaining()) {
             return 0;
         }
         checkSpans(dst, memory, true);
-        long n = readAt(memory.address() + position, remaining);
+        int position = dst.position();
+        long n = readAt(memory.address() + position, dst.limit() - position);
         Reference.reachabilityFence(memory);
         if (n > 0) {
             dst.position(position + (int) n);
@@ -308,14 +302,19 @@ public final class NativeSocket implements ByteChannel, GatheringByteChannel, En
     @Override
     public int write(ByteBuffer src, MemorySegment memory) throws IOException {
         ensureOpen();
-        int position = src.position();
-        int remaining = src.limit() - position;
-        if (remaining == 0) {
+        if (!src.hasRemaining()) {
             return 0;
         }
         checkSpans(src, memory, false);
-        long n = sendAt(memory.address() + position, remaining);
+        int n = sendFrom(src, memory.address());
         Reference.reachabilityFence(memory);
+        return n;
+    }
+
+    /** One {@code send(2)} of {@code src}'s remaining bytes, its index 0 at {@code base}; the position advances by the count. */
+    private int sendFrom(ByteBuffer src, long base) throws IOException {
+        int position = src.position();
+        long n = sendAt(base + position, src.limit() - position);
         if (n > 0) {
             src.position(position + (int) n);
         }
