@@ -6,6 +6,9 @@ import dev.wirespeed.loop.spi.LoopTransport;
 import dev.wirespeed.loop.spi.Poller;
 import java.io.IOException;
 import java.net.SocketAddress;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
 
 /**
  * The io_uring transport of {@link dev.wirespeed.loop.FrameServer}: each loop reads and writes its
@@ -47,6 +50,9 @@ import java.net.SocketAddress;
  * Each ring is opened on its loop's thread, with {@code SINGLE_ISSUER} and {@code DEFER_TASKRUN} where
  * the kernel accepts them, so that completion work runs only when the loop asks for completions (else
  * with {@code COOP_TASKRUN} and {@code TASKRUN_FLAG}, where the kernel flags the work for the loop).
+ * {@link #setup(IoUring.Setup...)} chooses the flags instead (none: the kernel interrupts the loop's
+ * thread to run completion work), and {@link #sqPoll(int, int)} gives each ring a kernel thread that
+ * takes its submissions without a system call; the loop then enters the kernel only to wait.
  * Accepted sockets stay in blocking mode, as io_uring waits for a blocking socket's readiness itself
  * and returns {@code EAGAIN} for a non-blocking one.
  *
@@ -69,13 +75,32 @@ public final class IoUringTransport implements LoopTransport {
     private final int sendBufferSize;
     private final int sqEntries;
     private final int cqEntries;
+    /** The rings' setup: null flags for the default choice; {@code sqThreadCpu} -2 without {@code SQPOLL}. */
+    private final Ring ring;
 
-    private IoUringTransport(int bufferCount, int bufferSize, int sendBufferSize, int sqEntries, int cqEntries) {
+    /** How each loop's ring is set up. */
+    private record Ring(Set<IoUring.Setup> flags, int sqThreadCpu, int sqThreadIdleMillis) {
+        static final Ring DEFAULT = new Ring(null, -2, 0);
+
+        boolean sqPoll() {
+            return sqThreadCpu != -2;
+        }
+
+        @Override
+        public String toString() {
+            String setup = flags == null ? "default" : flags.isEmpty() ? "interrupt-driven" : flags.toString();
+            return sqPoll() ? setup + " SQPOLL cpu=" + sqThreadCpu + " idle=" + sqThreadIdleMillis + "ms" : setup;
+        }
+    }
+
+    private IoUringTransport(int bufferCount, int bufferSize, int sendBufferSize, int sqEntries, int cqEntries,
+            Ring ring) {
         this.bufferCount = bufferCount;
         this.bufferSize = bufferSize;
         this.sendBufferSize = sendBufferSize;
         this.sqEntries = sqEntries;
         this.cqEntries = cqEntries;
+        this.ring = ring;
     }
 
     /**
@@ -94,7 +119,7 @@ public final class IoUringTransport implements LoopTransport {
         LibC.checkSupported();
         support.require(IoUring.Op.RECV, IoUring.Op.SEND, IoUring.Op.POLL_ADD, IoUring.Op.ASYNC_CANCEL);
         return new IoUringTransport(DEFAULT_BUFFER_COUNT, DEFAULT_BUFFER_SIZE, DEFAULT_SEND_BUFFER_SIZE,
-                DEFAULT_SQ_ENTRIES, DEFAULT_CQ_ENTRIES);
+                DEFAULT_SQ_ENTRIES, DEFAULT_CQ_ENTRIES, Ring.DEFAULT);
     }
 
     /**
@@ -110,7 +135,7 @@ public final class IoUringTransport implements LoopTransport {
         if (size < 64 || size > 1 << 20) {
             throw new IllegalArgumentException("size=" + size + " must be 64 to 1048576");
         }
-        return new IoUringTransport(count, size, sendBufferSize, sqEntries, cqEntries);
+        return new IoUringTransport(count, size, sendBufferSize, sqEntries, cqEntries, ring);
     }
 
     /**
@@ -124,12 +149,98 @@ public final class IoUringTransport implements LoopTransport {
         if (size < 4096 || size > 1 << 26) {
             throw new IllegalArgumentException("size=" + size + " must be 4096 to 67108864");
         }
-        return new IoUringTransport(bufferCount, bufferSize, size, sqEntries, cqEntries);
+        return new IoUringTransport(bufferCount, bufferSize, size, sqEntries, cqEntries, ring);
     }
 
     /** {@return a transport like this one whose rings have these queue sizes}: small ones, for tests of full queues */
     IoUringTransport rings(int sqEntries, int cqEntries) {
-        return new IoUringTransport(bufferCount, bufferSize, sendBufferSize, sqEntries, cqEntries);
+        return new IoUringTransport(bufferCount, bufferSize, sendBufferSize, sqEntries, cqEntries, ring);
+    }
+
+    /**
+     * {@return a transport like this one whose loops' rings are set up with exactly {@code flags}} in
+     * place of the default choice (see the class documentation): none for completion work that
+     * interrupts the loop's thread, {@code COOP_TASKRUN} and {@code TASKRUN_FLAG} for work run at the
+     * loop's next system call, {@code SINGLE_ISSUER} and {@code DEFER_TASKRUN} for work run only when
+     * the loop asks for completions. Kept with {@link #sqPoll}, which sets {@code SQPOLL} itself.
+     *
+     * @param flags the setup flags, none for an interrupt-driven ring
+     * @throws IllegalArgumentException for {@code SQPOLL} (use {@link #sqPoll}), {@code DEFER_TASKRUN}
+     *     without {@code SINGLE_ISSUER}, or {@code DEFER_TASKRUN} with {@link #sqPoll}
+     * @throws UnsupportedOperationException for a flag this kernel does not accept, naming it
+     */
+    public IoUringTransport setup(IoUring.Setup... flags) {
+        return setup(IoUringSupport.kernel(), flags);
+    }
+
+    /** As {@link #setup(IoUring.Setup...)}, judged by {@code support} (a probe masked by a test, say). */
+    IoUringTransport setup(IoUringSupport support, IoUring.Setup... flags) {
+        EnumSet<IoUring.Setup> set = EnumSet.noneOf(IoUring.Setup.class);
+        set.addAll(List.of(flags));
+        if (set.contains(IoUring.Setup.SQPOLL)) {
+            throw new IllegalArgumentException("setup=" + set + ": SQPOLL is set by sqPoll(cpu, idleMillis)");
+        }
+        for (IoUring.Setup flag : set) {
+            if (!support.accepts(flag)) {
+                throw new UnsupportedOperationException("io_uring setup flag " + flag + " is not accepted by this kernel");
+            }
+        }
+        Ring r = new Ring(Set.copyOf(set), ring.sqThreadCpu(), ring.sqThreadIdleMillis());
+        checkRing(r);
+        return new IoUringTransport(bufferCount, bufferSize, sendBufferSize, sqEntries, cqEntries, r);
+    }
+
+    /**
+     * {@return a transport like this one whose loops' rings each have a kernel thread ({@code SQPOLL})
+     * that takes submissions from the queue}, so that a loop enters the kernel only to wait. The thread
+     * polls the queue for {@code idleMillis} after the last submission, then sleeps until the loop
+     * wakes it. Without {@link #setup}, the rings have no other flags.
+     *
+     * @param cpu the CPU to pin each thread to, or -1 to leave it to the scheduler
+     * @param idleMillis how long the thread polls an empty queue before it sleeps, at least 0
+     * @throws IllegalArgumentException for a CPU below -1, a negative {@code idleMillis}, or with
+     *     {@code DEFER_TASKRUN} set (the kernel takes it only without {@code SQPOLL})
+     */
+    public IoUringTransport sqPoll(int cpu, int idleMillis) {
+        if (cpu < -1) {
+            throw new IllegalArgumentException("cpu=" + cpu + " must be -1 (any) or a CPU number");
+        }
+        if (idleMillis < 0) {
+            throw new IllegalArgumentException("idleMillis=" + idleMillis + " must be at least 0");
+        }
+        Ring r = new Ring(ring.flags() == null ? Set.of() : ring.flags(), cpu, idleMillis);
+        checkRing(r);
+        return new IoUringTransport(bufferCount, bufferSize, sendBufferSize, sqEntries, cqEntries, r);
+    }
+
+    private static void checkRing(Ring r) {
+        if (r.flags() != null && r.flags().contains(IoUring.Setup.DEFER_TASKRUN)) {
+            if (!r.flags().contains(IoUring.Setup.SINGLE_ISSUER)) {
+                throw new IllegalArgumentException("setup=" + r.flags() + ": DEFER_TASKRUN needs SINGLE_ISSUER");
+            }
+            if (r.sqPoll()) {
+                throw new IllegalArgumentException("setup=" + r.flags() + " with SQPOLL (cpu=" + r.sqThreadCpu()
+                        + "): the kernel takes DEFER_TASKRUN only without SQPOLL");
+            }
+        }
+    }
+
+    /** {@return the options of a loop's ring: this transport's queue sizes and setup} */
+    IoUring.Options ringOptions(IoUringSupport support) {
+        IoUring.Options options = IoUring.options().entries(sqEntries).cqEntries(cqEntries);
+        if (ring.flags() == null) {
+            if (support.accepts(IoUring.Setup.DEFER_TASKRUN)) {
+                options.with(IoUring.Setup.SINGLE_ISSUER, IoUring.Setup.DEFER_TASKRUN);
+            } else if (support.accepts(IoUring.Setup.TASKRUN_FLAG)) {
+                options.with(IoUring.Setup.COOP_TASKRUN, IoUring.Setup.TASKRUN_FLAG); // flagged, for a loop that busy-polls
+            }
+        } else {
+            options.with(ring.flags().toArray(IoUring.Setup[]::new));
+        }
+        if (ring.sqPoll()) {
+            options.sqPoll(ring.sqThreadCpu(), ring.sqThreadIdleMillis());
+        }
+        return options;
     }
 
     /** {@return the receive buffers of each loop} */
@@ -159,7 +270,7 @@ public final class IoUringTransport implements LoopTransport {
 
     @Override
     public Poller openPoller() throws IOException {
-        return new UringPoller(bufferCount, bufferSize, maxHeldBuffers(), sendBufferSize, sqEntries, cqEntries);
+        return new UringPoller(this, bufferCount, bufferSize, maxHeldBuffers(), sendBufferSize);
     }
 
     @Override
@@ -169,7 +280,8 @@ public final class IoUringTransport implements LoopTransport {
 
     @Override
     public String toString() {
-        return "io_uring[receive " + bufferCount + " x " + bufferSize + " B, send " + sendBufferSize + " B]";
+        return "io_uring[receive " + bufferCount + " x " + bufferSize + " B, send " + sendBufferSize + " B, setup "
+                + ring + "]";
     }
 
     /** A listening socket polled through the ring; its connections come out blocking, with {@code TCP_NODELAY} over TCP. */

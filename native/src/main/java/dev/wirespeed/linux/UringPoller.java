@@ -40,6 +40,8 @@ final class UringPoller implements Poller {
     private static final int EFD_CLOEXEC = 0x80000;
     private static final int SEND_BUFFERS_PER_SLAB = 16;
     private static final int PAGE = 4096;
+    /** How long a full submission queue may wait for the kernel to take entries (an SQPOLL thread's own pace). */
+    private static final long ROOM_WAIT_NANOS = TimeUnit.SECONDS.toNanos(1);
     /** How long closing waits for cancelled operations to complete before it frees their memory. */
     private static final long CLOSE_DRAIN_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
 
@@ -47,8 +49,7 @@ final class UringPoller implements Poller {
     private final int bufferSize;
     private final int maxHeld;
     private final int sendBufferSize;
-    private final int sqEntries;
-    private final int cqEntries;
+    private final IoUringTransport transport;
     private final Arena arena = Arena.ofShared();
     private final MemorySegment capture = LibC.captureSegment(arena);
     /** {@code wakeup} writes this 8-byte count from any thread, with its own errno capture. */
@@ -111,10 +112,9 @@ final class UringPoller implements Poller {
         }
     }
 
-    UringPoller(int bufferCount, int bufferSize, int maxHeld, int sendBufferSize, int sqEntries, int cqEntries)
+    UringPoller(IoUringTransport transport, int bufferCount, int bufferSize, int maxHeld, int sendBufferSize)
             throws IOException {
-        this.sqEntries = sqEntries;
-        this.cqEntries = cqEntries;
+        this.transport = transport;
         this.bufferCount = bufferCount;
         this.bufferSize = bufferSize;
         this.maxHeld = maxHeld;
@@ -144,14 +144,7 @@ final class UringPoller implements Poller {
         if (closed) {
             throw new IOException("poller closed");
         }
-        IoUringSupport support = IoUringSupport.kernel();
-        IoUring.Options options = IoUring.options().entries(sqEntries).cqEntries(cqEntries);
-        if (support.accepts(IoUring.Setup.DEFER_TASKRUN)) {
-            options.with(IoUring.Setup.SINGLE_ISSUER, IoUring.Setup.DEFER_TASKRUN);
-        } else if (support.accepts(IoUring.Setup.TASKRUN_FLAG)) {
-            options.with(IoUring.Setup.COOP_TASKRUN, IoUring.Setup.TASKRUN_FLAG); // flagged, for a loop that busy-polls
-        }
-        IoUring r = IoUring.open(options);
+        IoUring r = IoUring.open(transport.ringOptions(IoUringSupport.kernel()));
         try {
             buffers = IoUringBufferRing.register(r, 0, bufferCount, bufferSize);
         } catch (IOException | RuntimeException e) {
@@ -175,20 +168,29 @@ final class UringPoller implements Poller {
         return userData(op, e.slot, e.generation);
     }
 
-    /** Makes room for one submission, submitting what is prepared if the queue is full. */
+    /**
+     * Makes room for one submission, submitting what is prepared if the queue is full; under {@code SQPOLL},
+     * whose kernel thread takes submissions in its own time, waits (a bounded time) for it to take some.
+     */
     private void room() {
         if (ring.pending() < ring.submissionEntries()) {
             return;
         }
+        long deadline = System.nanoTime() + ROOM_WAIT_NANOS;
         try {
-            ring.submit();
+            do {
+                ring.submit(); // wakes a sleeping SQPOLL thread
+                if (ring.pending() < ring.submissionEntries()) {
+                    return;
+                }
+                Thread.onSpinWait();
+            } while (System.nanoTime() - deadline < 0);
         } catch (NativeIoException e) {
             throw new UncheckedIOException(e);
         }
-        if (ring.pending() >= ring.submissionEntries()) {
-            throw new UncheckedIOException(new IOException("io_uring submission queue full (" + ring.pending()
-                    + " of " + ring.submissionEntries() + ") and the kernel took none: " + ring));
-        }
+        throw new UncheckedIOException(new IOException("io_uring submission queue full (" + ring.pending()
+                + " of " + ring.submissionEntries() + ") and the kernel took none in "
+                + TimeUnit.NANOSECONDS.toMillis(ROOM_WAIT_NANOS) + " ms: " + ring));
     }
 
     @Override

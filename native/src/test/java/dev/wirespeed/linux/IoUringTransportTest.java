@@ -330,6 +330,46 @@ class IoUringTransportTest {
     }
 
     @Test
+    void ringSetupsReachTheRingAndImpossibleOnesAreRefusedByName() throws Exception {
+        Harness sqPoll = new Harness(IoUringTransport.create().sqPoll(-1, 10));
+        sqPoll.poll(0); // opens the ring
+        int sqPollBit = IoUring.Setup.SQPOLL.bit();
+        assertTrue((ringFlags(sqPoll.poller) & sqPollBit) != 0, sqPoll.poller.toString());
+        Harness chosen = new Harness(IoUringTransport.create());
+        chosen.poll(0);
+        int deferred = IoUring.Setup.SINGLE_ISSUER.bit() | IoUring.Setup.DEFER_TASKRUN.bit();
+        assertEquals(deferred, ringFlags(chosen.poller) & deferred, "the default where the kernel takes it: " + chosen.poller);
+        Harness interrupt = new Harness(IoUringTransport.create().setup());
+        interrupt.poll(0);
+        assertEquals(0, ringFlags(interrupt.poller) & ~0x8, "no setup flags but CQSIZE (0x8): " + interrupt.poller);
+
+        IllegalArgumentException deferWithSqPoll = assertThrows(IllegalArgumentException.class, () -> IoUringTransport
+                .create().sqPoll(0, 10).setup(IoUring.Setup.SINGLE_ISSUER, IoUring.Setup.DEFER_TASKRUN));
+        assertTrue(deferWithSqPoll.getMessage().endsWith("with SQPOLL (cpu=0): the kernel takes DEFER_TASKRUN only "
+                + "without SQPOLL"), deferWithSqPoll.getMessage());
+        IllegalArgumentException alone = assertThrows(IllegalArgumentException.class,
+                () -> IoUringTransport.create().setup(IoUring.Setup.DEFER_TASKRUN));
+        assertEquals("setup=[DEFER_TASKRUN]: DEFER_TASKRUN needs SINGLE_ISSUER", alone.getMessage());
+        IllegalArgumentException sq = assertThrows(IllegalArgumentException.class,
+                () -> IoUringTransport.create().setup(IoUring.Setup.SQPOLL));
+        assertEquals("setup=[SQPOLL]: SQPOLL is set by sqPoll(cpu, idleMillis)", sq.getMessage());
+        IoUringSupport kernel = IoUringSupport.kernel();
+        java.util.Set<IoUring.Setup> flags = java.util.EnumSet.copyOf(kernel.setupFlags());
+        flags.remove(IoUring.Setup.COOP_TASKRUN);
+        IoUringSupport masked = new IoUringSupport(true, "", kernel.features(), flags, kernel.operations());
+        UnsupportedOperationException refused = assertThrows(UnsupportedOperationException.class,
+                () -> IoUringTransport.create().setup(masked, IoUring.Setup.COOP_TASKRUN));
+        assertEquals("io_uring setup flag COOP_TASKRUN is not accepted by this kernel", refused.getMessage());
+    }
+
+    /** {@return the setup flags of the poller's ring, as its description shows them} */
+    private static int ringFlags(Poller poller) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("flags=0x([0-9a-f]+)").matcher(poller.toString());
+        assertTrue(m.find(), poller.toString());
+        return Integer.parseInt(m.group(1), 16);
+    }
+
+    @Test
     void echoTurnsAllocateNothingOnceWarm() throws Exception {
         Harness h = new Harness(IoUringTransport.create());
         SocketChannel peer = h.connect();
