@@ -103,6 +103,8 @@ class LatencyCommandsTest {
     @CsvSource({"'--loop', jdk", "'--loop --spin', jdk-spin", "'--loop --loops 2', native", "'--threads virtual', jdk",
         "'--loop --impl native', native-spin", "'--loop --impl native --spin --loops 2', jdk",
         "'--loop --impl native --jfr', native", "'--loop --impl uring', uring", "'--loop --impl uring --spin --loops 2', native-spin",
+        "'--loop --impl uring --ring interrupt', native", "'--loop --impl uring --ring sqpoll', native",
+        "'--loop --impl uring --ring coop --spin', native",
         "'--impl netty', jdk", "'--impl netty --loops 2', netty"})
     void everyManyConnectionEchoRoundTripsVerifiedFrames(String echoArgs, String pingImpl) throws Exception {
         int port = echo(echoArgs.split(" "));
@@ -132,6 +134,9 @@ class LatencyCommandsTest {
         "--threads green|--threads green: use platform or virtual",
         "--jfr|--jfr needs --loop: the events are the loop's",
         "--loop --loops 0|--loops=0 must be 1 to 1024",
+        "--loop --impl native --ring defer|--ring defer needs --loop --impl uring: it sets up the event loops' rings (each connection's own ring, without --loop, is the library's default)",
+        "--impl uring --ring sqpoll|--ring sqpoll needs --loop --impl uring: it sets up the event loops' rings (each connection's own ring, without --loop, is the library's default)",
+        "--loop --impl uring --ring fast|unknown --ring 'fast'; known: default, interrupt, coop, defer, sqpoll",
         "--impl netty --spin|--impl netty serves tcp from its event loops (--loops N), blocking in epoll, unprimed: drop --spin, --prime, --threads and --transport unix",
         "--impl netty-uring --prime 5|--impl netty-uring serves tcp from its event loops (--loops N), blocking in io_uring, unprimed: drop --spin, --prime, --threads and --transport unix"})
     void manyConnectionOptionsThatDoNotGoTogetherAreUsageErrors(String args, String message) throws Exception {

@@ -10,6 +10,7 @@ import dev.wirespeed.lab.Idle;
 import dev.wirespeed.lab.ListenOptions;
 import dev.wirespeed.lab.LoopTransports;
 import dev.wirespeed.lab.Transport;
+import dev.wirespeed.linux.NativeIoException;
 import dev.wirespeed.loop.Connection;
 import dev.wirespeed.loop.ConnectionHandler;
 import dev.wirespeed.loop.FrameServer;
@@ -73,6 +74,12 @@ public final class EchoCommand implements Callable<Integer> {
             + "thread each")
     boolean loop;
 
+    @Option(names = "--ring", defaultValue = "default", description = "with --loop --impl uring: how each loop's "
+            + "ring is set up: default (SINGLE_ISSUER and DEFER_TASKRUN where the kernel takes them), interrupt (no "
+            + "flags), coop (COOP_TASKRUN, TASKRUN_FLAG), defer, or sqpoll (a kernel thread on this process's first "
+            + "CPU takes the submissions) (default ${DEFAULT-VALUE})")
+    String ring;
+
     @Option(names = "--loops", defaultValue = "1", description = "with --loop or --impl netty: event-loop threads "
             + "(default ${DEFAULT-VALUE})")
     int loops;
@@ -101,6 +108,7 @@ public final class EchoCommand implements Callable<Integer> {
         SocketApi api;
         SocketAddress address;
         Idle chosenIdle;
+        Ring chosenRing;
         try {
             api = switch (impl) {
                 case "jdk", "netty", "netty-uring" -> SocketApi.JDK;
@@ -141,6 +149,11 @@ public final class EchoCommand implements Callable<Integer> {
             if (jfr && !loop) {
                 throw new IllegalArgumentException("--jfr needs --loop: the events are the loop's");
             }
+            chosenRing = Ring.byName(ring);
+            if (chosenRing != Ring.DEFAULT && !(loop && impl.equals("uring"))) {
+                throw new IllegalArgumentException("--ring " + chosenRing + " needs --loop --impl uring: it sets up "
+                        + "the event loops' rings (each connection's own ring, without --loop, is the library's default)");
+            }
             if (loops > 1 && !loop && !impl.startsWith("netty")) {
                 throw new IllegalArgumentException("--loops " + loops + " needs --loop or --impl netty");
             }
@@ -154,7 +167,7 @@ public final class EchoCommand implements Callable<Integer> {
             return serveNetty((InetSocketAddress) address, err);
         }
         if (loop) {
-            return serveFromLoops(address, idleStrategy, err);
+            return serveFromLoops(address, idleStrategy, chosenRing, err);
         }
         AtomicLong connections = new AtomicLong();
         Thread.Builder perConnection = threads.equals("virtual") ? Thread.ofVirtual()
@@ -205,7 +218,7 @@ public final class EchoCommand implements Callable<Integer> {
     }
 
     /** The echo on event loops: runs until the process is killed. */
-    private int serveFromLoops(SocketAddress address, IdleStrategy idleStrategy, PrintWriter err) {
+    private int serveFromLoops(SocketAddress address, IdleStrategy idleStrategy, Ring ring, PrintWriter err) {
         ConnectionHandler back = new ConnectionHandler() {
             @Override
             public void onFrame(Connection connection, int type, ByteBuffer body) {
@@ -225,9 +238,9 @@ public final class EchoCommand implements Callable<Integer> {
         FrameServer.Builder builder = FrameServer.builder(back).bind(address).loops(loops).maxFrameLength(maxFrame)
                 .threadName("echo-loop");
         try {
-            LoopTransports.apply(builder, impl);
-        } catch (UnsupportedOperationException e) {
-            err.println("wirespeed echo: --impl " + impl + " --loop: " + e.getMessage());
+            LoopTransports.apply(builder, impl, ring);
+        } catch (UnsupportedOperationException | NativeIoException e) {
+            err.println("wirespeed echo: --impl " + impl + " --loop --ring " + ring + ": " + e.getMessage());
             err.flush();
             return ExitCode.IO_FAILURE;
         }

@@ -3,10 +3,14 @@ package dev.wirespeed.lab.latency;
 import dev.wirespeed.lab.CliName;
 import dev.wirespeed.linux.Affinity;
 import dev.wirespeed.linux.IoUring;
+import dev.wirespeed.linux.IoUringTransport;
 import dev.wirespeed.linux.NativeIoException;
 import java.util.BitSet;
 
-/** How an {@code IoUringSocket}'s ring is set up, by {@code ping --ring} name. */
+/**
+ * How an io_uring ring is set up, by {@code --ring} name: an {@code IoUringSocket}'s for {@code ping}, the
+ * event loops' ({@code IoUringTransport}) for {@code echo --loop --impl uring}.
+ */
 public enum Ring implements CliName {
     /** The library's choice: interrupt-driven when waiting in the kernel, {@link #COOP} when polling. */
     DEFAULT,
@@ -41,6 +45,23 @@ public enum Ring implements CliName {
                 BitSet cpus = Affinity.allowedCpus();
                 yield IoUring.options().entries(2).sqPoll(cpus.nextSetBit(0), SQPOLL_IDLE_MILLIS);
             }
+        };
+    }
+
+    /**
+     * {@return {@code transport} with its loops' rings set up this way} ({@link #DEFAULT}: the transport's
+     * own choice, {@code SINGLE_ISSUER} with {@code DEFER_TASKRUN} where the kernel takes them)
+     *
+     * @param transport the loops' transport
+     * @throws NativeIoException if this process's CPUs cannot be read (for {@link #SQPOLL})
+     */
+    public IoUringTransport apply(IoUringTransport transport) throws NativeIoException {
+        return switch (this) {
+            case DEFAULT -> transport;
+            case INTERRUPT -> transport.setup();
+            case COOP -> transport.setup(IoUring.Setup.COOP_TASKRUN, IoUring.Setup.TASKRUN_FLAG);
+            case DEFER -> transport.setup(IoUring.Setup.SINGLE_ISSUER, IoUring.Setup.DEFER_TASKRUN);
+            case SQPOLL -> transport.sqPoll(Affinity.allowedCpus().nextSetBit(0), SQPOLL_IDLE_MILLIS);
         };
     }
 

@@ -17,6 +17,15 @@ public enum ManyServer {
     /** {@code echo --loop --impl uring}: the same loop over io_uring through FFM ({@code IoUringTransport}). */
     LOOP_URING("wirespeed FrameServer over io_uring, 1 loop", Role.LIBRARY, List.of("--impl", "uring", "--loop"), true,
             true),
+    /** {@code echo --loop --impl uring --ring interrupt}: the io_uring loop with rings of no setup flags. */
+    LOOP_URING_INTERRUPT("wirespeed FrameServer over io_uring, interrupt-driven ring", Role.LIBRARY,
+            List.of("--impl", "uring", "--loop", "--ring", "interrupt"), false, false),
+    /**
+     * {@code echo --loop --impl uring --ring sqpoll}: the io_uring loop with a kernel thread taking its
+     * submissions, pinned to the server's own CPU (the load has the other).
+     */
+    LOOP_URING_SQPOLL("wirespeed FrameServer over io_uring, SQPOLL on its CPU", Role.LIBRARY,
+            List.of("--impl", "uring", "--loop", "--ring", "sqpoll"), false, false),
     /** The same with the server's JFR events on and a recording of JFR's default settings: what they cost. */
     LOOP_EPOLL_JFR("wirespeed FrameServer over epoll, JFR events on", Role.LIBRARY,
             List.of("--impl", "native", "--loop", "--jfr"), false, false),
@@ -48,7 +57,7 @@ public enum ManyServer {
     public String unavailable() {
         return switch (this) {
             case NETTY_URING -> NettyEcho.ioUringUnavailable();
-            case LOOP_URING -> uringUnavailable();
+            case LOOP_URING, LOOP_URING_INTERRUPT, LOOP_URING_SQPOLL -> uringUnavailable();
             default -> null;
         };
     }
