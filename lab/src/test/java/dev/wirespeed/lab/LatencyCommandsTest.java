@@ -86,8 +86,8 @@ class LatencyCommandsTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"jdk, jdk", "jdk, jdk-spin", "jdk, netty", "native, native", "native, native-spin", "jdk, native",
-        "native, jdk"})
+    @CsvSource({"jdk, jdk", "jdk, jdk-spin", "jdk, netty", "jdk, netty-uring", "native, native", "native, native-spin",
+        "jdk, native", "native, jdk"})
     void everyImplementationRoundTripsVerifiedFramesOverTcp(String echoImpl, String pingImpl) throws Exception {
         List<String> echoArgs = new ArrayList<>(List.of("--impl", echoImpl));
         if (pingImpl.endsWith("-spin")) {
@@ -363,6 +363,8 @@ class LatencyCommandsTest {
     void badCommandLinesSayWhatIsWrong() {
         assertEquals("wirespeed ping: --impl netty needs --transport tcp\n",
                 ping("--transport", "unix", "--path", "/tmp/x", "--impl", "netty", "--count", "1").err());
+        assertEquals("wirespeed ping: --impl netty-uring needs --transport tcp\n",
+                ping("--transport", "unix", "--path", "/tmp/x", "--impl", "netty-uring", "--count", "1").err());
         assertEquals(ExitCode.USAGE, ping("--transport", "tcp", "--impl", "fast", "--count", "1").code());
         assertTrue(ping("--transport", "tcp", "--impl", "fast", "--count", "1").err()
                 .startsWith("wirespeed ping: unknown --impl 'fast'; known: jdk, jdk-spin, native, native-spin, uring, "

@@ -2,6 +2,7 @@ package dev.wirespeed.lab.client;
 
 import dev.wirespeed.frame.FrameFormat;
 import dev.wirespeed.frame.TruncatedFrameException;
+import dev.wirespeed.lab.NettyTransport;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
@@ -9,14 +10,8 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.epoll.Epoll;
-import io.netty.channel.epoll.EpollIoHandler;
-import io.netty.channel.epoll.EpollSocketChannel;
-import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import java.io.IOException;
@@ -25,30 +20,30 @@ import java.util.concurrent.TimeUnit;
 /**
  * The peer users would pick instead: Netty 4.2 with its default (pooled) allocator and a
  * {@code LengthFieldBasedFrameDecoder} for our header (length at offset 4, 4 bytes, frame kept whole),
- * over NIO or native epoll, one event loop thread. Each frame reaches the {@link Receiver} as a view of
+ * over NIO, native epoll or native io_uring, one event loop thread. Each frame reaches the {@link Receiver} as a view of
  * Netty's buffer, without a copy. TCP only.
  *
  * <p>Bad input keeps its exit code (3) but is worded by Netty, which knows no stream offsets; a stream
  * that ends inside a frame is reported with the offset of that frame, counted here.
  */
 final class NettyClient implements Strategy {
-    private final boolean epoll;
+    private final NettyTransport transport;
 
-    NettyClient(boolean epoll) {
-        this.epoll = epoll;
+    NettyClient(NettyTransport transport) {
+        this.transport = transport;
     }
 
     @Override
     public void read(Source source, Receiver receiver, int maxFrameLength) throws IOException {
-        if (epoll && !Epoll.isAvailable()) {
-            throw new IOException("netty-epoll is unavailable here: " + Epoll.unavailabilityCause());
+        String why = transport.unavailable();
+        if (why != null) {
+            throw new IOException(why);
         }
-        IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
-        EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, io);
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, transport.handlers());
         FrameHandler frames = new FrameHandler(receiver);
         try {
             Bootstrap bootstrap = new Bootstrap().group(group)
-                    .channel(epoll ? EpollSocketChannel.class : NioSocketChannel.class)
+                    .channel(transport.socketChannel())
                     .handler(new ChannelInitializer<SocketChannel>() {
                         @Override
                         protected void initChannel(SocketChannel channel) {

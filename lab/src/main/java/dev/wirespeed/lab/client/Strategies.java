@@ -2,6 +2,7 @@ package dev.wirespeed.lab.client;
 
 import dev.wirespeed.io.IdleStrategy;
 import dev.wirespeed.lab.CliName;
+import dev.wirespeed.lab.NettyTransport;
 import dev.wirespeed.lab.Transport;
 import dev.wirespeed.lab.result.Role;
 import java.util.EnumSet;
@@ -42,9 +43,11 @@ public enum Strategies implements CliName {
     /** The same, each {@code RECV} submitted and its completion polled for in user space (TCP, Unix). */
     URING_SPIN(UringClient::new, Role.LIBRARY, EnumSet.of(Transport.TCP, Transport.UNIX)),
     /** The peer: Netty 4.2, {@code LengthFieldBasedFrameDecoder}, NIO transport (TCP only). */
-    NETTY_NIO(idle -> new NettyClient(false), Role.PEER, EnumSet.of(Transport.TCP)),
+    NETTY_NIO(idle -> new NettyClient(NettyTransport.NIO), Role.PEER, EnumSet.of(Transport.TCP)),
     /** The peer: Netty 4.2, {@code LengthFieldBasedFrameDecoder}, native epoll transport (TCP on Linux only). */
-    NETTY_EPOLL(idle -> new NettyClient(true), Role.PEER, EnumSet.of(Transport.TCP));
+    NETTY_EPOLL(idle -> new NettyClient(NettyTransport.EPOLL), Role.PEER, EnumSet.of(Transport.TCP)),
+    /** The peer: Netty 4.2, {@code LengthFieldBasedFrameDecoder}, native io_uring transport (TCP on Linux only). */
+    NETTY_URING(idle -> new NettyClient(NettyTransport.IO_URING), Role.PEER, EnumSet.of(Transport.TCP));
 
     private final Function<IdleStrategy, Strategy> factory;
     private final Role role;

@@ -8,6 +8,7 @@ import dev.wirespeed.io.IdleStrategy;
 import dev.wirespeed.lab.ExitCode;
 import dev.wirespeed.lab.Idle;
 import dev.wirespeed.lab.ListenOptions;
+import dev.wirespeed.lab.NettyTransport;
 import dev.wirespeed.lab.LoopTransports;
 import dev.wirespeed.lab.Transport;
 import dev.wirespeed.linux.NativeIoException;
@@ -205,7 +206,7 @@ public final class EchoCommand implements Callable<Integer> {
             NettyEcho.serve(address, loops, maxFrame, bound -> {
                 err.println("listening on " + ListenOptions.describe(bound));
                 err.flush();
-            }, err, impl.equals("netty-uring"));
+            }, err, impl.equals("netty-uring") ? NettyTransport.IO_URING : NettyTransport.epollOrNio());
             return ExitCode.OK;
         } catch (IOException e) {
             err.println("wirespeed echo: " + e.getMessage());

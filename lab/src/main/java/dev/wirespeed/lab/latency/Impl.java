@@ -1,6 +1,7 @@
 package dev.wirespeed.lab.latency;
 
 import dev.wirespeed.lab.CliName;
+import dev.wirespeed.lab.NettyTransport;
 
 /** How {@code ping} (and, without the peer, {@code echo}) talks to the socket. */
 public enum Impl implements CliName {
@@ -17,7 +18,9 @@ public enum Impl implements CliName {
     /** The library's {@code IoUringSocket}, each call submitted, then its completion busy-polled in user space. */
     URING_SPIN(SocketApi.URING, true),
     /** The peer: Netty 4.2 over epoll (NIO where epoll is unavailable), event-loop driven; TCP only. */
-    NETTY(SocketApi.JDK, false);
+    NETTY(SocketApi.JDK, false),
+    /** The peer over its io_uring transport, event-loop driven; TCP only. */
+    NETTY_URING(SocketApi.JDK, false);
 
     private final SocketApi api;
     private final boolean spin;
@@ -27,7 +30,26 @@ public enum Impl implements CliName {
         this.spin = spin;
     }
 
-    /** {@return the API the socket is read and written through} (Netty: its echo's, the JDK's) */
+    /** {@return the Netty transport of a Netty ping, or null for the others} */
+    public NettyTransport netty() {
+        return switch (this) {
+            case NETTY -> NettyTransport.epollOrNio();
+            case NETTY_URING -> NettyTransport.IO_URING;
+            default -> null;
+        };
+    }
+
+    /** {@return true where the ping reads through io_uring: the library's or Netty's} */
+    public boolean ioUring() {
+        return api == SocketApi.URING || this == NETTY_URING;
+    }
+
+    /** {@return null where this ping runs here, else why not} */
+    public String unavailable() {
+        return this == NETTY_URING ? NettyTransport.IO_URING.unavailable() : api.unavailable();
+    }
+
+    /** {@return the API the socket is read and written through} (Netty's pings: their echo's, the JDK's) */
     public SocketApi api() {
         return api;
     }

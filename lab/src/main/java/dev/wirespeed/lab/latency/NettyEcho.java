@@ -1,6 +1,7 @@
 package dev.wirespeed.lab.latency;
 
 import dev.wirespeed.frame.FrameFormat;
+import dev.wirespeed.lab.NettyTransport;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
@@ -10,17 +11,7 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.epoll.Epoll;
-import io.netty.channel.epoll.EpollIoHandler;
-import io.netty.channel.epoll.EpollServerSocketChannel;
-import io.netty.channel.uring.IoUring;
-import io.netty.channel.uring.IoUringIoHandler;
-import io.netty.channel.uring.IoUringServerSocketChannel;
-import io.netty.channel.IoHandlerFactory;
-import io.netty.channel.ServerChannel;
-import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -28,8 +19,8 @@ import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 
 /**
- * The peer's echo server: Netty 4.2 over epoll (NIO where epoll is unavailable), or over its
- * io_uring transport, TCP with
+ * The peer's echo server: Netty 4.2 over a {@link NettyTransport} (epoll, NIO where epoll is
+ * unavailable, or io_uring), TCP with
  * {@code TCP_NODELAY}, {@code LengthFieldBasedFrameDecoder} handing each whole frame (header
  * included) to a handler that writes it back, flushed once per read as Netty's own examples do
  * ({@code channelReadComplete}). {@code loops} event-loop threads both accept and serve, as a
@@ -39,16 +30,6 @@ public final class NettyEcho {
     private NettyEcho() {
     }
 
-    /** {@return whether Netty runs over epoll here} */
-    static boolean epoll() {
-        return Epoll.isAvailable();
-    }
-
-    /** {@return null where Netty's io_uring transport runs here, else why not} */
-    public static String ioUringUnavailable() {
-        return IoUring.isAvailable() ? null : "Netty's io_uring transport is unavailable: " + IoUring.unavailabilityCause();
-    }
-
     /**
      * Serves until the process is killed.
      *
@@ -56,31 +37,20 @@ public final class NettyEcho {
      * @param loops event-loop threads
      * @param maxFrame the longest body accepted
      * @param listening told the bound address once connections are accepted
-     * @param ioUring Netty's io_uring transport rather than epoll
+     * @param transport the Netty transport to serve over
+     * @throws IOException if it cannot bind, or the transport is unavailable here (saying why)
      */
     static void serve(InetSocketAddress address, int loops, int maxFrame, java.util.function.Consumer<SocketAddress> listening,
-            PrintWriter err, boolean ioUring) throws IOException, InterruptedException {
-        IoHandlerFactory handlers;
-        Class<? extends ServerChannel> channel;
-        if (ioUring) {
-            String why = ioUringUnavailable();
-            if (why != null) {
-                throw new IOException(why);
-            }
-            handlers = IoUringIoHandler.newFactory();
-            channel = IoUringServerSocketChannel.class;
-        } else if (epoll()) {
-            handlers = EpollIoHandler.newFactory();
-            channel = EpollServerSocketChannel.class;
-        } else {
-            handlers = NioIoHandler.newFactory();
-            channel = NioServerSocketChannel.class;
+            PrintWriter err, NettyTransport transport) throws IOException, InterruptedException {
+        String why = transport.unavailable();
+        if (why != null) {
+            throw new IOException(why);
         }
-        EventLoopGroup group = new MultiThreadIoEventLoopGroup(loops, handlers);
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(loops, transport.handlers());
         Echo echo = new Echo(err);
         try {
             Channel server = new ServerBootstrap().group(group)
-                    .channel(channel)
+                    .channel(transport.serverChannel())
                     .option(ChannelOption.SO_BACKLOG, 4096)
                     .childOption(ChannelOption.TCP_NODELAY, true)
                     .childHandler(new ChannelInitializer<SocketChannel>() {

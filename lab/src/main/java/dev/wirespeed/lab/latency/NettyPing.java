@@ -1,6 +1,7 @@
 package dev.wirespeed.lab.latency;
 
 import dev.wirespeed.frame.FrameFormat;
+import dev.wirespeed.lab.NettyTransport;
 import dev.wirespeed.lab.env.Jit;
 import dev.wirespeed.testkit.SequenceStream;
 import dev.wirespeed.testkit.SequenceVerifier;
@@ -13,12 +14,7 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.epoll.Epoll;
-import io.netty.channel.epoll.EpollIoHandler;
-import io.netty.channel.epoll.EpollSocketChannel;
-import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import java.io.EOFException;
 import java.io.IOException;
@@ -29,7 +25,8 @@ import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
 
 /**
- * The peer's ping: Netty 4.2 over epoll (NIO where epoll is unavailable), TCP with {@code TCP_NODELAY},
+ * The peer's ping: Netty 4.2 over a {@link NettyTransport} (epoll, NIO where epoll is unavailable, or
+ * io_uring), TCP with {@code TCP_NODELAY},
  * {@code LengthFieldBasedFrameDecoder}, pooled direct buffers, everything on the one event-loop thread as a
  * Netty user would write it: the handler that receives an echo sends the next frame. Timing rules are
  * {@link PingLoop}'s: closed loop, or open loop busy-waiting for each frame's due time and counting from it.
@@ -45,15 +42,17 @@ final class NettyPing {
      *
      * @return the warm-up round trips made
      */
-    static long run(InetSocketAddress address, int size, long warmup, WarmupEnd warmupEnd, long count, double rate,
-            Histogram histogram) throws IOException {
-        boolean epoll = Epoll.isAvailable();
-        EventLoopGroup group = new MultiThreadIoEventLoopGroup(1,
-                epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
+    static long run(NettyTransport transport, InetSocketAddress address, int size, long warmup, WarmupEnd warmupEnd,
+            long count, double rate, Histogram histogram) throws IOException {
+        String why = transport.unavailable();
+        if (why != null) {
+            throw new IOException(why);
+        }
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, transport.handlers());
         Pinger pinger = new Pinger(size, warmup, warmupEnd, count, rate, histogram);
         try {
             Channel channel = new Bootstrap().group(group)
-                    .channel(epoll ? EpollSocketChannel.class : NioSocketChannel.class)
+                    .channel(transport.socketChannel())
                     .option(ChannelOption.TCP_NODELAY, true)
                     .handler(new ChannelInitializer<SocketChannel>() {
                         @Override

@@ -49,7 +49,8 @@ public final class PingCommand implements Callable<Integer> {
     ConnectOptions peer;
 
     @Option(names = "--impl", required = true, description = "jdk, jdk-spin, native, native-spin, uring, "
-            + "uring-spin (io_uring: waiting in the kernel, or polling the completion queue), netty (tcp only)")
+            + "uring-spin (io_uring: waiting in the kernel, or polling the completion queue), netty or netty-uring "
+            + "(Netty over epoll or io_uring; tcp only)")
     String impl;
 
     @Option(names = "--idle", description = "with --impl jdk-spin, native-spin or uring-spin: what the reader and writer do "
@@ -110,8 +111,8 @@ public final class PingCommand implements Callable<Integer> {
                         + " >= 0, --warmup-ms=" + warmupMs + " 0 to 3600000, --settle-ms=" + settleMs + " 0 to 60000, "
                         + "--size=" + size + " 0 to " + (16 << 20) + ", --rate=" + rate + " >= 0");
             }
-            if (chosen == Impl.NETTY && transport != Transport.TCP) {
-                throw new IllegalArgumentException("--impl netty needs --transport tcp");
+            if (chosen.netty() != null && transport != Transport.TCP) {
+                throw new IllegalArgumentException("--impl " + chosen + " needs --transport tcp");
             }
             address = peer.socket(transport, DEFAULT_PORT);
             idleStrategy = idle == null ? Idle.SPIN : Idle.byName(idle);
@@ -130,8 +131,9 @@ public final class PingCommand implements Callable<Integer> {
         long warmedUp;
         WarmupEnd warmupEnd = new WarmupEnd(warmupMs * 1_000_000, settleMs * 1_000_000);
         try {
-            if (chosen == Impl.NETTY) {
-                warmedUp = NettyPing.run((InetSocketAddress) address, size, warmup, warmupEnd, count, rate, histogram);
+            if (chosen.netty() != null) {
+                warmedUp = NettyPing.run(chosen.netty(), (InetSocketAddress) address, size, warmup, warmupEnd, count, rate,
+                        histogram);
             } else {
                 try (ByteChannel channel = Sockets.connect(address, chosen.api(), chosen.spin(),
                         idleStrategy.strategy(), chosenRing)) {

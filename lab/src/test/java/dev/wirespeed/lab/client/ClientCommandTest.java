@@ -112,7 +112,7 @@ class ClientCommandTest {
         assertEquals(ExitCode.USAGE, unknown.code());
         assertEquals("wirespeed client: unknown strategy 'fastest'; known: unbuffered, readint, buffered, "
                 + "buffered-readint, no-alloc, channel, channel-compact, zero-copy, wirespeed, wirespeed-spin, native, "
-                + "native-spin, uring, uring-spin, netty-nio, netty-epoll\n", unknown.err());
+                + "native-spin, uring, uring-spin, netty-nio, netty-epoll, netty-uring\n", unknown.err());
         assertEquals(ExitCode.USAGE, client("--transport", "carrier-pigeon", "--strategy", "wirespeed").code());
         assertEquals(ExitCode.USAGE, client("--transport", "stdout", "--strategy", "wirespeed").code());
         Run nativeOnFile = client("--transport", "file", "--path", "/dev/null", "--strategy", "native");

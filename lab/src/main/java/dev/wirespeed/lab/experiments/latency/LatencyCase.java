@@ -34,7 +34,7 @@ public sealed interface LatencyCase {
 
         @Override
         public Role role() {
-            return impl == Impl.NETTY ? Role.PEER : impl.library() ? Role.LIBRARY : Role.JDK;
+            return impl.netty() != null ? Role.PEER : impl.library() ? Role.LIBRARY : Role.JDK;
         }
     }
 

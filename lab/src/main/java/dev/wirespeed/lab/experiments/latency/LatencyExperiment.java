@@ -39,7 +39,7 @@ import java.util.Map;
  * {@code SocketChannel} and the library's FFM {@code NativeSocket}, each blocking and busy-polling,
  * Netty as the peer, and a C ping-pong as the ceiling, at every placement (with {@code --full}, also the
  * library's {@code IoUringSocket}, waiting and polling, with its default ring and the other ring setups
- * of {@link #RING_SETUPS}); then the two busy-polling
+ * of {@link #RING_SETUPS}, and Netty over its io_uring transport); then the two busy-polling
  * Java paths and the busy-polling C ping-pong open loop at {@value #OPEN_LOOP_RATE} frames a second
  * (coordinated omission corrected).
  * Each run is a fresh ping JVM against one echo per kind and placement; a cell is the median over runs
@@ -81,7 +81,8 @@ public final class LatencyExperiment implements Experiment<LatencyCell, Distribu
     public String description() {
         return "\"How to make Java sockets faster\" (Chronicle, 2018): round-trip percentiles over TCP loopback, the "
                 + "JDK's SocketChannel and the library's NativeSocket, blocking and busy-polling (with --full its "
-                + "IoUringSocket too, in several ring setups), Netty, a C ping-pong, and the busy-polling paths open "
+                + "IoUringSocket too, in several ring setups, and Netty's io_uring transport), Netty, a C ping-pong, and the "
+                + "busy-polling paths open "
                 + "loop at a fixed rate";
     }
 
@@ -101,7 +102,7 @@ public final class LatencyExperiment implements Experiment<LatencyCell, Distribu
         List<LatencyCase> rows = new ArrayList<>();
         boolean uring = mode.ioUringRows();
         for (Impl impl : Impl.values()) {
-            if (impl.api().unavailable() == null && (uring || impl.api() != SocketApi.URING)) {
+            if (impl.unavailable() == null && (uring || !impl.ioUring())) {
                 rows.add(new LatencyCase.Java(impl));
             }
         }

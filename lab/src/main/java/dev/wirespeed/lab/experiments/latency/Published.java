@@ -19,7 +19,7 @@ final class Published {
         return switch (java.impl()) {
             case JDK_SPIN -> percentile == Percentile.P50 ? 6.8 : percentile == Percentile.P90 ? 8.2 : Double.NaN;
             case NATIVE_SPIN -> percentile == Percentile.P50 ? 5.7 : percentile == Percentile.P90 ? 7.1 : Double.NaN;
-            case JDK, NATIVE, URING, URING_SPIN, NETTY -> Double.NaN;
+            case JDK, NATIVE, URING, URING_SPIN, NETTY, NETTY_URING -> Double.NaN;
         };
     }
 }

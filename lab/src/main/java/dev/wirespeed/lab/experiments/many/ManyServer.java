@@ -1,6 +1,6 @@
 package dev.wirespeed.lab.experiments.many;
 
-import dev.wirespeed.lab.latency.NettyEcho;
+import dev.wirespeed.lab.NettyTransport;
 import dev.wirespeed.lab.result.Role;
 import dev.wirespeed.linux.IoUringTransport;
 import java.util.List;
@@ -56,7 +56,7 @@ public enum ManyServer {
     /** {@return null where this machine can run the server, else why not} */
     public String unavailable() {
         return switch (this) {
-            case NETTY_URING -> NettyEcho.ioUringUnavailable();
+            case NETTY_URING -> NettyTransport.IO_URING.unavailable();
             case LOOP_URING, LOOP_URING_INTERRUPT, LOOP_URING_SQPOLL -> uringUnavailable();
             default -> null;
         };

@@ -1,5 +1,6 @@
 package dev.wirespeed.lab.experiments.stream;
 
+import dev.wirespeed.lab.NettyTransport;
 import dev.wirespeed.lab.client.Strategies;
 import dev.wirespeed.lab.env.CPrograms;
 import dev.wirespeed.lab.env.Children;
@@ -23,8 +24,10 @@ import dev.wirespeed.linux.NativeSocket;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * The streaming experiments: a writer streams 100-byte frames as fast as it can and each case reads
@@ -45,6 +48,8 @@ public final class StreamExperiment implements Experiment<StreamCell, Throughput
     static final int SIZE = 100;
     /** The strategies also run against a server that writes each frame on its own (tcp). */
     static final List<Strategies> PER_FRAME = List.of(Strategies.UNBUFFERED, Strategies.ZERO_COPY, Strategies.WIRESPEED);
+    /** The strategies that read through io_uring, the library's and Netty's: rows of a run with {@code --full}. */
+    static final Set<Strategies> IO_URING = EnumSet.of(Strategies.URING, Strategies.URING_SPIN, Strategies.NETTY_URING);
 
     private final Link link;
 
@@ -74,9 +79,9 @@ public final class StreamExperiment implements Experiment<StreamCell, Throughput
     }
 
     /**
-     * {@return whether the lab reads {@code link} with {@code strategy}}: the peers, the native and the
-     * io_uring strategies on tcp only (the native ones are the fast-sockets article's TCP case; io_uring
-     * only where a ring opens), busy-polling
+     * {@return whether the lab reads {@code link} with {@code strategy}}: the peers and the native
+     * strategies on tcp only (the native ones are the fast-sockets article's TCP case), the library's
+     * io_uring ones on tcp and unix where a ring opens, Netty's io_uring one where it runs, busy-polling
      * a pipe only where standard input can be made non-blocking (Linux, through {@code NativePipe})
      *
      * @param strategy a client strategy
@@ -87,7 +92,10 @@ public final class StreamExperiment implements Experiment<StreamCell, Throughput
             return link == Link.TCP && NativeSocket.isSupported();
         }
         if (strategy == Strategies.URING || strategy == Strategies.URING_SPIN) {
-            return link == Link.TCP && SocketApi.URING.unavailable() == null;
+            return (link == Link.TCP || link == Link.UNIX) && SocketApi.URING.unavailable() == null;
+        }
+        if (strategy == Strategies.NETTY_URING) {
+            return link == Link.TCP && NettyTransport.IO_URING.unavailable() == null;
         }
         if (strategy.peer()) {
             return link == Link.TCP;
@@ -157,7 +165,7 @@ public final class StreamExperiment implements Experiment<StreamCell, Throughput
      * @param mode the run's mode
      */
     public static boolean runsIn(Strategies strategy, Mode mode) {
-        return mode.ioUringRows() || (strategy != Strategies.URING && strategy != Strategies.URING_SPIN);
+        return mode.ioUringRows() || !IO_URING.contains(strategy);
     }
 
     @Override

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 class LatencyRowsTest {
     private static boolean readsThroughIoUring(LatencyCase row) {
         return row instanceof LatencyCase.RingSetup
-                || row instanceof LatencyCase.Java java && java.impl().api() == SocketApi.URING;
+                || row instanceof LatencyCase.Java java && java.impl().ioUring();
     }
 
     @Test
@@ -27,8 +27,9 @@ class LatencyRowsTest {
         }
         assumeTrue(SocketApi.URING.unavailable() == null, SocketApi.URING.unavailable());
         List<LatencyCase> full = LatencyExperiment.rows(true, Mode.FULL);
-        assertEquals(2 + LatencyExperiment.RING_SETUPS.size(), full.stream().filter(LatencyRowsTest::readsThroughIoUring)
-                .count(), full.toString());
+        int nettyUring = Impl.NETTY_URING.unavailable() == null ? 1 : 0;
+        assertEquals(2 + nettyUring + LatencyExperiment.RING_SETUPS.size(),
+                full.stream().filter(LatencyRowsTest::readsThroughIoUring).count(), full.toString());
         assertTrue(full.contains(new LatencyCase.RingSetup(Impl.URING, Ring.SQPOLL)), full.toString());
         assertTrue(!full.contains(new LatencyCase.RingSetup(Impl.URING_SPIN, Ring.SQPOLL)), "a polling ping and its "
                 + "submission-polling kernel thread on one CPU starve each other: " + full);
