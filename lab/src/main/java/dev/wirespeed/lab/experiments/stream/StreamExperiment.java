@@ -129,6 +129,11 @@ public final class StreamExperiment implements Experiment<StreamCell, Throughput
             if (fits(Strategies.WIRESPEED_SPIN, link)) {
                 rows.add(new StreamCase.Java(Strategies.WIRESPEED_SPIN, 0, StreamCase.Writer.C));
             }
+            for (Strategies uring : List.of(Strategies.URING, Strategies.URING_SPIN)) {
+                if (fits(uring, link)) {
+                    rows.add(new StreamCase.Java(uring, 0, StreamCase.Writer.C)); // one stream through io_uring, C-fed
+                }
+            }
             rows.add(new StreamCase.Ceiling(false, 0));
             rows.add(new StreamCase.Ceiling(true, 0));
             if (link == Link.PIPE) {

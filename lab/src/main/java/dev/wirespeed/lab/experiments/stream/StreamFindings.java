@@ -49,7 +49,41 @@ final class StreamFindings {
             perFrame(findings);
         }
         ours(findings);
+        ioUring(findings);
         return findings;
+    }
+
+    /**
+     * One stream through io_uring against the library's best other reader, both fed by the C writer (so
+     * that the writer does not set the rate): where a run had the io_uring rows ({@code --full}), the faster
+     * of {@code uring} and {@code uring-spin} against the faster of {@code wirespeed} and {@code wirespeed-spin}.
+     */
+    private void ioUring(List<Finding> findings) {
+        List<Check> checks = new ArrayList<>();
+        for (Placement placement : placements) {
+            StreamCase uring = fastest(placement, Strategies.URING, Strategies.URING_SPIN);
+            StreamCase ours = fastest(placement, Strategies.WIRESPEED, Strategies.WIRESPEED_SPIN);
+            if (uring != null && ours != null) {
+                checks.add(check(placement, uring, ours));
+            }
+        }
+        if (!checks.isEmpty()) {
+            findings.add(Finding.target(name, "one stream through io_uring reads at least as fast as the library's best "
+                    + "other reader, both fed by the C writer", Rule.atLeast(1), checks));
+        }
+    }
+
+    /** {@return the faster, fed by the C writer at {@code placement}, of those of {@code strategies} that ran; null if none} */
+    private StreamCase fastest(Placement placement, Strategies... strategies) {
+        StreamCase best = null;
+        for (Strategies strategy : strategies) {
+            StreamCase row = new StreamCase.Java(strategy, 0, StreamCase.Writer.C);
+            if (results.has(new StreamCell(placement, row))
+                    && (best == null || mb(placement, row).median() > mb(placement, best).median())) {
+                best = row;
+            }
+        }
+        return best;
     }
 
     private void socket(List<Finding> findings) {

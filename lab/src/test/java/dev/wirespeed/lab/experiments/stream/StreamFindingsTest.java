@@ -108,6 +108,23 @@ class StreamFindingsTest {
     }
 
     @Test
+    void oneStreamThroughIoUringIsJudgedAgainstTheBestOtherReaderFedByTheCWriterWhereItRan() {
+        String target = "one stream through io_uring reads at least as fast as the library's best other reader, both "
+                + "fed by the C writer";
+        List<Finding> without = new StreamFindings(Link.TCP, results(tcp())).all();
+        assertTrue(without.stream().noneMatch(f -> f.claim().equals(target)), "no io_uring rows, no finding: " + without);
+        Map<StreamCase, Double> mb = tcp();
+        mb.put(new StreamCase.Java(Strategies.URING, 0, StreamCase.Writer.C), 3000.0);
+        mb.put(new StreamCase.Java(Strategies.URING_SPIN, 0, StreamCase.Writer.C), 3700.0);
+        Finding holds = finding(mb, target);
+        assertTrue(holds.holds(), "3,700 >= 3,655: " + holds.figures());
+        assertEquals("uring-spin <- C writer", holds.checks().get(0).numerator().name());
+        assertEquals("wirespeed-spin <- C writer", holds.checks().get(0).denominator().name());
+        mb.put(new StreamCase.Java(Strategies.URING_SPIN, 0, StreamCase.Writer.C), 3500.0);
+        assertFalse(finding(mb, target).holds(), "3,500 < 3,655");
+    }
+
+    @Test
     void theCeilingTargetIsAgainstTheBestCOrIperfRowOfThePlacement() {
         Finding ceiling = finding(tcp(), "wirespeed-spin <- C writer reaches 90% of the ceiling");
         assertEquals(5347.0, ceiling.checks().get(0).denominator().stats().median());
