@@ -151,6 +151,26 @@ class IoUringSocketTest {
     }
 
     @Test
+    void emptyBuffersAreAnsweredAtOnceAndAReadReturnsWhatCameShort() throws Exception {
+        Pair pair = connect(false);
+        // Nothing was sent: a RECV for an empty buffer would wait for ever; none is made.
+        assertEquals(0, pair.ours().read(ByteBuffer.allocateDirect(16).position(16)));
+        assertEquals(0, pair.ours().read(ByteBuffer.allocate(0)));
+        assertEquals(0, pair.ours().write(ByteBuffer.allocateDirect(16).position(16)));
+        pair.peer().write(ByteBuffer.wrap(new byte[] {7, 8, 9}));
+        ByteBuffer big = ByteBuffer.allocateDirect(64 * 1024);
+        int n = 0;
+        while (n < 3) {
+            int got = pair.ours().read(big);
+            assertTrue(got > 0 && got <= 3 - n, "read " + got + " of the 3 bytes sent, " + n + " before");
+            n += got;
+        }
+        assertEquals(3, big.position(), "a short read: only what came");
+        assertEquals(7, big.get(0));
+        assertEquals(9, big.get(2));
+    }
+
+    @Test
     void heapBuffersGoThroughTheCopyBufferAPartAtATime() throws Exception {
         Pair pair = connect(false);
         byte[] sent = new byte[150_000];
