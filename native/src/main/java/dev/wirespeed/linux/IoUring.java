@@ -418,6 +418,11 @@ public final class IoUring implements AutoCloseable {
         return fd;
     }
 
+    /** {@return whether a kernel thread ({@code SQPOLL}) takes this ring's submissions} */
+    boolean sqPolling() {
+        return sqPoll;
+    }
+
     /** {@return operations prepared and not yet taken by the kernel} */
     public int pending() {
         checkOpen();

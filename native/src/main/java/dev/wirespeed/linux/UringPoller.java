@@ -176,21 +176,25 @@ final class UringPoller implements Poller {
         if (ring.pending() < ring.submissionEntries()) {
             return;
         }
-        long deadline = System.nanoTime() + ROOM_WAIT_NANOS;
+        long deadline = System.nanoTime() + (ring.sqPolling() ? ROOM_WAIT_NANOS : 0);
         try {
-            do {
+            while (true) {
                 ring.submit(); // wakes a sleeping SQPOLL thread
                 if (ring.pending() < ring.submissionEntries()) {
                     return;
                 }
+                if (System.nanoTime() - deadline >= 0) {
+                    break;
+                }
                 Thread.onSpinWait();
-            } while (System.nanoTime() - deadline < 0);
+            }
         } catch (NativeIoException e) {
             throw new UncheckedIOException(e);
         }
         throw new UncheckedIOException(new IOException("io_uring submission queue full (" + ring.pending()
-                + " of " + ring.submissionEntries() + ") and the kernel took none in "
-                + TimeUnit.NANOSECONDS.toMillis(ROOM_WAIT_NANOS) + " ms: " + ring));
+                + " of " + ring.submissionEntries() + ") and the kernel took none"
+                + (ring.sqPolling() ? " in " + TimeUnit.NANOSECONDS.toMillis(ROOM_WAIT_NANOS) + " ms" : "") + ": "
+                + ring));
     }
 
     @Override
