@@ -13,9 +13,9 @@ import java.util.Random;
 
 /**
  * A transport for tests of the loop's lending path: the JDK's sockets ({@link SelectorTransport}), each
- * connection a {@link LendingEndpoint} that receives into a buffer of its own and lends what it got at a
- * random offset, in pieces of random size (from one byte to more than a chunk), and scribbles over the
- * bytes the loop consumes, so that a body used after it was given back arrives corrupted at the peer.
+ * connection a {@link LendingEndpoint} that receives all the socket has into a buffer of its own, at a
+ * random offset, lends it in pieces of random size (from one byte to more than a chunk), and scribbles
+ * over the bytes the loop consumes, so that a body used after it was given back arrives corrupted at the peer.
  */
 final class LendingTestTransport implements LoopTransport {
     /** Filled into a given-back buffer. */
@@ -75,8 +75,10 @@ final class LendingTestTransport implements LoopTransport {
         private final Random random;
         private final ByteBuffer buffer = ByteBuffer.allocateDirect(BUFFER);
         private final ByteBuffer readOnly = buffer.asReadOnlyBuffer();
+        /** Received bytes {@code [from, end)}; of them {@code [from, to)} lent, or none when {@code to == from}. */
         private int from;
         private int to;
+        private int end;
         /** What the last receive met, for the read that follows an empty lend: -1 at the end, or a failure. */
         private int ended;
         private IOException failed;
@@ -92,15 +94,15 @@ final class LendingTestTransport implements LoopTransport {
         }
 
         boolean holds() {
-            return to > from;
+            return end > from;
         }
 
         @Override
         public ByteBuffer lend() {
             if (!holds()) {
+                // Everything the socket has, as io_uring's receive takes it, so that a close leaves nothing unread.
                 int at = random.nextInt(64);
-                int max = random.nextInt(4) == 0 ? 1 + random.nextInt(16) : 1 + random.nextInt(BUFFER - at);
-                buffer.limit(at + max).position(at);
+                buffer.limit(BUFFER).position(at);
                 int n;
                 try {
                     n = inner.read(buffer);
@@ -113,8 +115,12 @@ final class LendingTestTransport implements LoopTransport {
                     ended = n;
                     return null;
                 }
-                from = at;
-                to = at + n;
+                from = to = at;
+                end = at + n;
+            }
+            if (to == from) { // a new piece of what was received, of random size
+                int piece = random.nextInt(4) == 0 ? 1 + random.nextInt(16) : 1 + random.nextInt(BUFFER);
+                to = from + Math.min(end - from, piece);
             }
             readOnly.limit(to).position(from);
             return readOnly;
@@ -142,9 +148,10 @@ final class LendingTestTransport implements LoopTransport {
             if (!holds()) {
                 return inner.read(dst);
             }
-            int n = Math.min(dst.remaining(), to - from);
+            int n = Math.min(dst.remaining(), end - from);
             dst.put(dst.position(), buffer, from, n).position(dst.position() + n);
             from += n;
+            to = Math.max(to, from);
             return n;
         }
 
@@ -160,7 +167,7 @@ final class LendingTestTransport implements LoopTransport {
 
         @Override
         public void reset() {
-            from = to = 0;
+            from = to = end = 0;
             inner.reset();
         }
 
@@ -171,7 +178,7 @@ final class LendingTestTransport implements LoopTransport {
 
         @Override
         public void close() throws IOException {
-            from = to = 0;
+            from = to = end = 0;
             inner.close();
         }
     }
