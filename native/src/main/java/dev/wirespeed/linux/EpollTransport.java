@@ -200,14 +200,7 @@ public final class EpollTransport implements LoopTransport {
         @Override
         public int poll(long timeoutMillis, Ready ready) throws IOException {
             int timeout = timeoutMillis < 0 ? -1 : (int) Math.min(timeoutMillis, Integer.MAX_VALUE);
-            int n;
-            try {
-                n = (int) LibC.EPOLL_WAIT.invokeExact(capture, epfd, events, MAX_EVENTS, timeout);
-            } catch (RuntimeException | Error e) {
-                throw e;
-            } catch (Throwable t) {
-                throw new IllegalStateException("epoll_wait down-call failed", t);
-            }
+            int n = epollWait(capture, epfd, events, timeout);
             if (n < 0) {
                 int errno = LibC.errno(capture);
                 if (errno == NativeSocket.EINTR) {
@@ -235,6 +228,21 @@ public final class EpollTransport implements LoopTransport {
                 handed++;
             }
             return handed;
+        }
+
+        /**
+         * One {@code epoll_wait}, in a method of its own: small enough for the JIT to compile the down-call
+         * with its errno capture whole, which lets it drop the segment the linker makes per call, whatever
+         * it decides for {@link #poll}, into which the loop's whole turn is inlined.
+         */
+        private static int epollWait(MemorySegment capture, int epfd, MemorySegment events, int timeout) {
+            try {
+                return (int) LibC.EPOLL_WAIT.invokeExact(capture, epfd, events, MAX_EVENTS, timeout);
+            } catch (RuntimeException | Error e) {
+                throw e;
+            } catch (Throwable t) {
+                throw new IllegalStateException("epoll_wait down-call failed", t);
+            }
         }
 
         private void drainWakeups() {
