@@ -61,8 +61,8 @@ final class StreamFindings {
     private void ioUring(List<Finding> findings) {
         List<Check> checks = new ArrayList<>();
         for (Placement placement : placements) {
-            StreamCase uring = fastest(placement, Strategies.URING, Strategies.URING_SPIN);
-            StreamCase ours = fastest(placement, Strategies.WIRESPEED, Strategies.WIRESPEED_SPIN);
+            StreamCase uring = fastest(placement, StreamCase.Writer.C, Strategies.URING, Strategies.URING_SPIN);
+            StreamCase ours = fastest(placement, StreamCase.Writer.C, Strategies.WIRESPEED, Strategies.WIRESPEED_SPIN);
             if (uring != null && ours != null) {
                 checks.add(check(placement, uring, ours));
             }
@@ -73,11 +73,14 @@ final class StreamFindings {
         }
     }
 
-    /** {@return the faster, fed by the C writer at {@code placement}, of those of {@code strategies} that ran; null if none} */
-    private StreamCase fastest(Placement placement, Strategies... strategies) {
-        StreamCase best = null;
+    /**
+     * {@return the row, fed by {@code writer} at {@code placement}, of the first of {@code strategies} that
+     * read fastest among those that ran; null if none ran}
+     */
+    private StreamCase.Java fastest(Placement placement, StreamCase.Writer writer, Strategies... strategies) {
+        StreamCase.Java best = null;
         for (Strategies strategy : strategies) {
-            StreamCase row = new StreamCase.Java(strategy, 0, StreamCase.Writer.C);
+            StreamCase.Java row = new StreamCase.Java(strategy, 0, writer);
             if (results.has(new StreamCell(placement, row))
                     && (best == null || mb(placement, row).median() > mb(placement, best).median())) {
                 best = row;
@@ -178,14 +181,8 @@ final class StreamFindings {
 
     /** {@return the Netty strategy that read fastest at {@code placement}: NIO, epoll, or io_uring where it ran} */
     private Strategies bestNetty(Placement placement) {
-        Strategies best = Strategies.NETTY_NIO;
-        for (Strategies other : List.of(Strategies.NETTY_EPOLL, Strategies.NETTY_URING)) {
-            boolean ran = results.has(new StreamCell(placement, new StreamCase.Java(other)));
-            if (ran && mb(placement, new StreamCase.Java(other)).median() > mb(placement, new StreamCase.Java(best)).median()) {
-                best = other;
-            }
-        }
-        return best;
+        return fastest(placement, StreamCase.Writer.JAVA, Strategies.NETTY_NIO, Strategies.NETTY_EPOLL,
+                Strategies.NETTY_URING).strategy();
     }
 
     private void ours(List<Finding> findings) {
