@@ -63,14 +63,6 @@ public abstract class FrameServerContract {
     /** {@return {@code builder}, set to the backend under test} */
     protected abstract FrameServer.Builder backend(FrameServer.Builder builder);
 
-    /**
-     * {@return null where the loop on this backend allocates nothing per echoed frame once warm, else
-     * the known reason it may (the allocation test is then skipped, saying so)}
-     */
-    protected String allocatesPerFrame() {
-        return null;
-    }
-
     private Path dir;
     private final List<AutoCloseable> open = new ArrayList<>();
     private final Recorder recorder = new Recorder();
@@ -591,28 +583,18 @@ public abstract class FrameServerContract {
     @ParameterizedTest
     @EnumSource(Transport.class)
     void theLoopAllocatesNothingPerEchoedFrameOnceWarm(Transport transport) throws Exception {
-        org.junit.jupiter.api.Assumptions.assumeTrue(allocatesPerFrame() == null, this::allocatesPerFrame);
         AtomicReference<Thread> loop = new AtomicReference<>();
         FrameServer server = start(transport, recorder, b -> b.onLoopStart(i -> loop.set(Thread.currentThread())));
         Peer peer = connect(server);
         byte[] frame = new Frames().frame(7, 100, new byte[100]).toByteArray();
-        com.sun.management.ThreadMXBean threads =
-                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
         peer.send(frame);
         assertTrue(peer.receive(), "end of stream at the first round trip");
         long loopThread = loop.get().threadId(); // set before the loop served anything
-        for (int i = 0; i < 50_000; i++) { // enough for the loop's path to be compiled with escape analysis
-            peer.send(frame);
-            assertTrue(peer.receive(), "end of stream at warm-up round trip " + i);
-        }
-        long before = threads.getThreadAllocatedBytes(loopThread);
-        for (int i = 0; i < 10_000; i++) {
+        // After each round trip the loop has written the echo; it then waits in its poll.
+        SteadyState.assertAllocatesNothingPerOperation("echoes by the loop thread", loopThread, 40_000, 60_000, i -> {
             peer.send(frame);
             assertTrue(peer.receive(), "end of stream at round trip " + i);
-        }
-        // The loop has written the echo before the peer could read it; it now waits in its poll.
-        long allocated = threads.getThreadAllocatedBytes(loopThread) - before;
-        assertEquals(0, allocated, "bytes the loop thread allocated in 10,000 echoes after 50,000");
+        });
     }
 
     /** The server closed or reset the peer: no frame comes, the read ends or fails. */

@@ -12,11 +12,4 @@ class EpollFrameServerTest extends FrameServerContract {
     protected FrameServer.Builder backend(FrameServer.Builder builder) {
         return builder.transport(EpollTransport.create());
     }
-
-    /** A known defect, open: see the README's "Steady state allocates nothing per frame". */
-    @Override
-    protected String allocatesPerFrame() {
-        return "in some compilations the JDK linker's per-call slice of the errno capture segment escapes on the "
-                + "epoll loop's path (40 bytes per echo in some runs)";
-    }
 }

@@ -12,8 +12,8 @@ import dev.wirespeed.loop.spi.Endpoint;
 import dev.wirespeed.loop.spi.LendingEndpoint;
 import dev.wirespeed.loop.spi.Listener;
 import dev.wirespeed.loop.spi.Poller;
+import dev.wirespeed.testing.SteadyState;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
@@ -387,23 +387,17 @@ class IoUringTransportTest {
                 throw new AssertionError(e);
             }
         };
-        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        long allocated = 0;
-        for (int round = 0; round < 3; round++) {
-            long start = threads.getCurrentThreadAllocatedBytes();
-            for (int i = 0; i < 20_000; i++) {
-                peer.write(message.clear());
-                back.clear();
-                while (back.hasRemaining()) {
-                    h.poller.poll(0, echo); // reads what came and echoes it, or submits the echo
-                    if (peer.read(back) < 0) {
-                        throw new AssertionError("end of stream");
+        SteadyState.assertAllocatesNothingPerOperation("echoes, the peer's calls included",
+                Thread.currentThread().threadId(), 40_000, 60_000, i -> {
+                    peer.write(message.clear());
+                    back.clear();
+                    while (back.hasRemaining()) {
+                        h.poller.poll(0, echo); // reads what came and echoes it, or submits the echo
+                        if (peer.read(back) < 0) {
+                            throw new AssertionError("end of stream at echo " + i);
+                        }
                     }
-                }
-            }
-            allocated = threads.getCurrentThreadAllocatedBytes() - start;
-        }
-        assertEquals(0, allocated, "bytes allocated by 20,000 echoes after warm-up, peer's calls included");
+                });
     }
 
     private static byte[] bytes(ByteBuffer b) {
