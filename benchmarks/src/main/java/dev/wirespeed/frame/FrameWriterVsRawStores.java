@@ -25,7 +25,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * library's {@link FrameWriter} cost per frame, copying a body ({@code writeFrame}) or filling it in
  * place ({@code claim}/{@code commit}), against the lab's C writer's loop (its header stores and a
  * {@code memcpy} of the body into a 512 KiB buffer, emptied when full; compiled at setup, see
- * {@link CLoops}) and against the same stores written in Java ({@code rawStores})?
+ * {@link CLoops}) and against the same stores written in Java ({@code rawStores}), and can a Java copy
+ * of a small body beat the JVM's copy stub ({@code longLoop}, {@code segmentCopy}, {@code byteLoop})?
  *
  * <p>Run: {@code ./mvnw -q -DskipTests package -pl benchmarks -am && taskset -c 1 java -cp
  * "benchmarks/target/wirespeed-benchmarks-0.1.0-SNAPSHOT.jar:benchmarks/target/lib/*"
@@ -52,6 +53,8 @@ public class FrameWriterVsRawStores {
     private MemorySegment cBuffer;
     private MemorySegment cPattern;
     private MemorySegment cNext;
+    private MemorySegment heapPattern;
+    private MemorySegment rawSegment;
 
     /** A channel that takes everything and keeps nothing: the writer's cost without the kernel's. */
     static final class Discard implements WritableByteChannel {
@@ -83,6 +86,8 @@ public class FrameWriterVsRawStores {
         copying = new FrameWriter(new Discard());
         inPlace = new FrameWriter(new Discard());
         raw = ByteBuffer.allocateDirect(512 * 1024);
+        heapPattern = MemorySegment.ofArray(pattern);
+        rawSegment = MemorySegment.ofBuffer(raw);
     }
 
     /** {@return the last stream offset} The library's writer, the body copied from an array. */
@@ -135,6 +140,93 @@ public class FrameWriterVsRawStores {
             }
             buf.putLong(position, (long) i << 32 | size);
             buf.put(position + FrameFormat.HEADER_LENGTH, body, SequenceStream.patternOffset(i), size);
+            buf.position(position + frame);
+        }
+        return buf.position();
+    }
+
+    /**
+     * {@return the buffer's position} {@link #rawStores}, the body copied 8 bytes at a time through memory
+     * segments rather than by the JVM's copy stub: whether a Java loop beats the stub's call for a small body.
+     */
+    @Benchmark
+    @OperationsPerInvocation(FRAMES)
+    public int longLoop() {
+        ByteBuffer buf = raw;
+        MemorySegment dst = rawSegment;
+        MemorySegment src = heapPattern;
+        int size = bodySize;
+        int frame = FrameFormat.HEADER_LENGTH + size;
+        for (int i = 0; i < FRAMES; i++) {
+            int position = buf.position();
+            if (buf.capacity() - position < frame) {
+                buf.clear();
+                position = 0;
+            }
+            buf.putLong(position, (long) i << 32 | size);
+            long from = SequenceStream.patternOffset(i);
+            long to = position + FrameFormat.HEADER_LENGTH;
+            int k = 0;
+            for (; k <= size - 8; k += 8) {
+                dst.set(ValueLayout.JAVA_LONG_UNALIGNED, to + k, src.get(ValueLayout.JAVA_LONG_UNALIGNED, from + k));
+            }
+            for (; k < size; k++) {
+                dst.set(ValueLayout.JAVA_BYTE, to + k, src.get(ValueLayout.JAVA_BYTE, from + k));
+            }
+            buf.position(position + frame);
+        }
+        return buf.position();
+    }
+
+    /**
+     * {@return the buffer's position} {@link #rawStores}, the body copied by {@code MemorySegment.copy}
+     * between segments made once (the JDK copies bodies under 64 bytes in Java, larger ones by its stub).
+     */
+    @Benchmark
+    @OperationsPerInvocation(FRAMES)
+    public int segmentCopy() {
+        ByteBuffer buf = raw;
+        MemorySegment dst = rawSegment;
+        MemorySegment src = heapPattern;
+        int size = bodySize;
+        int frame = FrameFormat.HEADER_LENGTH + size;
+        for (int i = 0; i < FRAMES; i++) {
+            int position = buf.position();
+            if (buf.capacity() - position < frame) {
+                buf.clear();
+                position = 0;
+            }
+            buf.putLong(position, (long) i << 32 | size);
+            MemorySegment.copy(src, SequenceStream.patternOffset(i), dst, position + FrameFormat.HEADER_LENGTH, size);
+            buf.position(position + frame);
+        }
+        return buf.position();
+    }
+
+    /**
+     * {@return the buffer's position} {@link #rawStores}, the body copied a byte at a time, a loop C2 may
+     * vectorise.
+     */
+    @Benchmark
+    @OperationsPerInvocation(FRAMES)
+    public int byteLoop() {
+        ByteBuffer buf = raw;
+        MemorySegment dst = rawSegment;
+        byte[] body = pattern;
+        int size = bodySize;
+        int frame = FrameFormat.HEADER_LENGTH + size;
+        for (int i = 0; i < FRAMES; i++) {
+            int position = buf.position();
+            if (buf.capacity() - position < frame) {
+                buf.clear();
+                position = 0;
+            }
+            buf.putLong(position, (long) i << 32 | size);
+            int from = SequenceStream.patternOffset(i);
+            long to = position + FrameFormat.HEADER_LENGTH;
+            for (int k = 0; k < size; k++) {
+                dst.set(ValueLayout.JAVA_BYTE, to + k, body[from + k]);
+            }
             buf.position(position + frame);
         }
         return buf.position();
