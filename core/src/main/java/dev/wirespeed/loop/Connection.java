@@ -18,10 +18,14 @@ import java.util.ArrayDeque;
  * about the limit plus one read's worth of replies, and the others are not held up by it.
  *
  * <h2>Closing</h2>
- * {@link #close()} stops reading, sends what is queued, then closes (a FIN); {@link #abort()}
+ * {@link #close()} stops reading, sends what is queued, then ends the output (a FIN); {@link #abort()}
  * discards what is queued and resets the connection (an RST where the socket supports
  * {@code SO_LINGER}). Either way {@link ConnectionHandler#onClose} is called once, and later writes
  * are refused. A peer that closes its end at a frame boundary gets what is queued, then the close.
+ * After a graceful close (and after a bad frame) the socket lingers: it reads and drops what the peer
+ * still sends until the peer closes its end or the server's {@code lingerTimeout} passes, and only
+ * then closes, because a socket closed with input unread resets its peer, which can cost the peer
+ * replies it has not read yet. A lingering connection is no longer counted or seen by the handler.
  *
  * <h2>Thread safety</h2>
  * Every method but {@link #id()}, {@link #remoteAddress()}, {@link #execute(Runnable)} and
@@ -63,6 +67,14 @@ public final class Connection {
     long framesRead;
     long bytesRead;
     long bytesWritten;
+    /** The peer's end of stream has been read. */
+    boolean inputEnded;
+    /** Closed and lingering (see "Closing"): its socket reads and drops input until {@link #lingerUntil}. */
+    boolean lingering;
+    /** While lingering: the loop time at which the socket closes anyway. */
+    long lingerUntil;
+    /** Index in the loop's lingering array, while lingering. */
+    int lingerSlot;
     /** A frame claimed and not committed: its chunk, else null. */
     private Chunk claimed;
     private int claimedTotal;

@@ -34,6 +34,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 final class EventLoop implements Runnable {
     static final int READ = Poller.READ;
     static final int WRITE = Poller.WRITE;
+    /** How often a blocked loop with lingering sockets wakes to close those past their deadline. */
+    private static final long LINGER_CHECK_MILLIS = 50;
 
     private final FrameServer server;
     private final int index;
@@ -45,6 +47,7 @@ final class EventLoop implements Runnable {
     final long outputLimit;
     private final IdleStrategy idle;
     private final long idleTimeoutNanos;
+    private final long lingerNanos;
     private final LoopEvents events;
     private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean wakeupPending = new AtomicBoolean();
@@ -54,6 +57,9 @@ final class EventLoop implements Runnable {
     /** {@code conns[0, count)}: the open and closing connections; each knows its slot. */
     private Connection[] conns = new Connection[64];
     private int count;
+    /** {@code lingering[0, lingerCount)}: closed connections whose sockets still drop input; each knows its slot. */
+    private Connection[] lingering = new Connection[16];
+    private int lingerCount;
     /** {@code flush[0, flushCount)}: connections written to during this turn. */
     private Connection[] flush = new Connection[64];
     private int flushCount;
@@ -94,6 +100,7 @@ final class EventLoop implements Runnable {
         this.outputLimit = config.outputLimit;
         this.idle = config.idle;
         this.idleTimeoutNanos = config.idleTimeout == null ? 0 : config.idleTimeout.toNanos();
+        this.lingerNanos = config.lingerTimeout.toNanos();
         this.events = server.events();
     }
 
@@ -181,6 +188,9 @@ final class EventLoop implements Runnable {
                 if (now - nextSweep >= 0) {
                     sweepIdle();
                 }
+                if (lingerCount > 0) {
+                    sweepLingering();
+                }
                 if (idle != null) {
                     if (ready == 0 && !ranTasks) {
                         idle.idle(++emptyTurns);
@@ -211,16 +221,21 @@ final class EventLoop implements Runnable {
     }
 
     private long pollTimeoutMillis() {
-        if (idleTimeoutNanos == 0) {
-            return -1; // no limit
+        long millis = idleTimeoutNanos == 0 ? -1 // no limit
+                : Math.max(1, TimeUnit.NANOSECONDS.toMillis(nextSweep - System.nanoTime()) + 1);
+        if (lingerCount > 0) { // lingering sockets close at their deadline, give or take this
+            millis = millis < 0 ? LINGER_CHECK_MILLIS : Math.min(millis, LINGER_CHECK_MILLIS);
         }
-        return Math.max(1, TimeUnit.NANOSECONDS.toMillis(nextSweep - System.nanoTime()) + 1);
+        return millis;
     }
 
     private void ready(Object attachment, int ops) {
         if (attachment instanceof Connection c) {
             if (c.state == Connection.State.CLOSED) {
-                return; // closed by a handler earlier in this turn
+                if (c.lingering) {
+                    dropInput(c);
+                }
+                return; // else closed by a handler earlier in this turn
             }
             if ((ops & WRITE) != 0) {
                 flush(c);
@@ -495,6 +510,7 @@ final class EventLoop implements Runnable {
     }
 
     private void endOfStream(Connection c, Chunk in) {
+        c.inputEnded = true;
         int present = in.available();
         if (present == 0) {
             releaseInput(c);
@@ -678,11 +694,13 @@ final class EventLoop implements Runnable {
         conns[count] = null;
         server.connectionClosed();
         Endpoint ch = c.channel;
-        poller.deregister(ch);
-        if (reset) {
-            ch.reset();
-        } else {
-            closeQuietly(ch);
+        if (reset || stopping || lingerNanos == 0 || c.inputEnded || !linger(c)) {
+            poller.deregister(ch);
+            if (reset) {
+                ch.reset();
+            } else {
+                closeQuietly(ch);
+            }
         }
         releaseInput(c);
         for (Chunk chunk; (chunk = c.out.pollFirst()) != null; ) {
@@ -695,6 +713,79 @@ final class EventLoop implements Runnable {
         } catch (RuntimeException e) {
             Thread t = Thread.currentThread();
             t.getUncaughtExceptionHandler().uncaughtException(t, e);
+        }
+    }
+
+    /**
+     * Shuts {@code c}'s output down and keeps its socket reading, to drop what the peer still sends
+     * (see {@link Connection}'s "Closing"); {@return false if the endpoint cannot, and so closes now}
+     */
+    private boolean linger(Connection c) {
+        try {
+            c.channel.shutdownOutput();
+            if (c.interest != READ) {
+                c.interest = READ;
+                poller.interest(c.channel, READ);
+            }
+        } catch (IOException | UnsupportedOperationException e) {
+            return false;
+        }
+        c.lingering = true;
+        c.lingerUntil = now + lingerNanos;
+        if (lingerCount == lingering.length) {
+            lingering = Arrays.copyOf(lingering, lingerCount * 2);
+        }
+        c.lingerSlot = lingerCount;
+        lingering[lingerCount++] = c;
+        return true;
+    }
+
+    /** Reads and drops what a lingering connection's peer sent; its end of stream or a failure closes the socket. */
+    private void dropInput(Connection c) {
+        Chunk scratch = take();
+        try {
+            ByteBuffer b = scratch.buf;
+            for (int reads = 0; reads < 4; reads++) { // a few chunks a turn: the other connections come first
+                b.limit(b.capacity()).position(0);
+                int n = c.channel.read(b, scratch.memory);
+                if (n < 0) {
+                    endLinger(c, false);
+                    return;
+                }
+                if (n == 0) {
+                    return;
+                }
+            }
+        } catch (IOException e) {
+            endLinger(c, true);
+        } finally {
+            pool.give(scratch);
+        }
+    }
+
+    private void sweepLingering() {
+        for (int i = lingerCount - 1; i >= 0; i--) {
+            Connection c = lingering[i];
+            if (now - c.lingerUntil >= 0) {
+                endLinger(c, false);
+            }
+        }
+    }
+
+    /** Closes a lingering connection's socket: at its peer's end of stream, a failure, its deadline or the loop's end. */
+    private void endLinger(Connection c, boolean reset) {
+        int slot = c.lingerSlot;
+        Connection last = lingering[--lingerCount];
+        lingering[slot] = last;
+        last.lingerSlot = slot;
+        lingering[lingerCount] = null;
+        c.lingering = false;
+        Endpoint ch = c.channel;
+        poller.deregister(ch);
+        if (reset) {
+            ch.reset();
+        } else {
+            closeQuietly(ch);
         }
     }
 
@@ -720,6 +811,9 @@ final class EventLoop implements Runnable {
         runTasks();
         while (count > 0) {
             closeNow(conns[count - 1], null, false);
+        }
+        while (lingerCount > 0) {
+            endLinger(lingering[lingerCount - 1], false);
         }
         try {
             poller.close();

@@ -303,6 +303,7 @@ public final class FrameServer implements Closeable {
         int maxFrameLength = FrameFormat.DEFAULT_MAX_FRAME_LENGTH;
         int maxConnections = Integer.MAX_VALUE;
         Duration idleTimeout;
+        Duration lingerTimeout = Duration.ofSeconds(2);
         int backlog = 1024;
         String threadName = "wirespeed-loop";
         LoopTransport transport = SelectorTransport.INSTANCE;
@@ -443,6 +444,24 @@ public final class FrameServer implements Closeable {
                         + MAX_IDLE_TIMEOUT);
             }
             this.idleTimeout = idleTimeout;
+            return this;
+        }
+
+        /**
+         * Sets how long a connection closed gracefully ({@link Connection#close()}, or after a bad frame)
+         * keeps reading, and dropping, what its peer still sends once its output is shut down (see
+         * {@link Connection}'s "Closing"). It is then closed at once, reset if input is still unread.
+         *
+         * @param lingerTimeout from 0 (close at once: unread input then resets the peer) to 365 days;
+         *     2 seconds unless set
+         * @return this builder
+         */
+        public Builder lingerTimeout(Duration lingerTimeout) {
+            if (lingerTimeout.isNegative() || lingerTimeout.compareTo(MAX_IDLE_TIMEOUT) > 0) {
+                throw new IllegalArgumentException("lingerTimeout=" + lingerTimeout + " min=PT0S max="
+                        + MAX_IDLE_TIMEOUT);
+            }
+            this.lingerTimeout = lingerTimeout;
             return this;
         }
 

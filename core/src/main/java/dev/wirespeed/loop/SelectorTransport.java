@@ -113,6 +113,11 @@ final class SelectorTransport implements LoopTransport {
         }
 
         @Override
+        public void shutdownOutput() throws IOException {
+            channel.shutdownOutput();
+        }
+
+        @Override
         public void close() throws IOException {
             channel.close();
         }

@@ -166,6 +166,11 @@ final class LendingTestTransport implements LoopTransport {
         }
 
         @Override
+        public void shutdownOutput() throws IOException {
+            inner.shutdownOutput();
+        }
+
+        @Override
         public void reset() {
             from = to = end = 0;
             inner.reset();

@@ -475,6 +475,68 @@ public abstract class FrameServerContract {
 
     @ParameterizedTest
     @EnumSource(Transport.class)
+    void aGracefulCloseReadsWhatThePeerStillSendsRatherThanResetIt(Transport transport) throws Exception {
+        ConnectionHandler closing = new Recorder() {
+            @Override
+            public void onFrame(Connection connection, int type, ByteBuffer body) throws IOException {
+                if (type == 99) {
+                    connection.writeFrame(type, body);
+                    try {
+                        Thread.sleep(200); // the peer's bytes meanwhile fill the socket: unread at the close
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    connection.close();
+                }
+            }
+        };
+        FrameServer server = start(transport, closing, b -> b.chunkSize(16 * 1024));
+        Peer peer = connect(server);
+        // The close comes while most of this is still unread in the server's socket: closed there and then,
+        // the socket would answer with a reset, which can cost the peer the reply it has not read yet.
+        Frames stream = new Frames().frame(99, 2, new byte[] {4, 2});
+        for (int i = 0; i < 512; i++) {
+            stream.frame(7, 1000, new byte[1000]);
+        }
+        peer.send(stream.toByteArray());
+        peer.expect(99, new byte[] {4, 2});
+        assertFalse(peer.receive(), "a clean end of stream after the reply, not a reset");
+        assertEquals(0, server.connectionCount(), "the connection is closed for the server once its output is");
+        peer.close();
+    }
+
+    @ParameterizedTest
+    @EnumSource(Transport.class)
+    void aLingeringSocketClosesAtTheLingerTimeoutWhenThePeerGoesOnSending(Transport transport) throws Exception {
+        ConnectionHandler closing = new Recorder() {
+            @Override
+            public void onFrame(Connection connection, int type, ByteBuffer body) throws IOException {
+                connection.writeFrame(type, body);
+                connection.close();
+            }
+        };
+        FrameServer server = start(transport, closing, b -> b.lingerTimeout(java.time.Duration.ofMillis(100)));
+        Peer peer = connect(server);
+        peer.send(new Frames().frame(99, 2, new byte[] {4, 2}).toByteArray());
+        peer.expect(99, new byte[] {4, 2});
+        assertFalse(peer.receive(), "a clean end of stream after the reply");
+        // The server's socket drops what comes for 100 ms, then closes: a write fails soon after.
+        byte[] more = new Frames().frame(7, 1000, new byte[1000]).toByteArray();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        IOException refused = null;
+        while (refused == null && System.nanoTime() - deadline < 0) {
+            try {
+                peer.send(more);
+                Thread.sleep(5);
+            } catch (IOException e) {
+                refused = e;
+            }
+        }
+        assertNotNull(refused, "the peer could still write 20 s after a close with a 100 ms linger");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Transport.class)
     void aHandlerThatThrowsClosesItsConnectionWithWhatItThrew(Transport transport) throws Exception {
         IllegalStateException thrown = new IllegalStateException("handler failed on purpose");
         Recorder failing = new Recorder() {

@@ -460,6 +460,7 @@ public final class NativeSocket implements ByteChannel, GatheringByteChannel, En
      *
      * @throws IOException if {@code shutdown} fails or the socket is closed
      */
+    @Override
     public void shutdownOutput() throws IOException {
         ensureOpen();
         Sys.shutdown(fd, SHUT_WR);

@@ -32,6 +32,8 @@ final class UringEndpoint implements LendingEndpoint {
     boolean closed;
     /** A graceful close waits for the send buffer to drain. */
     boolean closeAfterSend;
+    /** An output shutdown waits for the send buffer to drain. */
+    boolean shutdownAfterSend;
     /** In the poller's list of connections to hand to the loop. */
     boolean listed;
     /** In the poller's list of connections whose receive waits for a buffer to come back. */
@@ -151,6 +153,19 @@ final class UringEndpoint implements LendingEndpoint {
     @Override
     public boolean isOpen() {
         return !closed;
+    }
+
+    /** Ends the output once what was written has been sent; the receive goes on. */
+    @Override
+    public void shutdownOutput() throws IOException {
+        if (closed || closeAfterSend) {
+            throw new ClosedChannelException();
+        }
+        if (poller == null) {
+            socket.shutdownOutput();
+        } else {
+            poller.shutdownOutput(this);
+        }
     }
 
     @Override

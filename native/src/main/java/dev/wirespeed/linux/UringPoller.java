@@ -520,6 +520,10 @@ final class UringPoller implements Poller {
                 finishClose(e, false);
                 return;
             }
+            if (e.shutdownAfterSend) {
+                e.shutdownAfterSend = false;
+                shutdownQuietly(e);
+            }
         }
         if ((e.interest & WRITE) != 0) {
             list(e);
@@ -650,6 +654,24 @@ final class UringPoller implements Poller {
     private void recycle(int id) {
         buffers.recycle(id);
         recycled = true;
+    }
+
+    /** {@link UringEndpoint#shutdownOutput}: at once if nothing waits to be sent, else once the last send completes. */
+    void shutdownOutput(UringEndpoint e) throws IOException {
+        if (e.sendTail > e.sendHead && e.sendError == 0) {
+            e.shutdownAfterSend = true;
+        } else {
+            e.socket.shutdownOutput();
+        }
+    }
+
+    /** Ends {@code e}'s output after its last send; a socket that refuses (reset meanwhile) shows it to the next read. */
+    private static void shutdownQuietly(UringEndpoint e) {
+        try {
+            e.socket.shutdownOutput();
+        } catch (IOException ignored) {
+            // the receive reports what broke the socket
+        }
     }
 
     /** {@link UringEndpoint#close} and {@link UringEndpoint#reset}. */

@@ -43,6 +43,19 @@ public interface Endpoint extends ByteChannel {
         return write(src);
     }
 
+    /**
+     * Ends the output once every byte written so far has been sent (a FIN), keeping the input open: the
+     * loop then reads and drops what the peer still sends until it closes, so that closing does not
+     * find unread input, which makes the socket reset the peer. An endpoint that cannot throws
+     * {@link UnsupportedOperationException} (the default), and the loop closes it at once.
+     *
+     * @throws IOException if the socket refuses
+     * @throws UnsupportedOperationException if this endpoint cannot shut its output alone
+     */
+    default void shutdownOutput() throws IOException {
+        throw new UnsupportedOperationException("shutdownOutput: " + this);
+    }
+
     /** Closes at once, discarding unsent bytes, with a reset where the socket supports it; never throws. */
     void reset();
 }
