@@ -62,9 +62,10 @@ import java.util.function.IntConsumer;
  *
  * <h2>Bad input and failures</h2>
  * A frame with a negative length or one over {@code maxFrameLength}, or a stream that ends inside a
- * frame, closes that connection: nothing more is read from it, the replies its handler queued before
- * are sent as far as the socket takes them at once, and the protocol's exception, naming the length,
- * the limit and the stream offset, goes to {@link ConnectionHandler#onClose}. An I/O error, an idle
+ * frame, closes that connection: no frame more is read from it, the replies its handler queued before
+ * are sent as far as the socket takes them at once, the socket lingers as after a graceful close (see
+ * {@link Connection}), and the protocol's exception, naming the length, the limit and the stream
+ * offset, goes to {@link ConnectionHandler#onClose}. An I/O error, an idle
  * timeout or a handler that throws resets the connection, its output dropped, with that cause. No
  * other connection notices. Past {@link Builder#maxConnections(int)} open connections, a new one is
  * reset as soon as it is accepted.
