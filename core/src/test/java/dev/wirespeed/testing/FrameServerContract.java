@@ -473,16 +473,15 @@ public abstract class FrameServerContract {
         assertEquals(0, server.connectionCount());
     }
 
-    @ParameterizedTest
-    @EnumSource(Transport.class)
-    void aGracefulCloseReadsWhatThePeerStillSendsRatherThanResetIt(Transport transport) throws Exception {
-        ConnectionHandler closing = new Recorder() {
+    /** {@return a handler that answers frame type 99 with itself, pauses {@code pauseMillis}, then closes gracefully} */
+    private static Recorder replyThenClose(long pauseMillis) {
+        return new Recorder() {
             @Override
             public void onFrame(Connection connection, int type, ByteBuffer body) throws IOException {
                 if (type == 99) {
                     connection.writeFrame(type, body);
                     try {
-                        Thread.sleep(200); // the peer's bytes meanwhile fill the socket: unread at the close
+                        Thread.sleep(pauseMillis);
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
                     }
@@ -490,7 +489,13 @@ public abstract class FrameServerContract {
                 }
             }
         };
-        FrameServer server = start(transport, closing, b -> b.chunkSize(16 * 1024));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Transport.class)
+    void aGracefulCloseReadsWhatThePeerStillSendsRatherThanResetIt(Transport transport) throws Exception {
+        // The pause lets the peer's bytes fill the socket: they are unread at the close.
+        FrameServer server = start(transport, replyThenClose(200), b -> b.chunkSize(16 * 1024));
         Peer peer = connect(server);
         // The close comes while most of this is still unread in the server's socket: closed there and then,
         // the socket would answer with a reset, which can cost the peer the reply it has not read yet.
@@ -508,14 +513,7 @@ public abstract class FrameServerContract {
     @ParameterizedTest
     @EnumSource(Transport.class)
     void aLingeringSocketClosesAtTheLingerTimeoutWhenThePeerGoesOnSending(Transport transport) throws Exception {
-        ConnectionHandler closing = new Recorder() {
-            @Override
-            public void onFrame(Connection connection, int type, ByteBuffer body) throws IOException {
-                connection.writeFrame(type, body);
-                connection.close();
-            }
-        };
-        FrameServer server = start(transport, closing, b -> b.lingerTimeout(java.time.Duration.ofMillis(100)));
+        FrameServer server = start(transport, replyThenClose(0), b -> b.lingerTimeout(java.time.Duration.ofMillis(100)));
         Peer peer = connect(server);
         peer.send(new Frames().frame(99, 2, new byte[] {4, 2}).toByteArray());
         peer.expect(99, new byte[] {4, 2});
