@@ -693,14 +693,8 @@ final class EventLoop implements Runnable {
         last.slot = slot;
         conns[count] = null;
         server.connectionClosed();
-        Endpoint ch = c.channel;
         if (reset || stopping || lingerNanos == 0 || c.inputEnded || !linger(c)) {
-            poller.deregister(ch);
-            if (reset) {
-                ch.reset();
-            } else {
-                closeQuietly(ch);
-            }
+            release(c.channel, reset);
         }
         releaseInput(c);
         for (Chunk chunk; (chunk = c.out.pollFirst()) != null; ) {
@@ -780,7 +774,11 @@ final class EventLoop implements Runnable {
         last.lingerSlot = slot;
         lingering[lingerCount] = null;
         c.lingering = false;
-        Endpoint ch = c.channel;
+        release(c.channel, reset);
+    }
+
+    /** Takes {@code ch} from the poller and closes it: with a reset where asked, else quietly. */
+    private void release(Endpoint ch, boolean reset) {
         poller.deregister(ch);
         if (reset) {
             ch.reset();

@@ -658,11 +658,16 @@ final class UringPoller implements Poller {
 
     /** {@link UringEndpoint#shutdownOutput}: at once if nothing waits to be sent, else once the last send completes. */
     void shutdownOutput(UringEndpoint e) throws IOException {
-        if (e.sendTail > e.sendHead && e.sendError == 0) {
+        if (sendsWaiting(e)) {
             e.shutdownAfterSend = true;
         } else {
             e.socket.shutdownOutput();
         }
+    }
+
+    /** {@return whether bytes of {@code e}'s send buffer are still to go, and can: no send has failed} */
+    private static boolean sendsWaiting(UringEndpoint e) {
+        return e.sendTail > e.sendHead && e.sendError == 0;
     }
 
     /** Ends {@code e}'s output after its last send; a socket that refuses (reset meanwhile) shows it to the next read. */
@@ -682,7 +687,7 @@ final class UringPoller implements Poller {
                 cancel(e, OP_SEND);
             }
             finishClose(e, true);
-        } else if (e.sendTail > e.sendHead && e.sendError == 0) {
+        } else if (sendsWaiting(e)) {
             e.closeAfterSend = true; // the last send's completion closes it
             e.interest = 0;
             updateReceive(e);
