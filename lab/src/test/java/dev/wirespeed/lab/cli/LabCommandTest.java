@@ -178,8 +178,12 @@ class LabCommandTest {
                 }
             }
         }
-        assertEquals(2, report.findings().stream().filter(f -> f.experiment().equals("tails")).count(),
-                report.findings().toString());
+        assertEquals(0, report.findings().stream().filter(f -> f.experiment().equals("tails")).count(),
+                "a quick run's 2,000 round trips decide neither tail target: " + report.findings());
+        for (String tail : List.of("p99.9", "p99.99")) {
+            assertTrue(report.notes().stream().anyMatch(n -> n.startsWith("tails: " + tail + " targets are not judged")),
+                    tail + ": " + report.notes());
+        }
         assertTrue(out.toString().contains("tails: TCP loopback round trips by JVM options"), out.toString());
     }
 

@@ -27,6 +27,9 @@ import org.junit.jupiter.api.Test;
 class LatencyFindingsTest {
     private static final LabContext LAB = new LabContext(Mode.DEFAULT, new Jvm("unused", null),
             new PrintWriter(Writer.nullWriter()), false);
+    /** A full run's context: its runs of 200,000 round trips decide p99.99. */
+    private static final LabContext FULL = new LabContext(Mode.FULL, new Jvm("unused", null),
+            new PrintWriter(Writer.nullWriter()), false);
     private static final Placement APART = new Placement(Placement.Kind.DIFFERENT_CORES, 0, 1);
 
     @BeforeEach
@@ -109,6 +112,11 @@ class LatencyFindingsTest {
 
     /** Findings where every Java path's percentiles are {@code factor} times the C ping-pong's of its mode. */
     private static List<Finding> findingsAtTimesC(double factor) {
+        return findingsAtTimesC(factor, FULL);
+    }
+
+    /** The same, judged in {@code lab}'s mode. */
+    private static List<Finding> findingsAtTimesC(double factor, LabContext lab) {
         Results<LatencyCell, Distribution> results = new Results<>();
         for (boolean spin : new boolean[] {false, true}) {
             double c = spin ? 5.8 : 71.1;
@@ -117,7 +125,27 @@ class LatencyFindingsTest {
                 results.put(new LatencyCell(APART, new LatencyCase.Java(impl)), distribution(c * factor, c * factor));
             }
         }
-        return new LatencyExperiment().findings(results, LAB);
+        return new LatencyExperiment().findings(results, lab);
+    }
+
+    @Test
+    void aDefaultRunJudgesTheMedianAndP999ButNotesThatItsRunsCannotDecideP9999() {
+        LabContext lab = new LabContext(Mode.DEFAULT, new Jvm("unused", null), new PrintWriter(Writer.nullWriter()), false);
+        List<Finding> findings = findingsAtTimesC(1.6, lab);
+        assertFalse(finding(findings, "the native and JDK paths' p50 is within 1.05x").holds());
+        assertFalse(finding(findings, "the native and JDK paths' p99.9 is within 1.25x").holds());
+        assertTrue(findings.stream().noneMatch(f -> f.claim().contains("p99.99")), findings.toString());
+        assertEquals(List.of("latency: p99.99 targets are not judged: a run of 10,000 round trips leaves 1 beyond "
+                + "p99.99, fewer than 10; runs of at least 100,000 decide it"), lab.notes());
+    }
+
+    @Test
+    void aQuickRunJudgesOnlyTheMedian() {
+        LabContext lab = new LabContext(Mode.QUICK, new Jvm("unused", null), new PrintWriter(Writer.nullWriter()), false);
+        List<Finding> findings = findingsAtTimesC(1.6, lab);
+        assertFalse(finding(findings, "the native and JDK paths' p50 is within 1.05x").holds());
+        assertTrue(findings.stream().noneMatch(f -> f.claim().contains("p99.9")), findings.toString());
+        assertEquals(2, lab.notes().size(), "p99.9 and p99.99 each noted: " + lab.notes());
     }
 
     @Test
