@@ -7,14 +7,18 @@ import java.util.Locale;
 /** How long a lab run measures. */
 public enum Mode {
     /** One short run per cell, the warm-up not waiting for the JIT: a first look and a smoke test, not figures to quote. */
-    QUICK(1, 1, 50, false, 25, 2, 1, new PingWarmup(0, 0, 0)),
-    /** Three runs per latency cell; one stream client per cell, four rounds of 100 ms after its warm-up. */
-    DEFAULT(3, 1, 200, true, 100, 4, 1, new PingWarmup(200, 100, 20_000)),
+    QUICK(1, 1, 1, 50, false, 25, 2, 1, new PingWarmup(0, 0, 0)),
+    /**
+     * Three runs per latency cell; one stream client per cell, three passes of the paired ones, each four
+     * rounds of 100 ms after its warm-up.
+     */
+    DEFAULT(3, 1, 3, 200, true, 100, 4, 1, new PingWarmup(200, 100, 20_000)),
     /** Five runs per latency cell; three stream clients per cell, each ten rounds of 200 ms after a longer warm-up. */
-    FULL(5, 3, 1000, true, 200, 10, 5, new PingWarmup(500, 200, 50_000));
+    FULL(5, 3, 3, 1000, true, 200, 10, 5, new PingWarmup(500, 200, 50_000));
 
     private final int runs;
     private final int clientRuns;
+    private final int pairedPasses;
     private final int warmupMillis;
     private final boolean jitSettle;
     private final int roundMillis;
@@ -22,10 +26,11 @@ public enum Mode {
     private final int iperfSeconds;
     private final PingWarmup pingWarmup;
 
-    Mode(int runs, int clientRuns, int warmupMillis, boolean jitSettle, int roundMillis, int measuredRounds,
-            int iperfSeconds, PingWarmup pingWarmup) {
+    Mode(int runs, int clientRuns, int pairedPasses, int warmupMillis, boolean jitSettle, int roundMillis,
+            int measuredRounds, int iperfSeconds, PingWarmup pingWarmup) {
         this.runs = runs;
         this.clientRuns = clientRuns;
+        this.pairedPasses = pairedPasses;
         this.warmupMillis = warmupMillis;
         this.jitSettle = jitSettle;
         this.roundMillis = roundMillis;
@@ -42,6 +47,15 @@ public enum Mode {
     /** {@return stream client processes per cell, each measuring {@link #measuredRounds()} rounds} */
     public int clientRuns() {
         return clientRuns;
+    }
+
+    /**
+     * {@return passes of the stream experiments' paired rows}, the readers fed by the C writer and the C
+     * readers, each pass one client run of every one of them in turn, so that a ratio between them is
+     * taken within a pass and judged on the median of the passes
+     */
+    public int pairedPasses() {
+        return pairedPasses;
     }
 
     /** {@return the least length of a stream client's first round, the warm-up, in milliseconds} */

@@ -17,7 +17,6 @@ import dev.wirespeed.lab.result.Finding;
 import dev.wirespeed.lab.result.Measurement;
 import dev.wirespeed.lab.result.Placement;
 import dev.wirespeed.lab.result.Series;
-import dev.wirespeed.lab.result.Stats;
 import dev.wirespeed.lab.result.Table;
 import dev.wirespeed.lab.result.Unit;
 import dev.wirespeed.linux.NativeSocket;
@@ -25,8 +24,10 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -41,7 +42,16 @@ import java.util.Set;
  * been quiet for a round's length), then measures
  * {@link dev.wirespeed.lab.experiment.Mode#measuredRounds()} rounds of {@link dev.wirespeed.lab.experiment.Mode#roundMillis()}
  * each. Rounds are timed, not counted, so that every row measures for as long as the others,
- * whatever its speed. A cell is the median of the measured rounds of all its runs, with min and max.
+ * whatever its speed. A row's figure is the median of the measured rounds of all its runs, with min and
+ * max.
+ *
+ * <p>The rows fed by the C writer and the C readers are {@linkplain #paired paired}: they run in
+ * {@link Mode#pairedPasses()} passes, each pass one client run of each of them in turn (the order
+ * reversed every other pass). The reader targets, fed by the C writer, are judged pass by pass, each
+ * pass's readers against the C readers of the same pass, on the median of the passes' ratios: each of the
+ * library's readers against the C reader that waits as it does (blocking or busy-polling), and the
+ * faster of them against the faster C reader. The machine's drift over the seconds between rows
+ * moves a ratio of rows measured apart as much as the gap judged.
  */
 public final class StreamExperiment implements Experiment<StreamCell, Throughput> {
     /** Body bytes per frame. */
@@ -153,13 +163,51 @@ public final class StreamExperiment implements Experiment<StreamCell, Throughput
         if (rows.removeIf(row -> row instanceof StreamCase.Java java && !runsIn(java.strategy(), lab.mode()))) {
             lab.note(link + ": the io_uring strategies run with --full");
         }
+        return cells(lab.placements(), rows, lab.mode().pairedPasses());
+    }
+
+    /**
+     * {@return the cells of {@code rows} at each placement, in the order they run}: per placement the
+     * unpaired rows before the first paired one, each one cell of all its runs; then {@code passes} passes
+     * of the paired rows, each row once a pass, every other pass in reverse order; then the other unpaired
+     * rows. The rows first run in table order, so merging the passes keeps it.
+     *
+     * @param placements where the rows run
+     * @param rows the rows, in table order
+     * @param passes passes of the paired rows, {@code >= 1}
+     */
+    static List<StreamCell> cells(List<Placement> placements, List<StreamCase> rows, int passes) {
+        List<StreamCase> pairedRows = rows.stream().filter(StreamExperiment::paired).toList();
+        int firstPaired = pairedRows.isEmpty() ? rows.size() : rows.indexOf(pairedRows.getFirst());
         List<StreamCell> cells = new ArrayList<>();
-        for (Placement placement : lab.placements()) {
-            for (StreamCase row : rows) {
+        for (Placement placement : placements) {
+            for (StreamCase row : rows.subList(0, firstPaired)) {
                 cells.add(new StreamCell(placement, row));
+            }
+            for (int pass = 1; pass <= passes && !pairedRows.isEmpty(); pass++) {
+                List<StreamCase> order = pass % 2 == 1 ? pairedRows : pairedRows.reversed();
+                for (StreamCase row : order) {
+                    cells.add(new StreamCell(placement, row, pass));
+                }
+            }
+            for (StreamCase row : rows.subList(firstPaired, rows.size())) {
+                if (!paired(row)) {
+                    cells.add(new StreamCell(placement, row));
+                }
             }
         }
         return cells;
+    }
+
+    /**
+     * {@return whether {@code row} runs in passes beside the others of its kind}: a Java reader fed by the
+     * C writer, or a C reader of the default pipe or a socket
+     *
+     * @param row a row
+     */
+    static boolean paired(StreamCase row) {
+        return row instanceof StreamCase.Java java && java.writer() == StreamCase.Writer.C
+                || row instanceof StreamCase.Ceiling c && c.pipeSize() == 0;
     }
 
     /**
@@ -175,7 +223,12 @@ public final class StreamExperiment implements Experiment<StreamCell, Throughput
 
     @Override
     public int steps(StreamCell cell, LabContext lab) {
-        return lab.mode().clientRuns();
+        return runs(cell, lab.mode());
+    }
+
+    /** {@return client runs of {@code cell}: one for a pass of a paired row, the mode's count for another} */
+    private static int runs(StreamCell cell, Mode mode) {
+        return cell.pass() > 0 ? 1 : mode.clientRuns();
     }
 
     @Override
@@ -193,9 +246,10 @@ public final class StreamExperiment implements Experiment<StreamCell, Throughput
                 List<Double> mb = new ArrayList<>();
                 List<Double> msg = new ArrayList<>();
                 List<Double> cpu = new ArrayList<>();
-                int runs = lab.mode().clientRuns();
+                int runs = runs(cell, lab.mode());
                 for (int run = 1; run <= runs; run++) {
-                    lab.progress(link.id() + " " + cell.placement() + ": " + cell.row().name() + " run " + run + "/" + runs);
+                    lab.progress(link.id() + " " + cell.placement() + ": " + cell.row().name() + (cell.pass() > 0
+                            ? " pass " + cell.pass() + "/" + lab.mode().pairedPasses() : " run " + run + "/" + runs));
                     if (cell.row() instanceof StreamCase.Iperf) {
                         mb.add(Iperf.mbPerSec(cell.placement(), lab.mode().iperfSeconds()));
                     } else {
@@ -209,8 +263,7 @@ public final class StreamExperiment implements Experiment<StreamCell, Throughput
                     }
                     lab.stepDone();
                 }
-                return new Throughput(Stats.of(mb), msg.isEmpty() ? null : Stats.of(msg),
-                        cpu.isEmpty() ? null : Stats.of(cpu));
+                return new Throughput(mb, msg, cpu);
             }
 
             @Override
@@ -290,6 +343,63 @@ public final class StreamExperiment implements Experiment<StreamCell, Throughput
     }
 
     /**
+     * {@return the results with each paired row's passes merged into one cell of pass 0}, in the order
+     * the rows first ran
+     *
+     * @param results results that may hold passes
+     */
+    static Results<StreamCell, Throughput> merged(Results<StreamCell, Throughput> results) {
+        Map<StreamCell, Throughput> rows = new LinkedHashMap<>();
+        for (StreamCell cell : results.cases()) {
+            rows.merge(cell.merged(), results.get(cell), Throughput::plus);
+        }
+        Results<StreamCell, Throughput> merged = new Results<>();
+        rows.forEach(merged::put);
+        return merged;
+    }
+
+    /**
+     * {@return the ratio, pass by pass, of what the fastest of {@code rows} read to what the fastest of
+     * {@code against} read in the same pass}, each the median of its rounds in that pass; a pass where
+     * either side has no row is left out, so the list is empty where the two never ran in one pass
+     *
+     * @param results results holding the passes
+     * @param placement the placement
+     * @param rows paired rows, the numerator
+     * @param against paired rows, the denominator
+     */
+    static List<Double> passRatios(Results<StreamCell, Throughput> results, Placement placement, List<StreamCase> rows,
+            List<StreamCase> against) {
+        List<Double> ratios = new ArrayList<>();
+        for (int pass = 1; ranIn(results, placement, rows, pass) || ranIn(results, placement, against, pass); pass++) {
+            double ours = fastest(results, placement, rows, pass);
+            double theirs = fastest(results, placement, against, pass);
+            if (!Double.isNaN(ours) && !Double.isNaN(theirs)) {
+                ratios.add(ours / theirs);
+            }
+        }
+        return ratios;
+    }
+
+    private static boolean ranIn(Results<StreamCell, Throughput> results, Placement placement, List<StreamCase> rows,
+            int pass) {
+        return rows.stream().anyMatch(row -> results.has(new StreamCell(placement, row, pass)));
+    }
+
+    /** {@return the highest median MB/s of {@code rows} in {@code pass}, or NaN where none of them ran in it} */
+    private static double fastest(Results<StreamCell, Throughput> results, Placement placement, List<StreamCase> rows,
+            int pass) {
+        double best = Double.NaN;
+        for (StreamCase row : rows) {
+            StreamCell cell = new StreamCell(placement, row, pass);
+            if (results.has(cell) && !(results.get(cell).mbPerSec().median() <= best)) {
+                best = results.get(cell).mbPerSec().median();
+            }
+        }
+        return best;
+    }
+
+    /**
      * {@return the ceiling of one placement}: the best median MB/s of the C and iperf3 rows that read
      * the same link as the Java rows (the default pipe), or NaN where there are none
      */
@@ -306,7 +416,8 @@ public final class StreamExperiment implements Experiment<StreamCell, Throughput
     }
 
     @Override
-    public List<Measurement> measurements(Results<StreamCell, Throughput> results, LabContext lab) {
+    public List<Measurement> measurements(Results<StreamCell, Throughput> passes, LabContext lab) {
+        Results<StreamCell, Throughput> results = merged(passes);
         List<Measurement> rows = new ArrayList<>();
         for (StreamCell cell : results.cases()) {
             Throughput t = results.get(cell);
@@ -325,7 +436,8 @@ public final class StreamExperiment implements Experiment<StreamCell, Throughput
     }
 
     @Override
-    public List<Table> tables(Results<StreamCell, Throughput> results, LabContext lab) {
+    public List<Table> tables(Results<StreamCell, Throughput> passes, LabContext lab) {
+        Results<StreamCell, Throughput> results = merged(passes);
         List<Placement> placements = results.cases().stream().map(StreamCell::placement).distinct().toList();
         List<StreamCase> rows = results.cases().stream().map(StreamCell::row).distinct().toList();
         List<String> header = new ArrayList<>(List.of("case"));
@@ -356,11 +468,13 @@ public final class StreamExperiment implements Experiment<StreamCell, Throughput
             lines.add(line);
         }
         String title = String.format(Locale.ROOT, "%s: %s, %d-byte bodies, server batching 512 KiB writes; median of "
-                + "%d round(s) of %d ms [min-max] from %d client run(s), each after a warm-up of at least %d ms",
-                link.id(), link.title(), SIZE, lab.mode().measuredRounds() * lab.mode().clientRuns(),
-                lab.mode().roundMillis(), lab.mode().clientRuns(), lab.mode().warmupMillis());
+                + "the measured rounds [min-max] of %d client run(s) a row (%d for the paired rows), each run %d round(s) "
+                + "of %d ms after a warm-up of at least %d ms", link.id(), link.title(), SIZE, lab.mode().clientRuns(),
+                lab.mode().pairedPasses(), lab.mode().measuredRounds(), lab.mode().roundMillis(),
+                lab.mode().warmupMillis());
         return List.of(new Table(title, header, lines, List.of("% of ceiling: against the best C or iperf3 row of the "
-                + "same placement and pipe size", lab.mode().jitSettle()
+                + "same placement and pipe size", String.format(Locale.ROOT, "the rows fed by the C writer and the C "
+                + "readers of the default %s ran in %d interleaved pass(es) of one client run each", link == Link.PIPE ? "pipe" : "socket", lab.mode().pairedPasses()), lab.mode().jitSettle()
                         ? "warm-up: a Java client also waits until its JIT has compiled nothing for a round's length, at most "
                         + dev.wirespeed.lab.client.Rounds.ByTime.MAX_WARMUP_FACTOR + " times the least warm-up"
                         : "warm-up: fixed, not waiting for the JIT to settle (quick mode)")));

@@ -8,11 +8,16 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.wirespeed.lab.NettyTransport;
 import dev.wirespeed.lab.client.Strategies;
 import dev.wirespeed.lab.experiment.Mode;
+import dev.wirespeed.lab.experiment.Results;
 import dev.wirespeed.lab.latency.SocketApi;
+import dev.wirespeed.lab.result.Placement;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Which rows each socket table has, and which of them a run's mode leaves to {@code --full}. */
+/**
+ * Which rows each socket table has, which of them a run's mode leaves to {@code --full}, and in which
+ * order the cells run.
+ */
 class StreamRowsTest {
     @Test
     void theIoUringReadersAreRowsOfBothSocketTablesFedByTheJavaServerAndByTheCWriter() {
@@ -43,5 +48,43 @@ class StreamRowsTest {
             assertEquals(!ioUring, StreamExperiment.runsIn(strategy, Mode.QUICK), strategy.cliName());
             assertTrue(StreamExperiment.runsIn(strategy, Mode.FULL), strategy.cliName());
         }
+    }
+
+    @Test
+    void thePairedRowsRunInPassesWhereTheFirstOfThemStandsEveryOtherPassReversed() {
+        Placement apart = new Placement(Placement.Kind.DIFFERENT_CORES, 0, 1);
+        Placement together = new Placement(Placement.Kind.SAME_CORE, 1, 1);
+        StreamCase zeroCopy = new StreamCase.Java(Strategies.ZERO_COPY);
+        StreamCase fedByC = new StreamCase.Java(Strategies.WIRESPEED, 0, StreamCase.Writer.C);
+        StreamCase blocking = new StreamCase.Ceiling(false, 0);
+        StreamCase polling = new StreamCase.Ceiling(true, 0);
+        StreamCase bigPipe = new StreamCase.Ceiling(false, StreamCase.BIG_PIPE);
+        List<StreamCell> cells = StreamExperiment.cells(List.of(apart, together),
+                List.of(zeroCopy, fedByC, blocking, polling, bigPipe), 3);
+        List<StreamCell> perPlacement = List.of(new StreamCell(apart, zeroCopy),
+                new StreamCell(apart, fedByC, 1), new StreamCell(apart, blocking, 1), new StreamCell(apart, polling, 1),
+                new StreamCell(apart, polling, 2), new StreamCell(apart, blocking, 2), new StreamCell(apart, fedByC, 2),
+                new StreamCell(apart, fedByC, 3), new StreamCell(apart, blocking, 3), new StreamCell(apart, polling, 3),
+                new StreamCell(apart, bigPipe));
+        assertEquals(perPlacement, cells.subList(0, perPlacement.size()));
+        assertEquals(2 * perPlacement.size(), cells.size());
+        assertTrue(cells.subList(perPlacement.size(), cells.size()).stream().allMatch(c -> c.placement().equals(together)));
+    }
+
+    @Test
+    void mergingThePassesKeepsEveryRoundOfEveryPassInOneCellOfTheRow() {
+        Placement apart = new Placement(Placement.Kind.DIFFERENT_CORES, 0, 1);
+        StreamCase zeroCopy = new StreamCase.Java(Strategies.ZERO_COPY);
+        StreamCase polling = new StreamCase.Ceiling(true, 0);
+        Results<StreamCell, Throughput> results = new Results<>();
+        results.put(new StreamCell(apart, zeroCopy), new Throughput(List.of(1.0, 2.0), List.of(), List.of()));
+        results.put(new StreamCell(apart, polling, 1), new Throughput(List.of(5.0, 6.0), List.of(50.0), List.of()));
+        results.put(new StreamCell(apart, polling, 2), new Throughput(List.of(9.0), List.of(90.0), List.of(3.0)));
+        Results<StreamCell, Throughput> merged = StreamExperiment.merged(results);
+        assertEquals(List.of(new StreamCell(apart, zeroCopy), new StreamCell(apart, polling)), merged.cases());
+        assertEquals(List.of(5.0, 6.0, 9.0), merged.get(new StreamCell(apart, polling)).mbRounds());
+        assertEquals(6.0, merged.get(new StreamCell(apart, polling)).mbPerSec().median());
+        assertEquals(List.of(3.0), merged.get(new StreamCell(apart, polling)).cpuRounds());
+        assertEquals(null, merged.get(new StreamCell(apart, zeroCopy)).msgPerSec(), "no frames counted, no figure");
     }
 }
