@@ -56,7 +56,7 @@ public final class ServerCommand implements Callable<Integer> {
     @Option(names = "--write-per-frame", description = "one write call per frame instead of batching")
     boolean writePerFrame;
 
-    @Option(names = "--threads", defaultValue = "virtual", description = "a virtual or a platform thread per "
+    @Option(names = "--threads", defaultValue = "platform", description = "a platform or a virtual thread per "
             + "connection (default ${DEFAULT-VALUE}; the README's load section compares them)")
     String threads;
 
