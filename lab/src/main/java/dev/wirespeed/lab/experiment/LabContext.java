@@ -3,6 +3,7 @@ package dev.wirespeed.lab.experiment;
 import dev.wirespeed.lab.env.CPrograms;
 import dev.wirespeed.lab.env.Jvm;
 import dev.wirespeed.lab.env.Placements;
+import dev.wirespeed.lab.result.Percentile;
 import dev.wirespeed.lab.result.Placement;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -83,6 +84,22 @@ public final class LabContext {
         if (!notes.contains(note)) {
             notes.add(note);
         }
+    }
+
+    /**
+     * {@return whether runs of {@code count} values decide {@code p}}; where they do not, notes under the
+     * experiment's name that its targets on {@code p} are not judged
+     *
+     * @param experiment the experiment judging
+     * @param p the percentile a target is on
+     * @param count values measured per run
+     */
+    public boolean decides(String experiment, Percentile p, long count) {
+        if (p.decidedBy(count)) {
+            return true;
+        }
+        note(experiment + ": " + p.undecidedNote(count));
+        return false;
     }
 
     /** {@return the notes so far} */

@@ -409,7 +409,7 @@ public final class LatencyExperiment implements Experiment<LatencyCell, Distribu
                 + "with a direct native read", Rule.below(1), 5.7 / 6.8, bypass));
         findings.add(Finding.target(name(), "the native path's p50 and p99 are no worse than the JDK path's, mode for mode",
                 Rule.atMost(1).within(0.05), noWorse));
-        if (!openNearC.isEmpty() && decides(Percentile.P999, count, lab)) {
+        if (!openNearC.isEmpty() && lab.decides(name(), Percentile.P999, count)) {
             findings.add(Finding.target(name(), String.format(Locale.ROOT, "the busy-polling paths' open-loop p99.9 is "
                     + "within %.2fx the C ping-pong's at the same rate", C_BOUNDS.get(Percentile.P999)),
                     Rule.atMost(C_BOUNDS.get(Percentile.P999)), openNearC));
@@ -418,29 +418,17 @@ public final class LatencyExperiment implements Experiment<LatencyCell, Distribu
             findings.add(Finding.target(name(), "the io_uring path polling its completions (uring-spin) has a p50 no worse "
                     + "than the native busy-polling path's", Rule.atMost(1), uringP50));
         }
-        if (!uringNearC.isEmpty() && decides(Percentile.P999, count, lab)) {
+        if (!uringNearC.isEmpty() && lab.decides(name(), Percentile.P999, count)) {
             findings.add(Finding.target(name(), "the io_uring path's p99.9 is within 1.5x the C ping-pong's, mode for mode",
                     Rule.atMost(1.5), uringNearC));
         }
         C_BOUNDS.forEach((p, bound) -> {
-            if (!nearC.get(p).isEmpty() && decides(p, count, lab)) {
+            if (!nearC.get(p).isEmpty() && lab.decides(name(), p, count)) {
                 findings.add(Finding.target(name(), String.format(Locale.ROOT, "the native and JDK paths' %s is within "
                         + "%.2fx the C ping-pong's, mode for mode", p.label(), bound), Rule.atMost(bound), nearC.get(p)));
             }
         });
         return findings;
-    }
-
-    /**
-     * {@return whether runs of {@code count} round trips decide {@code p}}; where not, notes that its
-     * targets are not judged
-     */
-    private boolean decides(Percentile p, long count, LabContext lab) {
-        if (p.decidedBy(count)) {
-            return true;
-        }
-        lab.note(name() + ": " + p.undecidedNote(count));
-        return false;
     }
 
     private static Figure figure(LatencyCase row, Distribution d, Percentile p) {

@@ -233,11 +233,12 @@ final class StreamFindings {
         }
         List<StreamCase> fedByC = new ArrayList<>();
         for (Strategies strategy : readers) {
+            boolean polls = strategy == Strategies.WIRESPEED_SPIN;
             StreamCase row = new StreamCase.Java(strategy, 0, StreamCase.Writer.C);
-            StreamCase c = new StreamCase.Ceiling(strategy == Strategies.WIRESPEED_SPIN, 0);
+            StreamCase c = new StreamCase.Ceiling(polls, 0);
             fedByC.add(row);
             fedByC(findings, row.name() + " reads at least 90% of the C reader that waits as it does ("
-                    + (strategy == Strategies.WIRESPEED_SPIN ? "busy-polling" : "blocking") + "), fed by the same writer, "
+                    + (polls ? "busy-polling" : "blocking") + "), fed by the same writer, "
                     + "on the median of interleaved passes", row.name(), List.of(row), c.name(), List.of(c));
         }
         fedByC(findings, "the library's faster reader fed by the C writer reads at least 90% of the faster C reader "

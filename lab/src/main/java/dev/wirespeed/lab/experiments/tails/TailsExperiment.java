@@ -233,25 +233,16 @@ public final class TailsExperiment implements Experiment<TailCell, ChildReport.L
         if (p999.isEmpty()) {
             return findings;
         }
-        if (decides(Percentile.P999, lab)) {
+        if (lab.decides(name(), Percentile.P999, count(lab))) {
             findings.add(Finding.target(name(), String.format(Locale.ROOT, "the launcher's JVM options give a p99.9 "
                     + "within %.2fx of the best other options': no collector or flag tried pays enough to adopt",
                     P999_MARGIN), Rule.atMost(P999_MARGIN), p999));
         }
-        if (decides(Percentile.P9999, lab)) {
+        if (lab.decides(name(), Percentile.P9999, count(lab))) {
             findings.add(Finding.target(name(), String.format(Locale.ROOT, "the launcher's JVM options give a p99.99 "
                     + "within %.2fx of the best other options'", P9999_MARGIN), Rule.atMost(P9999_MARGIN), p9999));
         }
         return findings;
-    }
-
-    /** {@return whether this mode's runs decide {@code p}}; where not, notes that its targets are not judged */
-    private boolean decides(Percentile p, LabContext lab) {
-        if (p.decidedBy(count(lab))) {
-            return true;
-        }
-        lab.note(name() + ": " + p.undecidedNote(count(lab)));
-        return false;
     }
 
     private static Check againstBest(String where, TailCell.Row launcher, List<TailCell.Row> others, Percentile p,
