@@ -232,11 +232,12 @@ public final class ReadAll {
 
     /**
      * {@return how {@link #readAll(Path)} reads files in this JVM}: the name of the platform provider
-     * it found (see {@link FileReadProvider}), or {@code "the JDK's FileChannel"}
+     * it found (see {@link FileReadProvider}), or {@code "the JDK's FileChannel"} followed by each
+     * provider found unusable and why, as in {@code "the JDK's FileChannel (read(2) straight into the
+     * array: no native access: start the JVM with --enable-native-access=ALL-UNNAMED)"}
      */
     public static String fileReads() {
-        FileReadProvider provider = Provided.FILE_READS;
-        return provider != null ? provider.name() : "the JDK's FileChannel";
+        return Provided.REPORT;
     }
 
     /**
@@ -395,6 +396,30 @@ public final class ReadAll {
     private static final class Provided {
         static final FileReadProvider FILE_READS = find(System.getProperty(PROVIDER_PROPERTY),
                 ServiceLoader.load(FileReadProvider.class, ReadAll.class.getClassLoader()));
+        static final String REPORT = report(System.getProperty(PROVIDER_PROPERTY), FILE_READS,
+                ServiceLoader.load(FileReadProvider.class, ReadAll.class.getClassLoader()));
+    }
+
+    /** {@return {@link #fileReads()}'s words for {@code chosen}, or for the JDK and the providers of {@code found} not used} */
+    static String report(String property, FileReadProvider chosen, Iterable<FileReadProvider> found) {
+        if (chosen != null) {
+            return chosen.name();
+        }
+        String jdk = "the JDK's FileChannel";
+        if ("false".equals(property)) {
+            return jdk + " (" + PROVIDER_PROPERTY + "=false)";
+        }
+        StringBuilder unusable = new StringBuilder();
+        try {
+            for (FileReadProvider provider : found) {
+                unusable.append(unusable.isEmpty() ? " (" : "; ").append(provider.name()).append(": ")
+                        .append(provider.unusableReason());
+            }
+        } catch (ServiceConfigurationError e) {
+            unusable.append(unusable.isEmpty() ? " (" : "; ").append("a provider could not be loaded: ")
+                    .append(e.getMessage());
+        }
+        return unusable.isEmpty() ? jdk : jdk + unusable + ")";
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.wirespeed.loop;
 
 import dev.wirespeed.loop.spi.Endpoint;
+import dev.wirespeed.loop.internal.SegmentIo;
 import dev.wirespeed.loop.spi.LendingEndpoint;
 import java.net.SocketAddress;
 import java.nio.ByteBuffer;
@@ -40,6 +41,8 @@ public final class Connection {
     final Endpoint channel;
     /** The channel, where it lends its received bytes in place; else null. */
     final LendingEndpoint lender;
+    /** The channel, where it reads and writes by the address of the loop's buffers; else null. */
+    final SegmentIo io;
     private final long id;
     private final SocketAddress remote;
     private Object attachment;
@@ -83,6 +86,7 @@ public final class Connection {
         this.loop = loop;
         this.channel = channel;
         this.lender = channel instanceof LendingEndpoint l ? l : null;
+        this.io = channel instanceof SegmentIo s ? s : null;
         this.id = id;
         this.remote = remote;
     }

@@ -3,6 +3,7 @@ package dev.wirespeed.loop;
 import dev.wirespeed.frame.FrameFormat;
 import dev.wirespeed.frame.TruncatedFrameException;
 import dev.wirespeed.io.IdleStrategy;
+import dev.wirespeed.loop.internal.SegmentIo;
 import dev.wirespeed.loop.spi.Endpoint;
 import dev.wirespeed.loop.spi.LendingEndpoint;
 import dev.wirespeed.loop.spi.Listener;
@@ -292,7 +293,8 @@ final class EventLoop implements Runnable {
         b.position(in.end);
         int n;
         try {
-            n = c.channel.read(b, in.memory);
+            SegmentIo io = c.io; // by address where the endpoint reads so: no lookup of the buffer's address
+            n = io != null ? io.read(b, in.memory) : c.channel.read(b);
         } catch (IOException e) {
             closeNow(c, e, true);
             return;
@@ -632,7 +634,8 @@ final class EventLoop implements Runnable {
             b.position(head.start);
             int n;
             try {
-                n = c.channel.write(b, head.memory);
+                SegmentIo io = c.io;
+                n = io != null ? io.write(b, head.memory) : c.channel.write(b);
             } catch (IOException e) {
                 return e;
             } finally {
@@ -741,7 +744,8 @@ final class EventLoop implements Runnable {
             ByteBuffer b = scratch.buf;
             for (int reads = 0; reads < 4; reads++) { // a few chunks a turn: the other connections come first
                 b.limit(b.capacity()).position(0);
-                int n = c.channel.read(b, scratch.memory);
+                SegmentIo io = c.io;
+                int n = io != null ? io.read(b, scratch.memory) : c.channel.read(b);
                 if (n < 0) {
                     endLinger(c, false);
                     return;

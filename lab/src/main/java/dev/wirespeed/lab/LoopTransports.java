@@ -1,8 +1,8 @@
 package dev.wirespeed.lab;
 
-import dev.wirespeed.linux.EpollTransport;
+import dev.wirespeed.linux.epoll.EpollTransport;
 import dev.wirespeed.lab.latency.Ring;
-import dev.wirespeed.linux.IoUringTransport;
+import dev.wirespeed.linux.uring.IoUringTransport;
 import dev.wirespeed.linux.NativeIoException;
 import dev.wirespeed.loop.FrameServer;
 

@@ -1,5 +1,6 @@
 package dev.wirespeed.linux;
 
+import dev.wirespeed.linux.internal.sys.LibC;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;

@@ -1,5 +1,6 @@
 package dev.wirespeed.linux;
 
+import dev.wirespeed.linux.internal.sys.Errno;
 import java.io.IOException;
 import java.io.Serial;
 
@@ -24,7 +25,7 @@ public final class NativeIoException extends IOException {
      * @param detail what the call was given, {@code name=value} pairs, or empty
      */
     public NativeIoException(String call, int errno, String detail) {
-        super(call + " failed: errno=" + errno + " (" + LibC.strerror(errno) + ")"
+        super(call + " failed: errno=" + errno + " (" + Errno.strerror(errno) + ")"
                 + (detail.isEmpty() ? "" : " " + detail));
         this.call = call;
         this.errno = errno;

@@ -1,5 +1,11 @@
 package dev.wirespeed.linux;
 
+import dev.wirespeed.linux.internal.sys.Errno;
+import dev.wirespeed.linux.internal.sys.FdCalls;
+import dev.wirespeed.linux.internal.sys.FdDirection;
+import dev.wirespeed.linux.internal.sys.Flags;
+import dev.wirespeed.linux.internal.sys.LibC;
+import dev.wirespeed.linux.internal.sys.Sys;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -50,10 +56,6 @@ import java.nio.channels.NonWritableChannelException;
  * <p>Linux only: elsewhere every factory throws {@link UnsupportedOperationException}.
  */
 public final class NativePipe implements ByteChannel {
-    private static final int EAGAIN = NativeSocket.EAGAIN;
-    private static final int EBADF = NativeSocket.EBADF;
-    private static final int O_CLOEXEC = 0x80000;
-
     private final int fd;
     private final boolean readable;
     private final boolean writable;
@@ -83,8 +85,8 @@ public final class NativePipe implements ByteChannel {
         this.readable = readable;
         this.writable = writable;
         this.name = name;
-        int flags = Sys.check(Sys.fcntl(fd, NativeSocket.F_GETFL, 0), "fcntl", "cmd=F_GETFL " + describe());
-        this.wasBlocking = (flags & NativeSocket.O_NONBLOCK) == 0;
+        int flags = Sys.check(Sys.fcntl(fd, Flags.F_GETFL, 0), "fcntl", "cmd=F_GETFL " + describe());
+        this.wasBlocking = (flags & Flags.O_NONBLOCK) == 0;
         this.blocking = wasBlocking;
     }
 
@@ -131,7 +133,7 @@ public final class NativePipe implements ByteChannel {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment pair = arena.allocate(ValueLayout.JAVA_INT, 2);
             MemorySegment capture = LibC.captureSegment(arena);
-            int rc = (int) LibC.PIPE2.invokeExact(capture, pair, O_CLOEXEC);
+            int rc = (int) LibC.PIPE2.invokeExact(capture, pair, Flags.O_CLOEXEC);
             if (rc < 0) {
                 throw new NativeIoException("pipe2", LibC.errno(capture), "flags=O_CLOEXEC");
             }
@@ -233,7 +235,7 @@ public final class NativePipe implements ByteChannel {
             return -1; // every writer has closed its end
         }
         if (n < 0) {
-            if (n == -EAGAIN) {
+            if (n == -Errno.EAGAIN) {
                 return 0;
             }
             throw failure("read", (int) -n);
@@ -273,7 +275,7 @@ public final class NativePipe implements ByteChannel {
             n = FdCalls.write(out.capture, fd, out.address(copy), length);
         }
         if (n < 0) {
-            if (n == -EAGAIN) {
+            if (n == -Errno.EAGAIN) {
                 return 0;
             }
             throw failure("write", (int) -n);
@@ -324,7 +326,7 @@ public final class NativePipe implements ByteChannel {
     }
 
     private IOException failure(String call, int errno) {
-        if (errno == EBADF && !open) {
+        if (errno == Errno.EBADF && !open) {
             return new ClosedChannelException();
         }
         return new NativeIoException(call, errno, describe());

@@ -1,5 +1,9 @@
 package dev.wirespeed.linux;
 
+import dev.wirespeed.linux.internal.sys.Flags;
+import dev.wirespeed.linux.internal.sys.LibC;
+import dev.wirespeed.linux.internal.sys.Sys;
+
 /**
  * The capacity of a Linux pipe, through {@code fcntl(F_GETPIPE_SZ / F_SETPIPE_SZ)}, which the JDK does
  * not expose. A pipe holds 64 KiB by default; a writer that fills it sleeps until the reader drains
@@ -12,11 +16,6 @@ package dev.wirespeed.linux;
  * <p>Thread safety: stateless; the pipe is shared by every process that holds it.
  */
 public final class Pipes {
-    /** {@code F_SETPIPE_SZ} ({@code F_LINUX_SPECIFIC_BASE + 7}). */
-    private static final int F_SETPIPE_SZ = 1031;
-    /** {@code F_GETPIPE_SZ} ({@code F_LINUX_SPECIFIC_BASE + 8}). */
-    private static final int F_GETPIPE_SZ = 1032;
-
     private Pipes() {
     }
 
@@ -28,7 +27,7 @@ public final class Pipes {
      * @throws UnsupportedOperationException off Linux
      */
     public static int size(int fd) throws NativeIoException {
-        return fcntl(fd, F_GETPIPE_SZ, 0, "F_GETPIPE_SZ");
+        return fcntl(fd, Flags.F_GETPIPE_SZ, 0, "F_GETPIPE_SZ");
     }
 
     /**
@@ -43,7 +42,7 @@ public final class Pipes {
      * @throws UnsupportedOperationException off Linux
      */
     public static int resize(int fd, int bytes) throws NativeIoException {
-        return fcntl(fd, F_SETPIPE_SZ, bytes, "F_SETPIPE_SZ");
+        return fcntl(fd, Flags.F_SETPIPE_SZ, bytes, "F_SETPIPE_SZ");
     }
 
     private static int fcntl(int fd, int cmd, int arg, String name) throws NativeIoException {

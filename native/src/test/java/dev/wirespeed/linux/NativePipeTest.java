@@ -10,6 +10,10 @@ import dev.wirespeed.frame.FrameHandler;
 import dev.wirespeed.frame.FrameReader;
 import dev.wirespeed.frame.FrameWriter;
 import dev.wirespeed.io.IdleStrategy;
+import dev.wirespeed.linux.internal.sys.FdCalls;
+import dev.wirespeed.linux.internal.sys.Flags;
+import dev.wirespeed.linux.internal.sys.LibC;
+import dev.wirespeed.linux.internal.sys.Sys;
 import dev.wirespeed.testkit.SequenceStream;
 import dev.wirespeed.testkit.SequenceVerifier;
 import java.io.IOException;
@@ -91,11 +95,11 @@ class NativePipeTest {
             int dup = Sys.check(Sys.fcntl(source.fd(), F_DUPFD_CLOEXEC, 0), "fcntl", "F_DUPFD_CLOEXEC");
             NativePipe shared = new NativePipe(dup, true, false, "dup");
             shared.configureBlocking(false);
-            assertTrue((Sys.check(Sys.fcntl(source.fd(), NativeSocket.F_GETFL, 0), "fcntl", "F_GETFL")
-                    & NativeSocket.O_NONBLOCK) != 0, "the mode is the description's, seen through both descriptors");
+            assertTrue((Sys.check(Sys.fcntl(source.fd(), Flags.F_GETFL, 0), "fcntl", "F_GETFL")
+                    & Flags.O_NONBLOCK) != 0, "the mode is the description's, seen through both descriptors");
             shared.close();
-            assertTrue((Sys.check(Sys.fcntl(source.fd(), NativeSocket.F_GETFL, 0), "fcntl", "F_GETFL")
-                    & NativeSocket.O_NONBLOCK) == 0, "blocking again after close");
+            assertTrue((Sys.check(Sys.fcntl(source.fd(), Flags.F_GETFL, 0), "fcntl", "F_GETFL")
+                    & Flags.O_NONBLOCK) == 0, "blocking again after close");
             assertThrows(ClosedChannelException.class, () -> shared.read(ByteBuffer.allocateDirect(1)));
             shared.close(); // twice does nothing
             assertEquals(-9, FdCalls.read(LibC.captureSegment(java.lang.foreign.Arena.ofAuto()), dup, 0, 0),
@@ -132,9 +136,9 @@ class NativePipeTest {
         java.util.regex.Matcher m = java.util.regex.Pattern.compile(
                 "during (0[0-7]+)\nexit (\\d+)\nafter (0[0-7]+)\n").matcher(out);
         assertTrue(m.find(), out);
-        assertTrue((Integer.parseInt(m.group(1), 8) & NativeSocket.O_NONBLOCK) != 0, "the child switched: " + out);
+        assertTrue((Integer.parseInt(m.group(1), 8) & Flags.O_NONBLOCK) != 0, "the child switched: " + out);
         assertEquals("143", m.group(2), "SIGTERM ended the child: " + out);
-        assertEquals(0, Integer.parseInt(m.group(3), 8) & NativeSocket.O_NONBLOCK, "blocking again: " + out);
+        assertEquals(0, Integer.parseInt(m.group(3), 8) & Flags.O_NONBLOCK, "blocking again: " + out);
     }
 
     @Test

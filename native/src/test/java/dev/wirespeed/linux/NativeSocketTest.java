@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.wirespeed.frame.FrameHandler;
 import dev.wirespeed.frame.FrameReader;
 import dev.wirespeed.frame.FrameWriter;
+import dev.wirespeed.linux.internal.sys.Sys;
 import dev.wirespeed.testkit.SequenceStream;
 import dev.wirespeed.testkit.SequenceVerifier;
 import java.io.IOException;
@@ -244,45 +245,6 @@ class NativeSocketTest {
             IllegalArgumentException heap = assertThrows(IllegalArgumentException.class,
                     () -> socket.read(java.lang.foreign.MemorySegment.ofArray(new byte[8])));
             assertTrue(heap.getMessage().startsWith("a heap segment cannot be passed to a system call"), heap.getMessage());
-        }
-    }
-
-    @Test
-    void buffersReadAndWrittenAtTheAddressTheirSegmentGivesAdvanceAsChannelsDo() throws Exception {
-        try (ServerSocketChannel server = jdkServer("tcp");
-                NativeSocket socket = NativeSocket.connect(server.getLocalAddress());
-                SocketChannel peer = server.accept()) {
-            byte[] sent = new byte[3000];
-            new SplittableRandom(SEED).nextBytes(sent);
-            ByteBuffer out = ByteBuffer.allocateDirect(4096);
-            java.lang.foreign.MemorySegment outMemory = java.lang.foreign.MemorySegment.ofBuffer(out);
-            out.put(100, sent).position(100).limit(100 + sent.length); // bytes past index 0, as a chunk holds them
-            while (out.hasRemaining()) {
-                socket.write(out, outMemory);
-            }
-            assertEquals(100 + sent.length, out.position());
-            ByteBuffer received = ByteBuffer.allocate(sent.length);
-            while (received.hasRemaining()) {
-                peer.read(received);
-            }
-            assertEquals(ByteBuffer.wrap(sent), received.flip());
-            peer.write(received.rewind());
-            ByteBuffer in = ByteBuffer.allocateDirect(4096);
-            java.lang.foreign.MemorySegment inMemory = java.lang.foreign.MemorySegment.ofBuffer(in);
-            in.position(7).limit(7 + sent.length);
-            while (in.hasRemaining()) {
-                assertTrue(socket.read(in, inMemory) > 0);
-            }
-            assertEquals(ByteBuffer.wrap(sent), in.flip().position(7), "the bytes landed at the buffer's position");
-            assertEquals(0, socket.read(in.position(in.limit()), inMemory), "a full buffer reads nothing");
-            ByteBuffer longer = ByteBuffer.allocateDirect(8192);
-            IllegalArgumentException shorter = assertThrows(IllegalArgumentException.class,
-                    () -> socket.read(longer, inMemory));
-            assertTrue(shorter.getMessage().contains("does not span buffer=") && shorter.getMessage().contains(
-                    "to its limit=8192"), shorter.getMessage());
-            IllegalArgumentException readOnly = assertThrows(IllegalArgumentException.class,
-                    () -> socket.read(in.clear(), inMemory.asReadOnly()));
-            assertTrue(readOnly.getMessage().contains("readOnly=true"), readOnly.getMessage());
         }
     }
 

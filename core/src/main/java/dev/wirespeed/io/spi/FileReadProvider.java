@@ -35,6 +35,14 @@ public interface FileReadProvider {
     boolean usable();
 
     /**
+     * {@return why {@link #usable()} is false, in words a user can act on, or the empty string where it
+     * is true}: for reports. The default says only that it is not usable.
+     */
+    default String unusableReason() {
+        return usable() ? "" : "not usable in this JVM";
+    }
+
+    /**
      * Opens {@code file} for reading from its start, or returns {@code null} where this provider
      * will not read it, having changed nothing.
      *

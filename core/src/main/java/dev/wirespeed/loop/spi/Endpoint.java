@@ -1,9 +1,7 @@
 package dev.wirespeed.loop.spi;
 
 import java.io.IOException;
-import java.lang.foreign.MemorySegment;
 import java.net.SocketAddress;
-import java.nio.ByteBuffer;
 import java.nio.channels.ByteChannel;
 
 /**
@@ -15,33 +13,6 @@ import java.nio.channels.ByteChannel;
 public interface Endpoint extends ByteChannel {
     /** {@return the peer's address, or null where the socket has none to tell (a Unix socket's peer)} */
     SocketAddress remoteAddress();
-
-    /**
-     * Reads as {@link #read(ByteBuffer)} does, told where {@code dst}'s memory lies: an endpoint that
-     * reads by address takes it from {@code memory} rather than look each buffer's address up, which
-     * the supported API does only by making objects. The default ignores it.
-     *
-     * @param dst a direct buffer; its position advances by the count
-     * @param memory the native segment over {@code dst}'s bytes from its index 0 to at least its limit
-     * @return as {@link #read(ByteBuffer)}
-     * @throws IOException as {@link #read(ByteBuffer)}
-     */
-    default int read(ByteBuffer dst, MemorySegment memory) throws IOException {
-        return read(dst);
-    }
-
-    /**
-     * Writes as {@link #write(ByteBuffer)} does, told where {@code src}'s memory lies, as for
-     * {@link #read(ByteBuffer, MemorySegment)}. The default ignores it.
-     *
-     * @param src a direct buffer; its position advances by the count
-     * @param memory the native segment over {@code src}'s bytes from its index 0 to at least its limit
-     * @return as {@link #write(ByteBuffer)}
-     * @throws IOException as {@link #write(ByteBuffer)}
-     */
-    default int write(ByteBuffer src, MemorySegment memory) throws IOException {
-        return write(src);
-    }
 
     /**
      * Ends the output once every byte written so far has been sent (a FIN), keeping the input open: the

@@ -3,7 +3,7 @@ package dev.wirespeed.lab.client;
 import dev.wirespeed.frame.FrameHandler;
 import dev.wirespeed.frame.FrameReader;
 import dev.wirespeed.io.IdleStrategy;
-import dev.wirespeed.linux.IoUringSocket;
+import dev.wirespeed.linux.uring.IoUringSocket;
 import java.io.IOException;
 
 /**

@@ -2,8 +2,8 @@ package dev.wirespeed.lab.latency;
 
 import dev.wirespeed.lab.CliName;
 import dev.wirespeed.linux.Affinity;
-import dev.wirespeed.linux.IoUring;
-import dev.wirespeed.linux.IoUringTransport;
+import dev.wirespeed.linux.uring.IoUring;
+import dev.wirespeed.linux.uring.IoUringTransport;
 import dev.wirespeed.linux.NativeIoException;
 import java.util.BitSet;
 

@@ -1,7 +1,7 @@
 package dev.wirespeed.lab.latency;
 
 import dev.wirespeed.lab.CliName;
-import dev.wirespeed.linux.IoUringSupport;
+import dev.wirespeed.linux.uring.IoUringSupport;
 import dev.wirespeed.linux.NativeSocket;
 
 /** Which API a ping or echo reads and writes its socket through. */

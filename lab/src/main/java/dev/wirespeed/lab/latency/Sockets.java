@@ -2,8 +2,8 @@ package dev.wirespeed.lab.latency;
 
 import dev.wirespeed.io.IdleStrategy;
 import dev.wirespeed.lab.ListenOptions;
-import dev.wirespeed.linux.IoUring;
-import dev.wirespeed.linux.IoUringSocket;
+import dev.wirespeed.linux.uring.IoUring;
+import dev.wirespeed.linux.uring.IoUringSocket;
 import dev.wirespeed.linux.NativeServerSocket;
 import dev.wirespeed.linux.NativeSocket;
 import java.io.Closeable;

@@ -2,7 +2,7 @@ package dev.wirespeed.lab.experiments.many;
 
 import dev.wirespeed.lab.NettyTransport;
 import dev.wirespeed.lab.result.Role;
-import dev.wirespeed.linux.IoUringTransport;
+import dev.wirespeed.linux.uring.IoUringTransport;
 import java.util.List;
 
 /** A server of the many-connections experiment: an echo, each frame sent back unchanged. */

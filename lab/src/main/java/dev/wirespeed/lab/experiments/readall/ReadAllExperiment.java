@@ -18,7 +18,6 @@ import dev.wirespeed.lab.result.Series;
 import dev.wirespeed.lab.result.Stats;
 import dev.wirespeed.lab.result.Table;
 import dev.wirespeed.lab.result.Unit;
-import dev.wirespeed.linux.LinuxFileReads;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
@@ -258,9 +257,7 @@ public final class ReadAllExperiment implements Experiment<Integer, ReadAllCell>
                     calls(cell, Reader.OURS_STREAM), ratio(cell.paired().get(Medium.STREAM)), calls(cell, Reader.JDK_FILE),
                     calls(cell, Reader.OURS_FILE), ratio(cell.paired().get(Medium.FILE))));
         }
-        String provider = ReadAll.fileReads();
-        String reads = "ours file: ReadAll.readAll(Path) read with " + provider + (provider.equals(new LinuxFileReads().name())
-                ? "" : " (the native provider: " + LinuxFileReads.support() + ")");
+        String reads = "ours file: ReadAll.readAll(Path) read with " + ReadAll.fileReads();
         return List.of(
                 new Table("readall: bytes allocated per call (B = 8192 in the thread's formulas), " + placement,
                         List.of("length", "N_old", "N_new", "JDK stream", "ours stream", "JDK file", "ours file"), memory,

@@ -1,0 +1,41 @@
+package dev.wirespeed.linux.epoll;
+
+import dev.wirespeed.linux.internal.net.ListenFd;
+import dev.wirespeed.linux.internal.net.SocketFd;
+import dev.wirespeed.loop.spi.Endpoint;
+import dev.wirespeed.loop.spi.Listener;
+import java.io.IOException;
+import java.net.SocketAddress;
+
+/**
+ * A listening socket of an {@link EpollTransport}: its connections come out non-blocking, with
+ * {@code TCP_NODELAY} over TCP.
+ *
+ * @param socket the listening descriptor, non-blocking
+ */
+record EpollListener(ListenFd socket) implements Listener {
+    @Override
+    public SocketAddress localAddress() {
+        return socket.localAddress();
+    }
+
+    @Override
+    public Endpoint accept() throws IOException {
+        SocketFd accepted = socket.acceptForLoop();
+        if (accepted == null) {
+            return null;
+        }
+        try {
+            accepted.configureBlocking(false);
+            return accepted;
+        } catch (IOException | RuntimeException e) {
+            accepted.reset();
+            throw e;
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        socket.close();
+    }
+}

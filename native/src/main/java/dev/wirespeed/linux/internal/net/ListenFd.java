@@ -1,0 +1,184 @@
+package dev.wirespeed.linux.internal.net;
+
+import dev.wirespeed.linux.NativeIoException;
+import dev.wirespeed.linux.internal.sys.Errno;
+import dev.wirespeed.linux.internal.sys.Flags;
+import dev.wirespeed.linux.internal.sys.LibC;
+import dev.wirespeed.linux.internal.sys.Sys;
+import java.io.Closeable;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.net.SocketAddress;
+import java.nio.channels.ClosedChannelException;
+
+/**
+ * A listening stream socket's descriptor and the calls on it: what {@code NativeServerSocket} offers
+ * its users, and what the event loops' listeners accept through, without blocking. The contract of
+ * each call is {@code NativeServerSocket}'s.
+ *
+ * <p>Thread safety: {@code accept} from one thread at a time; {@link #close()} from any.
+ */
+public final class ListenFd implements Closeable {
+    private final int fd;
+    private final SocketAddress local;
+    private final boolean inet;
+    private volatile boolean open = true;
+
+    private ListenFd(int fd, SocketAddress local, boolean inet) {
+        this.fd = fd;
+        this.local = local;
+        this.inet = inet;
+    }
+
+    /** Binds and listens: {@code NativeServerSocket.bind}'s contract. */
+    public static ListenFd bind(SocketAddress address, int backlog) throws IOException {
+        LibC.checkSupported();
+        int family = SocketAddresses.family(address);
+        boolean inet = family != SocketAddresses.AF_UNIX;
+        int fd = Sys.check(Sys.socket(family), "socket", "family=" + family);
+        boolean bound = false;
+        try (Arena arena = Arena.ofConfined()) {
+            if (inet) {
+                Sys.setIntOption(fd, Flags.SOL_SOCKET, Flags.SO_REUSEADDR, 1, "SO_REUSEADDR");
+            }
+            MemorySegment sockaddr = SocketAddresses.encode(address, arena);
+            MemorySegment capture = LibC.captureSegment(arena);
+            String detail = "fd=" + fd + " address=" + SocketAddresses.describe(address);
+            if ((int) LibC.BIND.invokeExact(capture, fd, sockaddr, (int) sockaddr.byteSize()) < 0) {
+                throw new NativeIoException("bind", LibC.errno(capture), detail);
+            }
+            if ((int) LibC.LISTEN.invokeExact(capture, fd, backlog) < 0) {
+                throw new NativeIoException("listen", LibC.errno(capture), detail + " backlog=" + backlog);
+            }
+            SocketAddress local = inet ? localAddress(fd, arena) : address;
+            bound = true;
+            return new ListenFd(fd, local, inet);
+        } catch (IOException | RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException("bind down-call failed", t);
+        } finally {
+            if (!bound) {
+                Sys.closeQuietly(fd);
+            }
+        }
+    }
+
+    /** As {@link #bind}, the listening descriptor non-blocking, for an event loop's {@link #acceptForLoop()}. */
+    public static ListenFd bindNonBlocking(SocketAddress address, int backlog) throws IOException {
+        ListenFd socket = bind(address, backlog);
+        try {
+            Sys.setBlocking(socket.fd, false, "fd=" + socket.fd + " local=" + SocketAddresses.describe(socket.local));
+            return socket;
+        } catch (IOException | RuntimeException e) {
+            socket.close();
+            throw e;
+        }
+    }
+
+    public int fd() {
+        return fd;
+    }
+
+    public SocketAddress localAddress() {
+        return local;
+    }
+
+    /** {@return false once {@link #close()} has begun} */
+    public boolean isOpen() {
+        return open;
+    }
+
+    /** Waits for a connection: {@code NativeServerSocket.accept}'s contract. */
+    public SocketFd accept() throws IOException {
+        return accept4(false);
+    }
+
+    /**
+     * Takes a waiting connection for an event loop, from a non-blocking listener, with {@code TCP_NODELAY}
+     * set over TCP (a connection that refuses it is reset).
+     *
+     * @return the connection, blocking as accepted, or null if none waits
+     * @throws ClosedChannelException if this socket is closed
+     * @throws IOException if {@code accept4} fails otherwise, or the option cannot be set
+     */
+    public SocketFd acceptForLoop() throws IOException {
+        SocketFd accepted = accept4(true);
+        if (accepted != null && inet) {
+            try {
+                accepted.setTcpNoDelay(true);
+            } catch (IOException | RuntimeException e) {
+                accepted.reset();
+                throw e;
+            }
+        }
+        return accepted;
+    }
+
+    /** One accepted connection, waiting for it unless {@code orNull}, which returns null for {@code EAGAIN}. */
+    private SocketFd accept4(boolean orNull) throws IOException {
+        if (!open) {
+            throw new ClosedChannelException();
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment storage = arena.allocate(SocketAddresses.STORAGE_SIZE);
+            MemorySegment length = arena.allocateFrom(ValueLayout.JAVA_INT, SocketAddresses.STORAGE_SIZE);
+            MemorySegment capture = LibC.captureSegment(arena);
+            while (true) {
+                int connection = (int) LibC.ACCEPT4.invokeExact(capture, fd, storage, length, Flags.SOCK_CLOEXEC);
+                if (connection >= 0) {
+                    SocketAddress remote = inet
+                            ? SocketAddresses.decode(storage, length.get(ValueLayout.JAVA_INT, 0)) : null;
+                    return new SocketFd(connection, remote, inet);
+                }
+                int errno = LibC.errno(capture);
+                if (!open) {
+                    throw new ClosedChannelException();
+                }
+                if (orNull && errno == Errno.EAGAIN) {
+                    return null;
+                }
+                if (errno != Errno.EINTR) {
+                    throw new NativeIoException("accept4", errno, "fd=" + fd + " local="
+                            + SocketAddresses.describe(local));
+                }
+            }
+        } catch (IOException | RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException("accept4 down-call failed", t);
+        }
+    }
+
+    /** Stops listening, releasing a thread blocked in {@link #accept()}: {@code NativeServerSocket.close}'s contract. */
+    @Override
+    public void close() throws IOException {
+        if (!open) {
+            return;
+        }
+        open = false;
+        try {
+            Sys.shutdown(fd, Flags.SHUT_RDWR);
+        } catch (NativeIoException e) {
+            // ENOTCONN where no accept is blocked on some kernels: nothing to release.
+        }
+        Sys.close(fd);
+    }
+
+    @Override
+    public String toString() {
+        return "fd=" + fd + " local=" + SocketAddresses.describe(local) + (open ? "" : " closed");
+    }
+
+    private static SocketAddress localAddress(int fd, Arena arena) throws Throwable {
+        MemorySegment storage = arena.allocate(SocketAddresses.STORAGE_SIZE);
+        MemorySegment length = arena.allocateFrom(ValueLayout.JAVA_INT, SocketAddresses.STORAGE_SIZE);
+        MemorySegment capture = LibC.captureSegment(arena);
+        if ((int) LibC.GETSOCKNAME.invokeExact(capture, fd, storage, length) < 0) {
+            throw new NativeIoException("getsockname", LibC.errno(capture), "fd=" + fd);
+        }
+        return SocketAddresses.decode(storage, length.get(ValueLayout.JAVA_INT, 0));
+    }
+}

@@ -1,0 +1,455 @@
+package dev.wirespeed.linux.internal.net;
+
+import dev.wirespeed.linux.NativeIoException;
+import dev.wirespeed.linux.internal.sys.Errno;
+import dev.wirespeed.linux.internal.sys.FdCalls;
+import dev.wirespeed.linux.internal.sys.FdDirection;
+import dev.wirespeed.linux.internal.sys.Flags;
+import dev.wirespeed.linux.internal.sys.LibC;
+import dev.wirespeed.linux.internal.sys.Sys;
+import dev.wirespeed.loop.internal.SegmentIo;
+import dev.wirespeed.loop.spi.Endpoint;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.ref.Reference;
+import java.net.SocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.util.Objects;
+
+/**
+ * A connected stream socket's descriptor and the calls on it: what {@code NativeSocket} offers its
+ * users, and the {@code epoll} loop's endpoint, which the loop reads and writes by the address of its
+ * own buffers ({@link SegmentIo}). The contract of each call is {@code NativeSocket}'s; as an
+ * endpoint, the loop puts it in non-blocking mode.
+ *
+ * <p>Thread safety: one reader and one writer at a time (each direction has its own errno capture and
+ * copy buffer); {@link #close()} must not race with a call in another thread.
+ */
+public final class SocketFd implements Endpoint, SegmentIo {
+    /** The most buffers one gathering write passes to the kernel; the rest wait for the next call. */
+    public static final int MAX_GATHER = 16;
+    /** Offsets in {@code struct msghdr} (64-bit Linux): {@code msg_iov} and {@code msg_iovlen}. */
+    private static final long MSG_IOV = 16;
+    private static final long MSG_IOVLEN = 24;
+    private static final long MSGHDR_SIZE = 56;
+
+    private final int fd;
+    private final SocketAddress remote;
+    private final boolean inet;
+    private final FdDirection in = new FdDirection(true);
+    private final FdDirection out = new FdDirection(true);
+    /** The native {@code msghdr} and {@code iovec}s of gathering writes, made on the first one. */
+    private Gather gather;
+    private volatile boolean open = true;
+    private boolean blocking = true;
+
+    /**
+     * Owns {@code fd} from now on.
+     *
+     * @param fd a connected stream socket, blocking
+     * @param remote its peer, or null where the kernel did not say
+     * @param inet true for TCP, false for a Unix socket
+     */
+    public SocketFd(int fd, SocketAddress remote, boolean inet) {
+        this.fd = fd;
+        this.remote = remote;
+        this.inet = inet;
+    }
+
+    /** Connects a blocking socket to {@code address}: {@code NativeSocket.connect}'s contract. */
+    public static SocketFd connect(SocketAddress address) throws IOException {
+        LibC.checkSupported();
+        int family = SocketAddresses.family(address);
+        int fd = Sys.check(Sys.socket(family), "socket", "family=" + family);
+        boolean connected = false;
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment sockaddr = SocketAddresses.encode(address, arena);
+            MemorySegment capture = LibC.captureSegment(arena);
+            while (true) {
+                int rc = (int) LibC.CONNECT.invokeExact(capture, fd, sockaddr, (int) sockaddr.byteSize());
+                if (rc == 0) {
+                    break;
+                }
+                int errno = LibC.errno(capture);
+                if (errno != Errno.EINTR) {
+                    throw new NativeIoException("connect", errno, "fd=" + fd + " address="
+                            + SocketAddresses.describe(address));
+                }
+            }
+            connected = true;
+            return new SocketFd(fd, address, family != SocketAddresses.AF_UNIX);
+        } catch (IOException | RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException("connect down-call failed", t);
+        } finally {
+            if (!connected) {
+                Sys.closeQuietly(fd);
+            }
+        }
+    }
+
+    public int fd() {
+        return fd;
+    }
+
+    @Override
+    public SocketAddress remoteAddress() {
+        return remote;
+    }
+
+    /** {@return true for TCP, false for a Unix socket} */
+    public boolean inet() {
+        return inet;
+    }
+
+    public boolean isBlocking() {
+        return blocking;
+    }
+
+    public void configureBlocking(boolean block) throws IOException {
+        ensureOpen();
+        Sys.setBlocking(fd, block, "fd=" + fd);
+        blocking = block;
+    }
+
+    public void setTcpNoDelay(boolean noDelay) throws IOException {
+        ensureOpen();
+        requireTcp();
+        Sys.setIntOption(fd, Flags.IPPROTO_TCP, Flags.TCP_NODELAY, noDelay ? 1 : 0, "TCP_NODELAY");
+    }
+
+    public boolean getTcpNoDelay() throws IOException {
+        ensureOpen();
+        requireTcp();
+        return Sys.getIntOption(fd, Flags.IPPROTO_TCP, Flags.TCP_NODELAY, "TCP_NODELAY") != 0;
+    }
+
+    private void requireTcp() throws IOException {
+        if (!inet) {
+            throw new IOException("TCP_NODELAY needs a TCP socket; fd=" + fd + " remote="
+                    + SocketAddresses.describe(remote));
+        }
+    }
+
+    public void setLinger(int seconds) throws IOException {
+        ensureOpen();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment linger = arena.allocate(8); // struct linger { int l_onoff; int l_linger; }
+            linger.set(ValueLayout.JAVA_INT, 0, seconds >= 0 ? 1 : 0);
+            linger.set(ValueLayout.JAVA_INT, 4, Math.max(0, seconds));
+            Sys.setOption(fd, Flags.SOL_SOCKET, Flags.SO_LINGER, linger, "SO_LINGER", arena);
+        }
+    }
+
+    @Override
+    public int read(ByteBuffer dst) throws IOException {
+        ensureOpen();
+        if (dst.isReadOnly()) {
+            throw new IllegalArgumentException("read-only buffer: " + dst);
+        }
+        if (!dst.hasRemaining()) {
+            return 0;
+        }
+        return (int) readResult(in.read(fd, dst));
+    }
+
+    @Override
+    public int write(ByteBuffer src) throws IOException {
+        ensureOpen();
+        if (!src.hasRemaining()) {
+            return 0;
+        }
+        if (!src.isDirect()) {
+            return writeThroughCopy(src, src.remaining());
+        }
+        int n = sendFrom(src, out.address(src));
+        Reference.reachabilityFence(src);
+        return n;
+    }
+
+    /**
+     * Reads as {@link #read(ByteBuffer)}, at the address {@code memory} gives for {@code dst}'s position:
+     * no lookup of the buffer's address, so nothing is allocated whichever buffer comes.
+     *
+     * @param dst a direct buffer; its position advances by the count
+     * @param memory the native segment over {@code dst}'s bytes from index 0, at least to its limit
+     * @throws IllegalArgumentException if {@code memory} is a heap or read-only segment, or shorter than {@code dst}'s limit
+     */
+    @Override
+    public int read(ByteBuffer dst, MemorySegment memory) throws IOException {
+        ensureOpen();
+        if (!dst.hasRemaining()) {
+            return 0;
+        }
+        checkSpans(dst, memory, true);
+        int position = dst.position();
+        // FdCalls straight from here: the loop's turn inlines this whole path, down-call included, which
+        // lets the JIT remove the segment the linker slices from the errno capture per call.
+        long n = readResult(FdCalls.recv(in.capture, fd, memory.address() + position, dst.limit() - position, 0));
+        Reference.reachabilityFence(memory);
+        if (n > 0) {
+            dst.position(position + (int) n);
+        }
+        return (int) n;
+    }
+
+    /**
+     * Writes as {@link #write(ByteBuffer)}, from the address {@code memory} gives for {@code src}'s
+     * position: no lookup of the buffer's address, so nothing is allocated whichever buffer comes.
+     *
+     * @param src a direct buffer; its position advances by the count
+     * @param memory the native segment over {@code src}'s bytes from index 0, at least to its limit
+     * @throws IllegalArgumentException if {@code memory} is a heap segment, or shorter than {@code src}'s limit
+     */
+    @Override
+    public int write(ByteBuffer src, MemorySegment memory) throws IOException {
+        ensureOpen();
+        if (!src.hasRemaining()) {
+            return 0;
+        }
+        checkSpans(src, memory, false);
+        int position = src.position();
+        long n = sendResult(FdCalls.send(out.capture, fd, memory.address() + position, src.limit() - position,
+                Flags.MSG_NOSIGNAL)); // as in read(ByteBuffer, MemorySegment)
+        Reference.reachabilityFence(memory);
+        if (n > 0) {
+            src.position(position + (int) n);
+        }
+        return (int) n;
+    }
+
+    /** One {@code send(2)} of {@code src}'s remaining bytes, its index 0 at {@code base}; the position advances by the count. */
+    private int sendFrom(ByteBuffer src, long base) throws IOException {
+        int position = src.position();
+        long n = sendAt(base + position, src.limit() - position);
+        if (n > 0) {
+            src.position(position + (int) n);
+        }
+        return (int) n;
+    }
+
+    private static void checkSpans(ByteBuffer buffer, MemorySegment memory, boolean written) {
+        if (!memory.isNative() || memory.byteSize() < buffer.limit() || (written && memory.isReadOnly())) {
+            throw new IllegalArgumentException("memory=" + memory + " native=" + memory.isNative() + " readOnly="
+                    + memory.isReadOnly() + " does not span buffer=" + buffer + " to its limit=" + buffer.limit());
+        }
+    }
+
+    public long read(MemorySegment segment) throws IOException {
+        ensureOpen();
+        requireNative(segment);
+        if (segment.byteSize() == 0) {
+            return 0;
+        }
+        long n = readAt(segment.address(), segment.byteSize());
+        Reference.reachabilityFence(segment);
+        return n;
+    }
+
+    public long write(MemorySegment segment) throws IOException {
+        ensureOpen();
+        requireNative(segment);
+        if (segment.byteSize() == 0) {
+            return 0;
+        }
+        long n = sendAt(segment.address(), segment.byteSize());
+        Reference.reachabilityFence(segment);
+        return n;
+    }
+
+    public long write(ByteBuffer[] srcs, int offset, int length) throws IOException {
+        Objects.checkFromIndexSize(offset, length, srcs.length);
+        ensureOpen();
+        Gather gather = gather();
+        int count = 0;
+        for (int i = offset; i < offset + length && count < MAX_GATHER; i++) {
+            ByteBuffer src = srcs[i];
+            if (!src.hasRemaining()) {
+                continue;
+            }
+            if (!src.isDirect()) {
+                if (count == 0) {
+                    return write(src);
+                }
+                break;
+            }
+            gather.iov.setAtIndex(ValueLayout.JAVA_LONG, 2L * count, gather.address(count, src) + src.position());
+            gather.iov.setAtIndex(ValueLayout.JAVA_LONG, 2L * count + 1, src.remaining());
+            count++;
+        }
+        if (count == 0) {
+            return 0;
+        }
+        gather.message.set(ValueLayout.JAVA_LONG, MSG_IOVLEN, count);
+        long n = FdCalls.sendmsg(out.capture, fd, gather.message, Flags.MSG_NOSIGNAL);
+        Reference.reachabilityFence(srcs);
+        if (n < 0) {
+            if (n == -Errno.EAGAIN) {
+                return 0;
+            }
+            throw failure("sendmsg", (int) -n);
+        }
+        long left = n;
+        for (int i = offset; i < offset + length && left > 0; i++) {
+            ByteBuffer src = srcs[i];
+            int step = (int) Math.min(left, src.remaining());
+            src.position(src.position() + step);
+            left -= step;
+        }
+        return n;
+    }
+
+    private Gather gather() {
+        if (gather == null) {
+            gather = new Gather();
+        }
+        return gather;
+    }
+
+    public void shutdownInput() throws IOException {
+        ensureOpen();
+        Sys.shutdown(fd, Flags.SHUT_RD);
+    }
+
+    @Override
+    public void shutdownOutput() throws IOException {
+        ensureOpen();
+        Sys.shutdown(fd, Flags.SHUT_WR);
+    }
+
+    @Override
+    public boolean isOpen() {
+        return open;
+    }
+
+    @Override
+    public void close() throws IOException {
+        if (!open) {
+            return;
+        }
+        open = false;
+        Sys.close(fd);
+    }
+
+    /**
+     * Closes at once: for TCP with {@code SO_LINGER} 0 first, so that unsent bytes are dropped and the
+     * peer gets a reset; failures are ignored, the descriptor is released regardless.
+     */
+    @Override
+    public void reset() {
+        if (!open) {
+            return;
+        }
+        try {
+            if (inet) {
+                setLinger(0);
+            }
+        } catch (IOException ignored) {
+            // a socket that refuses the option is broken already: closing it is all that is left
+        }
+        open = false;
+        Sys.closeQuietly(fd);
+    }
+
+    /** {@return the descriptor and the peer, for messages: {@code "fd=7 remote=127.0.0.1:40000"}} */
+    public String describe() {
+        return "fd=" + fd + " remote=" + SocketAddresses.describe(remote);
+    }
+
+    @Override
+    public String toString() {
+        return describe() + (open ? "" : " closed") + (blocking ? "" : " non-blocking");
+    }
+
+    private long readAt(long address, long length) throws IOException {
+        return readResult(in.receive(fd, address, length));
+    }
+
+    /** {@return a {@code recv(2)} result as a channel says it}: -1 at end of stream, 0 for {@code EAGAIN} */
+    private long readResult(long n) throws IOException {
+        if (n >= 0) {
+            return n == 0 ? -1 : n; // 0 bytes for a non-empty buffer: the peer closed its side
+        }
+        if (n == -Errno.EAGAIN) {
+            return 0;
+        }
+        throw failure("recv", (int) -n);
+    }
+
+    private long sendAt(long address, long length) throws IOException {
+        return sendResult(FdCalls.send(out.capture, fd, address, length, Flags.MSG_NOSIGNAL));
+    }
+
+    /** {@return a {@code send(2)} result as a channel says it}: 0 for {@code EAGAIN} */
+    private long sendResult(long n) throws IOException {
+        if (n >= 0) {
+            return n;
+        }
+        if (n == -Errno.EAGAIN) {
+            return 0;
+        }
+        throw failure("send", (int) -n);
+    }
+
+    private int writeThroughCopy(ByteBuffer src, int remaining) throws IOException {
+        ByteBuffer copy = out.copyBuffer();
+        int length = Math.min(remaining, copy.capacity());
+        int position = src.position();
+        copy.clear().put(0, src, position, length);
+        long n = sendAt(out.address(copy), length);
+        if (n > 0) {
+            src.position(position + (int) n);
+        }
+        return (int) n;
+    }
+
+    private IOException failure(String call, int errno) {
+        if (errno == Errno.EBADF && !open) {
+            return new ClosedChannelException();
+        }
+        return new NativeIoException(call, errno, describe());
+    }
+
+    private void ensureOpen() throws ClosedChannelException {
+        if (!open) {
+            throw new ClosedChannelException();
+        }
+    }
+
+    private static void requireNative(MemorySegment segment) {
+        if (!segment.isNative()) {
+            throw new IllegalArgumentException("a heap segment cannot be passed to a system call: " + segment);
+        }
+    }
+
+    /**
+     * A gathering write's native state: a zeroed {@code msghdr} whose {@code msg_iov} points at
+     * {@link #MAX_GATHER} {@code iovec}s, and the address of each slot's last buffer, looked up once
+     * per buffer.
+     */
+    private static final class Gather {
+        final MemorySegment message;
+        final MemorySegment iov;
+        private final ByteBuffer[] buffers = new ByteBuffer[MAX_GATHER];
+        private final long[] bases = new long[MAX_GATHER];
+
+        Gather() {
+            Arena arena = Arena.ofAuto();
+            message = arena.allocate(MSGHDR_SIZE, Long.BYTES);
+            iov = arena.allocate(16L * MAX_GATHER, Long.BYTES);
+            message.set(ValueLayout.ADDRESS, MSG_IOV, iov);
+        }
+
+        long address(int slot, ByteBuffer direct) {
+            if (buffers[slot] != direct) {
+                bases[slot] = MemorySegment.ofBuffer(direct.duplicate().clear()).address();
+                buffers[slot] = direct;
+            }
+            return bases[slot];
+        }
+    }
+}

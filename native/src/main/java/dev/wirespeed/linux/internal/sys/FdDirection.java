@@ -1,0 +1,78 @@
+package dev.wirespeed.linux.internal.sys;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.ref.Reference;
+import java.nio.ByteBuffer;
+
+/**
+ * One direction of a descriptor channel (a socket, a pipe): its errno capture,
+ * the address of the last direct buffer passed, and a direct copy buffer for heap buffers, made on
+ * first use. One thread per direction at a time.
+ */
+public final class FdDirection {
+    /** Size of the copy buffer for heap buffers. */
+    public static final int COPY_BUFFER_SIZE = 64 * 1024;
+
+    public final MemorySegment capture = LibC.captureSegment(Arena.ofAuto());
+    /** Reads with {@code recv(2)}, the socket layer's own call, instead of {@code read(2)}. */
+    private final boolean socket;
+    private ByteBuffer lastBuffer;
+    private long lastBase;
+    private ByteBuffer copy;
+
+    /** @param socket true for a socket, read with {@code recv(2)}; false for any descriptor, read with {@code read(2)} */
+    public FdDirection(boolean socket) {
+        this.socket = socket;
+    }
+
+    /** {@return the address of index 0 of a direct buffer}, looked up once per buffer */
+    public long address(ByteBuffer direct) {
+        if (direct != lastBuffer) {
+            lastBase = MemorySegment.ofBuffer(direct.duplicate().clear()).address();
+            lastBuffer = direct;
+        }
+        return lastBase;
+    }
+
+    /**
+     * One {@code read(2)} (a socket's: {@code recv(2)}) of {@code fd} into {@code dst}'s remaining bytes, which must be at least one:
+     * in place for a direct buffer, through the copy buffer for a heap one. {@code dst}'s position
+     * advances by the count.
+     *
+     * @return the count (0 at end of stream), or minus the {@code errno} of a failure ({@code -EAGAIN}
+     *     where a non-blocking descriptor has nothing)
+     */
+    public long read(int fd, ByteBuffer dst) {
+        int position = dst.position();
+        int remaining = dst.limit() - position;
+        long n;
+        if (dst.isDirect()) {
+            n = receive(fd, address(dst) + position, remaining);
+            Reference.reachabilityFence(dst);
+            if (n > 0) {
+                dst.position(position + (int) n);
+            }
+        } else {
+            ByteBuffer through = copyBuffer();
+            n = receive(fd, address(through), Math.min(remaining, through.capacity()));
+            if (n > 0) {
+                dst.put(through.clear().limit((int) n));
+            }
+        }
+        return n;
+    }
+
+    /** One read of up to {@code length} bytes at {@code address}: {@code recv} for a socket, else {@code read}. */
+    public long receive(int fd, long address, long length) {
+        return socket ? FdCalls.recv(capture, fd, address, length, 0) : FdCalls.read(capture, fd, address, length);
+    }
+
+    /** {@return the copy buffer, direct, {@value #COPY_BUFFER_SIZE} bytes} */
+    public ByteBuffer copyBuffer() {
+        if (copy == null) {
+            copy = ByteBuffer.allocateDirect(COPY_BUFFER_SIZE);
+        }
+        return copy;
+    }
+}

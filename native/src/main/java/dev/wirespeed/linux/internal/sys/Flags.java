@@ -1,0 +1,50 @@
+package dev.wirespeed.linux.internal.sys;
+
+/** The flag and option values the module passes to the kernel, from Linux's headers, each defined once. */
+public final class Flags {
+    /** {@code open}: read only. */
+    public static final int O_RDONLY = 0;
+    /** {@code fcntl} and {@code open}: non-blocking. */
+    public static final int O_NONBLOCK = 0x800;
+    /** {@code open} and {@code pipe2}: close on exec. */
+    public static final int O_CLOEXEC = 0x80000;
+    /** {@code fcntl}: read the file status flags. */
+    public static final int F_GETFL = 3;
+    /** {@code fcntl}: write the file status flags. */
+    public static final int F_SETFL = 4;
+    /** {@code fcntl}: set a pipe's capacity ({@code F_LINUX_SPECIFIC_BASE + 7}). */
+    public static final int F_SETPIPE_SZ = 1031;
+    /** {@code fcntl}: read a pipe's capacity ({@code F_LINUX_SPECIFIC_BASE + 8}). */
+    public static final int F_GETPIPE_SZ = 1032;
+    /** {@code socket}: a stream socket. */
+    public static final int SOCK_STREAM = 1;
+    /** {@code socket} and {@code accept4}: close on exec. */
+    public static final int SOCK_CLOEXEC = 0x80000;
+    /** {@code setsockopt}: the socket level. */
+    public static final int SOL_SOCKET = 1;
+    /** {@code SOL_SOCKET}: reuse a local address in {@code TIME_WAIT}. */
+    public static final int SO_REUSEADDR = 2;
+    /** {@code SOL_SOCKET}: what {@code close} does with unsent bytes. */
+    public static final int SO_LINGER = 13;
+    /** {@code setsockopt}: the TCP level. */
+    public static final int IPPROTO_TCP = 6;
+    /** {@code IPPROTO_TCP}: Nagle's algorithm off. */
+    public static final int TCP_NODELAY = 1;
+    /** {@code send}: {@code EPIPE} instead of a {@code SIGPIPE} when the peer has gone. */
+    public static final int MSG_NOSIGNAL = 0x4000;
+    /** {@code shutdown}: the reading side. */
+    public static final int SHUT_RD = 0;
+    /** {@code shutdown}: the writing side. */
+    public static final int SHUT_WR = 1;
+    /** {@code shutdown}: both sides. */
+    public static final int SHUT_RDWR = 2;
+    /** {@code eventfd}: non-blocking. */
+    public static final int EFD_NONBLOCK = 0x800;
+    /** {@code eventfd}: close on exec. */
+    public static final int EFD_CLOEXEC = 0x80000;
+    /** {@code poll}: readable. */
+    public static final int POLLIN = 1;
+
+    private Flags() {
+    }
+}

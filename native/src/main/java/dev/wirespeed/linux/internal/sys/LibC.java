@@ -1,0 +1,197 @@
+package dev.wirespeed.linux.internal.sys;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
+import java.lang.foreign.SymbolLookup;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.VarHandle;
+
+/**
+ * Down-calls into the C library, each returning {@code errno} through a capture segment. This is the
+ * only class that links native code, so it is the only one excused from the restricted-method lint.
+ * Pointers that the hot paths pass travel as addresses in {@code long}s: public here, in a package the
+ * module does not export, and never through a public method of an exported one.
+ */
+@SuppressWarnings("restricted")
+public final class LibC {
+    public static final boolean LINUX = System.getProperty("os.name", "").startsWith("Linux");
+
+    private static final Linker LINKER = Linker.nativeLinker();
+    private static final SymbolLookup LOOKUP = LINKER.defaultLookup();
+    public static final StructLayout CAPTURE_LAYOUT = Linker.Option.captureStateLayout();
+    private static final VarHandle ERRNO =
+            CAPTURE_LAYOUT.varHandle(java.lang.foreign.MemoryLayout.PathElement.groupElement("errno"));
+    private static final Linker.Option CAPTURE_ERRNO = Linker.Option.captureCallState("errno");
+
+    /** {@code int sched_setaffinity(pid_t, size_t, const cpu_set_t *)}, errno captured. */
+    public static final MethodHandle SCHED_SETAFFINITY = errnoCall("sched_setaffinity",
+            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG,
+                    ValueLayout.ADDRESS));
+    /** {@code int sched_getaffinity(pid_t, size_t, cpu_set_t *)}, errno captured. */
+    public static final MethodHandle SCHED_GETAFFINITY = errnoCall("sched_getaffinity",
+            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG,
+                    ValueLayout.ADDRESS));
+    /** {@code int sched_getcpu(void)}, errno captured. */
+    public static final MethodHandle SCHED_GETCPU =
+            errnoCall("sched_getcpu", FunctionDescriptor.of(ValueLayout.JAVA_INT));
+    /** {@code int fcntl(int fd, int cmd, int arg)} (variadic after {@code cmd}), errno captured. */
+    public static final MethodHandle FCNTL_INT = LINUX ? LINKER.downcallHandle(find("fcntl"),
+            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT),
+            Linker.Option.firstVariadicArg(2), CAPTURE_ERRNO) : null;
+    /** {@code int socket(int domain, int type, int protocol)}, errno captured. */
+    public static final MethodHandle SOCKET = errnoCall("socket", FunctionDescriptor.of(ValueLayout.JAVA_INT,
+            ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
+    /** {@code int connect(int fd, const struct sockaddr *, socklen_t)}, errno captured. */
+    public static final MethodHandle CONNECT = errnoCall("connect", FunctionDescriptor.of(ValueLayout.JAVA_INT,
+            ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
+    /** {@code int bind(int fd, const struct sockaddr *, socklen_t)}, errno captured. */
+    public static final MethodHandle BIND = errnoCall("bind", FunctionDescriptor.of(ValueLayout.JAVA_INT,
+            ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
+    /** {@code int listen(int fd, int backlog)}, errno captured. */
+    public static final MethodHandle LISTEN = errnoCall("listen", FunctionDescriptor.of(ValueLayout.JAVA_INT,
+            ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
+    /** {@code int accept4(int fd, struct sockaddr *, socklen_t *, int flags)}, errno captured. */
+    public static final MethodHandle ACCEPT4 = errnoCall("accept4", FunctionDescriptor.of(ValueLayout.JAVA_INT,
+            ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
+    /** {@code int getsockname(int fd, struct sockaddr *, socklen_t *)}, errno captured. */
+    public static final MethodHandle GETSOCKNAME = errnoCall("getsockname", FunctionDescriptor.of(ValueLayout.JAVA_INT,
+            ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS));
+    /** {@code int setsockopt(int fd, int level, int name, const void *, socklen_t)}, errno captured. */
+    public static final MethodHandle SETSOCKOPT = errnoCall("setsockopt", FunctionDescriptor.of(ValueLayout.JAVA_INT,
+            ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
+    /** {@code int getsockopt(int fd, int level, int name, void *, socklen_t *)}, errno captured. */
+    public static final MethodHandle GETSOCKOPT = errnoCall("getsockopt", FunctionDescriptor.of(ValueLayout.JAVA_INT,
+            ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS));
+    /**
+     * {@code ssize_t read(int fd, void *, size_t)}, errno captured, the buffer passed as its address in a
+     * {@code long} (a pointer and a 64-bit integer travel alike on the 64-bit ABIs): no segment object
+     * per call on the hot path.
+     */
+    public static final MethodHandle READ_AT = errnoCall("read", FunctionDescriptor.of(ValueLayout.JAVA_LONG,
+            ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG));
+    /**
+     * {@code ssize_t read(int fd, void *, size_t)} as a critical call that may be given a heap
+     * segment: the kernel copies straight into a Java array. The calling thread does not reach a
+     * safepoint until it returns, so it is only for bytes already in memory, a bounded number at a
+     * time ({@link LinuxFileReads}). errno captured.
+     */
+    public static final MethodHandle READ_CRITICAL = LINUX ? LINKER.downcallHandle(find("read"),
+            FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG),
+            Linker.Option.critical(true), CAPTURE_ERRNO) : null;
+    /** {@code int open(const char *, int flags)} (variadic after {@code flags}; no mode is passed), errno captured. */
+    public static final MethodHandle OPEN = LINUX ? LINKER.downcallHandle(find("open"),
+            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT),
+            Linker.Option.firstVariadicArg(2), CAPTURE_ERRNO) : null;
+    /**
+     * {@code int statx(int dirfd, const char *, int flags, unsigned mask, struct statx *)}, errno
+     * captured: one layout on every architecture, unlike {@code struct stat}.
+     */
+    public static final MethodHandle STATX = errnoCall("statx", FunctionDescriptor.of(ValueLayout.JAVA_INT,
+            ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS));
+    /**
+     * {@code long syscall(long number, int fd, void *, void *, unsigned flags)}, for system calls
+     * the C library has no wrapper for ({@code cachestat}), errno captured.
+     */
+    public static final MethodHandle SYSCALL_4 = LINUX ? LINKER.downcallHandle(find("syscall"),
+            FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT,
+                    ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT),
+            Linker.Option.firstVariadicArg(1), CAPTURE_ERRNO) : null;
+    /**
+     * {@code long syscall(long number, ...)} with six more arguments, each passed as a {@code long}
+     * (the C library reads every variadic argument of {@code syscall} as one; a call that takes fewer
+     * ignores the rest), errno captured: for io_uring, which the C library does not wrap. Pointers
+     * travel as addresses in {@code long}s, as in {@link #READ_AT}.
+     */
+    public static final MethodHandle SYSCALL_6 = LINUX ? LINKER.downcallHandle(find("syscall"),
+            FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG,
+                    ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG,
+                    ValueLayout.JAVA_LONG),
+            Linker.Option.firstVariadicArg(1), CAPTURE_ERRNO) : null;
+    /** {@code void *mmap(void *, size_t, int prot, int flags, int fd, off_t)}, errno captured, addresses as {@code long}s. */
+    public static final MethodHandle MMAP = errnoCall("mmap", FunctionDescriptor.of(ValueLayout.JAVA_LONG,
+            ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
+            ValueLayout.JAVA_LONG));
+    /** {@code int munmap(void *, size_t)}, errno captured. */
+    public static final MethodHandle MUNMAP = errnoCall("munmap", FunctionDescriptor.of(ValueLayout.JAVA_INT,
+            ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG));
+    /** {@code int getpagesize(void)}. */
+    public static final MethodHandle GETPAGESIZE = LINUX ? LINKER.downcallHandle(find("getpagesize"),
+            FunctionDescriptor.of(ValueLayout.JAVA_INT)) : null;
+    /**
+     * {@code ssize_t recv(int fd, void *, size_t, int flags)}, errno captured, the buffer as in
+     * {@link #READ_AT}: for sockets, where it goes to the socket layer without the file layer's
+     * position and iterator steps that {@code read(2)} takes.
+     */
+    public static final MethodHandle RECV_AT = errnoCall("recv", FunctionDescriptor.of(ValueLayout.JAVA_LONG,
+            ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT));
+    /** {@code ssize_t send(int fd, const void *, size_t, int flags)}, errno captured, the buffer as in {@link #READ_AT}. */
+    public static final MethodHandle SEND_AT = errnoCall("send", FunctionDescriptor.of(ValueLayout.JAVA_LONG,
+            ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT));
+    /** {@code ssize_t sendmsg(int fd, const struct msghdr *, int flags)}, errno captured. */
+    public static final MethodHandle SENDMSG = errnoCall("sendmsg", FunctionDescriptor.of(ValueLayout.JAVA_LONG,
+            ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
+    /** {@code ssize_t write(int fd, const void *, size_t)}, errno captured, the buffer as in {@link #READ_AT}. */
+    public static final MethodHandle WRITE_AT = errnoCall("write", FunctionDescriptor.of(ValueLayout.JAVA_LONG,
+            ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG));
+    /** {@code int pipe2(int fds[2], int flags)}, errno captured. */
+    public static final MethodHandle PIPE2 = errnoCall("pipe2", FunctionDescriptor.of(ValueLayout.JAVA_INT,
+            ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
+    /** {@code int shutdown(int fd, int how)}, errno captured. */
+    public static final MethodHandle SHUTDOWN = errnoCall("shutdown", FunctionDescriptor.of(ValueLayout.JAVA_INT,
+            ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
+    /** {@code int close(int fd)}, errno captured. */
+    public static final MethodHandle CLOSE = errnoCall("close", FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
+    /** {@code int epoll_create1(int flags)}, errno captured. */
+    public static final MethodHandle EPOLL_CREATE1 = errnoCall("epoll_create1", FunctionDescriptor.of(ValueLayout.JAVA_INT,
+            ValueLayout.JAVA_INT));
+    /** {@code int epoll_ctl(int epfd, int op, int fd, struct epoll_event *)}, errno captured. */
+    public static final MethodHandle EPOLL_CTL = errnoCall("epoll_ctl", FunctionDescriptor.of(ValueLayout.JAVA_INT,
+            ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS));
+    /** {@code int epoll_wait(int epfd, struct epoll_event *, int maxevents, int timeout)}, errno captured. */
+    public static final MethodHandle EPOLL_WAIT = errnoCall("epoll_wait", FunctionDescriptor.of(ValueLayout.JAVA_INT,
+            ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
+    /** {@code int eventfd(unsigned initval, int flags)}, errno captured. */
+    public static final MethodHandle EVENTFD = errnoCall("eventfd", FunctionDescriptor.of(ValueLayout.JAVA_INT,
+            ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
+    /** {@code char *strerror(int)}: its text is for {@link Errno#strerror}. */
+    public static final MethodHandle STRERROR = LINUX ? LINKER.downcallHandle(find("strerror"),
+            FunctionDescriptor.of(ValueLayout.ADDRESS.withTargetLayout(
+                    java.lang.foreign.MemoryLayout.sequenceLayout(256, ValueLayout.JAVA_BYTE)),
+                    ValueLayout.JAVA_INT)) : null;
+
+    private LibC() {
+    }
+
+    public static void checkSupported() {
+        if (!LINUX) {
+            throw new UnsupportedOperationException(
+                    "the native path needs Linux; os.name=" + System.getProperty("os.name"));
+        }
+        if (ValueLayout.ADDRESS.byteSize() != Long.BYTES) {
+            throw new UnsupportedOperationException("the native path needs a 64-bit JVM; pointer size="
+                    + ValueLayout.ADDRESS.byteSize() + " os.arch=" + System.getProperty("os.arch"));
+        }
+    }
+
+    /** A capture segment for one call's errno, from {@code arena}. */
+    public static MemorySegment captureSegment(Arena arena) {
+        return arena.allocate(CAPTURE_LAYOUT);
+    }
+
+    public static int errno(MemorySegment capture) {
+        return (int) ERRNO.get(capture, 0L);
+    }
+
+    private static MethodHandle errnoCall(String name, FunctionDescriptor descriptor) {
+        return LINUX ? LINKER.downcallHandle(find(name), descriptor, CAPTURE_ERRNO) : null;
+    }
+
+    private static MemorySegment find(String name) {
+        return LOOKUP.find(name).orElseThrow(
+                () -> new UnsatisfiedLinkError("no symbol " + name + " in the C library"));
+    }
+}

@@ -1,0 +1,379 @@
+package dev.wirespeed.linux.uring;
+
+import dev.wirespeed.linux.NativeIoException;
+import dev.wirespeed.linux.NativeSocket;
+import dev.wirespeed.linux.internal.sys.Errno;
+import dev.wirespeed.linux.internal.sys.FdDirection;
+import dev.wirespeed.linux.internal.sys.Flags;
+import dev.wirespeed.linux.internal.uring.Ring;
+import dev.wirespeed.io.IdleStrategy;
+import java.io.IOException;
+import java.lang.ref.Reference;
+import java.nio.ByteBuffer;
+import java.nio.channels.ByteChannel;
+import java.nio.channels.ClosedChannelException;
+import java.util.Objects;
+
+/**
+ * A connected {@link NativeSocket} read and written through an io_uring of its own: each
+ * {@link #read} is one {@code RECV} and each {@link #write} one {@code SEND} (or {@code SEND_ZC}, below),
+ * waited for before the call returns. A {@link ByteChannel}, so a {@code FrameReader} or
+ * {@code FrameWriter} runs over it as over the socket itself.
+ *
+ * <p>Waiting: {@link #open(NativeSocket, IdleStrategy) without an idle strategy}, the operation is
+ * submitted and waited for in one {@code io_uring_enter}, one system call per read or write as with
+ * {@code recv(2)} and {@code send(2)}. With one, the operation is submitted, then the completion queue
+ * is polled in user space, calling the strategy between empty looks, and no system call is made to
+ * wait; the ring is then opened with {@code COOP_TASKRUN} and {@code TASKRUN_FLAG} where the kernel
+ * has them, so that the kernel flags the completion's work for the polling thread to run (one
+ * {@code io_uring_enter}) instead of interrupting it. {@link Builder#ring} chooses another mode.
+ *
+ * <p>Zero-copy sends: with {@link Builder#zeroCopyFrom(int)}, a write of at least that many bytes from a
+ * direct buffer goes as one {@code SEND_ZC}, which sends from the buffer's own pages; the write returns
+ * only once the kernel's notification says it no longer reads them, so the caller may reuse the buffer
+ * at once, as after any write. Whether the kernel really avoided the copy is counted
+ * ({@link #copiedZeroCopySends()}): to a peer on the same machine it always copies. Where the socket
+ * cannot send without a copy ({@code EOPNOTSUPP}: a Unix domain socket, say) that write and every later
+ * one go by {@code SEND}. Off by default.
+ *
+ * <p>Semantics are the socket's: a read returns what arrived (at least one byte), -1 at end of stream;
+ * a write may take fewer bytes than offered; failures throw {@link NativeIoException} naming the call
+ * ({@code recv}, {@code send} or {@code send_zc}), errno and socket; {@code SIGPIPE} is never raised. The
+ * socket is put in blocking mode, as io_uring returns {@code EAGAIN} at once for a non-blocking one.
+ * Heap buffers go through a direct copy buffer (and never by {@code SEND_ZC}).
+ *
+ * <p>Thread safety: one thread at a time, for reads and writes together (they share the ring); with a
+ * ring opened {@code SINGLE_ISSUER}, the thread that built the channel. No allocation per call.
+ */
+public final class IoUringSocket implements ByteChannel {
+    private final NativeSocket socket;
+    private final Ring ring;
+    private final IdleStrategy idle;
+    private final FdDirection in = new FdDirection(true);
+    private final FdDirection out = new FdDirection(true);
+    private final Ring.Completion onCompletion = this::completed;
+    /** Writes of at least this many bytes from a direct buffer go by {@code SEND_ZC}; {@code >= 1}, MAX_VALUE for never. */
+    private int zeroCopyFrom;
+    private long zeroCopySends;
+    private long copiedZeroCopySends;
+    private long token;
+    private int result;
+    /** The operation's own completion arrived. */
+    private boolean done;
+    /** The operation's completion said a notification follows (a zero-copy send's). */
+    private boolean more;
+    /** The zero-copy send's notification arrived (it comes after the send's completion, but either order is taken). */
+    private boolean notified;
+    /** The notification of the last zero-copy send said the kernel copied the bytes. */
+    private boolean copied;
+
+    private IoUringSocket(NativeSocket socket, Ring ring, IdleStrategy idle, int zeroCopyFrom) {
+        this.socket = socket;
+        this.ring = ring;
+        this.idle = idle;
+        this.zeroCopyFrom = zeroCopyFrom;
+    }
+
+    /**
+     * Reads and writes {@code socket} through a new ring of its own, waiting in the kernel; the
+     * socket is closed with the channel.
+     *
+     * @param socket a connected socket, put in blocking mode
+     * @return the channel
+     * @throws IOException if the ring cannot be opened or the socket's mode set
+     * @throws UnsupportedOperationException where io_uring is unavailable, saying why
+     */
+    public static IoUringSocket open(NativeSocket socket) throws IOException {
+        return builder(socket).build();
+    }
+
+    /**
+     * As {@link #open(NativeSocket)}, polling the completion queue with {@code idle} instead of
+     * waiting in the kernel, where {@code idle} is not null.
+     *
+     * @param socket a connected socket, put in blocking mode
+     * @param idle what to do between empty looks at the completion queue, or null to wait in the kernel
+     * @return the channel
+     * @throws IOException if the ring cannot be opened or the socket's mode set
+     * @throws UnsupportedOperationException where io_uring is unavailable, saying why
+     */
+    public static IoUringSocket open(NativeSocket socket, IdleStrategy idle) throws IOException {
+        return builder(socket).idleStrategy(idle).build();
+    }
+
+    /**
+     * {@return a builder of a channel over {@code socket}}, with the defaults of {@link #open(NativeSocket)}
+     *
+     * @param socket a connected socket
+     */
+    public static Builder builder(NativeSocket socket) {
+        return new Builder(socket);
+    }
+
+    /** {@return the socket} */
+    public NativeSocket socket() {
+        return socket;
+    }
+
+    /**
+     * Receives what the socket has, up to {@code dst.remaining()} bytes, waiting for at least one.
+     *
+     * @param dst where to put the bytes; its position advances by the count
+     * @return the count; 0 if {@code dst} has no room; -1 at end of stream
+     * @throws ClosedChannelException if closed
+     * @throws NativeIoException if {@code recv} fails (a reset connection, say)
+     */
+    @Override
+    public int read(ByteBuffer dst) throws IOException {
+        ensureOpen();
+        int position = dst.position();
+        int remaining = dst.limit() - position;
+        if (remaining == 0) {
+            return 0;
+        }
+        int n;
+        if (dst.isDirect()) {
+            ring.recv(socket.fd(), in.address(dst) + position, remaining, 0, ++token);
+            n = await("recv");
+            Reference.reachabilityFence(dst);
+            if (n > 0) {
+                dst.position(position + n);
+            }
+        } else {
+            ByteBuffer through = in.copyBuffer();
+            ring.recv(socket.fd(), in.address(through), Math.min(remaining, through.capacity()), 0, ++token);
+            n = await("recv");
+            if (n > 0) {
+                dst.put(through.clear().limit(n));
+            }
+        }
+        return n == 0 ? -1 : n;
+    }
+
+    /**
+     * Sends {@code src}'s remaining bytes, or as many as the socket takes in one {@code SEND}.
+     *
+     * @param src the bytes; its position advances by the count
+     * @return the count
+     * @throws ClosedChannelException if closed
+     * @throws NativeIoException if {@code send} fails ({@code EPIPE} when the peer has gone, say)
+     */
+    @Override
+    public int write(ByteBuffer src) throws IOException {
+        ensureOpen();
+        int position = src.position();
+        int remaining = src.limit() - position;
+        if (remaining == 0) {
+            return 0;
+        }
+        int n;
+        if (src.isDirect()) {
+            long address = out.address(src) + position;
+            if (remaining >= zeroCopyFrom) {
+                n = sendZeroCopy(address, remaining);
+            } else {
+                ring.send(socket.fd(), address, remaining, Flags.MSG_NOSIGNAL, ++token);
+                n = await("send");
+            }
+            Reference.reachabilityFence(src);
+            src.position(position + n);
+        } else {
+            ByteBuffer through = out.copyBuffer().clear();
+            int length = Math.min(remaining, through.capacity());
+            through.put(0, src, position, length);
+            ring.send(socket.fd(), out.address(through), length, Flags.MSG_NOSIGNAL, ++token);
+            n = await("send");
+            src.position(position + n);
+        }
+        return n;
+    }
+
+    /** One {@code SEND_ZC}, waited for until its notification; by {@code SEND} where the socket refuses it. */
+    private int sendZeroCopy(long address, int length) throws IOException {
+        ring.sendZeroCopy(socket.fd(), address, length, Flags.MSG_NOSIGNAL, true, ++token);
+        waitForCompletion();
+        if (result == -Errno.EOPNOTSUPP) {
+            zeroCopyFrom = Integer.MAX_VALUE; // this socket cannot: every later write goes by SEND
+            ring.send(socket.fd(), address, length, Flags.MSG_NOSIGNAL, ++token);
+            return await("send");
+        }
+        if (result < 0) {
+            throw failure("send_zc");
+        }
+        zeroCopySends++;
+        if (copied) {
+            copiedZeroCopySends++;
+        }
+        return result;
+    }
+
+    /** {@return writes sent by {@code SEND_ZC} so far} */
+    public long zeroCopySends() {
+        return zeroCopySends;
+    }
+
+    /**
+     * {@return how many of the {@link #zeroCopySends()} the kernel copied after all} (its notification
+     * said so): every one of them where the peer is on the same machine
+     */
+    public long copiedZeroCopySends() {
+        return copiedZeroCopySends;
+    }
+
+    /** Submits the one prepared operation and waits for it; {@return its count, never negative} */
+    private int await(String call) throws IOException {
+        waitForCompletion();
+        if (result < 0) {
+            throw failure(call);
+        }
+        return result;
+    }
+
+    /** Submits the one prepared operation and waits for its completion, and for a zero-copy send's notification too. */
+    private void waitForCompletion() throws IOException {
+        done = false;
+        more = false;
+        notified = false;
+        copied = false;
+        if (idle == null) {
+            do {
+                ring.submitAndWait(1);
+                ring.complete(onCompletion);
+            } while (!done || more && !notified);
+        } else {
+            ring.submit();
+            int empty = 0;
+            while (true) {
+                ring.complete(onCompletion);
+                if (done && (!more || notified)) {
+                    break;
+                }
+                idle.idle(++empty);
+            }
+        }
+    }
+
+    private NativeIoException failure(String call) {
+        return new NativeIoException(call, -result, "fd=" + socket.fd() + " through io_uring, " + socket);
+    }
+
+    private void completed(long userData, int res, int flags) {
+        if (userData != token) {
+            return;
+        }
+        if ((flags & Ring.CQE_F_NOTIF) != 0) {
+            copied = (res & Ring.NOTIF_USAGE_ZC_COPIED) != 0;
+            notified = true;
+        } else {
+            result = res;
+            done = true;
+            more = (flags & Ring.CQE_F_MORE) != 0;
+        }
+    }
+
+    @Override
+    public boolean isOpen() {
+        return socket.isOpen();
+    }
+
+    /**
+     * Closes the ring, then the socket. Closing twice does nothing.
+     *
+     * @throws IOException if closing the socket fails
+     */
+    @Override
+    public void close() throws IOException {
+        ring.close();
+        socket.close();
+    }
+
+    @Override
+    public String toString() {
+        return "IoUringSocket[" + socket + (idle == null ? " waiting" : " polling") + " " + ring
+                + (zeroCopyFrom == Integer.MAX_VALUE ? "" : " zeroCopyFrom=" + zeroCopyFrom) + "]";
+    }
+
+    private void ensureOpen() throws ClosedChannelException {
+        if (!socket.isOpen()) {
+            throw new ClosedChannelException();
+        }
+    }
+
+    /**
+     * Settings of an {@link IoUringSocket}.
+     *
+     * <p>Thread safety: not thread-safe; build on one thread (the one that will use the channel, where the
+     * ring is {@code SINGLE_ISSUER}).
+     */
+    public static final class Builder {
+        private final NativeSocket socket;
+        private IdleStrategy idle;
+        private IoUring.Options ring;
+        private int zeroCopyFrom = Integer.MAX_VALUE;
+
+        private Builder(NativeSocket socket) {
+            this.socket = Objects.requireNonNull(socket, "socket");
+        }
+
+        /**
+         * Polls the completion queue with {@code idle} between empty looks instead of waiting in the
+         * kernel.
+         *
+         * @param idle the strategy, or null to wait in the kernel (the default)
+         * @return this builder
+         */
+        public Builder idleStrategy(IdleStrategy idle) {
+            this.idle = idle;
+            return this;
+        }
+
+        /**
+         * Opens the ring with these options instead of the default (2 entries; {@code COOP_TASKRUN} with
+         * {@code TASKRUN_FLAG} where the channel polls and the kernel has them): to choose
+         * {@code SINGLE_ISSUER} with {@code DEFER_TASKRUN}, or {@code SQPOLL} with its thread's CPU.
+         *
+         * @param options the ring's options, used as they are
+         * @return this builder
+         */
+        public Builder ring(IoUring.Options options) {
+            this.ring = Objects.requireNonNull(options, "options");
+            return this;
+        }
+
+        /**
+         * Sends writes of at least {@code bytes} from a direct buffer by {@code SEND_ZC} (see the class
+         * comment); by default none are.
+         *
+         * @param bytes {@code >= 1}; {@code Integer.MAX_VALUE} for never
+         * @return this builder
+         * @throws IllegalArgumentException if {@code bytes < 1}, naming it
+         */
+        public Builder zeroCopyFrom(int bytes) {
+            if (bytes < 1) {
+                throw new IllegalArgumentException("zeroCopyFrom=" + bytes + " min=1");
+            }
+            this.zeroCopyFrom = bytes;
+            return this;
+        }
+
+        /**
+         * Puts the socket in blocking mode and opens the ring; the socket is closed with the channel.
+         *
+         * @return the channel
+         * @throws IOException if the ring cannot be opened or the socket's mode set
+         * @throws UnsupportedOperationException where io_uring is unavailable, saying why
+         */
+        public IoUringSocket build() throws IOException {
+            socket.configureBlocking(true);
+            IoUring.Options options = ring;
+            if (options == null) {
+                options = IoUring.options().entries(2);
+                if (idle != null && IoUringSupport.kernel().accepts(IoUring.Setup.TASKRUN_FLAG)) {
+                    // A polling thread runs its completion work when the kernel flags it, rather than being interrupted.
+                    options.with(IoUring.Setup.COOP_TASKRUN, IoUring.Setup.TASKRUN_FLAG);
+                }
+            }
+            return new IoUringSocket(socket, Ring.open(options), idle, zeroCopyFrom);
+        }
+    }
+}

@@ -1,0 +1,41 @@
+package dev.wirespeed.linux.uring;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+
+/** {@link IoUringSupport}: what a missing operation says, and why a ring cannot be opened, in words. */
+@EnabledOnOs(OS.LINUX)
+class IoUringSupportTest {
+    @Test
+    void aMissingOperationIsNamedWithTheKernelRelease() {
+        assumeTrue(IoUringSupport.kernel().available(), IoUringSupport.kernel().unavailableReason());
+        IoUringSupport older = IoUringSupport.kernel().without(IoUring.Op.SEND_ZC, IoUring.Op.RECV);
+        assertFalse(older.supports(IoUring.Op.SEND_ZC));
+        older.require(IoUring.Op.NOP, IoUring.Op.SEND);
+        UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,
+                () -> older.require(IoUring.Op.SEND, IoUring.Op.RECV, IoUring.Op.SEND_ZC));
+        assertTrue(e.getMessage().startsWith("io_uring on this kernel (" + System.getProperty("os.version")
+                + ") lacks [RECV, SEND_ZC]; it supports ["), e.getMessage());
+        UnsupportedOperationException none = assertThrows(UnsupportedOperationException.class,
+                () -> new IoUringSupport(false, "why not", 0, java.util.Set.of(), java.util.Set.of()).require());
+        assertEquals("why not", none.getMessage());
+    }
+
+    @Test
+    void whyARingCannotBeOpenedIsSaidInWordsAUserCanActOn() {
+        assertTrue(IoUringSupport.unavailableReason(38, null).contains("not in this kernel"));
+        assertTrue(IoUringSupport.unavailableReason(1, "2\n").contains("kernel.io_uring_disabled=2"));
+        assertTrue(IoUringSupport.unavailableReason(1, "1").contains("kernel.io_uring_group"));
+        assertTrue(IoUringSupport.unavailableReason(1, "0").contains("seccomp"));
+        assertTrue(IoUringSupport.unavailableReason(1, null).contains("kernel.io_uring_disabled=(absent)"));
+        assertTrue(IoUringSupport.unavailableReason(12, "0").contains("ulimit -l"));
+    }
+
+}

@@ -1,0 +1,20 @@
+package dev.wirespeed.linux.uring;
+
+import dev.wirespeed.loop.FrameServer;
+import dev.wirespeed.testing.FrameServerContract;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+
+/**
+ * The server's contract on the io_uring transport with every resource at its smallest: four receive
+ * buffers of 64 bytes (receives run out of buffers and are re-armed, connections reach their cap),
+ * send buffers of a page, the smallest a socket's own can be (writes take part of a large frame), and queues of 4 and 8 entries
+ * (submissions wait for room, completions overflow into the kernel).
+ */
+@EnabledOnOs(value = OS.LINUX, disabledReason = "io_uring is Linux's")
+class IoUringTightFrameServerTest extends FrameServerContract {
+    @Override
+    protected FrameServer.Builder backend(FrameServer.Builder builder) {
+        return builder.transport(IoUringTransport.create().receiveBuffers(4, 64).sendBuffer(4096).rings(4, 8));
+    }
+}

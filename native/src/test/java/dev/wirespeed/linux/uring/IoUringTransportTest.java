@@ -1,0 +1,440 @@
+package dev.wirespeed.linux.uring;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.wirespeed.linux.NativeIoException;
+import dev.wirespeed.loop.spi.Endpoint;
+import dev.wirespeed.loop.spi.LendingEndpoint;
+import dev.wirespeed.loop.spi.Listener;
+import dev.wirespeed.loop.spi.Poller;
+import dev.wirespeed.testing.SteadyState;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+
+/**
+ * {@link IoUringTransport}'s poller driven by hand on the test thread, where the contract suites
+ * cannot look: receive buffers running out and a connection at its cap (bytes arrive whole and in
+ * order all the same, read or lent), more completions than the completion queue holds, a reset peer, descriptors
+ * released on close with operations in flight, a wake-up from another thread, a bounded wait, a
+ * kernel without an operation, and no allocation per turn. Peers are JDK sockets.
+ */
+@EnabledOnOs(OS.LINUX)
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class IoUringTransportTest {
+    private final List<AutoCloseable> open = new ArrayList<>();
+
+    @BeforeAll
+    static void needsIoUring() {
+        IoUringSupport kernel = IoUringSupport.kernel();
+        assumeTrue(kernel.available(), kernel.unavailableReason());
+    }
+
+    @AfterEach
+    void closeAll() throws Exception {
+        for (int i = open.size() - 1; i >= 0; i--) {
+            open.get(i).close();
+        }
+    }
+
+    /** A poller, its listener, and the connections accepted from it in order. */
+    private final class Harness {
+        final Poller poller;
+        final Listener listener;
+        final List<Endpoint> accepted = new ArrayList<>();
+        /** The ops each attachment was last handed with, this poll. */
+        final Map<Object, Integer> handed = new HashMap<>();
+
+        Harness(IoUringTransport transport) throws IOException {
+            poller = transport.openPoller();
+            open.add(poller);
+            listener = transport.listen(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
+            open.add(listener);
+            poller.register(listener, listener);
+        }
+
+        SocketChannel connect() throws IOException {
+            SocketChannel peer = SocketChannel.open(listener.localAddress());
+            peer.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            open.add(peer);
+            int before = accepted.size();
+            while (accepted.size() == before) {
+                poll(100);
+            }
+            return peer;
+        }
+
+        /** One poll: accepts what waits and records what was handed over. */
+        int poll(long timeoutMillis) throws IOException {
+            handed.clear();
+            return poller.poll(timeoutMillis, (attachment, ops) -> {
+                if (attachment == listener) {
+                    try {
+                        for (Endpoint e; (e = listener.accept()) != null; ) {
+                            open.add(e);
+                            poller.register(e, e, Poller.READ);
+                            accepted.add(e);
+                        }
+                    } catch (IOException x) {
+                        throw new AssertionError(x);
+                    }
+                } else {
+                    handed.merge(attachment, ops, (a, b) -> a | b);
+                }
+            });
+        }
+
+        /** Polls until {@code endpoint} is ready to read, then reads once into {@code into}; {@return the count} */
+        int readWhenReady(Endpoint endpoint, ByteBuffer into) throws IOException {
+            while (true) {
+                int n = endpoint.read(into);
+                if (n != 0) {
+                    return n;
+                }
+                poll(100);
+            }
+        }
+    }
+
+    private static byte[] random(long seed, int length) {
+        byte[] bytes = new byte[length];
+        new SplittableRandom(seed).nextBytes(bytes);
+        return bytes;
+    }
+
+    @Test
+    void bytesArriveWholeAndInOrderWhenBuffersRunOutAndConnectionsReachTheirCap() throws Exception {
+        // Two buffers of 64 bytes: one connection takes both (its cap), the other's receive runs out.
+        Harness h = new Harness(IoUringTransport.create().receiveBuffers(2, 64));
+        SocketChannel first = h.connect();
+        SocketChannel second = h.connect();
+        long seed = System.nanoTime();
+        byte[] a = random(seed, 50_000);
+        byte[] b = random(seed + 1, 50_000);
+        CompletableFuture<Void> writers = CompletableFuture.allOf(
+                CompletableFuture.runAsync(() -> writeAll(first, a)), CompletableFuture.runAsync(() -> writeAll(second, b)));
+        // Read as a loop does, a little of each per turn: the buffers go round between the two.
+        ByteBuffer gotA = ByteBuffer.allocateDirect(a.length);
+        ByteBuffer gotB = ByteBuffer.allocate(b.length);
+        while (gotA.position() < a.length || gotB.position() < b.length) {
+            h.accepted.get(0).read(gotA.limit(Math.min(a.length, gotA.position() + 100)));
+            h.accepted.get(1).read(gotB.limit(Math.min(b.length, gotB.position() + 77)));
+            h.poll(10);
+        }
+        writers.get(30, TimeUnit.SECONDS);
+        assertArrayEquals(a, bytes(gotA.flip()), "seed=" + seed);
+        assertArrayEquals(b, bytes(gotB.flip()), "seed=" + seed);
+    }
+
+    @Test
+    void lentBytesAreReceivedInPlaceInOrderAndEachBufferGoesBackWhenConsumed() throws Exception {
+        // Two buffers of 64 bytes for 20,000 bytes: only consuming what was lent lets the receive go on.
+        Harness h = new Harness(IoUringTransport.create().receiveBuffers(2, 64));
+        SocketChannel peer = h.connect();
+        long seed = System.nanoTime();
+        SplittableRandom pieces = new SplittableRandom(seed);
+        byte[] sent = random(seed, 20_000);
+        CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> writeAll(peer, sent));
+        LendingEndpoint e = (LendingEndpoint) h.accepted.get(0);
+        ByteBuffer got = ByteBuffer.allocate(sent.length);
+        while (got.hasRemaining()) {
+            ByteBuffer lent = e.lend();
+            if (lent == null) {
+                h.poll(10);
+                continue;
+            }
+            assertTrue(lent.isReadOnly() && lent.isDirect() && lent.hasRemaining(), lent.toString());
+            assertSame(lent, e.lend(), "a second lend before consume");
+            int n = 1 + pieces.nextInt(lent.remaining()); // some of it: the next lend starts after
+            got.put(lent.slice(lent.position(), n));
+            e.consume(n);
+        }
+        writer.get(30, TimeUnit.SECONDS);
+        assertArrayEquals(sent, got.array(), "seed=" + seed);
+        assertNull(e.lend(), "nothing more was sent");
+        IllegalArgumentException over = assertThrows(IllegalArgumentException.class, () -> e.consume(1));
+        assertTrue(over.getMessage().startsWith("n=1 lent=0 "), over.getMessage());
+    }
+
+    @Test
+    void moreCompletionsThanTheQueueHoldsAreAllDelivered() throws Exception {
+        // Queues of 2 and 4 entries, 24 connections each sending at once: completions overflow into the kernel.
+        Harness h = new Harness(IoUringTransport.create().rings(2, 4));
+        List<SocketChannel> peers = new ArrayList<>();
+        for (int i = 0; i < 24; i++) {
+            peers.add(h.connect());
+        }
+        for (int i = 0; i < peers.size(); i++) {
+            writeAll(peers.get(i), random(i, 1_000));
+        }
+        for (int i = 0; i < peers.size(); i++) {
+            ByteBuffer got = ByteBuffer.allocate(1_000);
+            while (got.hasRemaining()) {
+                h.readWhenReady(h.accepted.get(i), got);
+            }
+            assertArrayEquals(random(i, 1_000), got.array(), "connection " + i);
+        }
+    }
+
+    @Test
+    void writesAreSentInOrderThroughASendBufferSmallerThanThem() throws Exception {
+        Harness h = new Harness(IoUringTransport.create().sendBuffer(4096));
+        SocketChannel peer = h.connect();
+        Endpoint ours = h.accepted.get(0);
+        byte[] sent = random(7, 300_000);
+        CompletableFuture<byte[]> received = CompletableFuture.supplyAsync(() -> readExactly(peer, sent.length));
+        ByteBuffer src = ByteBuffer.wrap(sent);
+        h.poller.interest(ours, Poller.READ | Poller.WRITE);
+        while (src.hasRemaining()) {
+            if (ours.write(src) == 0) {
+                h.poll(100); // the send buffer is full until a send completes
+            }
+        }
+        while (!received.isDone()) {
+            h.poll(10);
+        }
+        assertArrayEquals(sent, received.get());
+    }
+
+    @Test
+    void aPeerThatResetsMidFrameFailsTheReadNamingRecvAndTheError() throws Exception {
+        Harness h = new Harness(IoUringTransport.create());
+        SocketChannel peer = h.connect();
+        peer.write(ByteBuffer.wrap(new byte[] {0, 0, 0, 100, 0, 0, 0, 1, 9, 9}));
+        peer.setOption(StandardSocketOptions.SO_LINGER, 0);
+        peer.close();
+        Endpoint ours = h.accepted.get(0);
+        ByteBuffer into = ByteBuffer.allocate(64);
+        NativeIoException e = assertThrows(NativeIoException.class, () -> {
+            while (true) {
+                if (ours.read(into) < 0) {
+                    throw new AssertionError("an orderly end, not a reset: " + into);
+                }
+                h.poll(100);
+            }
+        });
+        assertTrue(e.getMessage().startsWith("recv"), e.getMessage());
+        assertEquals(104, e.errno(), e.getMessage()); // ECONNRESET
+    }
+
+    @Test
+    void closingWithOperationsInFlightReleasesEveryDescriptor() throws Exception {
+        long before = openDescriptors();
+        IoUringTransport transport = IoUringTransport.create().receiveBuffers(8, 4096);
+        Poller poller = transport.openPoller();
+        Listener listener = transport.listen(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
+        poller.register(listener, listener);
+        List<SocketChannel> peers = new ArrayList<>();
+        List<Endpoint> ours = new ArrayList<>();
+        for (int i = 0; i < 16; i++) {
+            peers.add(SocketChannel.open(listener.localAddress()));
+        }
+        while (ours.size() < peers.size()) {
+            poller.poll(100, (attachment, ops) -> {
+                try {
+                    for (Endpoint e; (e = listener.accept()) != null; ) {
+                        poller.register(e, e, Poller.READ);
+                        ours.add(e);
+                    }
+                } catch (IOException x) {
+                    throw new AssertionError(x);
+                }
+            });
+        }
+        // Some hold received bytes, one has output the peer never reads; every receive is armed.
+        for (int i = 0; i < 8; i++) {
+            peers.get(i).write(ByteBuffer.wrap(new byte[5_000]));
+        }
+        ByteBuffer big = ByteBuffer.allocateDirect(1 << 16);
+        for (int i = 0; i < 1_000; i++) { // 64 MB offered: the peer's socket fills and a send stays in flight
+            ours.get(14).write(big.clear());
+            poller.poll(0, (attachment, ops) -> { });
+        }
+        for (int i = 0; i < ours.size(); i++) {
+            poller.deregister(ours.get(i));
+            if (i % 2 == 0) {
+                ours.get(i).close();
+            } else {
+                ours.get(i).reset();
+            }
+        }
+        poller.close();
+        listener.close();
+        for (SocketChannel peer : peers) {
+            peer.configureBlocking(true);
+            ByteBuffer sink = ByteBuffer.allocate(1 << 16);
+            try {
+                while (peer.read(sink.clear()) >= 0) {
+                    // each peer reads what was sent, then the end or a reset
+                }
+            } catch (IOException reset) {
+                // a reset is an end too
+            }
+            peer.close();
+        }
+        assertEquals(before, openDescriptors(), "descriptors open before the poller and after it closed");
+    }
+
+    @Test
+    void aWakeupFromAnotherThreadEndsAWaitWithoutLimit() throws Exception {
+        Harness h = new Harness(IoUringTransport.create());
+        h.poll(0); // the ring is opened on this thread
+        Thread waker = Thread.ofPlatform().start(() -> {
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            h.poller.wakeup();
+        });
+        assertEquals(0, h.poll(-1));
+        waker.join();
+    }
+
+    @Test
+    void aBoundedWaitEndsWithNothingHandedOver() throws Exception {
+        Harness h = new Harness(IoUringTransport.create());
+        assertEquals(0, h.poll(20));
+        assertTrue(h.handed.isEmpty(), h.handed.toString());
+    }
+
+    @Test
+    void aKernelWithoutAnOperationIsRefusedNamingIt() {
+        IoUringSupport masked = IoUringSupport.kernel().without(IoUring.Op.RECV);
+        UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,
+                () -> IoUringTransport.create(masked));
+        assertTrue(e.getMessage().contains("lacks [RECV]"), e.getMessage());
+    }
+
+    @Test
+    void ringSetupsReachTheRingAndImpossibleOnesAreRefusedByName() throws Exception {
+        Harness sqPoll = new Harness(IoUringTransport.create().sqPoll(-1, 10));
+        sqPoll.poll(0); // opens the ring
+        int sqPollBit = IoUring.Setup.SQPOLL.bit();
+        assertTrue((ringFlags(sqPoll.poller) & sqPollBit) != 0, sqPoll.poller.toString());
+        Harness chosen = new Harness(IoUringTransport.create());
+        chosen.poll(0);
+        int deferred = IoUring.Setup.SINGLE_ISSUER.bit() | IoUring.Setup.DEFER_TASKRUN.bit();
+        assertEquals(deferred, ringFlags(chosen.poller) & deferred, "the default where the kernel takes it: " + chosen.poller);
+        Harness interrupt = new Harness(IoUringTransport.create().setup());
+        interrupt.poll(0);
+        assertEquals(0, ringFlags(interrupt.poller) & ~0x8, "no setup flags but CQSIZE (0x8): " + interrupt.poller);
+
+        IllegalArgumentException deferWithSqPoll = assertThrows(IllegalArgumentException.class, () -> IoUringTransport
+                .create().sqPoll(0, 10).setup(IoUring.Setup.SINGLE_ISSUER, IoUring.Setup.DEFER_TASKRUN));
+        assertTrue(deferWithSqPoll.getMessage().endsWith("with SQPOLL (cpu=0): the kernel takes DEFER_TASKRUN only "
+                + "without SQPOLL"), deferWithSqPoll.getMessage());
+        IllegalArgumentException alone = assertThrows(IllegalArgumentException.class,
+                () -> IoUringTransport.create().setup(IoUring.Setup.DEFER_TASKRUN));
+        assertEquals("setup=[DEFER_TASKRUN]: DEFER_TASKRUN needs SINGLE_ISSUER", alone.getMessage());
+        IllegalArgumentException sq = assertThrows(IllegalArgumentException.class,
+                () -> IoUringTransport.create().setup(IoUring.Setup.SQPOLL));
+        assertEquals("setup=[SQPOLL]: SQPOLL is set by sqPoll(cpu, idleMillis)", sq.getMessage());
+        IoUringSupport kernel = IoUringSupport.kernel();
+        java.util.Set<IoUring.Setup> flags = java.util.EnumSet.copyOf(kernel.setupFlags());
+        flags.remove(IoUring.Setup.COOP_TASKRUN);
+        IoUringSupport masked = new IoUringSupport(true, "", kernel.features(), flags, kernel.operations());
+        UnsupportedOperationException refused = assertThrows(UnsupportedOperationException.class,
+                () -> IoUringTransport.create().setup(masked, IoUring.Setup.COOP_TASKRUN));
+        assertEquals("io_uring setup flag COOP_TASKRUN is not accepted by this kernel", refused.getMessage());
+    }
+
+    /** {@return the setup flags of the poller's ring, as its description shows them} */
+    private static int ringFlags(Poller poller) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("flags=0x([0-9a-f]+)").matcher(poller.toString());
+        assertTrue(m.find(), poller.toString());
+        return Integer.parseInt(m.group(1), 16);
+    }
+
+    @Test
+    void echoTurnsAllocateNothingOnceWarm() throws Exception {
+        Harness h = new Harness(IoUringTransport.create());
+        SocketChannel peer = h.connect();
+        peer.configureBlocking(false);
+        ByteBuffer message = ByteBuffer.allocateDirect(100);
+        ByteBuffer back = ByteBuffer.allocateDirect(100);
+        ByteBuffer chunk = ByteBuffer.allocateDirect(4096);
+        Poller.Ready echo = (attachment, ops) -> {
+            try {
+                chunk.clear();
+                ((Endpoint) attachment).read(chunk);
+                chunk.flip();
+                ((Endpoint) attachment).write(chunk);
+            } catch (IOException e) {
+                throw new AssertionError(e);
+            }
+        };
+        SteadyState.assertAllocatesNothingPerOperation("echoes, the peer's calls included",
+                Thread.currentThread().threadId(), 40_000, 60_000, i -> {
+                    peer.write(message.clear());
+                    back.clear();
+                    while (back.hasRemaining()) {
+                        h.poller.poll(0, echo); // reads what came and echoes it, or submits the echo
+                        if (peer.read(back) < 0) {
+                            throw new AssertionError("end of stream at echo " + i);
+                        }
+                    }
+                });
+    }
+
+    private static byte[] bytes(ByteBuffer b) {
+        byte[] out = new byte[b.remaining()];
+        b.get(out);
+        return out;
+    }
+
+    private static void writeAll(SocketChannel channel, byte[] bytes) {
+        try {
+            ByteBuffer b = ByteBuffer.wrap(bytes);
+            while (b.hasRemaining()) {
+                channel.write(b);
+            }
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static byte[] readExactly(SocketChannel channel, int length) {
+        try {
+            ByteBuffer b = ByteBuffer.allocate(length);
+            while (b.hasRemaining()) {
+                if (channel.read(b) < 0) {
+                    throw new AssertionError("end of stream after " + b.position() + " of " + length);
+                }
+            }
+            return b.array();
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static long openDescriptors() throws IOException {
+        try (var fds = Files.list(Path.of("/proc/self/fd"))) {
+            return fds.count();
+        }
+    }
+}
