@@ -1,15 +1,16 @@
 package dev.wirespeed.linux.uring;
 
+import dev.wirespeed.linux.internal.uring.Ring;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.Set;
 
 /**
- * io_uring on this machine: what the kernel supports ({@link #support()}), and the options a ring is
- * opened with, for an {@link IoUringSocket} ({@link IoUringSocket.Builder#ring}) or, through its setup
- * flags, an {@link IoUringTransport}. Rings are set up and driven by the library through the Foreign
- * Function and Memory API alone (no liburing, no JNI); their submission and completion queues are not
- * exposed.
+ * The options an io_uring is opened with: for an {@link IoUringSocket}
+ * ({@link IoUringSocket.Builder#ring}) and, through its setup flags, an {@link IoUringTransport}; and
+ * the operations {@link IoUringSupport} reports. Rings are set up and driven by the library through the
+ * Foreign Function and Memory API alone (no liburing, no JNI); their submission and completion queues
+ * are not exposed.
  *
  * <p>Modes ({@link Options}): interrupt-driven by default; {@link Setup#SINGLE_ISSUER} and
  * {@link Setup#DEFER_TASKRUN}, where completion work runs only when the ring's thread enters the
@@ -29,25 +30,25 @@ public final class IoUring {
      */
     public enum Op {
         /** Does nothing; completes with 0. */
-        NOP(0),
+        NOP(Ring.OP_NOP),
         /** Polls a descriptor for readiness. */
-        POLL_ADD(6),
+        POLL_ADD(Ring.OP_POLL_ADD),
         /** Accepts a connection. */
-        ACCEPT(13),
+        ACCEPT(Ring.OP_ACCEPT),
         /** Cancels an operation in flight. */
-        ASYNC_CANCEL(14),
+        ASYNC_CANCEL(Ring.OP_ASYNC_CANCEL),
         /** {@code read(2)}. */
-        READ(22),
+        READ(Ring.OP_READ),
         /** {@code write(2)}. */
-        WRITE(23),
+        WRITE(Ring.OP_WRITE),
         /** {@code send(2)}. */
-        SEND(26),
+        SEND(Ring.OP_SEND),
         /** {@code recv(2)}, single or multishot. */
-        RECV(27),
+        RECV(Ring.OP_RECV),
         /** Hands buffers to a buffer group (the older way; buffer rings replace it). */
-        PROVIDE_BUFFERS(31),
+        PROVIDE_BUFFERS(Ring.OP_PROVIDE_BUFFERS),
         /** {@code send(2)} without a copy of the buffer, with a notification when the kernel lets go of it. */
-        SEND_ZC(47);
+        SEND_ZC(Ring.OP_SEND_ZC);
 
         private final int code;
 
@@ -64,21 +65,21 @@ public final class IoUring {
     /** Setup flags a ring may be opened with. */
     public enum Setup {
         /** A kernel thread polls the submission queue (root, or {@code CAP_SYS_NICE}, before Linux 5.11). */
-        SQPOLL(1 << 1),
+        SQPOLL(Ring.SETUP_SQPOLL),
         /** Submission goes on past a failed entry. */
-        SUBMIT_ALL(1 << 7),
+        SUBMIT_ALL(Ring.SETUP_SUBMIT_ALL),
         /** Completion work runs when the ring's thread next enters the kernel, without an interrupt. */
-        COOP_TASKRUN(1 << 8),
+        COOP_TASKRUN(Ring.SETUP_COOP_TASKRUN),
         /**
          * With {@link #COOP_TASKRUN}: the kernel raises a flag in the submission ring when completion work
          * waits, and the thread that polls the completion queue enters the kernel to run it, so a thread polling the
          * completion queue gets its completions without being interrupted.
          */
-        TASKRUN_FLAG(1 << 9),
+        TASKRUN_FLAG(Ring.SETUP_TASKRUN_FLAG),
         /** Only the thread that opened the ring submits to it. */
-        SINGLE_ISSUER(1 << 12),
+        SINGLE_ISSUER(Ring.SETUP_SINGLE_ISSUER),
         /** Completion work is deferred until the ring's thread asks for completions; needs {@link #SINGLE_ISSUER}. */
-        DEFER_TASKRUN(1 << 13);
+        DEFER_TASKRUN(Ring.SETUP_DEFER_TASKRUN);
 
         private final int bit;
 
@@ -189,6 +190,15 @@ public final class IoUring {
             return sqThreadIdleMillis;
         }
 
+        /** {@return the ring's parameters, for the library's rings} */
+        Ring.Params params() {
+            int bits = 0;
+            for (Setup s : setup) {
+                bits |= s.bit;
+            }
+            return Ring.Params.of(entries, cqEntries, bits, sqThreadCpu, sqThreadIdleMillis, toString());
+        }
+
         @Override
         public String toString() {
             return "entries=" + entries + (cqEntries > 0 ? " cqEntries=" + cqEntries : "") + " setup=" + setup
@@ -203,10 +213,5 @@ public final class IoUring {
     /** {@return options with the defaults: 256 entries, no setup flags} */
     public static Options options() {
         return new Options();
-    }
-
-    /** {@return what this machine's kernel offers of io_uring, probed on first use} */
-    public static IoUringSupport support() {
-        return IoUringSupport.kernel();
     }
 }

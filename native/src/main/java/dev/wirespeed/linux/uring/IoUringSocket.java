@@ -364,16 +364,20 @@ public final class IoUringSocket implements ByteChannel {
          * @throws UnsupportedOperationException where io_uring is unavailable, saying why
          */
         public IoUringSocket build() throws IOException {
+            IoUringSupport support = IoUringSupport.kernel();
+            if (!support.available()) {
+                throw new UnsupportedOperationException(support.unavailableReason());
+            }
             socket.configureBlocking(true);
             IoUring.Options options = ring;
             if (options == null) {
                 options = IoUring.options().entries(2);
-                if (idle != null && IoUringSupport.kernel().accepts(IoUring.Setup.TASKRUN_FLAG)) {
+                if (idle != null && support.accepts(IoUring.Setup.TASKRUN_FLAG)) {
                     // A polling thread runs its completion work when the kernel flags it, rather than being interrupted.
                     options.with(IoUring.Setup.COOP_TASKRUN, IoUring.Setup.TASKRUN_FLAG);
                 }
             }
-            return new IoUringSocket(socket, Ring.open(options), idle, zeroCopyFrom);
+            return new IoUringSocket(socket, Ring.open(options.params()), idle, zeroCopyFrom);
         }
     }
 }

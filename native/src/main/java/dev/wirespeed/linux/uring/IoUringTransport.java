@@ -274,8 +274,8 @@ public final class IoUringTransport implements LoopTransport {
 
     @Override
     public Poller openPoller() throws IOException {
-        return new UringPoller(ringOptions(IoUringSupport.kernel()), bufferCount, bufferSize, maxHeldBuffers(),
-                sendBufferSize);
+        return new UringPoller(ringOptions(IoUringSupport.kernel()).params(), bufferCount, bufferSize,
+                maxHeldBuffers(), sendBufferSize);
     }
 
     @Override

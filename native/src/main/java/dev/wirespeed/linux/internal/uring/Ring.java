@@ -4,8 +4,6 @@ import dev.wirespeed.linux.NativeIoException;
 import dev.wirespeed.linux.internal.sys.Errno;
 import dev.wirespeed.linux.internal.sys.LibC;
 import dev.wirespeed.linux.internal.sys.Sys;
-import dev.wirespeed.linux.uring.IoUring;
-import dev.wirespeed.linux.uring.IoUringSupport;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -15,7 +13,7 @@ import java.lang.invoke.VarHandle;
  * An io_uring instance, set up and driven through the Foreign Function and Memory API alone (no
  * liburing, no JNI): a submission queue and a completion queue the process shares with the kernel.
  *
- * <p>Use: {@link #open(IoUring.Options)}; prepare operations ({@link #nop}, {@link #read}, {@link #write},
+ * <p>Use: {@link #open(Params)}; prepare operations ({@link #nop}, {@link #read}, {@link #write},
  * {@link #recv}, {@link #recvMultishot}, {@link #send}, {@link #sendZeroCopy}, {@link #poll}, {@link #cancel}), each of which takes the next
  * free submission entry and returns false, preparing nothing, when the submission queue is full; {@link #submit()} hands the
  * prepared ones to the kernel and {@link #submitAndWait(int)} also waits until completions are there;
@@ -33,7 +31,7 @@ import java.lang.invoke.VarHandle;
  * {@link #complete} brings them in. {@link #submit} returns 0 without submitting while the kernel
  * holds too many of them; reap, then submit again.
  *
- * <p>Modes: those of {@link IoUring}; with {@code DEFER_TASKRUN}, {@link #submit} and {@link #complete}
+ * <p>Modes: those of {@code IoUring.Setup}; with {@code DEFER_TASKRUN}, {@link #submit} and {@link #complete}
  * enter the kernel to run the deferred completion work; with {@code TASKRUN_FLAG}, {@link #complete}
  * does when the kernel flags it.
  *
@@ -78,10 +76,30 @@ public final class Ring implements AutoCloseable {
     public static final long SYS_IO_URING_ENTER = 426;
     public static final long SYS_IO_URING_REGISTER = 427;
 
+    // Opcodes (IORING_OP_*), by which IoUring.Op names them.
+    public static final int OP_NOP = 0;
+    public static final int OP_POLL_ADD = 6;
+    public static final int OP_ACCEPT = 13;
+    public static final int OP_ASYNC_CANCEL = 14;
+    public static final int OP_READ = 22;
+    public static final int OP_WRITE = 23;
+    public static final int OP_SEND = 26;
+    public static final int OP_RECV = 27;
+    public static final int OP_PROVIDE_BUFFERS = 31;
+    public static final int OP_SEND_ZC = 47;
+
+    // Setup flags (IORING_SETUP_*): those IoUring.Setup names, then those the options imply.
+    public static final int SETUP_SQPOLL = 1 << 1;
+    public static final int SETUP_SUBMIT_ALL = 1 << 7;
+    public static final int SETUP_COOP_TASKRUN = 1 << 8;
+    public static final int SETUP_TASKRUN_FLAG = 1 << 9;
+    public static final int SETUP_SINGLE_ISSUER = 1 << 12;
+    public static final int SETUP_DEFER_TASKRUN = 1 << 13;
     static final int SETUP_SQ_AFF = 1 << 2;
     static final int SETUP_CQSIZE = 1 << 3;
     static final int FEAT_SINGLE_MMAP = 1;
-    static final int FEAT_NODROP = 1 << 1;
+    /** The kernel keeps completions the queue has no room for: every ring here needs it. */
+    public static final int FEAT_NODROP = 1 << 1;
     static final int ENTER_GETEVENTS = 1;
     static final int ENTER_SQ_WAKEUP = 1 << 1;
     static final int SQE_BUFFER_SELECT = 1 << 5;
@@ -136,8 +154,8 @@ public final class Ring implements AutoCloseable {
     private Ring(int fd, MemorySegment params) throws NativeIoException {
         this.fd = fd;
         this.flags = params.get(ValueLayout.JAVA_INT, 8);
-        this.sqPoll = (flags & IoUring.Setup.SQPOLL.bit()) != 0;
-        this.deferTaskRun = (flags & IoUring.Setup.DEFER_TASKRUN.bit()) != 0;
+        this.sqPoll = (flags & SETUP_SQPOLL) != 0;
+        this.deferTaskRun = (flags & SETUP_DEFER_TASKRUN) != 0;
         this.features = params.get(ValueLayout.JAVA_INT, 20);
         this.sqEntries = params.get(ValueLayout.JAVA_INT, 0);
         this.cqEntries = params.get(ValueLayout.JAVA_INT, 4);
@@ -181,24 +199,54 @@ public final class Ring implements AutoCloseable {
     }
 
     /**
-     * Opens a ring.
+     * What a ring is opened with: its queue sizes and {@code io_uring_params.flags}.
+     *
+     * @param entries the submission queue's entries
+     * @param cqEntries the completion queue's, or 0 for the kernel's choice
+     * @param flags the setup flags, {@code CQSIZE} and {@code SQ_AFF} among them where they apply
+     * @param sqThreadCpu the {@code SQPOLL} thread's CPU, or -1
+     * @param sqThreadIdleMillis how long the {@code SQPOLL} thread polls before it sleeps
+     * @param description the options in words, for errors
+     */
+    public record Params(int entries, int cqEntries, int flags, int sqThreadCpu, int sqThreadIdleMillis,
+            String description) {
+        /**
+         * {@return the parameters of a ring with these sizes and setup flags}, adding the flags they imply
+         *
+         * @param entries the submission queue's entries
+         * @param cqEntries the completion queue's, or 0 for the kernel's choice
+         * @param setup the {@code SETUP_*} bits asked for
+         * @param sqThreadCpu the {@code SQPOLL} thread's CPU, or -1
+         * @param sqThreadIdleMillis how long the {@code SQPOLL} thread polls before it sleeps
+         * @param description the options in words, for errors
+         */
+        public static Params of(int entries, int cqEntries, int setup, int sqThreadCpu, int sqThreadIdleMillis,
+                String description) {
+            int flags = setup;
+            if (cqEntries > 0) {
+                flags |= SETUP_CQSIZE;
+            }
+            if ((setup & SETUP_SQPOLL) != 0 && sqThreadCpu >= 0) {
+                flags |= SETUP_SQ_AFF;
+            }
+            return new Params(entries, cqEntries, flags, sqThreadCpu, sqThreadIdleMillis, description);
+        }
+    }
+
+    /**
+     * Opens a ring; the caller has checked that the machine has io_uring ({@code IoUringSupport}).
      *
      * @param options its sizes and flags
      * @return the ring
-     * @throws UnsupportedOperationException if this machine has no usable io_uring, saying why
-     *     ({@link IoUringSupport#unavailableReason()})
+     * @throws UnsupportedOperationException off Linux, or where the kernel lacks {@code IORING_FEAT_NODROP}
      * @throws NativeIoException if the kernel refuses these options ({@code EINVAL} for a flag it does
      *     not know or a combination it does not accept), naming them
      */
-    public static Ring open(IoUring.Options options) throws NativeIoException {
+    public static Ring open(Params options) throws NativeIoException {
         LibC.checkSupported();
-        IoUringSupport support = IoUringSupport.kernel();
-        if (!support.available()) {
-            throw new UnsupportedOperationException(support.unavailableReason());
-        }
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment params = arena.allocate(PARAMS_SIZE, 8);
-            int flags = flags(options);
+            int flags = options.flags();
             params.set(ValueLayout.JAVA_INT, 4, options.cqEntries());
             params.set(ValueLayout.JAVA_INT, 8, flags);
             params.set(ValueLayout.JAVA_INT, 12, Math.max(options.sqThreadCpu(), 0));
@@ -206,7 +254,7 @@ public final class Ring implements AutoCloseable {
             MemorySegment capture = LibC.captureSegment(arena);
             int fd = (int) syscall(capture, SYS_IO_URING_SETUP, options.entries(), params.address(), 0, 0, 0, 0);
             if (fd < 0) {
-                throw new NativeIoException("io_uring_setup", LibC.errno(capture), options + " flags=0x"
+                throw new NativeIoException("io_uring_setup", LibC.errno(capture), options.description() + " flags=0x"
                         + Integer.toHexString(flags));
             }
             int features = params.get(ValueLayout.JAVA_INT, 20);
@@ -269,7 +317,7 @@ public final class Ring implements AutoCloseable {
      * @return false if the submission queue is full
      */
     public boolean nop(long userData) {
-        return prepare(IoUring.Op.NOP.code(), -1, 0, 0, 0, 0, userData);
+        return prepare(OP_NOP, -1, 0, 0, 0, 0, userData);
     }
 
     /**
@@ -283,7 +331,7 @@ public final class Ring implements AutoCloseable {
      * @return false if the submission queue is full
      */
     public boolean read(int fd, long address, int length, long offset, long userData) {
-        return prepare(IoUring.Op.READ.code(), fd, offset, address, length, 0, userData);
+        return prepare(OP_READ, fd, offset, address, length, 0, userData);
     }
 
     /**
@@ -297,7 +345,7 @@ public final class Ring implements AutoCloseable {
      * @return false if the submission queue is full
      */
     public boolean write(int fd, long address, int length, long offset, long userData) {
-        return prepare(IoUring.Op.WRITE.code(), fd, offset, address, length, 0, userData);
+        return prepare(OP_WRITE, fd, offset, address, length, 0, userData);
     }
 
     /**
@@ -311,7 +359,7 @@ public final class Ring implements AutoCloseable {
      * @return false if the submission queue is full
      */
     public boolean recv(int fd, long address, int length, int flags, long userData) {
-        return prepare(IoUring.Op.RECV.code(), fd, 0, address, length, flags, userData);
+        return prepare(OP_RECV, fd, 0, address, length, flags, userData);
     }
 
     /**
@@ -325,7 +373,7 @@ public final class Ring implements AutoCloseable {
      * @return false if the submission queue is full
      */
     public boolean send(int fd, long address, int length, int flags, long userData) {
-        return prepare(IoUring.Op.SEND.code(), fd, 0, address, length, flags, userData);
+        return prepare(OP_SEND, fd, 0, address, length, flags, userData);
     }
 
     /**
@@ -349,7 +397,7 @@ public final class Ring implements AutoCloseable {
      * @return false if the submission queue is full
      */
     public boolean sendZeroCopy(int fd, long address, int length, int flags, boolean reportUsage, long userData) {
-        return prepare(IoUring.Op.SEND_ZC.code(), 0, reportUsage ? SEND_ZC_REPORT_USAGE : 0, fd, 0, address, length, flags,
+        return prepare(OP_SEND_ZC, 0, reportUsage ? SEND_ZC_REPORT_USAGE : 0, fd, 0, address, length, flags,
                 userData, 0);
     }
 
@@ -364,7 +412,7 @@ public final class Ring implements AutoCloseable {
      * @return false if the submission queue is full
      */
     public boolean cancel(long target, long userData) {
-        return prepare(IoUring.Op.ASYNC_CANCEL.code(), -1, 0, target, 0, 0, userData);
+        return prepare(OP_ASYNC_CANCEL, -1, 0, target, 0, 0, userData);
     }
 
     /**
@@ -381,7 +429,7 @@ public final class Ring implements AutoCloseable {
      * @return false if the submission queue is full
      */
     public boolean recvMultishot(int fd, BufferRing buffers, long userData) {
-        return prepare(IoUring.Op.RECV.code(), SQE_BUFFER_SELECT, RECV_MULTISHOT, fd, 0, 0, 0, 0, userData, buffers.group());
+        return prepare(OP_RECV, SQE_BUFFER_SELECT, RECV_MULTISHOT, fd, 0, 0, 0, 0, userData, buffers.group());
     }
 
     /**
@@ -397,7 +445,7 @@ public final class Ring implements AutoCloseable {
      * @return false if the submission queue is full
      */
     public boolean poll(int fd, int events, boolean multishot, long userData) {
-        return prepare(IoUring.Op.POLL_ADD.code(), fd, 0, 0, multishot ? POLL_ADD_MULTI : 0, events, userData);
+        return prepare(OP_POLL_ADD, fd, 0, 0, multishot ? POLL_ADD_MULTI : 0, events, userData);
     }
 
     private boolean prepare(int opcode, int fd, long offset, long address, int length, int opFlags, long userData) {
@@ -613,21 +661,6 @@ public final class Ring implements AutoCloseable {
         if (sq != null) {
             munmap(sq);
         }
-    }
-
-    /** {@return the {@code io_uring_params.flags} of {@code options}} */
-    static int flags(IoUring.Options options) {
-        int flags = 0;
-        for (IoUring.Setup s : options.setup()) {
-            flags |= s.bit();
-        }
-        if (options.cqEntries() > 0) {
-            flags |= SETUP_CQSIZE;
-        }
-        if (options.setup().contains(IoUring.Setup.SQPOLL) && options.sqThreadCpu() >= 0) {
-            flags |= SETUP_SQ_AFF;
-        }
-        return flags;
     }
 
     private static final int PROT_READ = 0x1;

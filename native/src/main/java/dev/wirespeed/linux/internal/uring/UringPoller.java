@@ -6,7 +6,6 @@ import dev.wirespeed.linux.internal.sys.FdCalls;
 import dev.wirespeed.linux.internal.sys.Flags;
 import dev.wirespeed.linux.internal.sys.LibC;
 import dev.wirespeed.linux.internal.sys.Sys;
-import dev.wirespeed.linux.uring.IoUring;
 import dev.wirespeed.loop.spi.Endpoint;
 import dev.wirespeed.loop.spi.Listener;
 import dev.wirespeed.loop.spi.Poller;
@@ -50,7 +49,7 @@ public final class UringPoller implements Poller {
     private final int bufferSize;
     private final int maxHeld;
     private final int sendBufferSize;
-    private final IoUring.Options options;
+    private final Ring.Params options;
     private final Arena arena = Arena.ofShared();
     private final MemorySegment capture = LibC.captureSegment(arena);
     /** {@code wakeup} writes this 8-byte count from any thread, with its own errno capture. */
@@ -123,7 +122,7 @@ public final class UringPoller implements Poller {
      * @param sendBufferSize bytes of a connection's send buffer
      * @throws IOException if the wake-up {@code eventfd} cannot be made
      */
-    public UringPoller(IoUring.Options options, int bufferCount, int bufferSize, int maxHeld, int sendBufferSize)
+    public UringPoller(Ring.Params options, int bufferCount, int bufferSize, int maxHeld, int sendBufferSize)
             throws IOException {
         this.options = options;
         this.bufferCount = bufferCount;

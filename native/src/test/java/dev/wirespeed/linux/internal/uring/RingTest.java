@@ -67,10 +67,20 @@ class RingTest {
         arena.close();
     }
 
+    /** Opens a ring with {@code options}, as the library's own callers do, and closes it after the test. */
     private Ring ring(IoUring.Options options) throws IOException {
-        Ring ring = Ring.open(options);
+        Ring ring = open(options);
         open.add(ring);
         return ring;
+    }
+
+    private static Ring open(IoUring.Options options) throws IOException {
+        int setup = 0;
+        for (IoUring.Setup flag : options.setup()) {
+            setup |= flag.bit();
+        }
+        return Ring.open(Ring.Params.of(options.entries(), options.cqEntries(), setup, options.sqThreadCpu(),
+                options.sqThreadIdleMillis(), options.toString()));
     }
 
     /** Completions by user data, each user data once. */
@@ -435,7 +445,7 @@ class RingTest {
 
     @Test
     void aClosedRingRefusesEveryCallNamingItself() throws IOException {
-        Ring ring = Ring.open(IoUring.options().entries(2));
+        Ring ring = open(IoUring.options().entries(2));
         ring.close();
         ring.close();
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> ring.nop(1));
