@@ -1,16 +1,32 @@
 package dev.wirespeed.frame;
 
 import dev.wirespeed.io.ChannelReader;
+import java.nio.ByteBuffer;
 
 /**
- * Constants of the wire format, and the length check every decoder must make before it trusts a
- * length: for decoders of your own that want the same errors as {@link FrameReader}.
+ * The wire format: its constants, its header codec, and the length check every decoder must make
+ * before it trusts a length. For decoders and encoders of your own that want the same layout and the
+ * same errors as {@link FrameReader} and {@link FrameWriter}; the library's own readers, writers and
+ * event loop use nothing else.
+ *
+ * <pre>
+ * +--------+--------+----------------+
+ * |  type  | length |      body      |
+ * | 4 B BE | 4 B BE |  length bytes  |
+ * +--------+--------+----------------+
+ * </pre>
+ *
+ * <p>A header read as one big-endian {@code long} holds the type in its high 32 bits and the length in
+ * its low 32: {@link #header(int, int)}, {@link #type(long)} and {@link #length(long)} convert.
  *
  * <p>Thread safety: stateless; safe from any thread.
  */
 public final class FrameFormat {
     /** Bytes before the body: 4 of type, 4 of length. */
     public static final int HEADER_LENGTH = 8;
+
+    /** Where the length field starts in the header. */
+    public static final int LENGTH_OFFSET = 4;
 
     /** The default largest body, 16 MiB; a body of exactly this length is valid. */
     public static final int DEFAULT_MAX_FRAME_LENGTH = 16 * 1024 * 1024;
@@ -22,6 +38,45 @@ public final class FrameFormat {
     public static final int MAX_MAX_FRAME_LENGTH = ChannelReader.MAX_CAPACITY - HEADER_LENGTH;
 
     private FrameFormat() {
+    }
+
+    /**
+     * {@return a frame's header as one {@code long}}: written big-endian, the type field then the length field
+     *
+     * @param type the type field
+     * @param length the length field
+     */
+    public static long header(int type, int length) {
+        return (long) type << 32 | (length & 0xFFFF_FFFFL);
+    }
+
+    /**
+     * {@return the type field of a header read as one big-endian {@code long}}
+     *
+     * @param header the header
+     */
+    public static int type(long header) {
+        return (int) (header >>> 32);
+    }
+
+    /**
+     * {@return the length field of a header read as one big-endian {@code long}}, unchecked
+     *
+     * @param header the header
+     */
+    public static int length(long header) {
+        return (int) header;
+    }
+
+    /**
+     * {@return the length field of the header at {@code index} of a big-endian buffer}, unchecked
+     *
+     * @param buffer the bytes, big-endian
+     * @param index where the header starts; its length field must lie within the limit
+     * @throws IndexOutOfBoundsException if it does not
+     */
+    public static int length(ByteBuffer buffer, int index) {
+        return buffer.getInt(index + LENGTH_OFFSET);
     }
 
     /**

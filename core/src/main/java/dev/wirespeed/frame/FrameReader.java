@@ -102,8 +102,8 @@ public final class FrameReader implements Closeable {
         if (header == END) {
             return false;
         }
-        int type = (int) (header >>> 32);
-        int length = (int) header;
+        int type = FrameFormat.type(header);
+        int length = FrameFormat.length(header);
         ByteBuffer body = in.view(FrameFormat.HEADER_LENGTH, length);
         frames++;
         if (checkedViews) {
@@ -128,7 +128,7 @@ public final class FrameReader implements Closeable {
             throw TruncatedFrameException.inHeader(in.available(), in.offset());
         }
         long header = in.peekLong(0); // the two big-endian fields in one load
-        int length = FrameFormat.checkLength((int) header, maxFrameLength, in.offset());
+        int length = FrameFormat.checkLength(FrameFormat.length(header), maxFrameLength, in.offset());
         if (!in.request(FrameFormat.HEADER_LENGTH + length)) {
             throw TruncatedFrameException.inBody(in.available() - FrameFormat.HEADER_LENGTH, length,
                     in.offset());
@@ -203,14 +203,14 @@ public final class FrameReader implements Closeable {
         try {
             while (delivered < maxFrames && end - pos >= FrameFormat.HEADER_LENGTH) {
                 long header = buf.getLong(pos);
-                int length = (int) header;
+                int length = FrameFormat.length(header);
                 if (length < 0 || length > max || length > end - pos - FrameFormat.HEADER_LENGTH) {
                     break; // a bad or partial frame: the next readFrame reports or completes it
                 }
                 int start = pos + FrameFormat.HEADER_LENGTH;
                 pos = start + length;
                 delivered++;
-                handler.onFrame((int) (header >>> 32), body.limit(pos).position(start));
+                handler.onFrame(FrameFormat.type(header), body.limit(pos).position(start));
             }
         } finally {
             in.skip(pos - first);

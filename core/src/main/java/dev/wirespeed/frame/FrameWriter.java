@@ -73,8 +73,7 @@ public final class FrameWriter implements Flushable, Closeable {
     public void writeFrame(int type, ByteBuffer body) throws IOException {
         checkNoClaim();
         int length = checkLength(body.remaining());
-        out.writeInt(type);
-        out.writeInt(length);
+        out.writeLong(FrameFormat.header(type, length));
         out.write(body);
         frames++;
     }
@@ -93,7 +92,7 @@ public final class FrameWriter implements Flushable, Closeable {
     public void writeFrame(int type, byte[] body, int offset, int length) throws IOException {
         checkNoClaim();
         checkLength(length);
-        out.write((long) type << 32 | (length & 0xFFFF_FFFFL), body, offset, length);
+        out.write(FrameFormat.header(type, length), body, offset, length);
         frames++;
     }
 
@@ -125,7 +124,7 @@ public final class FrameWriter implements Flushable, Closeable {
         }
         ByteBuffer view = out.claim(FrameFormat.HEADER_LENGTH + length);
         int start = view.position();
-        view.putLong(start, (long) type << 32 | (length & 0xFFFF_FFFFL));
+        view.putLong(start, FrameFormat.header(type, length));
         claimed = FrameFormat.HEADER_LENGTH + length;
         return view.position(start + FrameFormat.HEADER_LENGTH);
     }

@@ -1,6 +1,7 @@
 package dev.wirespeed.loop;
 
 import dev.wirespeed.loop.spi.Endpoint;
+import dev.wirespeed.frame.FrameFormat;
 import dev.wirespeed.loop.internal.SegmentIo;
 import dev.wirespeed.loop.spi.LendingEndpoint;
 import java.net.SocketAddress;
@@ -166,10 +167,10 @@ public final class Connection {
         int length = body.remaining();
         Chunk c = loop.outputFor(this, length);
         int at = c.end;
-        c.buf.putLong(at, ((long) type << 32) | (length & 0xFFFF_FFFFL));
-        c.buf.put(at + 8, body, body.position(), length);
-        c.end = at + 8 + length;
-        queued += 8 + length;
+        c.buf.putLong(at, FrameFormat.header(type, length));
+        c.buf.put(at + FrameFormat.HEADER_LENGTH, body, body.position(), length);
+        c.end = at + FrameFormat.HEADER_LENGTH + length;
+        queued += FrameFormat.HEADER_LENGTH + length;
         queuedMore();
         return true;
     }
@@ -193,11 +194,11 @@ public final class Connection {
         }
         Chunk c = loop.outputFor(this, length);
         int at = c.end;
-        c.buf.putLong(at, ((long) type << 32) | (length & 0xFFFF_FFFFL));
+        c.buf.putLong(at, FrameFormat.header(type, length));
         claimed = c;
-        claimedTotal = 8 + length;
+        claimedTotal = FrameFormat.HEADER_LENGTH + length;
         ByteBuffer body = c.fill;
-        body.limit(at + 8 + length).position(at + 8);
+        body.limit(at + claimedTotal).position(at + FrameFormat.HEADER_LENGTH);
         return body.slice();
     }
 

@@ -352,7 +352,7 @@ final class EventLoop implements Runnable {
 
     /** {@return whether {@code data[pos, end)} ends inside a frame whose length, if its header is there, was checked} */
     private static boolean partial(ByteBuffer data, int pos, int end) {
-        return end - pos < FrameFormat.HEADER_LENGTH || end - pos < FrameFormat.HEADER_LENGTH + data.getInt(pos + 4);
+        return end - pos < FrameFormat.HEADER_LENGTH || end - pos < FrameFormat.HEADER_LENGTH + FrameFormat.length(data, pos);
     }
 
     private void counted(Connection c, int n) {
@@ -379,7 +379,7 @@ final class EventLoop implements Runnable {
         ByteBuffer b = in.buf;
         int end = in.end;
         in.start = pos;
-        int needed = end - pos >= FrameFormat.HEADER_LENGTH ? FrameFormat.HEADER_LENGTH + b.getInt(pos + 4) : 0;
+        int needed = end - pos >= FrameFormat.HEADER_LENGTH ? FrameFormat.HEADER_LENGTH + FrameFormat.length(b, pos) : 0;
         if (pos == end) {
             releaseInput(c);
         } else if (needed > in.capacity()) {
@@ -412,7 +412,7 @@ final class EventLoop implements Runnable {
         long delivered = 0;
         while (end - pos >= FrameFormat.HEADER_LENGTH) {
             long header = data.getLong(pos);
-            int length = (int) header;
+            int length = FrameFormat.length(header);
             if (length < 0 || length > maxFrameLength) {
                 FRAMES_READ.setOpaque(this, framesRead + delivered);
                 frameError(c, length, c.consumed + (pos - from));
@@ -427,7 +427,7 @@ final class EventLoop implements Runnable {
             view.limit(pos + total);
             view.position(pos + FrameFormat.HEADER_LENGTH);
             try {
-                handler.onFrame(c, (int) (header >>> 32), view);
+                handler.onFrame(c, FrameFormat.type(header), view);
             } catch (IOException | RuntimeException e) {
                 FRAMES_READ.setOpaque(this, framesRead + delivered);
                 closeNow(c, e, true);
@@ -450,7 +450,7 @@ final class EventLoop implements Runnable {
     private void keepPartial(Connection c, ByteBuffer data, int pos, int end) {
         int n = end - pos;
         // deliver() checked the length of a header that is there
-        int needed = n >= FrameFormat.HEADER_LENGTH ? FrameFormat.HEADER_LENGTH + data.getInt(pos + 4) : 0;
+        int needed = n >= FrameFormat.HEADER_LENGTH ? FrameFormat.HEADER_LENGTH + FrameFormat.length(data, pos) : 0;
         Chunk in = needed > pool.chunkSize() ? BufferPool.large(needed) : take();
         in.buf.put(0, data, pos, n);
         in.end = n;
@@ -475,7 +475,7 @@ final class EventLoop implements Runnable {
                 return pos;
             }
         }
-        int length = in.buf.getInt(in.start + 4);
+        int length = FrameFormat.length(in.buf, in.start);
         if (length < 0 || length > maxFrameLength) {
             frameError(c, length, c.consumed);
             return -1;
@@ -523,7 +523,7 @@ final class EventLoop implements Runnable {
         if (present < FrameFormat.HEADER_LENGTH) {
             truncated = TruncatedFrameException.inHeader(present, c.consumed);
         } else {
-            int length = in.buf.getInt(in.start + 4);
+            int length = FrameFormat.length(in.buf, in.start);
             truncated = TruncatedFrameException.inBody(present - FrameFormat.HEADER_LENGTH, length, c.consumed);
         }
         refuse(c, c.consumed, truncated);
