@@ -20,14 +20,17 @@ final class BufferPool {
     static final int MAX_CHUNK_SIZE = (1 << 30) / CHUNKS_PER_SLAB;
 
     private final int chunkSize;
+    /** Told of each slab, so that other threads see what the pool holds. */
+    private final LoopStats stats;
     /** {@code free[0, freeCount)} are the chunks no connection holds. */
     private Chunk[] free = new Chunk[CHUNKS_PER_SLAB];
     private int freeCount;
     /** Chunks carved so far; {@code >= freeCount}. */
     private int chunks;
 
-    BufferPool(int chunkSize) {
+    BufferPool(int chunkSize, LoopStats stats) {
         this.chunkSize = checkChunkSize(chunkSize);
+        this.stats = stats;
     }
 
     /** {@return {@code chunkSize}, if a multiple of a page from a page to 64 MiB (a slab within 1 GiB)} */
@@ -88,5 +91,6 @@ final class BufferPool {
             free[freeCount++] = new Chunk(b, true);
         }
         chunks += CHUNKS_PER_SLAB;
+        stats.pooledBytes(allocatedBytes());
     }
 }

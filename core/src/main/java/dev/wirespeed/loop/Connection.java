@@ -61,7 +61,7 @@ public final class Connection {
     boolean paused;
     /** In the loop's list of connections to flush at the end of the turn. */
     boolean dirty;
-    /** The interest registered with the poller: {@link EventLoop#READ} | {@link EventLoop#WRITE}. */
+    /** The interest registered with the poller: {@code Poller.READ | Poller.WRITE}. */
     int interest;
     /** Index in the loop's connection array. */
     int slot;
@@ -140,7 +140,7 @@ public final class Connection {
     /** {@return true if open and its queued output is under the server's output limit} */
     public boolean isWritable() {
         loop.checkThread(this);
-        return state == State.OPEN && queued < loop.outputLimit;
+        return state == State.OPEN && queued < loop.output.outputLimit;
     }
 
     /** {@return the bytes written to this connection and not yet sent} */
@@ -165,7 +165,7 @@ public final class Connection {
             return false;
         }
         int length = body.remaining();
-        Chunk c = loop.outputFor(this, length);
+        Chunk c = loop.output.outputFor(this, length);
         int at = c.end;
         c.buf.putLong(at, FrameFormat.header(type, length));
         c.buf.put(at + FrameFormat.HEADER_LENGTH, body, body.position(), length);
@@ -192,7 +192,7 @@ public final class Connection {
         if (state != State.OPEN) {
             return null;
         }
-        Chunk c = loop.outputFor(this, length);
+        Chunk c = loop.output.outputFor(this, length);
         int at = c.end;
         c.buf.putLong(at, FrameFormat.header(type, length));
         claimed = c;
@@ -217,7 +217,7 @@ public final class Connection {
         loop.checkThread(this);
         requireClaim();
         claimed = null;
-        loop.releaseEmptyTail(this);
+        loop.output.releaseEmptyTail(this);
     }
 
     /**
@@ -241,16 +241,8 @@ public final class Connection {
         }
     }
 
-    /**
-     * After a frame was queued: at the limit, the connection is paused at once, so that a writer that
-     * stopped at {@link #isWritable()} is told by {@link ConnectionHandler#onWritable} when to go on,
-     * however much the turn's flush then sends.
-     */
     private void queuedMore() {
-        if (queued >= loop.outputLimit) {
-            paused = true;
-        }
-        loop.markDirty(this);
+        loop.output.queued(this);
     }
 
     private void checkNoClaim() {

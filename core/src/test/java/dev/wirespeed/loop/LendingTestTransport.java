@@ -79,7 +79,7 @@ final class LendingTestTransport implements LoopTransport {
         private int from;
         private int to;
         private int end;
-        /** What the last receive met, for the read that follows an empty lend: -1 at the end, or a failure. */
+        /** What the last receive met, for the {@link #ended()} that follows an empty lend: -1 at the end, or a failure. */
         private int ended;
         private IOException failed;
         Object attachment;
@@ -107,7 +107,7 @@ final class LendingTestTransport implements LoopTransport {
                 try {
                     n = inner.read(buffer);
                 } catch (IOException e) {
-                    failed = e; // for the read the loop makes next
+                    failed = e; // for the ended() the loop asks next
                     n = 0;
                 }
                 buffer.clear();
@@ -135,6 +135,17 @@ final class LendingTestTransport implements LoopTransport {
                 buffer.put(i, SCRIBBLE);
             }
             from += n;
+        }
+
+        @Override
+        public boolean ended() throws IOException {
+            if (holds()) {
+                return false;
+            }
+            if (failed != null) {
+                throw failed;
+            }
+            return ended < 0;
         }
 
         @Override

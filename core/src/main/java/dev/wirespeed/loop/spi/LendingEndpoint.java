@@ -1,5 +1,6 @@
 package dev.wirespeed.loop.spi;
 
+import java.io.IOException;
 import java.nio.ByteBuffer;
 
 /**
@@ -9,9 +10,9 @@ import java.nio.ByteBuffer;
  * <p>The loop takes the oldest held bytes with {@link #lend()}, hands the whole frames among them to its
  * handler as views of that memory, copies the start of a frame that continues past them into a buffer of
  * its own, and gives back what it is done with through {@link #consume(int)}; it does not touch those
- * bytes after. What it leaves (its budget for the turn spent) is lent again the next time. It calls
- * {@link #read} only when nothing is lent, to learn of the end of the stream or an error; a transport's
- * {@code read} still copies, for callers that do not lend.
+ * bytes after. What it leaves (its budget for the turn spent) is lent again the next time. When nothing
+ * is lent it asks {@link #ended()} whether the stream has ended or failed; it never calls {@link #read},
+ * which a transport still implements, copying, for callers that do not lend.
  *
  * <p>Readiness is as for any endpoint: a poller reports the connection readable while it holds bytes.
  * Closing or resetting the endpoint takes back whatever it holds, lent or not.
@@ -23,7 +24,7 @@ public interface LendingEndpoint extends Endpoint {
      * Lends the oldest received bytes not yet consumed.
      *
      * @return a read-only, big-endian buffer whose position to limit holds them, at least one byte; or
-     *     null when none are held (then {@link #read} tells whether the stream ended or failed). The loop
+     *     null when none are held (then {@link #ended()} tells whether the stream ended or failed). The loop
      *     may move its position and limit; its bytes stay as they are until consumed or the endpoint
      *     closes. A second call before {@link #consume} returns the same bytes.
      */
@@ -36,4 +37,13 @@ public interface LendingEndpoint extends Endpoint {
      * @param n from 0 to the bytes lent
      */
     void consume(int n);
+
+    /**
+     * {@return whether the peer's end of stream has been received, every byte before it lent and
+     * consumed}: false while bytes are held or none have come yet
+     *
+     * @throws IOException the receive's failure (a reset connection, say), once every byte received
+     *     before it is consumed
+     */
+    boolean ended() throws IOException;
 }

@@ -94,6 +94,20 @@ final class UringEndpoint implements LendingEndpoint {
     }
 
     @Override
+    public boolean ended() throws IOException {
+        if (closed) {
+            throw new ClosedChannelException();
+        }
+        if (heldCount > 0) {
+            return false;
+        }
+        if (recvError != 0) {
+            throw new NativeIoException("recv", recvError, "io_uring multishot, " + socket);
+        }
+        return endOfStream;
+    }
+
+    @Override
     public int read(ByteBuffer dst) throws IOException {
         if (closed) {
             throw new ClosedChannelException();

@@ -1,0 +1,300 @@
+package dev.wirespeed.loop;
+
+import dev.wirespeed.frame.FrameFormat;
+import dev.wirespeed.frame.TruncatedFrameException;
+import dev.wirespeed.loop.internal.SegmentIo;
+import dev.wirespeed.loop.spi.LendingEndpoint;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+
+/**
+ * Turns what a loop receives from a connection into whole frames for its handler, one read per ready
+ * connection per turn: into a pooled chunk, or, where the endpoint lends its received bytes
+ * ({@link LendingEndpoint}), where they lie. Each frame's length is checked before the frame is
+ * trusted; a bad one, or a stream that ends inside a frame, is refused with the protocol's exception
+ * and the offset of the frame.
+ *
+ * <p>Per connection it keeps {@code c.in}, the bytes of a frame not yet whole (the chunk reads go into;
+ * from a lending endpoint, only a copy of that frame's start), and {@code c.consumed}, the stream
+ * offset of {@code c.in}'s first byte, for errors. {@code c.in} is null, and no chunk held, whenever
+ * nothing partial is left.
+ *
+ * <p>Thread safety: the loop's thread.
+ */
+final class FrameAssembler {
+    private final ConnectionHandler handler;
+    private final BufferPool pool;
+    private final int maxFrameLength;
+    private final LoopStats stats;
+    private final Closer closer;
+
+    FrameAssembler(ConnectionHandler handler, BufferPool pool, int maxFrameLength, LoopStats stats, Closer closer) {
+        this.handler = handler;
+        this.pool = pool;
+        this.maxFrameLength = maxFrameLength;
+        this.stats = stats;
+        this.closer = closer;
+    }
+
+    /** One read of {@code c} into its chunk, and the whole frames in it; {@code now} is the loop's clock. */
+    void readCopy(Connection c, long now) {
+        Chunk in = c.in;
+        if (in == null) {
+            in = c.in = pool.take();
+        }
+        ByteBuffer b = in.buf;
+        b.limit(in.capacity());
+        b.position(in.end);
+        int n;
+        try {
+            SegmentIo io = c.io; // by address where the endpoint reads so: no lookup of the buffer's address
+            n = io != null ? io.read(b, in.memory) : c.channel.read(b);
+        } catch (IOException e) {
+            closer.closeNow(c, e, true);
+            return;
+        }
+        if (n > 0) {
+            in.end += n;
+            counted(c, n, now);
+            frames(c, in);
+        } else if (n < 0) {
+            endOfStream(c, in);
+        } else if (in.available() == 0) {
+            releaseInput(c);
+        }
+    }
+
+    /**
+     * Reads a connection that lends its received bytes: the frames parsed where the transport holds
+     * them, and given back once handled, until about a chunk's worth is taken (the budget of a copying
+     * read); what is left is lent again next turn. Only a frame that continues past the lent bytes is
+     * copied, once, into a chunk (or a buffer of its own size); then {@code c.in} holds that frame's
+     * start and nothing else.
+     */
+    void readLent(Connection c, LendingEndpoint lender, long now) {
+        ByteBuffer data = lender.lend();
+        if (data == null) {
+            ended(c, lender);
+            return;
+        }
+        int budget = pool.chunkSize();
+        do {
+            int start = data.position();
+            int end = data.limit();
+            int pos = start;
+            if (c.in != null) {
+                pos = completeFrame(c, c.in, data, pos, end);
+                if (pos < 0) {
+                    return; // closed: the endpoint took back what it lent
+                }
+            }
+            if (pos < end) { // c.in is null here: a frame that completes is handed over and its chunk given back
+                pos = deliver(c, data, data, pos, end, budget - (pos - start));
+                if (pos < 0) {
+                    return;
+                }
+                if (pos < end && partial(data, pos, end)) {
+                    keepPartial(c, data, pos, end);
+                    pos = end;
+                }
+            }
+            lender.consume(pos - start);
+            counted(c, pos - start, now);
+            budget -= pos - start;
+        } while (budget > 0 && (data = lender.lend()) != null);
+    }
+
+    /** Nothing lent: at the end of the stream, a clean close or a truncated frame; a failure resets. */
+    private void ended(Connection c, LendingEndpoint lender) {
+        boolean ended;
+        try {
+            ended = lender.ended();
+        } catch (IOException e) {
+            closer.closeNow(c, e, true);
+            return;
+        }
+        if (ended) {
+            endOfStream(c, c.in);
+        }
+    }
+
+    /** {@return whether {@code data[pos, end)} ends inside a frame whose length, if its header is there, was checked} */
+    private static boolean partial(ByteBuffer data, int pos, int end) {
+        return end - pos < FrameFormat.HEADER_LENGTH || end - pos < FrameFormat.HEADER_LENGTH + FrameFormat.length(data, pos);
+    }
+
+    private void counted(Connection c, int n, long now) {
+        c.lastActive = now;
+        c.bytesRead += n;
+        stats.bytesRead(n);
+    }
+
+    /** Hands over the whole frames in {@code in}, then keeps the partial one, if any, at its start. */
+    private void frames(Connection c, Chunk in) {
+        int pos = deliver(c, in.buf, in.view, in.start, in.end, Integer.MAX_VALUE);
+        if (pos < 0) {
+            return;
+        }
+        ByteBuffer b = in.buf;
+        int end = in.end;
+        in.start = pos;
+        int needed = end - pos >= FrameFormat.HEADER_LENGTH ? FrameFormat.HEADER_LENGTH + FrameFormat.length(b, pos) : 0;
+        if (pos == end) {
+            releaseInput(c);
+        } else if (needed > in.capacity()) {
+            Chunk large = BufferPool.large(needed);
+            large.buf.put(0, b, pos, end - pos);
+            large.end = end - pos;
+            pool.give(in);
+            c.in = large;
+        } else if (pos > 0 && (needed == 0 || needed > in.capacity() - pos)) {
+            // A partial header, or a frame that would not fit where it starts: move it to the front.
+            b.put(0, b, pos, end - pos);
+            in.start = 0;
+            in.end = end - pos;
+        }
+    }
+
+    /**
+     * Hands the whole frames in {@code data[from, end)} to the handler and moves {@code c.consumed} past
+     * them; stops early at the first whole frame that starts {@code budget} bytes or more past {@code
+     * from}, so that each length it leaves behind has been checked.
+     *
+     * @param view the read-only buffer re-pointed at each body for the handler: a twin of {@code data},
+     *     or {@code data} itself, whose limit is then put back to {@code end} after each frame
+     * @return where the first frame not handed over starts (a partial one, one past the budget, or
+     *     {@code end}); -1 if the connection closed meanwhile (a bad length, or the handler's doing),
+     *     its input given back
+     */
+    private int deliver(Connection c, ByteBuffer data, ByteBuffer view, int from, int end, int budget) {
+        int pos = from;
+        long delivered = 0;
+        while (end - pos >= FrameFormat.HEADER_LENGTH) {
+            long header = data.getLong(pos);
+            int length = FrameFormat.length(header);
+            if (length < 0 || length > maxFrameLength) {
+                stats.framesRead(delivered);
+                frameError(c, length, c.consumed + (pos - from));
+                return -1;
+            }
+            int total = FrameFormat.HEADER_LENGTH + length;
+            if (end - pos < total || pos - from >= budget) {
+                break;
+            }
+            delivered++;
+            c.framesRead++; // before the handler, which may close the connection and so report its totals
+            view.limit(pos + total);
+            view.position(pos + FrameFormat.HEADER_LENGTH);
+            try {
+                handler.onFrame(c, FrameFormat.type(header), view);
+            } catch (IOException | RuntimeException e) {
+                stats.framesRead(delivered);
+                closer.closeNow(c, e, true);
+                return -1;
+            }
+            view.limit(end);
+            pos += total;
+            if (c.state != Connection.State.OPEN) {
+                stats.framesRead(delivered);
+                releaseInput(c); // closed by the handler: the rest is not read
+                return -1;
+            }
+        }
+        stats.framesRead(delivered);
+        c.consumed += pos - from;
+        return pos;
+    }
+
+    /** Copies the start of a frame that continues past the lent {@code data[pos, end)} into a new input chunk. */
+    private void keepPartial(Connection c, ByteBuffer data, int pos, int end) {
+        int n = end - pos;
+        // deliver() checked the length of a header that is there
+        int needed = n >= FrameFormat.HEADER_LENGTH ? FrameFormat.HEADER_LENGTH + FrameFormat.length(data, pos) : 0;
+        Chunk in = needed > pool.chunkSize() ? BufferPool.large(needed) : pool.take();
+        in.buf.put(0, data, pos, n);
+        in.end = n;
+        c.in = in;
+    }
+
+    /**
+     * Copies from the lent {@code data[pos, end)} what the frame begun in {@code in} still lacks, and
+     * hands the frame over once it is whole, giving {@code in} back.
+     *
+     * @return where the lent bytes not taken start; -1 if the connection closed (a bad length, or the handler)
+     */
+    private int completeFrame(Connection c, Chunk in, ByteBuffer data, int pos, int end) {
+        int have = in.available(); // in.start is 0: keepPartial made it
+        if (have < FrameFormat.HEADER_LENGTH) {
+            int n = Math.min(FrameFormat.HEADER_LENGTH - have, end - pos);
+            in.buf.put(in.end, data, pos, n);
+            in.end += n;
+            pos += n;
+            have += n;
+            if (have < FrameFormat.HEADER_LENGTH) {
+                return pos;
+            }
+        }
+        int length = FrameFormat.length(in.buf, in.start);
+        if (length < 0 || length > maxFrameLength) {
+            frameError(c, length, c.consumed);
+            return -1;
+        }
+        int total = FrameFormat.HEADER_LENGTH + length;
+        if (total > in.capacity() - in.start) {
+            Chunk large = BufferPool.large(total);
+            large.buf.put(0, in.buf, in.start, have);
+            large.end = have;
+            pool.give(in);
+            c.in = in = large;
+        }
+        int n = Math.min(total - have, end - pos);
+        in.buf.put(in.end, data, pos, n);
+        in.end += n;
+        pos += n;
+        if (in.available() < total) {
+            return pos;
+        }
+        if (deliver(c, in.buf, in.view, in.start, in.end, Integer.MAX_VALUE) < 0) {
+            return -1;
+        }
+        releaseInput(c);
+        return pos;
+    }
+
+    private void frameError(Connection c, int length, long offset) {
+        try {
+            FrameFormat.checkLength(length, maxFrameLength, offset);
+            throw new AssertionError("length=" + length + " passed the check it failed");
+        } catch (IOException e) {
+            closer.refuse(c, offset, e);
+        }
+    }
+
+    /** The peer's end of stream: a clean close at a frame boundary, else the truncated frame refused. */
+    private void endOfStream(Connection c, Chunk in) {
+        c.inputEnded = true;
+        int present = in == null ? 0 : in.available();
+        if (present == 0) {
+            releaseInput(c);
+            closer.closeGracefully(c);
+            return;
+        }
+        IOException truncated;
+        if (present < FrameFormat.HEADER_LENGTH) {
+            truncated = TruncatedFrameException.inHeader(present, c.consumed);
+        } else {
+            int length = FrameFormat.length(in.buf, in.start);
+            truncated = TruncatedFrameException.inBody(present - FrameFormat.HEADER_LENGTH, length, c.consumed);
+        }
+        closer.refuse(c, c.consumed, truncated);
+    }
+
+    /** Gives back {@code c}'s input chunk, if it holds one. */
+    void releaseInput(Connection c) {
+        Chunk in = c.in;
+        if (in != null) {
+            c.in = null;
+            pool.give(in);
+        }
+    }
+}

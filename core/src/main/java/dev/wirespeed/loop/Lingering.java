@@ -1,0 +1,159 @@
+package dev.wirespeed.loop;
+
+import dev.wirespeed.loop.internal.SegmentIo;
+import dev.wirespeed.loop.spi.Endpoint;
+import dev.wirespeed.loop.spi.LendingEndpoint;
+import dev.wirespeed.loop.spi.Poller;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+
+/**
+ * The sockets of a loop's closed connections that still read and drop what their peers send (see
+ * {@link Connection}'s "Closing"): after a graceful close the output is shut down and the socket kept
+ * open until the peer's end of stream, a failure or {@code lingerTimeout}, because a socket closed
+ * with input unread resets its peer, which can cost the peer replies it has not read yet. Also the one
+ * place a loop's sockets are released.
+ *
+ * <p>{@code lingering[0, count)} are the lingering connections, each knowing its slot
+ * ({@code c.lingerSlot}) and its deadline ({@code c.lingerUntil}, loop time).
+ *
+ * <p>Thread safety: the loop's thread.
+ */
+final class Lingering {
+    /** How often a blocked loop with lingering sockets wakes to close those past their deadline. */
+    static final long CHECK_MILLIS = 50;
+
+    private final Poller poller;
+    private final BufferPool pool;
+    /** 0 for no lingering: a graceful close closes at once. */
+    private final long lingerNanos;
+    private Connection[] lingering = new Connection[16];
+    private int count;
+
+    Lingering(Poller poller, BufferPool pool, long lingerNanos) {
+        this.poller = poller;
+        this.pool = pool;
+        this.lingerNanos = lingerNanos;
+    }
+
+    /** {@return the sockets lingering} */
+    int count() {
+        return count;
+    }
+
+    /**
+     * Shuts {@code c}'s output down and keeps its socket reading, to drop what the peer still sends;
+     * {@return false where lingering is off or the endpoint cannot, and so the caller closes it now}
+     */
+    boolean start(Connection c, long now) {
+        if (lingerNanos == 0) {
+            return false;
+        }
+        try {
+            c.channel.shutdownOutput();
+            if (c.interest != Poller.READ) {
+                c.interest = Poller.READ;
+                poller.interest(c.channel, Poller.READ);
+            }
+        } catch (IOException | UnsupportedOperationException e) {
+            return false;
+        }
+        c.lingering = true;
+        c.lingerUntil = now + lingerNanos;
+        if (count == lingering.length) {
+            lingering = Arrays.copyOf(lingering, count * 2);
+        }
+        c.lingerSlot = count;
+        lingering[count++] = c;
+        return true;
+    }
+
+    /**
+     * Drops what a lingering connection's peer sent: lent bytes consumed where they lie, else a few
+     * chunks read a turn (the other connections come first); its end of stream or a failure closes the socket.
+     */
+    void dropInput(Connection c) {
+        try {
+            if (c.lender != null) {
+                dropLent(c, c.lender);
+            } else {
+                dropRead(c);
+            }
+        } catch (IOException e) {
+            end(c, true);
+        }
+    }
+
+    private void dropLent(Connection c, LendingEndpoint lender) throws IOException {
+        for (ByteBuffer data; (data = lender.lend()) != null; ) {
+            lender.consume(data.remaining());
+        }
+        if (lender.ended()) {
+            end(c, false);
+        }
+    }
+
+    private void dropRead(Connection c) throws IOException {
+        Chunk scratch = pool.take();
+        try {
+            ByteBuffer b = scratch.buf;
+            for (int reads = 0; reads < 4; reads++) {
+                b.limit(b.capacity()).position(0);
+                SegmentIo io = c.io;
+                int n = io != null ? io.read(b, scratch.memory) : c.channel.read(b);
+                if (n < 0) {
+                    end(c, false);
+                    return;
+                }
+                if (n == 0) {
+                    return;
+                }
+            }
+        } finally {
+            pool.give(scratch);
+        }
+    }
+
+    /** Closes the sockets past their deadline. */
+    void sweep(long now) {
+        for (int i = count - 1; i >= 0; i--) {
+            Connection c = lingering[i];
+            if (now - c.lingerUntil >= 0) {
+                end(c, false);
+            }
+        }
+    }
+
+    /** Closes every lingering socket: at the loop's end. */
+    void endAll() {
+        while (count > 0) {
+            end(lingering[count - 1], false);
+        }
+    }
+
+    /** Closes a lingering connection's socket: at its peer's end of stream, a failure, its deadline or the loop's end. */
+    private void end(Connection c, boolean reset) {
+        int slot = c.lingerSlot;
+        Connection last = lingering[--count];
+        lingering[slot] = last;
+        last.lingerSlot = slot;
+        lingering[count] = null;
+        c.lingering = false;
+        release(c.channel, reset);
+    }
+
+    /** Takes {@code ch} from the poller and closes it: with a reset where asked, else quietly. */
+    void release(Endpoint ch, boolean reset) {
+        poller.deregister(ch);
+        if (reset) {
+            ch.reset();
+        } else {
+            try {
+                ch.close();
+            } catch (IOException ignored) {
+                // closing a socket releases its descriptor even when it reports an error
+            }
+        }
+    }
+}

@@ -1,0 +1,187 @@
+package dev.wirespeed.loop;
+
+import dev.wirespeed.frame.FrameFormat;
+import dev.wirespeed.loop.internal.SegmentIo;
+import dev.wirespeed.loop.spi.Poller;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+
+/**
+ * A loop's output: the frames its handlers queue, in pooled chunks per connection, sent at the end of
+ * the turn in writes of whole chunks, and backpressure. A connection whose queued output reaches
+ * {@code outputLimit} is paused (not read) until its output drains to half the limit, when the
+ * handler hears {@link ConnectionHandler#onWritable}; what the socket would not take waits for it to
+ * be writable.
+ *
+ * <p>Per connection it keeps {@code c.out} (the chunks, oldest first), {@code c.queued} (their bytes,
+ * {@code >= 0}), {@code c.paused}, {@code c.interest} (what the poller was last told) and {@code c.dirty}
+ * (in this turn's flush list).
+ *
+ * <p>Thread safety: the loop's thread.
+ */
+final class Outbound {
+    private final ConnectionHandler handler;
+    private final BufferPool pool;
+    private final Poller poller;
+    private final int maxFrameLength;
+    final long outputLimit;
+    private final LoopStats stats;
+    private final Closer closer;
+    /** {@code flush[0, flushCount)}: connections written to during this turn. */
+    private Connection[] flush = new Connection[64];
+    private int flushCount;
+
+    Outbound(ConnectionHandler handler, BufferPool pool, Poller poller, int maxFrameLength, long outputLimit,
+            LoopStats stats, Closer closer) {
+        this.handler = handler;
+        this.pool = pool;
+        this.poller = poller;
+        this.maxFrameLength = maxFrameLength;
+        this.outputLimit = outputLimit;
+        this.stats = stats;
+        this.closer = closer;
+    }
+
+    /** {@return the output chunk with room for a frame of {@code length} body bytes at its end} */
+    Chunk outputFor(Connection c, int length) {
+        if (length < 0 || length > maxFrameLength) {
+            throw new IllegalArgumentException("length=" + length + " min=0 maxFrameLength=" + maxFrameLength
+                    + " for " + c);
+        }
+        int total = FrameFormat.HEADER_LENGTH + length;
+        if (total > pool.chunkSize()) {
+            Chunk large = BufferPool.large(total);
+            c.out.addLast(large);
+            return large;
+        }
+        Chunk tail = c.out.peekLast();
+        if (tail == null || !tail.pooled || tail.capacity() - tail.end < total) {
+            tail = pool.take();
+            c.out.addLast(tail);
+        }
+        return tail;
+    }
+
+    /** After an aborted claim: gives back a tail chunk holding nothing. */
+    void releaseEmptyTail(Connection c) {
+        Chunk tail = c.out.peekLast();
+        if (tail != null && tail.available() == 0) {
+            c.out.pollLast();
+            pool.give(tail);
+        }
+    }
+
+    /**
+     * After a frame was queued: at the limit, the connection is paused at once, so that a writer that
+     * stopped at {@link Connection#isWritable()} is told by {@link ConnectionHandler#onWritable} when to
+     * go on, however much the turn's flush then sends. It is flushed at the end of the turn.
+     */
+    void queued(Connection c) {
+        if (c.queued >= outputLimit) {
+            c.paused = true;
+        }
+        flushLater(c);
+    }
+
+    /** Puts {@code c} in the turn's flush list. */
+    void flushLater(Connection c) {
+        if (!c.dirty) {
+            c.dirty = true;
+            if (flushCount == flush.length) {
+                flush = Arrays.copyOf(flush, flushCount * 2);
+            }
+            flush[flushCount++] = c;
+        }
+    }
+
+    /** Flushes every connection written to during the turn. */
+    void flushDirty(long now) {
+        for (int i = 0; i < flushCount; i++) {
+            Connection c = flush[i];
+            flush[i] = null;
+            c.dirty = false;
+            if (c.state != Connection.State.CLOSED) {
+                flush(c, now);
+            }
+        }
+        flushCount = 0;
+    }
+
+    /** Sends what the socket takes of {@code c}'s output, then sets what the loop waits for. */
+    void flush(Connection c, long now) {
+        IOException failed = send(c, now);
+        if (failed != null) {
+            closer.closeNow(c, failed, true);
+            return;
+        }
+        boolean resumed = false;
+        if (c.queued >= outputLimit) {
+            c.paused = true;
+        } else if (c.paused && c.queued <= outputLimit / 2) {
+            c.paused = false;
+            resumed = true;
+        }
+        if (c.queued == 0 && c.state == Connection.State.CLOSING) {
+            closer.closeNow(c, null, false);
+            return;
+        }
+        int want = (c.state == Connection.State.OPEN && !c.paused ? Poller.READ : 0) | (c.queued > 0 ? Poller.WRITE : 0);
+        if (want != c.interest) {
+            c.interest = want;
+            try {
+                poller.interest(c.channel, want);
+            } catch (IOException e) {
+                closer.closeNow(c, e, true);
+                return;
+            }
+        }
+        if (resumed) {
+            try {
+                handler.onWritable(c);
+            } catch (IOException | RuntimeException e) {
+                closer.closeNow(c, e, true);
+            }
+        }
+    }
+
+    /** Writes {@code c}'s output until the socket takes no more; {@return the write's failure, or null} */
+    IOException send(Connection c, long now) {
+        Chunk head;
+        while ((head = c.out.peekFirst()) != null && head.available() > 0) {
+            ByteBuffer b = head.buf;
+            b.limit(head.end);
+            b.position(head.start);
+            int n;
+            try {
+                SegmentIo io = c.io; // by address where the endpoint writes so
+                n = io != null ? io.write(b, head.memory) : c.channel.write(b);
+            } catch (IOException e) {
+                return e;
+            } finally {
+                b.limit(b.capacity()); // absolute puts into a chunk check against its limit
+            }
+            if (n > 0) {
+                head.start += n;
+                c.queued -= n;
+                c.lastActive = now;
+                c.bytesWritten += n;
+                stats.bytesWritten(n);
+            }
+            if (head.available() > 0) {
+                break; // the socket is full
+            }
+            c.out.pollFirst();
+            pool.give(head);
+        }
+        return null;
+    }
+
+    /** Drops {@code c}'s queued output, its chunks given back: at its close. */
+    void discard(Connection c) {
+        for (Chunk chunk; (chunk = c.out.pollFirst()) != null; ) {
+            pool.give(chunk);
+        }
+        c.queued = 0;
+    }
+}
