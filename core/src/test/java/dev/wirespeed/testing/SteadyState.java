@@ -65,8 +65,8 @@ public final class SteadyState {
     }
 
     /**
-     * Runs {@code warm} operations (at least {@value #WARM_CALLS} * {@value #CHUNK}), waits for the JIT to go quiet, runs
-     * {@link #WINDOWS} windows of {@link #WINDOW} operations, and asserts that at least
+     * Runs {@code warm} operations (at least {@value #WARM_CALLS} * {@value #CHUNK}), waits for the JIT to
+     * go quiet, runs {@link #WINDOWS} windows of {@link #WINDOW} operations, and asserts that at least
      * {@link #CLEAN_WINDOWS} of them allocated 0 bytes on each of {@code threads}.
      *
      * @param what the operation in words, for the failure message ("echoes")
