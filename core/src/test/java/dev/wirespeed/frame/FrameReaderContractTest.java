@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.wirespeed.testing.ScriptedChannel;
+import dev.wirespeed.testing.Seed;
 import dev.wirespeed.testing.Sequence;
 import dev.wirespeed.testing.Vectors;
 import java.io.IOException;
@@ -15,6 +16,7 @@ import java.util.function.Function;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Every wire vector gives exactly the outcome of its INDEX.tsv line through the frame reader, whatever
@@ -24,7 +26,8 @@ import org.junit.jupiter.api.TestFactory;
  * ({@link FrameReader#readFrames(FrameHandler, int)}).
  */
 class FrameReaderContractTest {
-    private static final long SEED = Long.getLong("wirespeed.test.seed", System.nanoTime());
+    @RegisterExtension
+    static final Seed SEED = Seed.fromPropertyOrNew();
 
     /** The two ways a reader is driven: a frame per call, or the buffered frames per call. */
     enum Delivery {
@@ -55,7 +58,6 @@ class FrameReaderContractTest {
 
     @TestFactory
     Stream<DynamicTest> everyVectorGivesItsOutcomeThroughEveryChannel() {
-        System.out.println("FrameReaderContractTest seed=" + SEED + " (replay: -Dwirespeed.test.seed=" + SEED + ")");
         List<DynamicTest> tests = new ArrayList<>();
         for (Vectors vector : Vectors.all()) {
             byte[] bytes = vector.bytes();
@@ -63,7 +65,7 @@ class FrameReaderContractTest {
                     ScriptedChannel::whole, ScriptedChannel::oneByteAtATime,
                     ScriptedChannel::zeroEveryOtherCall));
             for (int r = 0; r < 8; r++) {
-                long seed = SEED + r;
+                long seed = SEED.value() + r;
                 channels.add(data -> ScriptedChannel.randomSplits(data, seed, 1 + (int) (seed & 63)));
             }
             for (Delivery delivery : Delivery.values()) {

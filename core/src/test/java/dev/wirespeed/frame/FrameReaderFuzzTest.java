@@ -4,10 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import dev.wirespeed.testing.JvmAgents;
 import dev.wirespeed.testing.ScriptedChannel;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * Fuzzing the frame reader with Jazzer: any bytes, read through splits derived from the input, yield
@@ -22,14 +28,27 @@ import java.util.Arrays;
  * is {@link FrameReaderFuzzLong} (Jazzer fuzzes one test per run). Findings are written beside the
  * inputs and replayed from then on; the generated corpus goes to {@code core/.cifuzz-corpus/} (not
  * committed).
+ *
+ * <p>The build runs the fuzz tests (JUnit tag {@code jazzer}) in a JVM of their own (core's {@code pom.xml}):
+ * Jazzer's agent instruments every class loaded after it, which the allocation tests must not measure.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class FrameReaderFuzzTest {
     private static final int[] LIMITS = {0, 1, 7, 8, 100, 255, 4096, FrameFormat.DEFAULT_MAX_FRAME_LENGTH};
 
     /** The short run of every build. */
+    @Order(1)
     @FuzzTest(maxDuration = "10s")
     void anyBytesGiveFramesThenACleanEndOrOneProtocolError(byte[] input) throws IOException {
         check(input);
+    }
+
+    /** The check that the other test JVM has no agent would miss one that it cannot see: it sees this one. */
+    @Order(2)
+    @Tag("jazzer") // runs in the fuzzing JVM, after the fuzz test
+    @Test
+    void jazzersAgentIsSeenInTheJvmThatFuzzed() {
+        assertTrue(JvmAgents.instrumenting().isPresent(), "the fuzz test ran, yet no agent is seen");
     }
 
     static void check(byte[] input) throws IOException {

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.wirespeed.testing.Frames;
 import dev.wirespeed.testing.ScriptedChannel;
+import dev.wirespeed.testing.Seed;
 import dev.wirespeed.testing.Sequence;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -16,15 +17,17 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Frames written in place ({@code claim}, {@code commit}, {@code abort}) and large bodies written without a copy. */
 class FrameWriterClaimTest {
-    private static final long SEED = Long.getLong("wirespeed.test.seed", System.nanoTime());
+    @RegisterExtension
+    static final Seed SEED = Seed.fromPropertyOrNew();
 
     @Test
     void claimedFramesFilledInPlaceAreTheWireFormatWhateverTheSplitsAndMixedWithCopiedOnes() throws IOException {
-        SplittableRandom random = new SplittableRandom(SEED);
-        ScriptedChannel sink = ScriptedChannel.sink(call -> call % 3 == 0 ? 0 : random.nextInt(1, 50), "stingy-" + SEED);
+        SplittableRandom random = new SplittableRandom(SEED.value());
+        ScriptedChannel sink = ScriptedChannel.sink(call -> call % 3 == 0 ? 0 : random.nextInt(1, 50), "stingy-" + SEED.value());
         FrameWriter writer = FrameWriter.builder(sink).bufferCapacity(256).maxFrameLength(248).build();
         byte[] pattern = Sequence.pattern(248);
         Frames expected = new Frames();
@@ -34,7 +37,7 @@ class FrameWriterClaimTest {
                 writer.writeFrame(i, pattern, Sequence.offset(i), size);
             } else {
                 ByteBuffer body = writer.claim(i, size);
-                assertEquals(size, body.remaining(), "seed " + SEED);
+                assertEquals(size, body.remaining(), "seed " + SEED.value());
                 if (i % 2 == 0) {
                     body.put(pattern, Sequence.offset(i), size); // relative puts
                 } else {
@@ -47,7 +50,7 @@ class FrameWriterClaimTest {
             expected.sequence(i, 1, size);
         }
         writer.flush();
-        assertArrayEquals(expected.toByteArray(), sink.written(), "seed " + SEED);
+        assertArrayEquals(expected.toByteArray(), sink.written(), "seed " + SEED.value());
         assertEquals(400, writer.frameCount());
         assertEquals(expected.toByteArray().length, writer.offset());
     }

@@ -6,13 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.wirespeed.testing.Frames;
 import dev.wirespeed.testing.ScriptedChannel;
+import dev.wirespeed.testing.Seed;
 import dev.wirespeed.testing.Sequence;
 import java.nio.ByteBuffer;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 class FrameWriterTest {
-    private static final long SEED = Long.getLong("wirespeed.test.seed", System.nanoTime());
+    @RegisterExtension
+    static final Seed SEED = Seed.fromPropertyOrNew();
 
     @Test
     void writesTheWireFormatByteForByte() throws Exception {
@@ -38,8 +41,7 @@ class FrameWriterTest {
 
     @Test
     void whatTheWriterWritesTheReaderReadsBackWhateverTheSplits() throws Exception {
-        System.out.println("FrameWriterTest seed=" + SEED);
-        SplittableRandom random = new SplittableRandom(SEED);
+        SplittableRandom random = new SplittableRandom(SEED.value());
         ScriptedChannel sink = ScriptedChannel.sink(call -> random.nextInt(0, 5000), "random");
         FrameWriter writer = FrameWriter.builder(sink).bufferCapacity(1024).maxFrameLength(1 << 20).build();
         byte[] pattern = Sequence.pattern(70_000);
@@ -50,7 +52,7 @@ class FrameWriterTest {
         }
         writer.close();
         Sequence.Checker verifier = new Sequence.Checker();
-        FrameReader reader = FrameReader.builder(ScriptedChannel.randomSplits(sink.written(), SEED, 999))
+        FrameReader reader = FrameReader.builder(ScriptedChannel.randomSplits(sink.written(), SEED.value(), 999))
                 .bufferCapacity(512).build();
         assertEquals(frames, reader.readFrames(verifier::check));
     }

@@ -4,116 +4,115 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.wirespeed.testing.Frames;
-import java.lang.management.ManagementFactory;
+import dev.wirespeed.testing.SteadyState;
 import java.nio.ByteBuffer;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.WritableByteChannel;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The steady state is garbage-free: less than one byte allocated per frame when reading a frame per
- * call, reading the buffered frames per call, writing frames (a body copied from a buffer or an array,
- * or claimed and filled in place) and echoing (each frame read written back, flushed when nothing is buffered, as an echo server does).
+ * The steady state is garbage-free: once warm, no bytes allocated (by {@link SteadyState}'s rule: most
+ * windows of 10,000 operations allocate exactly nothing) when reading a frame per call, reading the
+ * buffered frames per call, writing frames (a body copied from a buffer or an array, or claimed and
+ * filled in place) and echoing (each frame read written back, flushed when nothing is buffered, as an
+ * echo server does). Everything runs on the test's thread, the one measured.
  */
 class NoAllocationPerFrameTest {
-    private static final int FRAMES = 1_000_000;
+    private static final int WARM = 200_000;
     private static final int BODY = 100;
+    /** Frames handed over per {@code readFrames} call at most. */
+    private static final int PER_CALL = 32;
 
-    /** 4,096 frames of 100 bytes, replayed until {@link #FRAMES} frames were read. */
+    /** 4,096 frames of 100 bytes, replayed without end. */
     private static FrameReader reader() {
         ByteBuffer block = ByteBuffer.wrap(new Frames().sequence(0, 4096, BODY).toByteArray());
-        return new FrameReader(new LoopingChannel(block, (long) FRAMES * (FrameFormat.HEADER_LENGTH + BODY)));
+        return new FrameReader(new LoopingChannel(block));
+    }
+
+    private static void assertAllocatesNothing(String what, SteadyState.Operation operation) throws Exception {
+        SteadyState.assertAllocatesNothingPerOperation(what, List.of(Thread.currentThread()), WARM, operation);
     }
 
     @Test
-    void readingAFramePerCallAllocatesLessThanOneBytePerFrame() throws Exception {
+    void readingAFramePerCallAllocatesNothingOnceWarm() throws Exception {
         FrameReader reader = reader();
         long[] sum = {0};
         FrameHandler handler = (type, body) -> sum[0] += body.get(body.position()) + type;
-        long frames = 0;
-        long before = allocated();
-        while (reader.readFrame(handler)) {
-            frames++;
-        }
-        assertLessThanAByteAFrame(allocated() - before, frames, "readFrame");
-        assertTrue(sum[0] != 0);
+        assertAllocatesNothing("readFrame calls", i -> {
+            if (!reader.readFrame(handler)) {
+                throw new AssertionError("end of stream at call " + i);
+            }
+        });
+        assertEquals(operations(), reader.frameCount());
+        assertTrue(sum[0] != 0, "the handler saw no body");
     }
 
     @Test
-    void readingTheBufferedFramesPerCallAllocatesLessThanOneBytePerFrame() throws Exception {
+    void readingTheBufferedFramesPerCallAllocatesNothingOnceWarm() throws Exception {
         FrameReader reader = reader();
         long[] sum = {0};
         FrameHandler handler = (type, body) -> sum[0] += body.get(body.position()) + type;
-        long frames = 0;
-        long before = allocated();
-        for (int n; (n = reader.readFrames(handler, 1_000)) > 0; ) {
-            frames += n;
-        }
-        assertLessThanAByteAFrame(allocated() - before, frames, "readFrames");
-        assertTrue(sum[0] != 0);
+        assertAllocatesNothing("readFrames calls", i -> {
+            if (reader.readFrames(handler, PER_CALL) == 0) {
+                throw new AssertionError("end of stream at call " + i);
+            }
+        });
+        assertTrue(reader.frameCount() >= operations(), "frames read: " + reader.frameCount());
+        assertTrue(sum[0] != 0, "the handler saw no body");
     }
 
     @Test
-    void writingFramesAllocatesLessThanOneBytePerFrame() throws Exception {
-        FrameWriter writer = FrameWriter.builder(new Discard()).build();
+    void writingFramesAllocatesNothingOnceWarm() throws Exception {
+        Discard out = new Discard();
+        FrameWriter writer = FrameWriter.builder(out).build();
         ByteBuffer direct = ByteBuffer.allocateDirect(BODY);
         ByteBuffer heap = ByteBuffer.allocate(BODY);
         byte[] array = new byte[BODY];
-        long before = allocated();
-        for (int i = 0; i < FRAMES; i++) {
+        assertAllocatesNothing("writeFrame calls", i -> {
             switch (i % 3) {
                 case 0 -> writer.writeFrame(i, direct.clear());
                 case 1 -> writer.writeFrame(i, heap.clear());
                 default -> writer.writeFrame(i, array, 0, BODY);
             }
-        }
+        });
         writer.flush();
-        assertLessThanAByteAFrame(allocated() - before, FRAMES, "writeFrame");
+        assertEquals(operations(), writer.frameCount());
+        assertEquals(operations() * (FrameFormat.HEADER_LENGTH + BODY), out.bytes, "every frame written");
     }
 
     @Test
-    void claimingAndCommittingFramesAllocatesLessThanOneBytePerFrame() throws Exception {
+    void claimingAndCommittingFramesAllocatesNothingOnceWarm() throws Exception {
         FrameWriter writer = FrameWriter.builder(new Discard()).build();
-        int warm = 200_000;
-        for (int i = 0; i < warm; i++) {
+        assertAllocatesNothing("claim/commit pairs", i -> {
             writer.claim(i, BODY).putLong(i);
             writer.commit();
-        }
-        long before = allocated();
-        for (int i = 0; i < FRAMES; i++) {
-            writer.claim(i, BODY).putLong(i);
-            writer.commit();
-        }
-        assertLessThanAByteAFrame(allocated() - before, FRAMES, "claim/commit");
-        assertEquals(warm + FRAMES, writer.frameCount());
+        });
+        assertEquals(operations(), writer.frameCount());
     }
 
     @Test
-    void echoingFramesAllocatesLessThanOneBytePerFrame() throws Exception {
+    void echoingFramesAllocatesNothingOnceWarm() throws Exception {
         FrameReader reader = reader();
         Discard out = new Discard();
         FrameWriter writer = FrameWriter.builder(out).bufferCapacity(64 * 1024).build();
         FrameHandler back = writer::writeFrame;
-        long frames = 0;
-        long before = allocated();
-        for (int n; (n = reader.readFrames(back, Integer.MAX_VALUE)) > 0; ) {
-            frames += n;
+        assertAllocatesNothing("echo turns (readFrames, then flush when nothing is buffered)", i -> {
+            if (reader.readFrames(back, PER_CALL) == 0) {
+                throw new AssertionError("end of stream at turn " + i);
+            }
             if (reader.available() == 0) {
                 writer.flush();
             }
-        }
+        });
         writer.flush();
-        assertLessThanAByteAFrame(allocated() - before, frames, "echo");
-        assertEquals(frames * (FrameFormat.HEADER_LENGTH + BODY), out.bytes, "every frame written back");
+        assertEquals(reader.frameCount() * (FrameFormat.HEADER_LENGTH + BODY), out.bytes, "every frame written back");
     }
 
-    private static void assertLessThanAByteAFrame(long allocated, long frames, String what) {
-        assertEquals(FRAMES, frames, what + ": frames");
-        assertTrue(allocated < frames, what + ": allocated " + allocated + " bytes for " + frames + " frames");
-    }
-
-    private static long allocated() {
-        return ((com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean()).getCurrentThreadAllocatedBytes();
+    /** {@return the operations {@link SteadyState} runs with {@link #WARM} warm-up operations} */
+    private static long operations() {
+        return (long) Math.ceilDiv(WARM, SteadyState.WINDOW) * SteadyState.WINDOW
+                + (long) SteadyState.WINDOWS * SteadyState.WINDOW;
     }
 
     /** Takes every byte and keeps none; counts them. */
@@ -138,29 +137,23 @@ class NoAllocationPerFrameTest {
         }
     }
 
-    /** Replays one block of bytes until {@code total} bytes were read; allocates nothing per read. */
+    /** Replays one block of bytes without end; allocates nothing per read. */
     private static final class LoopingChannel implements ReadableByteChannel {
         private final ByteBuffer block;
-        private long left;
 
-        LoopingChannel(ByteBuffer block, long total) {
+        LoopingChannel(ByteBuffer block) {
             this.block = block;
-            this.left = total;
         }
 
         @Override
         public int read(ByteBuffer dst) {
-            if (left == 0) {
-                return -1;
-            }
             if (!block.hasRemaining()) {
                 block.rewind();
             }
-            int n = (int) Math.min(left, Math.min(dst.remaining(), block.remaining()));
+            int n = Math.min(dst.remaining(), block.remaining());
             dst.put(dst.position(), block, block.position(), n);
             dst.position(dst.position() + n);
             block.position(block.position() + n);
-            left -= n;
             return n;
         }
 

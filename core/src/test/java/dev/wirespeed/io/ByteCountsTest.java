@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.wirespeed.testing.ScriptedChannel;
+import dev.wirespeed.testing.Seed;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,11 +15,13 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Counting equals a plain loop's count, at every size around word, buffer and mapping boundaries. */
 class ByteCountsTest {
-    private static final long SEED = Long.getLong("wirespeed.test.seed", System.nanoTime());
+    @RegisterExtension
+    static final Seed SEED = Seed.fromPropertyOrNew();
 
     @TempDir
     Path dir;
@@ -44,7 +47,6 @@ class ByteCountsTest {
 
     @TestFactory
     Stream<DynamicTest> countsEqualAPlainLoopAtEverySizeAroundTheBoundaries() {
-        System.out.println("ByteCountsTest seed=" + SEED);
         List<Integer> sizes = new ArrayList<>(List.of(0, 1, 2, 7, 8, 9, 15, 16, 17, 63, 64, 65));
         for (int boundary : new int[] {64 * 1024, ChannelReader.DEFAULT_CAPACITY, (int) ByteCounts.MAP_THRESHOLD}) {
             for (int delta = -9; delta <= 9; delta += 3) {
@@ -54,13 +56,13 @@ class ByteCountsTest {
         List<DynamicTest> tests = new ArrayList<>();
         for (int size : sizes) {
             tests.add(DynamicTest.dynamicTest(size + " bytes", () -> {
-                byte[] bytes = text(size, SEED + size);
+                byte[] bytes = text(size, SEED.value() + size);
                 for (byte b : new byte[] {'\n', 0, (byte) 0xFF}) {
                     long expected = plainCount(bytes, b);
                     assertEquals(expected, ByteCounts.count(MemorySegment.ofArray(bytes), b), "segment, byte " + b);
                     assertEquals(expected, Swar.count(MemorySegment.ofArray(bytes), b), "SWAR, byte " + b);
                     assertEquals(expected, VectorCounts.count(MemorySegment.ofArray(bytes), b), "vector, byte " + b);
-                    assertEquals(expected, new ChannelReader(ScriptedChannel.randomSplits(bytes, SEED, 3000), 4096, 4096)
+                    assertEquals(expected, new ChannelReader(ScriptedChannel.randomSplits(bytes, SEED.value(), 3000), 4096, 4096)
                             .countToEnd(b), "reader, byte " + b);
                     Path file = Files.write(dir.resolve("f" + size), bytes);
                     assertEquals(expected, ByteCounts.count(file, b), "file, byte " + b);
@@ -86,7 +88,7 @@ class ByteCountsTest {
 
     @Test
     void theVectorCountIsExactAtEveryOffsetAndLengthAroundAVector() {
-        byte[] bytes = text(4 * 64 + 16, SEED);
+        byte[] bytes = text(4 * 64 + 16, SEED.value());
         for (int from = 0; from < 70; from++) {
             for (int length = 0; from + length <= bytes.length && length < 3 * 64; length++) {
                 MemorySegment slice = MemorySegment.ofArray(bytes).asSlice(from, length);
@@ -114,7 +116,7 @@ class ByteCountsTest {
 
     @Test
     void theFirstMatchOfAWordIsFoundAtEveryPositionWhateverFollowsIt() {
-        SplittableRandom random = new SplittableRandom(SEED);
+        SplittableRandom random = new SplittableRandom(SEED.value());
         for (int value = 0; value < 256; value++) {
             long pattern = Swar.broadcast((byte) value);
             for (int trial = 0; trial < 64; trial++) {
@@ -133,7 +135,7 @@ class ByteCountsTest {
                     }
                 }
                 assertEquals(expected, Swar.firstBigEndian(word, pattern),
-                        "value " + value + " word " + Long.toHexString(word) + " seed=" + SEED);
+                        "value " + value + " word " + Long.toHexString(word) + " seed=" + SEED.value());
             }
         }
     }
@@ -143,7 +145,7 @@ class ByteCountsTest {
         List<DynamicTest> tests = new ArrayList<>();
         for (int size : new int[] {0, 1, 7, 8, 9, 17, 100, 4095, 4096, 4097, 20_000}) {
             tests.add(DynamicTest.dynamicTest(size + " bytes", () -> {
-                SplittableRandom random = new SplittableRandom(SEED + size);
+                SplittableRandom random = new SplittableRandom(SEED.value() + size);
                 for (int trial = 0; trial < 20; trial++) {
                     // Sparse matches, so that scans cross words, reads and refills before finding one.
                     byte[] bytes = new byte[size];
@@ -152,7 +154,7 @@ class ByteCountsTest {
                     }
                     int skip = size == 0 ? 0 : random.nextInt(size);
                     int maxBytes = random.nextInt(size + 2);
-                    ChannelReader reader = new ChannelReader(ScriptedChannel.randomSplits(bytes, SEED + trial, 50), 64, 1 << 16);
+                    ChannelReader reader = new ChannelReader(ScriptedChannel.randomSplits(bytes, SEED.value() + trial, 50), 64, 1 << 16);
                     reader.require(skip);
                     reader.view(skip);
                     int expected = -1;
@@ -162,7 +164,7 @@ class ByteCountsTest {
                             break;
                         }
                     }
-                    String what = "size=" + size + " skip=" + skip + " maxBytes=" + maxBytes + " seed=" + SEED;
+                    String what = "size=" + size + " skip=" + skip + " maxBytes=" + maxBytes + " seed=" + SEED.value();
                     assertEquals(expected, reader.indexOf((byte) '\n', maxBytes), what);
                     assertEquals(skip, reader.offset(), "consumed nothing: " + what);
                 }

@@ -7,26 +7,28 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.wirespeed.testing.ScriptedChannel;
+import dev.wirespeed.testing.Seed;
 import java.io.EOFException;
 import java.nio.ByteBuffer;
 import java.util.SplittableRandom;
 import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.api.Test;
 
 class ChannelReaderTest {
-    private static final long SEED = Long.getLong("wirespeed.test.seed", System.nanoTime());
+    @RegisterExtension
+    static final Seed SEED = Seed.fromPropertyOrNew();
 
     static java.util.List<Function<byte[], ScriptedChannel>> channels() {
         return java.util.List.of(ScriptedChannel::whole, ScriptedChannel::oneByteAtATime,
-                ScriptedChannel::zeroEveryOtherCall, data -> ScriptedChannel.randomSplits(data, SEED, 7));
+                ScriptedChannel::zeroEveryOtherCall, data -> ScriptedChannel.randomSplits(data, SEED.value(), 7));
     }
 
     @ParameterizedTest
     @MethodSource("channels")
     void readsIntsAndLongsBigEndianAcrossRefills(Function<byte[], ScriptedChannel> channel) throws Exception {
-        System.out.println("ChannelReaderTest seed=" + SEED);
         ByteBuffer data = ByteBuffer.allocate(12 * 1000);
         for (int i = 0; i < 1000; i++) {
             data.putInt(i * 31).putLong(i * 1_000_000_007L);
@@ -83,8 +85,8 @@ class ChannelReaderTest {
     @Test
     void growsForRequestsLargerThanTheBufferButNotPastMaxCapacity() throws Exception {
         byte[] data = new byte[10_000];
-        new SplittableRandom(SEED).nextBytes(data);
-        ChannelReader reader = new ChannelReader(ScriptedChannel.randomSplits(data, SEED, 300), 100, 16_384);
+        new SplittableRandom(SEED.value()).nextBytes(data);
+        ChannelReader reader = new ChannelReader(ScriptedChannel.randomSplits(data, SEED.value(), 300), 100, 16_384);
         ByteBuffer view = reader.view(10_000);
         byte[] copy = new byte[10_000];
         view.get(copy);
@@ -139,7 +141,7 @@ class ChannelReaderTest {
     @MethodSource("channels")
     void countToEndCountsEveryOccurrence(Function<byte[], ScriptedChannel> channel) throws Exception {
         byte[] data = new byte[5000];
-        SplittableRandom random = new SplittableRandom(SEED);
+        SplittableRandom random = new SplittableRandom(SEED.value());
         long expected = 0;
         for (int i = 0; i < data.length; i++) {
             data[i] = (byte) (random.nextInt(4) == 0 ? '\n' : 'x');

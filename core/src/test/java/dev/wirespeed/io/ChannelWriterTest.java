@@ -4,12 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.wirespeed.testing.ScriptedChannel;
+import dev.wirespeed.testing.Seed;
 import java.nio.ByteBuffer;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 class ChannelWriterTest {
-    private static final long SEED = Long.getLong("wirespeed.test.seed", System.nanoTime());
+    @RegisterExtension
+    static final Seed SEED = Seed.fromPropertyOrNew();
 
     @Test
     void writesNothingUntilTheBufferFillsOrFlush() throws Exception {
@@ -46,8 +49,7 @@ class ChannelWriterTest {
 
     @Test
     void finishesPartialWritesAndZeroByteWrites() throws Exception {
-        System.out.println("ChannelWriterTest seed=" + SEED);
-        SplittableRandom random = new SplittableRandom(SEED);
+        SplittableRandom random = new SplittableRandom(SEED.value());
         ScriptedChannel sink = ScriptedChannel.sink(call -> call % 2 == 0 ? 0 : random.nextInt(1, 40), "stingy");
         ChannelWriter writer = new ChannelWriter(sink, 64);
         byte[] expected = new byte[10_000];

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.wirespeed.io.spi.FileReadProvider;
+import dev.wirespeed.testing.Seed;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -17,6 +18,7 @@ import java.util.List;
 import java.util.ServiceConfigurationError;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -25,7 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
  * provider. The Linux provider itself is tested in the native module.
  */
 class ReadAllProviderTest {
-    private static final long SEED = Long.getLong("wirespeed.test.seed", System.nanoTime());
+    @RegisterExtension
+    static final Seed SEED = Seed.fromPropertyOrNew();
 
     @TempDir
     Path dir;
@@ -82,8 +85,7 @@ class ReadAllProviderTest {
 
     @Test
     void readsEveryByteWhateverTheFileSaysItsSizeIsAndHowShortItsReadsAre() throws IOException {
-        System.out.println("ReadAllProviderTest seed=" + SEED);
-        SplittableRandom random = new SplittableRandom(SEED);
+        SplittableRandom random = new SplittableRandom(SEED.value());
         for (int length : ReadAllTest.LENGTHS) {
             byte[] bytes = ReadAllTest.data(length, random.nextLong());
             // The true size, none, one too few and many too few (grew), one too many and many too many (shrank).
@@ -98,7 +100,7 @@ class ReadAllProviderTest {
                     }
                     FakeFile file = new FakeFile(bytes, size, max, max == 4097 ? random.split() : null);
                     byte[] read = ReadAll.readAll(file);
-                    String what = "length=" + length + " size=" + size + " max=" + max + " seed=" + SEED;
+                    String what = "length=" + length + " size=" + size + " max=" + max + " seed=" + SEED.value();
                     assertArrayEquals(bytes, read, what);
                     assertTrue(file.largestAsked <= ReadAll.PROVIDER_WINDOW,
                             "a provider is asked for at most a window: " + file.largestAsked + " " + what);
@@ -110,7 +112,7 @@ class ReadAllProviderTest {
     @Test
     void aFileOfTheSizeItSaidIsReadInWindowsThenOneReadFindsItsEnd() throws IOException {
         int length = 2 * ReadAll.PROVIDER_WINDOW + 5;
-        FakeFile file = new FakeFile(ReadAllTest.data(length, SEED), length, Integer.MAX_VALUE, null);
+        FakeFile file = new FakeFile(ReadAllTest.data(length, SEED.value()), length, Integer.MAX_VALUE, null);
         byte[] read = ReadAll.readAll(file);
         assertEquals(length, read.length);
         assertEquals(3 + 1, file.calls, "three windows, then one read that finds the end");
@@ -182,7 +184,7 @@ class ReadAllProviderTest {
     void withoutAPlatformModuleFilesAreReadThroughTheJdksChannel() throws IOException {
         // Core's tests have no provider on their path: the JDK's channel reads, and its errors are the JDK's.
         assertEquals("the JDK's FileChannel", ReadAll.fileReads());
-        byte[] bytes = ReadAllTest.data(70_000, SEED);
+        byte[] bytes = ReadAllTest.data(70_000, SEED.value());
         Path file = Files.write(dir.resolve("f"), bytes);
         assertArrayEquals(bytes, ReadAll.readAll(file));
         assertThrows(NoSuchFileException.class, () -> ReadAll.readAll(dir.resolve("missing")));

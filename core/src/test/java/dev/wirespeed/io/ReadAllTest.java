@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.wirespeed.testing.ScriptedChannel;
+import dev.wirespeed.testing.Seed;
 import java.io.ByteArrayInputStream;
 import java.io.FileInputStream;
 import java.io.IOException;
@@ -15,26 +16,28 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.channels.FileChannel;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.List;
-import java.util.SplittableRandom;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 class ReadAllTest {
-    private static final long SEED = Long.getLong("wirespeed.test.seed", System.nanoTime());
+    @RegisterExtension
+    static final Seed SEED = Seed.fromPropertyOrNew();
     /** The review thread's lengths, the chunk boundaries around them, and larger ones. */
     static final int[] LENGTHS = {0, 1, 8191, 8192, 8193, 16383, 16384, 16385, 32767, 32768, 32769, 65535, 65536,
         65537, 131071, 131072, 131073, 262143, 262144, 262145, 1 << 20};
@@ -76,16 +79,15 @@ class ReadAllTest {
 
     @TestFactory
     Stream<DynamicTest> returnsIdenticalBytesForEveryLengthFromEverySource() {
-        System.out.println("ReadAllTest seed=" + SEED);
         List<DynamicTest> tests = new ArrayList<>();
         for (int length : LENGTHS) {
-            byte[] expected = data(length, SEED + length);
+            byte[] expected = data(length, SEED.value() + length);
             tests.add(DynamicTest.dynamicTest(length + " bytes", () -> {
                 assertArrayEquals(expected, ReadAll.readAll(stream(expected, Integer.MAX_VALUE)), "stream");
                 assertArrayEquals(expected, ReadAll.readAll(stream(expected, 1 + length / 7)), "short reads");
                 assertArrayEquals(expected, ReadAll.readAll(new ByteArrayInputStream(expected)), "byte array");
                 assertArrayEquals(expected, ReadAll.readAll(ScriptedChannel.zeroEveryOtherCall(expected)), "channel");
-                assertArrayEquals(expected, ReadAll.readAll(ScriptedChannel.randomSplits(expected, SEED, 5000)), "splits");
+                assertArrayEquals(expected, ReadAll.readAll(ScriptedChannel.randomSplits(expected, SEED.value(), 5000)), "splits");
                 Path file = Files.write(dir.resolve("f" + length), expected);
                 assertArrayEquals(expected, ReadAll.readAll(file), "path");
                 try (FileInputStream in = new FileInputStream(file.toFile())) {
@@ -101,7 +103,7 @@ class ReadAllTest {
             }));
         }
         tests.add(DynamicTest.dynamicTest("one byte per read", () -> {
-            byte[] expected = data(40_000, SEED);
+            byte[] expected = data(40_000, SEED.value());
             assertArrayEquals(expected, ReadAll.readAll(stream(expected, 1)));
             assertArrayEquals(expected, ReadAll.readAll(ScriptedChannel.oneByteAtATime(expected)));
         }));
@@ -110,7 +112,7 @@ class ReadAllTest {
 
     @Test
     void readsTheRestOfAFileThatGrowsWhileReadAndOnlyWhatIsLeftOfOneThatShrinks() throws Exception {
-        byte[] bytes = data(100_000, SEED);
+        byte[] bytes = data(100_000, SEED.value());
         assertArrayEquals(bytes, ReadAll.readAll(new Lying(bytes, 30_000)), "grew after size() said 30,000");
         assertArrayEquals(bytes, ReadAll.readAll(new Lying(bytes, 99_999)), "grew by one byte");
         assertArrayEquals(bytes, ReadAll.readAll(new Lying(bytes, 250_000)), "shrank below what size() said");
@@ -125,7 +127,7 @@ class ReadAllTest {
 
     @Test
     void aViewOfAnInputThatFitsOneChunkIsTheChunkItselfWithoutACopy() throws Exception {
-        byte[] bytes = data(1000, SEED);
+        byte[] bytes = data(1000, SEED.value());
         ByteBuffer view = ReadAll.readAllAsBuffer(stream(bytes, 100));
         assertEquals(1000, view.remaining());
         assertEquals(ReadAll.CHUNK, view.capacity(), "the chunk, not a trimmed copy");
@@ -163,7 +165,7 @@ class ReadAllTest {
 
     @Test
     void aStreamNeverSeesTheBytesOfAnEarlierCallNotEvenOneThatFailedOrRanInAnotherThread() throws Exception {
-        byte[] noise = data(300_000, SEED);
+        byte[] noise = data(300_000, SEED.value());
         for (int i = 0; i < noise.length; i++) {
             noise[i] |= 1; // no zero byte: any left behind would show
         }
@@ -249,7 +251,7 @@ class ReadAllTest {
 
     @Test
     void manyThreadsAtOnceEachGetTheirOwnBytes() throws Exception {
-        AtomicLong seeds = new AtomicLong(SEED);
+        AtomicLong seeds = new AtomicLong(SEED.value());
         inThreads(8, () -> {
             long seed = seeds.getAndIncrement();
             SplittableRandom random = new SplittableRandom(seed);
@@ -264,7 +266,7 @@ class ReadAllTest {
     @Test
     void asManyThreadsAsSetsReadingAtOnceEachFindASetEvenWhenTheyShareASlot() throws Exception {
         com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        byte[] bytes = data(65_536, SEED);
+        byte[] bytes = data(65_536, SEED.value());
         emptyEverySlot();
         List<ReadScratch> sets = new ArrayList<>();
         for (int i = 0; i < ReadScratch.SETS; i++) {
@@ -321,8 +323,8 @@ class ReadAllTest {
 
     @Test
     void aStreamThatReadsAllOfAnotherStreamInsideItsOwnReadGetsItsOwnChunks() throws Exception {
-        byte[] inner = data(50_000, SEED);
-        byte[] outer = data(70_000, SEED + 1);
+        byte[] inner = data(50_000, SEED.value());
+        byte[] outer = data(70_000, SEED.value() + 1);
         InputStream nesting = new InputStream() {
             private final InputStream rest = stream(outer, 9_000);
 
@@ -344,7 +346,7 @@ class ReadAllTest {
     void aRealFileThatGrewOrShrankAfterItsSizeWasAskedIsReadAsItIsNow() throws Exception {
         // The JDK's file channel takes the scattering path; sizes past 2 windows take the windowed one.
         for (int length : new int[] {100_000, 2 * ReadAll.FILE_WINDOW + 3, 5 * ReadAll.FILE_WINDOW - 1}) {
-            byte[] bytes = data(length, SEED + length);
+            byte[] bytes = data(length, SEED.value() + length);
             Path file = Files.write(dir.resolve("grows" + length), bytes);
             for (long claimed : new long[] {1, length / 3, length - 1, length, length + 1, 3L * length}) {
                 try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {

@@ -1,0 +1,52 @@
+package dev.wirespeed.testing;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.wirespeed.testing.Environment.Feature;
+import java.util.EnumSet;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.opentest4j.AssertionFailedError;
+import org.opentest4j.TestAbortedException;
+
+class EnvironmentTest {
+    private static final Set<Feature> NONE = EnumSet.noneOf(Feature.class);
+
+    @Test
+    void aMissingFeatureSkipsTheTestSayingWhy() {
+        TestAbortedException e = assertThrows(TestAbortedException.class,
+                () -> Environment.check(NONE, Feature.IO_URING, false, () -> "kernel.io_uring_disabled=2"));
+        assertEquals("Assumption failed: io_uring missing: kernel.io_uring_disabled=2", e.getMessage());
+    }
+
+    @Test
+    void aMissingFeatureTheBuildRequiresFailsTheTest() {
+        AssertionFailedError e = assertThrows(AssertionFailedError.class, () -> Environment.check(
+                EnumSet.of(Feature.IO_URING, Feature.C_COMPILER), Feature.C_COMPILER, false, () -> "no cc on the PATH"));
+        assertEquals("cc missing: no cc on the PATH (this build requires io_uring,cc, by -Dwirespeed.requireFeatures or"
+                + " WIRESPEED_REQUIRE_FEATURES: on such a machine a skip would hide a failure)", e.getMessage());
+    }
+
+    @Test
+    void aPresentFeatureGoesOnWithoutAskingWhy() {
+        Environment.check(EnumSet.allOf(Feature.class), Feature.EPOLL, true, () -> {
+            throw new AssertionError("asked why a present feature is missing");
+        });
+    }
+
+    @Test
+    void theRequirementIsACommaSeparatedListOfFeatureNames() {
+        assertEquals(EnumSet.of(Feature.IO_URING, Feature.EPOLL, Feature.C_COMPILER),
+                Environment.parse("WIRESPEED_REQUIRE_FEATURES", " io_uring, epoll,,CC "));
+        assertEquals(NONE, Environment.parse("WIRESPEED_REQUIRE_FEATURES", ""));
+    }
+
+    @Test
+    void anUnknownFeatureNameIsRefusedNamingTheKnownOnes() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> Environment.parse("wirespeed.requireFeatures", "io_uring,iouring"));
+        assertEquals("wirespeed.requireFeatures=io_uring,iouring: no feature is called 'iouring'; the features: "
+                + "native,epoll,io_uring,cachestat,cc,chromium,netns", e.getMessage());
+    }
+}
