@@ -11,6 +11,7 @@ import dev.wirespeed.lab.experiment.Outcome;
 import dev.wirespeed.lab.experiments.Experiments;
 import dev.wirespeed.lab.report.Console;
 import dev.wirespeed.lab.report.LabReport;
+import dev.wirespeed.lab.report.Provenance;
 import dev.wirespeed.lab.report.ReportHtml;
 import dev.wirespeed.lab.report.ReportMarkdown;
 import dev.wirespeed.lab.report.ResultsFiles;
@@ -20,6 +21,7 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -80,6 +82,7 @@ public final class LabCommand implements Callable<Integer> {
         // Report order is the registry's, whatever order the command line named them in.
         chosen.sort(java.util.Comparator.comparingInt(Experiments.ALL::indexOf));
         Mode mode = quick ? Mode.QUICK : full ? Mode.FULL : Mode.DEFAULT;
+        Provenance provenance = Provenance.begin(spec.root().commandLine().getParseResult().originalArgs());
         Machine machine = Machine.current();
         stdout.println("wirespeed lab (" + mode.id() + "): " + machine);
         Path archives = Files.createTempDirectory("wirespeed-lab-cds-");
@@ -102,7 +105,8 @@ public final class LabCommand implements Callable<Integer> {
             }
             Files.deleteIfExists(archives);
         }
-        LabReport report = LabReport.of(machine, mode, outcomes, lab.notes());
+        LabReport report = LabReport.of(provenance.finished(Instant.now()), machine, mode, outcomes,
+                lab.notes());
         Console.printFindings(report, stdout);
         ResultsFiles.write(report, out);
         Files.writeString(out.resolve("index.html"), ReportHtml.render(report), StandardCharsets.UTF_8);

@@ -13,6 +13,7 @@ import java.util.List;
  * {@code results.schema.json}, which the lab writes beside it).
  *
  * @param schema the schema's file name, for tools that validate
+ * @param provenance the command that made the run, the commit it ran, when and for how long
  * @param machine what the lab ran on
  * @param mode how long it measured
  * @param experiments the experiments that ran, in report order
@@ -20,8 +21,8 @@ import java.util.List;
  * @param findings every claim and target, judged
  * @param notes what the reader should know: skipped rows, missing tools
  */
-public record LabReport(@JsonProperty("$schema") String schema, Machine machine, Mode mode, List<Experiment> experiments,
-        List<Measurement> measurements, List<Finding> findings, List<String> notes) {
+public record LabReport(@JsonProperty("$schema") String schema, Provenance provenance, Machine machine, Mode mode,
+        List<Experiment> experiments, List<Measurement> measurements, List<Finding> findings, List<String> notes) {
     /** The schema's file name. */
     public static final String SCHEMA = "results.schema.json";
 
@@ -45,13 +46,15 @@ public record LabReport(@JsonProperty("$schema") String schema, Machine machine,
     /**
      * {@return the report of a run}
      *
+     * @param provenance the run's command, commit, start and duration
      * @param machine what it ran on
      * @param mode how long it measured
      * @param outcomes the experiments' outcomes, in report order
      * @param notes the run's notes
      */
-    public static LabReport of(Machine machine, Mode mode, List<Outcome> outcomes, List<String> notes) {
-        return new LabReport(SCHEMA, machine, mode,
+    public static LabReport of(Provenance provenance, Machine machine, Mode mode, List<Outcome> outcomes,
+            List<String> notes) {
+        return new LabReport(SCHEMA, provenance, machine, mode,
                 outcomes.stream().map(o -> new Experiment(o.experiment(), o.description())).toList(),
                 outcomes.stream().flatMap(o -> o.measurements().stream()).toList(),
                 outcomes.stream().flatMap(o -> o.findings().stream()).toList(), notes);

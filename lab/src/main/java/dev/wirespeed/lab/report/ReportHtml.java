@@ -54,7 +54,10 @@ public final class ReportHtml {
                 .append("svg.chart{width:100%;height:auto}svg text{font:13px system-ui,sans-serif}")
                 .append(".legend span{display:inline-block;width:12px;height:12px;margin:0 4px 0 12px;vertical-align:middle}")
                 .append("</style></head><body>\n");
-        html.append("<h1>wirespeed lab report</h1>\n<p>").append(escape(report.machine().toString())).append("; mode ")
+        Provenance run = report.provenance();
+        html.append("<h1>wirespeed lab report</h1>\n<p><code>").append(escape(run.command())).append("</code> at commit <code>")
+                .append(escape(run.commit())).append("</code>, ").append(escape(run.startedInWords())).append(" (")
+                .append(escape(run.took())).append(")</p>\n<p>").append(escape(report.machine().toString())).append("; mode ")
                 .append(report.mode().id()).append(". Bars: medians (MB = 10<sup>6</sup> bytes); whiskers: min to max; ")
                 .append("black tick: the published figure.</p>\n<p class=\"legend\">");
         for (Role role : Role.values()) {

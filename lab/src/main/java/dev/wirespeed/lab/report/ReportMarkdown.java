@@ -6,17 +6,19 @@ import dev.wirespeed.lab.result.Table;
 import java.util.List;
 
 /**
- * {@code results.md}: a lab run's tables and findings in Markdown (GitHub's tables), to paste into an
- * issue or a README with the machine and mode they were measured on.
+ * {@code results.md}: a lab run's tables and findings in Markdown (GitHub's tables), under a header
+ * that names the command, commit, date, mode, machine and JDK they were measured with. It is the
+ * page {@code ./wirespeed lab --out docs/results/latest} writes into the repository's documentation,
+ * and what to paste into an issue.
  */
 public final class ReportMarkdown {
     private ReportMarkdown() {
     }
 
     /**
-     * {@return the run in Markdown}: a heading with the machine and mode, each experiment's tables in
-     * report order (the first column left-aligned, the others right-aligned, as the terminal shows
-     * them), then the findings and the notes
+     * {@return the run in Markdown}: a heading with the mode, a header naming the command, commit,
+     * date, machine and JDK, each experiment's tables in report order (the first column left-aligned,
+     * the others right-aligned, as the terminal shows them), then the findings and the notes
      *
      * @param report the run's report
      * @param outcomes the experiments' outcomes, whose tables the report does not keep
@@ -24,7 +26,7 @@ public final class ReportMarkdown {
     public static String render(LabReport report, List<Outcome> outcomes) {
         StringBuilder md = new StringBuilder();
         md.append("## wirespeed lab (").append(report.mode().id()).append(")\n\n");
-        md.append(cell(report.machine().toString())).append("\n");
+        header(report, md);
         for (Outcome outcome : outcomes) {
             md.append("\n### `").append(outcome.experiment()).append("`: ").append(cell(outcome.description())).append("\n");
             for (Table table : outcome.tables()) {
@@ -46,6 +48,32 @@ public final class ReportMarkdown {
             }
         }
         return md.toString();
+    }
+
+    /**
+     * The header: where the figures come from, one line each, and that the page is generated.
+     */
+    static void header(LabReport report, StringBuilder md) {
+        Provenance run = report.provenance();
+        md.append("- Command: ").append(code(run.command())).append('\n');
+        md.append("- Mode: ").append(report.mode().id()).append('\n');
+        md.append("- Commit: ").append(code(run.commit())).append('\n');
+        md.append("- Date: ").append(run.startedInWords()).append(" (the run took ").append(run.took()).append(")\n");
+        md.append("- Machine: ").append(cell(report.machine().cpu() + ", " + report.machine().cpus() + " CPUs, "
+                + report.machine().memory() + ", " + report.machine().os())).append('\n');
+        md.append("- JDK: ").append(cell(report.machine().jdk())).append('\n');
+        md.append("\nWritten by the lab, not by hand; the same run's figures are in `results.json` (with its schema) "
+                + "and `results.csv` beside this page, and its charts in `index.html`.\n");
+    }
+
+    /** {@return {@code text} as inline code}: fenced with more backticks than it holds, never escaped */
+    static String code(String text) {
+        String flat = text.replace('\n', ' ');
+        String fence = "`";
+        while (flat.contains(fence)) {
+            fence += "`";
+        }
+        return fence.length() == 1 ? fence + flat + fence : fence + " " + flat + " " + fence;
     }
 
     private static void table(Table table, StringBuilder md) {

@@ -36,6 +36,30 @@ class ReportMarkdownTest {
     }
 
     @Test
+    void theHeaderNamesTheCommandModeCommitDateMachineAndJdk() {
+        String md = ReportMarkdown.render(SampleReport.create(), List.of());
+        assertTrue(md.startsWith("""
+                ## wirespeed lab (quick)
+
+                - Command: `./wirespeed lab --quick --out docs/results/latest tcp latency`
+                - Mode: quick
+                - Commit: `0123456789abcdef0123456789abcdef01234567-dirty`
+                - Date: 2026-11-26 10:15:30 UTC (the run took 4 min 26 s)
+                - Machine: Test CPU, 2 CPUs, 24 GiB, Linux 6.18 amd64
+                - JDK: Test JDK 25
+
+                Written by the lab, not by hand; the same run's figures are in `results.json` (with its schema) \
+                and `results.csv` beside this page, and its charts in `index.html`.
+                """), md);
+    }
+
+    @Test
+    void aCommandIsCodeWhateverItHolds() {
+        assertEquals("`a*b|c`", ReportMarkdown.code("a*b|c"));
+        assertEquals("`` it`s ``", ReportMarkdown.code("it`s"));
+    }
+
+    @Test
     void everyFindingIsARowWithItsVerdict() {
         LabReport report = SampleReport.create();
         String md = ReportMarkdown.render(report, List.of());

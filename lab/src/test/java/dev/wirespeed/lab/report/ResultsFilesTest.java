@@ -32,6 +32,8 @@ class ResultsFilesTest {
         assertFalse(ResultsSchema.validate(json.replace("\"unit\" : \"MB/s\"", "\"unit\" : \"MiB/s\"")).isEmpty());
         assertFalse(ResultsSchema.validate(json.replace("\"role\" : \"ceiling\"", "\"role\" : \"ours\"")).isEmpty());
         assertFalse(ResultsSchema.validate(json.replace("\"runs\" : 3", "\"runs\" : 0")).isEmpty());
+        assertFalse(ResultsSchema.validate(json.replace("0123456789abcdef0123456789abcdef01234567-dirty", "HEAD"))
+                .isEmpty());
         assertFalse(ResultsSchema.validate(json.replace("\"mode\" : \"quick\"", "\"mode\" : \"quick\", \"extra\" : 1"))
                 .isEmpty());
     }

@@ -21,6 +21,8 @@ import java.util.List;
 final class SampleReport {
     static final Placement APART = new Placement(Placement.Kind.DIFFERENT_CORES, 0, 1);
     static final Placement TOGETHER = new Placement(Placement.Kind.SAME_CORE, 1, 1);
+    static final Provenance PROVENANCE = new Provenance("./wirespeed lab --quick --out docs/results/latest tcp latency",
+            "0123456789abcdef0123456789abcdef01234567-dirty", "2026-11-26T10:15:30Z", 266);
 
     private SampleReport() {
     }
@@ -57,7 +59,7 @@ final class SampleReport {
                         List.of(new Check("tcp, different cores", ours, ceiling))),
                 Finding.target("tcp", "wirespeed is at least as fast as zero-copy", Rule.atLeast(1).within(0.05),
                         List.of(new Check("tcp, different cores", ours, zeroCopy))));
-        return new LabReport(LabReport.SCHEMA, new Machine("Test CPU", 2, "24 GiB", "Linux 6.18 amd64", "Test JDK 25"),
+        return new LabReport(LabReport.SCHEMA, PROVENANCE, new Machine("Test CPU", 2, "24 GiB", "Linux 6.18 amd64", "Test JDK 25"),
                 Mode.QUICK, List.of(new LabReport.Experiment("tcp", "TCP loopback"),
                         new LabReport.Experiment("latency", "round trips")), rows, findings,
                 List.of("experiment 'pipe' skipped: <no pipe>"));
