@@ -3,6 +3,7 @@ package dev.wirespeed.loop;
 import dev.wirespeed.loop.spi.Endpoint;
 import dev.wirespeed.frame.FrameFormat;
 import dev.wirespeed.loop.internal.SegmentIo;
+import dev.wirespeed.loop.internal.TakesOutput;
 import dev.wirespeed.loop.spi.LendingEndpoint;
 import java.net.SocketAddress;
 import java.nio.ByteBuffer;
@@ -44,6 +45,8 @@ public final class Connection {
     final LendingEndpoint lender;
     /** The channel, where it reads and writes by the address of the loop's buffers; else null. */
     final SegmentIo io;
+    /** The channel, where it sends from the loop's buffers where they lie; else null. */
+    final TakesOutput taker;
     private final long id;
     private final SocketAddress remote;
     private Object attachment;
@@ -88,6 +91,7 @@ public final class Connection {
         this.channel = channel;
         this.lender = channel instanceof LendingEndpoint l ? l : null;
         this.io = channel instanceof SegmentIo s ? s : null;
+        this.taker = channel instanceof TakesOutput t ? t : null;
         this.id = id;
         this.remote = remote;
     }

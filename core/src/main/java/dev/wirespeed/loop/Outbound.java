@@ -2,6 +2,7 @@ package dev.wirespeed.loop;
 
 import dev.wirespeed.frame.FrameFormat;
 import dev.wirespeed.loop.internal.SegmentIo;
+import dev.wirespeed.loop.internal.TakesOutput;
 import dev.wirespeed.loop.spi.Poller;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -28,6 +29,8 @@ final class Outbound {
     final long outputLimit;
     private final LoopStats stats;
     private final Closer closer;
+    /** Where an endpoint that took a chunk ({@link TakesOutput}) gives it back, once sent. */
+    private final TakesOutput.Returns returns;
     /** {@code flush[0, flushCount)}: connections written to during this turn. */
     private Connection[] flush = new Connection[64];
     private int flushCount;
@@ -41,6 +44,7 @@ final class Outbound {
         this.outputLimit = outputLimit;
         this.stats = stats;
         this.closer = closer;
+        this.returns = token -> pool.give((Chunk) token);
     }
 
     /** {@return the output chunk with room for a frame of {@code length} body bytes at its end} */
@@ -147,6 +151,10 @@ final class Outbound {
 
     /** Writes {@code c}'s output until the socket takes no more; {@return the write's failure, or null} */
     IOException send(Connection c, long now) {
+        TakesOutput taker = c.taker;
+        if (taker != null) {
+            return handOver(c, taker, now);
+        }
         Chunk head;
         while ((head = c.out.peekFirst()) != null && head.available() > 0) {
             ByteBuffer b = head.buf;
@@ -173,6 +181,37 @@ final class Outbound {
             }
             c.out.pollFirst();
             pool.give(head);
+        }
+        return null;
+    }
+
+    /**
+     * Hands {@code c}'s chunks to an endpoint that sends from them where they lie, until it takes no
+     * more; it gives each back through {@link #returns} once sent. {@return the endpoint's failure, or null}
+     */
+    private IOException handOver(Connection c, TakesOutput taker, long now) {
+        Chunk head;
+        while ((head = c.out.peekFirst()) != null && head.available() > 0) {
+            ByteBuffer b = head.buf;
+            b.limit(head.end);
+            b.position(head.start);
+            boolean taken;
+            try {
+                taken = taker.take(b, head.memory, head, returns);
+            } catch (IOException e) {
+                return e;
+            } finally {
+                b.limit(b.capacity());
+            }
+            if (!taken) {
+                break; // the endpoint holds its limit: it is writable again when a send completes
+            }
+            int n = head.available();
+            c.out.pollFirst(); // the endpoint's now: a later frame goes into another chunk
+            c.queued -= n;
+            c.lastActive = now;
+            c.bytesWritten += n;
+            stats.bytesWritten(n);
         }
         return null;
     }

@@ -35,15 +35,17 @@ import java.util.Set;
  * an error.
  *
  * <h2>Sending</h2>
- * A write copies into a send buffer of the connection's, taken from the loop's pool while it has bytes
- * to send and given back when they are sent, and prepares one {@code SEND}; the sends prepared in a
- * turn reach the kernel together in the loop's next {@code io_uring_enter}. A connection has one send
- * in flight; what a short send left is sent next. A write takes nothing while the send buffer is full,
- * and the connection is ready for writing when a send completes.
+ * A connection sends from the loop's own output chunks, where the handler's frames were written: the
+ * loop hands each chunk over at the end of the turn, the connection sends it with one {@code SEND} (what
+ * a short send left goes next), and gives it back to the loop's pool once sent. The turn's sends reach
+ * the kernel together in the loop's next {@code io_uring_enter}. A connection takes chunks while fewer
+ * than {@link #sendLimit()} bytes wait to be sent (always one), so a peer that does not read holds the
+ * loop back, which then counts what waits against its output limit; it is ready for writing again when
+ * a send completes.
  *
  * <h2>Closing</h2>
- * A graceful close sends what the send buffer holds, then closes the descriptor; a reset drops it and
- * closes with {@code SO_LINGER} 0. Either way the connection's operations are cancelled, and the kernel
+ * A graceful close sends what waits, then closes the descriptor; a reset drops it and closes with
+ * {@code SO_LINGER} 0. Either way the connection's operations are cancelled, and the kernel
  * releases the socket when the last of them completes, within the loop's next turn.
  *
  * <h2>Waiting</h2>
@@ -69,14 +71,14 @@ import java.util.Set;
 public final class IoUringTransport implements LoopTransport {
     static final int DEFAULT_BUFFER_COUNT = 512;
     static final int DEFAULT_BUFFER_SIZE = 8192;
-    static final int DEFAULT_SEND_BUFFER_SIZE = 65_536;
+    static final int DEFAULT_SEND_LIMIT = 65_536;
     /** Room for a turn's sends, re-armed receives and cancellations of several hundred connections before a submit. */
     static final int DEFAULT_SQ_ENTRIES = 1024;
     static final int DEFAULT_CQ_ENTRIES = 8192;
 
     private final int bufferCount;
     private final int bufferSize;
-    private final int sendBufferSize;
+    private final int sendLimit;
     private final int sqEntries;
     private final int cqEntries;
     /** The rings' setup: null flags for the default choice; {@code sqThreadCpu} -2 without {@code SQPOLL}. */
@@ -97,11 +99,11 @@ public final class IoUringTransport implements LoopTransport {
         }
     }
 
-    private IoUringTransport(int bufferCount, int bufferSize, int sendBufferSize, int sqEntries, int cqEntries,
+    private IoUringTransport(int bufferCount, int bufferSize, int sendLimit, int sqEntries, int cqEntries,
             Ring ring) {
         this.bufferCount = bufferCount;
         this.bufferSize = bufferSize;
-        this.sendBufferSize = sendBufferSize;
+        this.sendLimit = sendLimit;
         this.sqEntries = sqEntries;
         this.cqEntries = cqEntries;
         this.ring = ring;
@@ -109,7 +111,7 @@ public final class IoUringTransport implements LoopTransport {
 
     /**
      * {@return the transport, with {@value #DEFAULT_BUFFER_COUNT} receive buffers of
-     * {@value #DEFAULT_BUFFER_SIZE} bytes per loop and send buffers of {@value #DEFAULT_SEND_BUFFER_SIZE} bytes}
+     * {@value #DEFAULT_BUFFER_SIZE} bytes per loop and a send limit of {@value #DEFAULT_SEND_LIMIT} bytes}
      *
      * @throws UnsupportedOperationException off Linux, where io_uring is unavailable or disabled, or
      *     where the kernel lacks an operation the transport needs, saying which
@@ -122,7 +124,7 @@ public final class IoUringTransport implements LoopTransport {
     static IoUringTransport create(IoUringSupport support) {
         LibC.checkSupported();
         support.require(IoUring.Op.RECV, IoUring.Op.SEND, IoUring.Op.POLL_ADD, IoUring.Op.ASYNC_CANCEL);
-        return new IoUringTransport(DEFAULT_BUFFER_COUNT, DEFAULT_BUFFER_SIZE, DEFAULT_SEND_BUFFER_SIZE,
+        return new IoUringTransport(DEFAULT_BUFFER_COUNT, DEFAULT_BUFFER_SIZE, DEFAULT_SEND_LIMIT,
                 DEFAULT_SQ_ENTRIES, DEFAULT_CQ_ENTRIES, Ring.DEFAULT);
     }
 
@@ -139,26 +141,27 @@ public final class IoUringTransport implements LoopTransport {
         if (size < 64 || size > 1 << 20) {
             throw new IllegalArgumentException("size=" + size + " must be 64 to 1048576");
         }
-        return new IoUringTransport(count, size, sendBufferSize, sqEntries, cqEntries, ring);
+        return new IoUringTransport(count, size, sendLimit, sqEntries, cqEntries, ring);
     }
 
     /**
-     * {@return a transport like this one whose connections send from buffers of {@code size} bytes}
-     * What a connection's send buffer holds when the server closes it after a protocol error is all
-     * of its output that is sent, as with a socket's own send buffer, which is at least as large.
+     * {@return a transport like this one whose connections take output while fewer than {@code bytes}
+     * wait to be sent} A connection always takes one of the loop's chunks, however large; what it does
+     * not take waits in the loop, counted against the server's output limit. When the server closes a
+     * connection after a protocol error, what it has taken is sent, as from a socket's own buffer.
      *
-     * @param size 4 KiB to 64 MiB
+     * @param bytes 4 KiB to 64 MiB
      */
-    public IoUringTransport sendBuffer(int size) {
-        if (size < 4096 || size > 1 << 26) {
-            throw new IllegalArgumentException("size=" + size + " must be 4096 to 67108864");
+    public IoUringTransport sendLimit(int bytes) {
+        if (bytes < 4096 || bytes > 1 << 26) {
+            throw new IllegalArgumentException("sendLimit=" + bytes + " must be 4096 to 67108864");
         }
-        return new IoUringTransport(bufferCount, bufferSize, size, sqEntries, cqEntries, ring);
+        return new IoUringTransport(bufferCount, bufferSize, bytes, sqEntries, cqEntries, ring);
     }
 
     /** {@return a transport like this one whose rings have these queue sizes}: small ones, for tests of full queues */
     IoUringTransport rings(int sqEntries, int cqEntries) {
-        return new IoUringTransport(bufferCount, bufferSize, sendBufferSize, sqEntries, cqEntries, ring);
+        return new IoUringTransport(bufferCount, bufferSize, sendLimit, sqEntries, cqEntries, ring);
     }
 
     /**
@@ -191,7 +194,7 @@ public final class IoUringTransport implements LoopTransport {
         }
         Ring r = new Ring(Set.copyOf(set), ring.sqThreadCpu(), ring.sqThreadIdleMillis());
         checkRing(r);
-        return new IoUringTransport(bufferCount, bufferSize, sendBufferSize, sqEntries, cqEntries, r);
+        return new IoUringTransport(bufferCount, bufferSize, sendLimit, sqEntries, cqEntries, r);
     }
 
     /**
@@ -214,7 +217,7 @@ public final class IoUringTransport implements LoopTransport {
         }
         Ring r = new Ring(ring.flags() == null ? Set.of() : ring.flags(), cpu, idleMillis);
         checkRing(r);
-        return new IoUringTransport(bufferCount, bufferSize, sendBufferSize, sqEntries, cqEntries, r);
+        return new IoUringTransport(bufferCount, bufferSize, sendLimit, sqEntries, cqEntries, r);
     }
 
     private static void checkRing(Ring r) {
@@ -257,9 +260,9 @@ public final class IoUringTransport implements LoopTransport {
         return bufferSize;
     }
 
-    /** {@return the bytes of a connection's send buffer} */
-    public int sendBufferSize() {
-        return sendBufferSize;
+    /** {@return the bytes a connection holds to send at most before it takes no more output} */
+    public int sendLimit() {
+        return sendLimit;
     }
 
     /** {@return the receive buffers one connection holds at most before its receive is cancelled}: a sixteenth, at least 2 */
@@ -275,7 +278,7 @@ public final class IoUringTransport implements LoopTransport {
     @Override
     public Poller openPoller() throws IOException {
         return new UringPoller(ringOptions(IoUringSupport.kernel()).params(), bufferCount, bufferSize,
-                maxHeldBuffers(), sendBufferSize);
+                maxHeldBuffers(), sendLimit);
     }
 
     @Override
@@ -285,7 +288,7 @@ public final class IoUringTransport implements LoopTransport {
 
     @Override
     public String toString() {
-        return "io_uring[receive " + bufferCount + " x " + bufferSize + " B, send " + sendBufferSize + " B, setup "
+        return "io_uring[receive " + bufferCount + " x " + bufferSize + " B, send " + sendLimit + " B, setup "
                 + ring + "]";
     }
 }

@@ -15,6 +15,6 @@ import org.junit.jupiter.api.condition.OS;
 class IoUringTightFrameServerTest extends FrameServerContract {
     @Override
     protected FrameServer.Builder backend(FrameServer.Builder builder) {
-        return builder.transport(IoUringTransport.create().receiveBuffers(4, 64).sendBuffer(4096).rings(4, 8));
+        return builder.transport(IoUringTransport.create().receiveBuffers(4, 64).sendLimit(4096).rings(4, 8));
     }
 }

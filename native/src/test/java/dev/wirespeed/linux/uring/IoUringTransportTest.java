@@ -202,7 +202,7 @@ class IoUringTransportTest {
 
     @Test
     void writesAreSentInOrderThroughASendBufferSmallerThanThem() throws Exception {
-        Harness h = new Harness(IoUringTransport.create().sendBuffer(4096));
+        Harness h = new Harness(IoUringTransport.create().sendLimit(4096));
         SocketChannel peer = h.connect();
         Endpoint ours = h.accepted.get(0);
         byte[] sent = random(7, 300_000);

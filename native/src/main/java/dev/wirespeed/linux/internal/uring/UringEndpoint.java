@@ -2,71 +2,113 @@ package dev.wirespeed.linux.internal.uring;
 
 import dev.wirespeed.linux.NativeIoException;
 import dev.wirespeed.linux.internal.net.SocketFd;
+import dev.wirespeed.linux.internal.sys.Errno;
+import dev.wirespeed.loop.internal.TakesOutput;
 import dev.wirespeed.loop.spi.LendingEndpoint;
+import dev.wirespeed.loop.spi.Poller;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.foreign.MemorySegment;
 import java.net.SocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 
 /**
- * A connection of an {@code IoUringTransport} loop: its socket, the received buffers it holds, its
- * send buffer and the operations it has in flight. Its reads and writes never wait: the loop parses
- * what the ring has received in place ({@link #lend()}), a read copies it, a write copies into the
- * send buffer. The {@link UringPoller} it is registered with does the ring's work; before that, only
- * {@link #reset()} and {@link #close()} apply.
+ * A connection of an {@code IoUringTransport} loop: its socket, what it has received, what it has to
+ * send, and the operations it has in flight in its {@link UringPoller}'s ring. Nothing it does waits.
+ *
+ * <h2>Receiving</h2>
+ * One multishot receive, armed while the loop wants to read and the connection holds fewer than the
+ * poller's cap of buffers, fills provided buffers, which the connection holds in order until the loop
+ * has parsed them where they lie ({@link #lend()}, {@link #consume(int)}) or copied them out
+ * ({@link #read}); each goes back to the ring once consumed. Past the cap, or while the loop does not
+ * want to read, the receive is cancelled, so that the socket's own buffer and TCP's flow control hold
+ * the peer back.
+ *
+ * <h2>Sending</h2>
+ * The loop hands its output chunks over ({@link #take}); they wait here in order, the first in one
+ * {@code SEND} from its own memory, what a short send left sent next, and each goes back to the loop
+ * once sent. The connection takes chunks while fewer than the poller's send limit of bytes wait
+ * (always one), so a peer that does not read holds the loop's output back. A {@link #write} copies
+ * into a buffer of the poller's and sends that the same way, for callers that do not hand over.
+ *
+ * <h2>Closing</h2>
+ * A graceful close sends what waits, then closes the descriptor; a reset cancels what is in flight,
+ * gives every chunk back once the kernel has let go of it, and closes with {@code SO_LINGER} 0. The
+ * poller frees the connection's slot when nothing of it is in flight.
+ *
+ * <p>Before it is registered with a poller only {@link #reset()} and {@link #close()} apply.
  *
  * <p>Thread safety: its loop's thread.
  */
-final class UringEndpoint implements LendingEndpoint {
+final class UringEndpoint implements LendingEndpoint, TakesOutput {
     final SocketFd socket;
     final int fd;
     /** Set by {@link UringPoller#register}; null before. */
-    UringPoller poller;
+    private UringPoller poller;
+    /** What the loop registered the connection with; null once it is forgotten. */
     Object attachment;
     /** The loop's interest, {@code Poller.READ | Poller.WRITE}. */
     int interest;
-    /** The slot in the poller's table, and its generation, both in every operation's user data. */
+    /** The slot in the poller's table and that slot's generation, both in every operation's user data; -1 once freed. */
     int slot = -1;
     int generation;
     /** Deregistered: the loop no longer hears of it. */
     boolean forgotten;
-    /** Closed (or reset) by the loop; the slot lives on until {@link #inFlight()} is 0. */
+    /** Closed (or reset) by the loop; the slot lives on until nothing is in flight. */
     boolean closed;
-    /** A graceful close waits for the send buffer to drain. */
-    boolean closeAfterSend;
-    /** An output shutdown waits for the send buffer to drain. */
-    boolean shutdownAfterSend;
-    /** In the poller's list of connections to hand to the loop. */
+    /** A graceful close waits for what waits to be sent. */
+    private boolean closeAfterSend;
+    /** An output shutdown waits for what waits to be sent. */
+    private boolean shutdownAfterSend;
+    /** Cancellations in flight. */
+    private int cancels;
+
+    // The poller's lists this connection is on: to be handed to the loop, armed again, waiting for a buffer.
     boolean listed;
-    /** In the poller's list of connections whose receive waits for a buffer to come back. */
+    boolean rearmListed;
     boolean starved;
 
-    // Receiving: the held buffers, oldest first, as a queue of (id, length) with an offset into the first.
-    int[] heldIds = new int[8];
-    int[] heldLengths = new int[8];
-    int heldHead;
-    int heldCount;
-    int firstOffset;
-    /** In the poller's list of connections whose receive is armed again at its next poll. */
-    boolean rearmListed;
-    boolean recvArmed;
-    boolean recvCancelling;
-    boolean endOfStream;
+    // Receiving: the held buffers, oldest first, as a queue of (id, length), with an offset into the first.
+    private int[] heldIds = new int[8];
+    private int[] heldLengths = new int[8];
+    private int heldHead;
+    private int heldCount;
+    private int firstOffset;
+    private boolean recvArmed;
+    private boolean recvCancelling;
+    private boolean endOfStream;
     /** The receive's errno, or 0. */
-    int recvError;
+    private int recvError;
 
-    // Sending: bytes [sendHead, sendTail) of the send buffer wait; sendLength of them are in flight.
-    int sendBuffer = -1;
-    int sendHead;
-    int sendTail;
-    int sendLength;
+    // Sending: a queue of taken buffers, oldest first; the first's bytes [0, sentOfFirst) are sent, and
+    // inFlight of those after are in the SEND in flight (0: none).
+    private long[] sendAddresses = new long[4];
+    private int[] sendLengths = new int[4];
+    private Object[] sendTokens = new Object[4];
+    private Returns[] sendReturns = new Returns[4];
+    private int sendHead;
+    private int sendCount;
+    private int sentOfFirst;
+    private int inFlight;
+    /** Bytes taken and not yet sent: {@code 0 <= waiting}. */
+    private long waiting;
     /** The send's errno, or 0. */
-    int sendError;
-    int cancels;
+    private int sendError;
 
     UringEndpoint(SocketFd socket) {
         this.socket = socket;
         this.fd = socket.fd();
+    }
+
+    /** Called by {@link UringPoller#register}. */
+    void registered(UringPoller poller, int slot, int generation, Object attachment, int interest) {
+        this.poller = poller;
+        this.slot = slot;
+        this.generation = generation;
+        this.attachment = attachment;
+        this.interest = interest;
+        updateReceive();
     }
 
     @Override
@@ -74,71 +116,86 @@ final class UringEndpoint implements LendingEndpoint {
         return socket.remoteAddress();
     }
 
-    @Override
-    public ByteBuffer lend() {
-        if (closed || heldCount == 0) {
-            return null;
+    /** {@return what the loop can do now that it wants: {@code Poller.READ} and/or {@code Poller.WRITE}, or 0} */
+    int readiness() {
+        int ops = 0;
+        if ((interest & Poller.READ) != 0 && (heldCount > 0 || endOfStream || recvError != 0)) {
+            ops |= Poller.READ;
         }
-        return poller.lend(this);
-    }
-
-    @Override
-    public void consume(int n) {
-        int lent = heldCount == 0 ? 0 : heldLengths[heldHead] - firstOffset;
-        if (n < 0 || n > lent) {
-            throw new IllegalArgumentException("n=" + n + " lent=" + lent + " " + this);
+        if ((interest & Poller.WRITE) != 0 && (sendError != 0 || hasRoom())) {
+            ops |= Poller.WRITE;
         }
-        if (n > 0) {
-            poller.consume(this, n);
+        if (recvError != 0 || sendError != 0) {
+            ops |= interest; // an error shows as both interests, as epoll reports it
         }
-    }
-
-    @Override
-    public boolean ended() throws IOException {
-        if (closed) {
-            throw new ClosedChannelException();
-        }
-        if (heldCount > 0) {
-            return false;
-        }
-        if (recvError != 0) {
-            throw new NativeIoException("recv", recvError, "io_uring multishot, " + socket);
-        }
-        return endOfStream;
-    }
-
-    @Override
-    public int read(ByteBuffer dst) throws IOException {
-        if (closed) {
-            throw new ClosedChannelException();
-        }
-        if (heldCount == 0) {
-            if (recvError != 0) {
-                throw new NativeIoException("recv", recvError, "io_uring multishot, " + socket);
-            }
-            return endOfStream ? -1 : 0;
-        }
-        return poller.copyHeld(this, dst);
-    }
-
-    @Override
-    public int write(ByteBuffer src) throws IOException {
-        if (closed || closeAfterSend) {
-            throw new ClosedChannelException();
-        }
-        if (sendError != 0) {
-            throw new NativeIoException("send", sendError, "io_uring, " + socket);
-        }
-        return poller.copyToSend(this, src);
+        return ops;
     }
 
     /** {@return whether operations of this connection are in flight in the ring} */
     boolean inFlight() {
-        return recvArmed || sendLength > 0 || cancels > 0;
+        return recvArmed || inFlight > 0 || cancels > 0;
     }
 
-    /** Appends a received buffer to those held. */
-    void hold(int id, int length) {
+    // ---- receiving
+
+    /** Arms or cancels the multishot receive, as the interest, the buffers held and the state say. */
+    void updateReceive() {
+        if (closed) {
+            return;
+        }
+        boolean want = (interest & Poller.READ) != 0 && !endOfStream && recvError == 0
+                && heldCount < poller.maxHeld();
+        if (want) {
+            if (!recvArmed && !starved && cancels == 0) {
+                poller.submitReceive(this);
+                recvArmed = true;
+            }
+        } else if (recvArmed && !recvCancelling) {
+            poller.submitCancel(this, UringPoller.OP_RECV);
+            cancels++;
+            recvCancelling = true;
+        }
+    }
+
+    /** A completion of the receive: {@code result} bytes in buffer {@code id} (-1 for none), or its end. */
+    void received(int result, int id, boolean more) {
+        if (!more) {
+            recvArmed = false;
+            recvCancelling = false;
+        }
+        if (result > 0 && id >= 0) {
+            if (closed) {
+                poller.recycle(id);
+            } else {
+                hold(id, result);
+            }
+        } else if (result == 0) {
+            endOfStream = true;
+        } else if (result == -Errno.ENOBUFS) {
+            if (!closed) {
+                poller.starve(this); // armed again once a buffer comes back
+            }
+        } else if (result < 0 && result != -Errno.ECANCELED) {
+            recvError = -result;
+        }
+        if (closed) {
+            poller.release(this);
+            return;
+        }
+        poller.list(this);
+        if (!more || heldCount >= poller.maxHeld()) {
+            updateReceive();
+        }
+    }
+
+    /** A cancellation completed. */
+    void cancelled() {
+        cancels--;
+        updateReceive();
+        poller.release(this);
+    }
+
+    private void hold(int id, int length) {
         if (heldCount == heldIds.length) {
             int[] ids = new int[heldCount * 2];
             int[] lengths = new int[heldCount * 2];
@@ -157,30 +214,292 @@ final class UringEndpoint implements LendingEndpoint {
         heldCount++;
     }
 
-    /** Drops the first held buffer; {@return its id} */
-    int dropFirst() {
+    /** Gives the first held buffer back to the ring. */
+    private void dropFirst() {
         int id = heldIds[heldHead];
         heldHead = (heldHead + 1) % heldIds.length;
         heldCount--;
         firstOffset = 0;
-        return id;
+        poller.recycle(id);
     }
+
+    @Override
+    public ByteBuffer lend() {
+        if (closed || heldCount == 0) {
+            return null;
+        }
+        ByteBuffer b = poller.lent(heldIds[heldHead]);
+        b.limit(heldLengths[heldHead]);
+        b.position(firstOffset);
+        return b;
+    }
+
+    /**
+     * Past {@code n} bytes of the first held buffer, and the buffer back to the ring once all of it is;
+     * the receive, if the cap had stopped it, listed to be armed again at the next poll.
+     */
+    @Override
+    public void consume(int n) {
+        int lent = heldCount == 0 ? 0 : heldLengths[heldHead] - firstOffset;
+        if (n < 0 || n > lent) {
+            throw new IllegalArgumentException("n=" + n + " lent=" + lent + " " + this);
+        }
+        if (n == 0) {
+            return;
+        }
+        firstOffset += n;
+        if (firstOffset < heldLengths[heldHead]) {
+            return;
+        }
+        dropFirst();
+        if (!recvArmed && heldCount <= poller.maxHeld() / 2) {
+            poller.rearmLater(this);
+        }
+    }
+
+    @Override
+    public boolean ended() throws IOException {
+        if (closed) {
+            throw new ClosedChannelException();
+        }
+        if (heldCount > 0) {
+            return false;
+        }
+        if (recvError != 0) {
+            throw new NativeIoException("recv", recvError, "io_uring multishot, " + socket);
+        }
+        return endOfStream;
+    }
+
+    /** Copies held bytes into {@code dst}, giving back each buffer emptied. */
+    @Override
+    public int read(ByteBuffer dst) throws IOException {
+        if (closed) {
+            throw new ClosedChannelException();
+        }
+        if (heldCount == 0) {
+            return ended() ? -1 : 0;
+        }
+        int total = 0;
+        while (heldCount > 0 && dst.hasRemaining()) {
+            int left = heldLengths[heldHead] - firstOffset;
+            int n = Math.min(left, dst.remaining());
+            int position = dst.position();
+            dst.put(position, poller.received(heldIds[heldHead]), firstOffset, n);
+            dst.position(position + n);
+            total += n;
+            if (n == left) {
+                dropFirst();
+            } else {
+                firstOffset += n;
+            }
+        }
+        if (!recvArmed && heldCount <= poller.maxHeld() / 2) {
+            try {
+                updateReceive(); // under the cap again
+            } catch (UncheckedIOException e) {
+                throw e.getCause();
+            }
+        }
+        return total;
+    }
+
+    // ---- sending
+
+    private boolean hasRoom() {
+        return sendCount == 0 || waiting < poller.sendLimit();
+    }
+
+    @Override
+    public boolean take(ByteBuffer src, MemorySegment memory, Object token, Returns returns) throws IOException {
+        checkWritable();
+        if (!hasRoom()) {
+            return false;
+        }
+        int position = src.position();
+        if (memory.byteSize() < src.limit()) {
+            throw new IllegalArgumentException("memory=" + memory + " does not span buffer=" + src + " to its limit");
+        }
+        try {
+            queue(memory.address() + position, src.limit() - position, token, returns);
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+        return true;
+    }
+
+    /** Copies what fits of {@code src} into a send buffer of the poller's and sends it; {@return the count} */
+    @Override
+    public int write(ByteBuffer src) throws IOException {
+        checkWritable();
+        if (!src.hasRemaining() || !hasRoom()) {
+            return 0;
+        }
+        UringPoller.CopyBuffer copy = poller.takeCopyBuffer();
+        int n = Math.min(src.remaining(), copy.view().capacity());
+        int position = src.position();
+        copy.view().put(0, src, position, n);
+        src.position(position + n);
+        try {
+            queue(copy.address(), n, copy, poller.copyReturns());
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+        return n;
+    }
+
+    private void checkWritable() throws IOException {
+        if (closed || closeAfterSend) {
+            throw new ClosedChannelException();
+        }
+        if (sendError != 0) {
+            throw new NativeIoException("send", sendError, "io_uring, " + socket);
+        }
+    }
+
+    private void queue(long address, int length, Object token, Returns returns) {
+        if (sendCount == sendAddresses.length) {
+            int grown = sendCount * 2;
+            long[] addresses = new long[grown];
+            int[] lengths = new int[grown];
+            Object[] tokens = new Object[grown];
+            Returns[] returnsTo = new Returns[grown];
+            for (int i = 0; i < sendCount; i++) {
+                int at = (sendHead + i) % sendAddresses.length;
+                addresses[i] = sendAddresses[at];
+                lengths[i] = sendLengths[at];
+                tokens[i] = sendTokens[at];
+                returnsTo[i] = sendReturns[at];
+            }
+            sendAddresses = addresses;
+            sendLengths = lengths;
+            sendTokens = tokens;
+            sendReturns = returnsTo;
+            sendHead = 0;
+        }
+        int at = (sendHead + sendCount) % sendAddresses.length;
+        sendAddresses[at] = address;
+        sendLengths[at] = length;
+        sendTokens[at] = token;
+        sendReturns[at] = returns;
+        sendCount++;
+        waiting += length;
+        if (inFlight == 0) {
+            sendFirst();
+        }
+    }
+
+    private void sendFirst() {
+        int length = sendLengths[sendHead] - sentOfFirst;
+        poller.submitSend(this, sendAddresses[sendHead] + sentOfFirst, length);
+        inFlight = length;
+    }
+
+    /** Gives the first taken buffer back to whoever handed it over. */
+    private void returnFirst() {
+        int at = sendHead;
+        Object token = sendTokens[at];
+        Returns returns = sendReturns[at];
+        waiting -= sendLengths[at] - sentOfFirst; // what of it was not sent: nothing, once it all was
+        sendTokens[at] = null;
+        sendReturns[at] = null;
+        sendHead = (sendHead + 1) % sendAddresses.length;
+        sendCount--;
+        sentOfFirst = 0;
+        returns.returned(token);
+    }
+
+    /** Gives back every taken buffer not in flight: what will never be sent. */
+    private void returnAllButInFlight() {
+        while (sendCount > (inFlight > 0 ? 1 : 0)) {
+            if (inFlight > 0) { // keep the first: the kernel may still read it
+                int at = (sendHead + sendCount - 1) % sendAddresses.length;
+                Object token = sendTokens[at];
+                Returns returns = sendReturns[at];
+                waiting -= sendLengths[at];
+                sendTokens[at] = null;
+                sendReturns[at] = null;
+                sendCount--;
+                returns.returned(token);
+            } else {
+                returnFirst();
+            }
+        }
+    }
+
+    /** The completion of the send in flight: {@code result} bytes sent, or minus its errno. */
+    void sent(int result) {
+        inFlight = 0;
+        if (result > 0) {
+            waiting -= result;
+            sentOfFirst += result;
+            if (sentOfFirst == sendLengths[sendHead]) {
+                returnFirst();
+            }
+        } else if (result < 0 && result != -Errno.ECANCELED) {
+            sendError = -result;
+        }
+        if (closed || sendError != 0) {
+            returnAllButInFlight(); // what was not sent never will be
+            if (closed) {
+                poller.release(this);
+                return;
+            }
+            if (closeAfterSend) {
+                finishClose(true);
+            } else {
+                poller.list(this); // the error shows to the loop's next read or write
+            }
+            return;
+        }
+        if (sendCount > 0) {
+            sendFirst();
+        } else {
+            if (closeAfterSend) {
+                finishClose(false);
+                return;
+            }
+            if (shutdownAfterSend) {
+                shutdownAfterSend = false;
+                shutdownQuietly();
+            }
+        }
+        if ((interest & Poller.WRITE) != 0) {
+            poller.list(this);
+        }
+    }
+
+    /** {@return whether bytes taken are still to go, and can: no send has failed} */
+    private boolean sendsWaiting() {
+        return sendCount > 0 && sendError == 0;
+    }
+
+    // ---- closing
 
     @Override
     public boolean isOpen() {
         return !closed;
     }
 
-    /** Ends the output once what was written has been sent; the receive goes on. */
+    /** Ends the output once what waits has been sent; the receive goes on. */
     @Override
     public void shutdownOutput() throws IOException {
         if (closed || closeAfterSend) {
             throw new ClosedChannelException();
         }
-        if (poller == null) {
-            socket.shutdownOutput();
+        if (poller != null && sendsWaiting()) {
+            shutdownAfterSend = true;
         } else {
-            poller.shutdownOutput(this);
+            socket.shutdownOutput();
+        }
+    }
+
+    /** Ends the output after the last send; a socket that refuses (reset meanwhile) shows it to the next read. */
+    private void shutdownQuietly() {
+        try {
+            socket.shutdownOutput();
+        } catch (IOException ignored) {
+            // the receive reports what broke the socket
         }
     }
 
@@ -190,7 +509,7 @@ final class UringEndpoint implements LendingEndpoint {
             closed = true;
             socket.close();
         } else if (!closed && !closeAfterSend) {
-            poller.close(this, false);
+            close(false);
         }
     }
 
@@ -200,13 +519,59 @@ final class UringEndpoint implements LendingEndpoint {
             closed = true;
             socket.reset();
         } else if (!closed) {
-            poller.close(this, true);
+            close(true);
         }
+    }
+
+    /** A reset, or a graceful close: at once where nothing waits to be sent, else after the last send. */
+    void close(boolean reset) {
+        if (reset) {
+            if (inFlight > 0) {
+                poller.submitCancel(this, UringPoller.OP_SEND);
+                cancels++;
+            }
+            returnAllButInFlight();
+            finishClose(true);
+        } else if (sendsWaiting()) {
+            closeAfterSend = true; // the last send's completion closes it
+            interest = 0;
+            updateReceive();
+        } else {
+            finishClose(false);
+        }
+    }
+
+    /**
+     * Closes the descriptor and cancels the receive; the kernel releases the socket when the last
+     * operation on it completes, and the poller frees the slot then.
+     */
+    private void finishClose(boolean reset) {
+        closed = true;
+        closeAfterSend = false;
+        interest = 0;
+        while (heldCount > 0) {
+            dropFirst();
+        }
+        if (recvArmed && !recvCancelling) {
+            poller.submitCancel(this, UringPoller.OP_RECV);
+            cancels++;
+            recvCancelling = true;
+        }
+        if (reset) {
+            socket.reset();
+        } else {
+            try {
+                socket.close();
+            } catch (IOException ignored) {
+                // closing releases the descriptor even when it reports an error
+            }
+        }
+        poller.release(this);
     }
 
     @Override
     public String toString() {
-        return "UringEndpoint[" + socket + " slot=" + slot + " held=" + heldCount + " sending=" + (sendTail - sendHead)
+        return "UringEndpoint[" + socket + " slot=" + slot + " held=" + heldCount + " sending=" + waiting
                 + (closed ? " closed" : "") + "]";
     }
 }

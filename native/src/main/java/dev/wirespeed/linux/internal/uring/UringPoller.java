@@ -6,6 +6,7 @@ import dev.wirespeed.linux.internal.sys.FdCalls;
 import dev.wirespeed.linux.internal.sys.Flags;
 import dev.wirespeed.linux.internal.sys.LibC;
 import dev.wirespeed.linux.internal.sys.Sys;
+import dev.wirespeed.loop.internal.TakesOutput;
 import dev.wirespeed.loop.spi.Endpoint;
 import dev.wirespeed.loop.spi.Listener;
 import dev.wirespeed.loop.spi.Poller;
@@ -21,10 +22,12 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The poller of an {@code IoUringTransport} loop: its ring, its receive buffers, its send buffers and
- * the table of its connections. It turns completions into the readiness the loop asks for, level-triggered
- * as {@code epoll} would report it: a connection is handed over while it holds received bytes (or its
- * end, or an error) and the loop wants to read, or has room in its send buffer and the loop wants to write.
+ * The poller of an {@code IoUringTransport} loop: its ring, its provided receive buffers, the table of
+ * its connections ({@link UringEndpoint}s, which keep their own state) and the lists of those it owes
+ * something: readiness to hand to the loop, a receive to arm again, a buffer to wait for. It turns
+ * completions into the readiness the loop asks for, level-triggered as {@code epoll} would report it: a
+ * connection is handed over while it holds received bytes (or its end, or an error) and the loop wants
+ * to read, or can take output and the loop wants to write.
  *
  * <p>Every operation's user data is the connection's slot and that slot's generation, with the
  * operation in the low bits; a slot is reused only once every operation of its connection has completed.
@@ -32,24 +35,29 @@ import java.util.concurrent.TimeUnit;
  * <p>Thread safety: its loop's thread, which opens the ring on first use; {@link #wakeup()} from any.
  */
 public final class UringPoller implements Poller {
-    private static final int OP_RECV = 0;
-    private static final int OP_SEND = 1;
+    static final int OP_RECV = 0;
+    static final int OP_SEND = 1;
     private static final int OP_CANCEL = 2;
     private static final int OP_WAKE = 3;
     private static final int OP_LISTEN = 4;
     private static final int OP_BITS = 3;
-    private static final int SEND_BUFFERS_PER_SLAB = 16;
+    private static final int COPY_BUFFERS_PER_SLAB = 16;
     private static final int PAGE = 4096;
     /** How long a full submission queue may wait for the kernel to take entries (an SQPOLL thread's own pace). */
     private static final long ROOM_WAIT_NANOS = TimeUnit.SECONDS.toNanos(1);
     /** How long closing waits for cancelled operations to complete before it frees their memory. */
     private static final long CLOSE_DRAIN_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+    /**
+     * Pollers whose close found operations still in flight after {@link #CLOSE_DRAIN_NANOS}: kept, with the
+     * memory those operations may still use (their connections' output, their buffers), for the JVM's life.
+     */
+    private static final List<UringPoller> UNDRAINED = new ArrayList<>();
 
+    private final Ring.Params options;
     private final int bufferCount;
     private final int bufferSize;
     private final int maxHeld;
-    private final int sendBufferSize;
-    private final Ring.Params options;
+    private final int sendLimit;
     private final Arena arena = Arena.ofShared();
     private final MemorySegment capture = LibC.captureSegment(arena);
     /** {@code wakeup} writes this 8-byte count from any thread, with its own errno capture. */
@@ -58,6 +66,7 @@ public final class UringPoller implements Poller {
     private final MemorySegment drained = arena.allocate(8, 8);
     private final int eventfd;
     private final Ring.Completion onCompletion = this::completed;
+    private final TakesOutput.Returns copyReturns = token -> giveCopyBuffer((CopyBuffer) token);
 
     private Ring ring;
     private BufferRing buffers;
@@ -93,11 +102,9 @@ public final class UringPoller implements Poller {
     private int starvedCount;
     private boolean recycled;
 
-    /** Send buffers by index, as addresses and as buffers to copy into; free ones on a stack. */
-    private long[] sendAddresses = new long[0];
-    private ByteBuffer[] sendViews = new ByteBuffer[0];
-    private int[] freeSend = new int[0];
-    private int freeSendCount;
+    /** Buffers that {@link UringEndpoint#write} copies into, {@link #sendLimit} bytes each; free ones on a stack. */
+    private CopyBuffer[] freeCopies = new CopyBuffer[0];
+    private int freeCopyCount;
 
     /** A listener, polled one shot at a time so that what it still has waiting is seen again. */
     private static final class ListenerEntry {
@@ -112,6 +119,10 @@ public final class UringPoller implements Poller {
         }
     }
 
+    /** A send buffer of the poller's, for writes that copy: its address and a view to copy into. */
+    record CopyBuffer(long address, ByteBuffer view) {
+    }
+
     /**
      * A poller whose ring, opened on its loop's thread at first use, has {@code options}.
      *
@@ -119,16 +130,17 @@ public final class UringPoller implements Poller {
      * @param bufferCount receive buffers, a power of two
      * @param bufferSize bytes of each receive buffer
      * @param maxHeld receive buffers one connection holds at most before its receive is cancelled
-     * @param sendBufferSize bytes of a connection's send buffer
+     * @param sendLimit bytes a connection holds to send at most before it takes no more output (it always
+     *     takes one buffer); also the size of the buffers writes copy into
      * @throws IOException if the wake-up {@code eventfd} cannot be made
      */
-    public UringPoller(Ring.Params options, int bufferCount, int bufferSize, int maxHeld, int sendBufferSize)
+    public UringPoller(Ring.Params options, int bufferCount, int bufferSize, int maxHeld, int sendLimit)
             throws IOException {
         this.options = options;
         this.bufferCount = bufferCount;
         this.bufferSize = bufferSize;
         this.maxHeld = maxHeld;
-        this.sendBufferSize = sendBufferSize;
+        this.sendLimit = sendLimit;
         one.set(ValueLayout.JAVA_LONG, 0, 1);
         try {
             eventfd = (int) LibC.EVENTFD.invokeExact(capture, 0, Flags.EFD_NONBLOCK | Flags.EFD_CLOEXEC);
@@ -170,6 +182,123 @@ public final class UringPoller implements Poller {
         ring = r;
     }
 
+    // ---- what the connections ask of their poller
+
+    /** {@return the receive buffers one connection holds at most before its receive is cancelled} */
+    int maxHeld() {
+        return maxHeld;
+    }
+
+    /** {@return the bytes a connection holds to send at most before it takes no more output} */
+    int sendLimit() {
+        return sendLimit;
+    }
+
+    /** {@return receive buffer {@code id}, to copy from} */
+    ByteBuffer received(int id) {
+        return received[id];
+    }
+
+    /** {@return receive buffer {@code id}, read-only, to lend} */
+    ByteBuffer lent(int id) {
+        return lent[id];
+    }
+
+    void submitReceive(UringEndpoint e) {
+        room();
+        ring.recvMultishot(e.fd, buffers, userData(OP_RECV, e));
+    }
+
+    void submitSend(UringEndpoint e, long address, int length) {
+        room();
+        ring.send(e.fd, address, length, Flags.MSG_NOSIGNAL, userData(OP_SEND, e));
+    }
+
+    /** Cancels {@code e}'s operation {@code op} ({@link #OP_RECV} or {@link #OP_SEND}). */
+    void submitCancel(UringEndpoint e, int op) {
+        room();
+        ring.cancel(userData(op, e), userData(OP_CANCEL, e));
+    }
+
+    /** Gives receive buffer {@code id} back to the kernel. */
+    void recycle(int id) {
+        buffers.recycle(id);
+        recycled = true;
+    }
+
+    /** Adds {@code e} to the connections to hand over at the end of this poll. */
+    void list(UringEndpoint e) {
+        if (e.listed || e.forgotten || e.closed) {
+            return;
+        }
+        if (readyCount == ready.length) {
+            ready = Arrays.copyOf(ready, readyCount * 2);
+        }
+        ready[readyCount++] = e;
+        e.listed = true;
+    }
+
+    /** Arms {@code e}'s receive again at the next poll, which submits it in any case. */
+    void rearmLater(UringEndpoint e) {
+        if (e.rearmListed) {
+            return;
+        }
+        if (rearmCount == rearm.length) {
+            rearm = Arrays.copyOf(rearm, rearmCount * 2);
+        }
+        rearm[rearmCount++] = e;
+        e.rearmListed = true;
+    }
+
+    /** {@code e}'s receive ended for want of a buffer: armed again once one comes back. */
+    void starve(UringEndpoint e) {
+        if (e.starved) {
+            return;
+        }
+        e.starved = true;
+        if (starvedCount == starved.length) {
+            starved = Arrays.copyOf(starved, starvedCount * 2);
+        }
+        starved[starvedCount++] = e;
+    }
+
+    /** Frees a closed connection's slot once nothing of it is in flight. */
+    void release(UringEndpoint e) {
+        if (!e.closed || e.inFlight() || e.slot < 0) {
+            return;
+        }
+        int slot = e.slot;
+        slots[slot] = null;
+        generations[slot]++;
+        freeSlots[freeCount++] = slot;
+        e.slot = -1;
+        live--;
+    }
+
+    /** {@return a buffer for a write that copies} */
+    CopyBuffer takeCopyBuffer() {
+        if (freeCopyCount == 0) {
+            MemorySegment slab = arena.allocate((long) sendLimit * COPY_BUFFERS_PER_SLAB, PAGE);
+            freeCopies = Arrays.copyOf(freeCopies, freeCopies.length + COPY_BUFFERS_PER_SLAB);
+            for (int i = COPY_BUFFERS_PER_SLAB - 1; i >= 0; i--) {
+                MemorySegment buffer = slab.asSlice((long) i * sendLimit, sendLimit);
+                freeCopies[freeCopyCount++] = new CopyBuffer(buffer.address(), buffer.asByteBuffer());
+            }
+        }
+        CopyBuffer b = freeCopies[--freeCopyCount];
+        freeCopies[freeCopyCount] = null;
+        return b;
+    }
+
+    /** {@return where a copy buffer goes back once sent} */
+    TakesOutput.Returns copyReturns() {
+        return copyReturns;
+    }
+
+    private void giveCopyBuffer(CopyBuffer b) {
+        freeCopies[freeCopyCount++] = b;
+    }
+
     private static long userData(int op, int slot, int generation) {
         return (long) generation << 32 | (long) slot << OP_BITS | op;
     }
@@ -207,10 +336,12 @@ public final class UringPoller implements Poller {
                 + ring));
     }
 
+    // ---- the loop's Poller
+
     @Override
     public void register(Endpoint endpoint, Object attachment, int ops) throws IOException {
         UringEndpoint e = (UringEndpoint) endpoint;
-        if (e.poller != null) {
+        if (e.slot >= 0) {
             throw new IllegalStateException("registered already: " + e);
         }
         ensureRing();
@@ -227,13 +358,8 @@ public final class UringPoller implements Poller {
         }
         slots[slot] = e;
         live++;
-        e.slot = slot;
-        e.generation = generations[slot];
-        e.poller = this;
-        e.attachment = attachment;
-        e.interest = ops;
         try {
-            updateReceive(e);
+            e.registered(this, slot, generations[slot], attachment, ops);
         } catch (UncheckedIOException x) {
             throw x.getCause();
         }
@@ -249,7 +375,7 @@ public final class UringPoller implements Poller {
         UringEndpoint e = (UringEndpoint) endpoint;
         e.interest = ops;
         try {
-            updateReceive(e);
+            e.updateReceive();
         } catch (UncheckedIOException x) {
             throw x.getCause();
         }
@@ -262,60 +388,6 @@ public final class UringPoller implements Poller {
         e.forgotten = true;
         e.attachment = null;
         e.interest = 0; // the close that follows cancels the receive
-    }
-
-    /** Arms or cancels {@code e}'s multishot receive, as its interest, the buffers it holds and its state say. */
-    private void updateReceive(UringEndpoint e) {
-        if (e.closed) {
-            return;
-        }
-        boolean want = (e.interest & READ) != 0 && !e.endOfStream && e.recvError == 0 && e.heldCount < maxHeld;
-        if (want) {
-            if (!e.recvArmed && !e.starved && e.cancels == 0) {
-                room();
-                ring.recvMultishot(e.fd, buffers, userData(OP_RECV, e));
-                e.recvArmed = true;
-            }
-        } else if (e.recvArmed && !e.recvCancelling) {
-            cancel(e, OP_RECV);
-            e.recvCancelling = true;
-        }
-    }
-
-    private void cancel(UringEndpoint e, int op) {
-        room();
-        ring.cancel(userData(op, e), userData(OP_CANCEL, e));
-        e.cancels++;
-    }
-
-    /** Adds {@code e} to the connections to hand over at the end of this poll. */
-    private void list(UringEndpoint e) {
-        if (e.listed || e.forgotten || e.closed) {
-            return;
-        }
-        if (readyCount == ready.length) {
-            ready = Arrays.copyOf(ready, readyCount * 2);
-        }
-        ready[readyCount++] = e;
-        e.listed = true;
-    }
-
-    private int sendRoom(UringEndpoint e) {
-        return sendBufferSize - e.sendTail + (e.sendLength == 0 ? e.sendHead : 0);
-    }
-
-    private int readiness(UringEndpoint e) {
-        int ops = 0;
-        if ((e.interest & READ) != 0 && (e.heldCount > 0 || e.endOfStream || e.recvError != 0)) {
-            ops |= READ;
-        }
-        if ((e.interest & WRITE) != 0 && (e.sendError != 0 || sendRoom(e) > 0)) {
-            ops |= WRITE;
-        }
-        if (e.recvError != 0 || e.sendError != 0) {
-            ops |= e.interest; // an error shows as both interests, as epoll reports it
-        }
-        return ops;
     }
 
     @Override
@@ -371,7 +443,7 @@ public final class UringPoller implements Poller {
             UringEndpoint e = rearm[i];
             rearm[i] = null;
             e.rearmListed = false;
-            updateReceive(e);
+            e.updateReceive();
         }
         rearmCount = 0;
         if (recycled && starvedCount > 0) {
@@ -382,7 +454,7 @@ public final class UringPoller implements Poller {
                 UringEndpoint e = starved[i];
                 starved[i] = null;
                 e.starved = false;
-                updateReceive(e);
+                e.updateReceive();
             }
         }
     }
@@ -402,11 +474,11 @@ public final class UringPoller implements Poller {
             if (e.forgotten || e.closed) {
                 continue;
             }
-            int ops = readiness(e);
+            int ops = e.readiness();
             if (ops != 0) {
                 onReady.ready(e.attachment, ops);
                 handed++;
-                if (readiness(e) != 0) {
+                if (e.readiness() != 0) {
                     list(e); // level-triggered: what the loop left is handed over at its next poll
                 }
             }
@@ -446,305 +518,20 @@ public final class UringPoller implements Poller {
             return;
         }
         UringEndpoint e = slot < slotsUsed ? slots[slot] : null;
+        boolean buffer = (flags & Ring.CQE_F_BUFFER) != 0;
         if (e == null || e.generation != (int) (userData >>> 32)) {
             // A slot outlives its operations, so this cannot come; a buffer it carried goes back all the same.
-            if ((flags & Ring.CQE_F_BUFFER) != 0) {
+            if (buffer) {
                 recycle(flags >>> Ring.CQE_BUFFER_SHIFT);
             }
             return;
         }
         switch (op) {
-            case OP_RECV -> received(e, result, flags);
-            case OP_SEND -> sent(e, result);
-            default -> {
-                e.cancels--;
-                updateReceive(e);
-                release(e);
-            }
+            case OP_RECV -> e.received(result, buffer ? flags >>> Ring.CQE_BUFFER_SHIFT : -1,
+                    (flags & Ring.CQE_F_MORE) != 0);
+            case OP_SEND -> e.sent(result);
+            default -> e.cancelled();
         }
-    }
-
-    private void received(UringEndpoint e, int result, int flags) {
-        boolean more = (flags & Ring.CQE_F_MORE) != 0;
-        if (!more) {
-            e.recvArmed = false;
-            e.recvCancelling = false;
-        }
-        if (result > 0 && (flags & Ring.CQE_F_BUFFER) != 0) {
-            int id = flags >>> Ring.CQE_BUFFER_SHIFT;
-            if (e.closed) {
-                recycle(id);
-            } else {
-                e.hold(id, result);
-            }
-        } else if (result == 0) {
-            e.endOfStream = true;
-        } else if (result == -Errno.ENOBUFS) {
-            if (!e.closed && !e.starved) {
-                e.starved = true;
-                if (starvedCount == starved.length) {
-                    starved = Arrays.copyOf(starved, starvedCount * 2);
-                }
-                starved[starvedCount++] = e;
-            }
-        } else if (result < 0 && result != -Errno.ECANCELED) {
-            e.recvError = -result;
-        }
-        if (e.closed) {
-            release(e);
-            return;
-        }
-        list(e);
-        if (!more || e.heldCount >= maxHeld) {
-            updateReceive(e);
-        }
-    }
-
-    private void sent(UringEndpoint e, int result) {
-        e.sendLength = 0;
-        if (result > 0) {
-            e.sendHead += result;
-        } else if (result < 0 && result != -Errno.ECANCELED) {
-            e.sendError = -result;
-        }
-        if (e.closed) {
-            release(e);
-            return;
-        }
-        if (e.sendError != 0) {
-            e.sendHead = e.sendTail = 0; // what was not sent never will be
-            releaseSendBuffer(e);
-            if (e.closeAfterSend) {
-                finishClose(e, true);
-            } else {
-                list(e);
-            }
-            return;
-        }
-        if (e.sendHead < e.sendTail) {
-            submitSend(e);
-        } else {
-            e.sendHead = e.sendTail = 0;
-            releaseSendBuffer(e);
-            if (e.closeAfterSend) {
-                finishClose(e, false);
-                return;
-            }
-            if (e.shutdownAfterSend) {
-                e.shutdownAfterSend = false;
-                shutdownQuietly(e);
-            }
-        }
-        if ((e.interest & WRITE) != 0) {
-            list(e);
-        }
-    }
-
-    private void submitSend(UringEndpoint e) {
-        int length = e.sendTail - e.sendHead;
-        room();
-        ring.send(e.fd, sendAddresses[e.sendBuffer] + e.sendHead, length, Flags.MSG_NOSIGNAL, userData(OP_SEND, e));
-        e.sendLength = length;
-    }
-
-    /** {@link UringEndpoint#read}: copies held bytes into {@code dst}, giving back each buffer emptied. */
-    int copyHeld(UringEndpoint e, ByteBuffer dst) throws IOException {
-        int total = 0;
-        while (e.heldCount > 0 && dst.hasRemaining()) {
-            int at = e.heldHead;
-            int id = e.heldIds[at];
-            int left = e.heldLengths[at] - e.firstOffset;
-            int n = Math.min(left, dst.remaining());
-            int position = dst.position();
-            dst.put(position, received[id], e.firstOffset, n);
-            dst.position(position + n);
-            total += n;
-            if (n == left) {
-                recycle(e.dropFirst());
-            } else {
-                e.firstOffset += n;
-            }
-        }
-        if (!e.recvArmed && e.heldCount <= maxHeld / 2) {
-            try {
-                updateReceive(e); // under the cap again
-            } catch (UncheckedIOException x) {
-                throw x.getCause();
-            }
-        }
-        return total;
-    }
-
-    /** {@link UringEndpoint#lend()}: the first held buffer's unread bytes, in place. */
-    ByteBuffer lend(UringEndpoint e) {
-        int at = e.heldHead;
-        ByteBuffer b = lent[e.heldIds[at]];
-        b.limit(e.heldLengths[at]);
-        b.position(e.firstOffset);
-        return b;
-    }
-
-    /**
-     * {@link UringEndpoint#consume(int)}: past {@code n} bytes of the first held buffer, and the buffer back
-     * to the ring once all of it is; the receive, if the cap had stopped it, listed to be armed at the
-     * next poll, which submits it in any case.
-     */
-    void consume(UringEndpoint e, int n) {
-        e.firstOffset += n;
-        if (e.firstOffset < e.heldLengths[e.heldHead]) {
-            return;
-        }
-        recycle(e.dropFirst());
-        if (!e.recvArmed && !e.rearmListed && e.heldCount <= maxHeld / 2) {
-            if (rearmCount == rearm.length) {
-                rearm = Arrays.copyOf(rearm, rearmCount * 2);
-            }
-            rearm[rearmCount++] = e;
-            e.rearmListed = true;
-        }
-    }
-
-    /** {@link UringEndpoint#write}: copies what fits of {@code src} into {@code e}'s send buffer and sends it. */
-    int copyToSend(UringEndpoint e, ByteBuffer src) throws IOException {
-        int remaining = src.remaining();
-        if (remaining == 0) {
-            return 0;
-        }
-        try {
-            if (e.sendBuffer < 0) {
-                e.sendBuffer = takeSendBuffer();
-            }
-            ByteBuffer view = sendViews[e.sendBuffer];
-            if (e.sendLength == 0 && e.sendHead > 0) {
-                view.put(0, view, e.sendHead, e.sendTail - e.sendHead); // nothing in flight: move what waits to the front
-                e.sendTail -= e.sendHead;
-                e.sendHead = 0;
-            }
-            int n = Math.min(remaining, sendBufferSize - e.sendTail);
-            if (n == 0) {
-                return 0;
-            }
-            int position = src.position();
-            view.put(e.sendTail, src, position, n);
-            src.position(position + n);
-            e.sendTail += n;
-            if (e.sendLength == 0) {
-                submitSend(e);
-            }
-            return n;
-        } catch (UncheckedIOException x) {
-            throw x.getCause();
-        }
-    }
-
-    private int takeSendBuffer() {
-        if (freeSendCount == 0) {
-            int have = sendAddresses.length;
-            MemorySegment slab = arena.allocate((long) sendBufferSize * SEND_BUFFERS_PER_SLAB, PAGE);
-            sendAddresses = Arrays.copyOf(sendAddresses, have + SEND_BUFFERS_PER_SLAB);
-            sendViews = Arrays.copyOf(sendViews, have + SEND_BUFFERS_PER_SLAB);
-            freeSend = Arrays.copyOf(freeSend, have + SEND_BUFFERS_PER_SLAB);
-            for (int i = SEND_BUFFERS_PER_SLAB - 1; i >= 0; i--) {
-                MemorySegment buffer = slab.asSlice((long) i * sendBufferSize, sendBufferSize);
-                sendAddresses[have + i] = buffer.address();
-                sendViews[have + i] = buffer.asByteBuffer();
-                freeSend[freeSendCount++] = have + i;
-            }
-        }
-        return freeSend[--freeSendCount];
-    }
-
-    private void releaseSendBuffer(UringEndpoint e) {
-        if (e.sendBuffer >= 0 && e.sendLength == 0) {
-            freeSend[freeSendCount++] = e.sendBuffer;
-            e.sendBuffer = -1;
-        }
-    }
-
-    private void recycle(int id) {
-        buffers.recycle(id);
-        recycled = true;
-    }
-
-    /** {@link UringEndpoint#shutdownOutput}: at once if nothing waits to be sent, else once the last send completes. */
-    void shutdownOutput(UringEndpoint e) throws IOException {
-        if (sendsWaiting(e)) {
-            e.shutdownAfterSend = true;
-        } else {
-            e.socket.shutdownOutput();
-        }
-    }
-
-    /** {@return whether bytes of {@code e}'s send buffer are still to go, and can: no send has failed} */
-    private static boolean sendsWaiting(UringEndpoint e) {
-        return e.sendTail > e.sendHead && e.sendError == 0;
-    }
-
-    /** Ends {@code e}'s output after its last send; a socket that refuses (reset meanwhile) shows it to the next read. */
-    private static void shutdownQuietly(UringEndpoint e) {
-        try {
-            e.socket.shutdownOutput();
-        } catch (IOException ignored) {
-            // the receive reports what broke the socket
-        }
-    }
-
-    /** {@link UringEndpoint#close} and {@link UringEndpoint#reset}. */
-    void close(UringEndpoint e, boolean reset) {
-        if (reset) {
-            e.sendHead = e.sendTail = 0;
-            if (e.sendLength > 0) {
-                cancel(e, OP_SEND);
-            }
-            finishClose(e, true);
-        } else if (sendsWaiting(e)) {
-            e.closeAfterSend = true; // the last send's completion closes it
-            e.interest = 0;
-            updateReceive(e);
-        } else {
-            finishClose(e, false);
-        }
-    }
-
-    /**
-     * Closes {@code e}'s descriptor and cancels its receive; the kernel releases the socket when the
-     * last operation on it completes, and the slot is freed then.
-     */
-    private void finishClose(UringEndpoint e, boolean reset) {
-        e.closed = true;
-        e.closeAfterSend = false;
-        e.interest = 0;
-        while (e.heldCount > 0) {
-            recycle(e.dropFirst());
-        }
-        if (e.recvArmed && !e.recvCancelling) {
-            cancel(e, OP_RECV);
-            e.recvCancelling = true;
-        }
-        if (reset) {
-            e.socket.reset();
-        } else {
-            try {
-                e.socket.close();
-            } catch (IOException ignored) {
-                // closing releases the descriptor even when it reports an error
-            }
-        }
-        release(e);
-    }
-
-    /** Frees a closed connection's slot and send buffer once nothing of it is in flight. */
-    private void release(UringEndpoint e) {
-        if (!e.closed || e.inFlight() || e.slot < 0) {
-            return;
-        }
-        releaseSendBuffer(e);
-        int slot = e.slot;
-        slots[slot] = null;
-        generations[slot]++;
-        freeSlots[freeCount++] = slot;
-        e.slot = -1;
-        live--;
     }
 
     /** Synchronized with {@link #close()}: a descriptor closed, then reused, must not be written. */
@@ -757,7 +544,8 @@ public final class UringPoller implements Poller {
 
     /**
      * Resets what is still open, waits (a bounded time) for the cancelled operations to complete, then
-     * closes the ring and frees the buffers. Memory an operation might still use is not freed.
+     * closes the ring and frees the buffers. Memory an operation might still use is not freed: the
+     * poller is kept, with it, in {@link #UNDRAINED}.
      */
     @Override
     public void close() {
@@ -773,7 +561,7 @@ public final class UringPoller implements Poller {
                 for (int i = 0; i < slotsUsed; i++) {
                     UringEndpoint e = slots[i];
                     if (e != null && !e.closed) {
-                        close(e, true);
+                        e.close(true);
                     }
                 }
                 long until = System.nanoTime() + CLOSE_DRAIN_NANOS;
@@ -793,6 +581,10 @@ public final class UringPoller implements Poller {
         Sys.closeQuietly(eventfd);
         if (drained) {
             arena.close();
+        } else {
+            synchronized (UNDRAINED) {
+                UNDRAINED.add(this);
+            }
         }
     }
 
