@@ -235,6 +235,11 @@ public class LoopCostPerEchoedFrame {
             public void consume(int n) {
                 offset = (offset + n) % block.length;
             }
+
+            @Override
+            public boolean ended() {
+                return false; // the block is lent again for ever
+            }
         }
 
         /** Reports the listener while it has connections to give, then every connection with its interest. */
