@@ -8,7 +8,7 @@ final class Buffers {
     /**
      * Buffers start on a page boundary. {@code allocateDirect} only promises {@code malloc}
      * alignment, and the kernel copies to and from page-aligned memory faster, so we pay up to one
-     * page per buffer for it (the README's pipe and ceiling tables show by how much).
+     * page per buffer for it.
      */
     static final int PAGE_SIZE = 4096;
 
