@@ -39,7 +39,10 @@ import java.util.ArrayDeque;
 public final class Connection {
     enum State { OPEN, CLOSING, CLOSED }
 
-    final EventLoop loop;
+    /** The loop's thread, its ways of closing, and its output: what this connection's methods ask of it. */
+    private final LoopThread thread;
+    private final Closer closer;
+    private final Outbound output;
     final Endpoint channel;
     /** The channel, where it lends its received bytes in place; else null. */
     final LendingEndpoint lender;
@@ -86,8 +89,10 @@ public final class Connection {
     private Chunk claimed;
     private int claimedTotal;
 
-    Connection(EventLoop loop, Endpoint channel, long id, SocketAddress remote) {
-        this.loop = loop;
+    Connection(LoopThread thread, Closer closer, Outbound output, Endpoint channel, long id, SocketAddress remote) {
+        this.thread = thread;
+        this.closer = closer;
+        this.output = output;
         this.channel = channel;
         this.lender = channel instanceof LendingEndpoint l ? l : null;
         this.io = channel instanceof SegmentIo s ? s : null;
@@ -116,7 +121,7 @@ public final class Connection {
      * @throws java.util.concurrent.RejectedExecutionException if the server is closed
      */
     public void execute(Runnable task) {
-        loop.execute(task);
+        thread.execute(task);
     }
 
     /**
@@ -125,31 +130,31 @@ public final class Connection {
      * @param attachment anything, or null
      */
     public void attach(Object attachment) {
-        loop.checkThread(this);
+        thread.checkThread(this);
         this.attachment = attachment;
     }
 
     /** {@return what was last attached, or null} */
     public Object attachment() {
-        loop.checkThread(this);
+        thread.checkThread(this);
         return attachment;
     }
 
     /** {@return true until the connection starts closing} */
     public boolean isOpen() {
-        loop.checkThread(this);
+        thread.checkThread(this);
         return state == State.OPEN;
     }
 
     /** {@return true if open and its queued output is under the server's output limit} */
     public boolean isWritable() {
-        loop.checkThread(this);
-        return state == State.OPEN && queued < loop.output.outputLimit;
+        thread.checkThread(this);
+        return state == State.OPEN && queued < output.outputLimit;
     }
 
     /** {@return the bytes written to this connection and not yet sent} */
     public long queuedBytes() {
-        loop.checkThread(this);
+        thread.checkThread(this);
         return queued;
     }
 
@@ -163,13 +168,13 @@ public final class Connection {
      * @throws IllegalArgumentException if the body is longer than the server's {@code maxFrameLength}
      */
     public boolean writeFrame(int type, ByteBuffer body) {
-        loop.checkThread(this);
+        thread.checkThread(this);
         checkNoClaim();
         if (state != State.OPEN) {
             return false;
         }
         int length = body.remaining();
-        Chunk c = loop.output.outputFor(this, length);
+        Chunk c = output.outputFor(this, length);
         int at = c.end;
         c.buf.putLong(at, FrameFormat.header(type, length));
         c.buf.put(at + FrameFormat.HEADER_LENGTH, body, body.position(), length);
@@ -191,12 +196,12 @@ public final class Connection {
      * @throws IllegalStateException if a claim is pending
      */
     public ByteBuffer claim(int type, int length) {
-        loop.checkThread(this);
+        thread.checkThread(this);
         checkNoClaim();
         if (state != State.OPEN) {
             return null;
         }
-        Chunk c = loop.output.outputFor(this, length);
+        Chunk c = output.outputFor(this, length);
         int at = c.end;
         c.buf.putLong(at, FrameFormat.header(type, length));
         claimed = c;
@@ -208,7 +213,7 @@ public final class Connection {
 
     /** Queues the claimed frame, whatever was put in its body. */
     public void commit() {
-        loop.checkThread(this);
+        thread.checkThread(this);
         Chunk c = requireClaim();
         c.end += claimedTotal;
         queued += claimedTotal;
@@ -218,10 +223,10 @@ public final class Connection {
 
     /** Drops the claimed frame. */
     public void abortClaim() {
-        loop.checkThread(this);
+        thread.checkThread(this);
         requireClaim();
         claimed = null;
-        loop.output.releaseEmptyTail(this);
+        output.releaseEmptyTail(this);
     }
 
     /**
@@ -229,24 +234,24 @@ public final class Connection {
      * closing or closed.
      */
     public void close() {
-        loop.checkThread(this);
+        thread.checkThread(this);
         if (state == State.OPEN) {
             claimed = null;
-            loop.closeGracefully(this);
+            closer.closeGracefully(this);
         }
     }
 
     /** Closes at once: what is queued is dropped and the peer gets a reset where the socket allows. */
     public void abort() {
-        loop.checkThread(this);
+        thread.checkThread(this);
         if (state != State.CLOSED) {
             claimed = null;
-            loop.closeNow(this, null, true);
+            closer.closeNow(this, null, true);
         }
     }
 
     private void queuedMore() {
-        loop.output.queued(this);
+        output.queued(this);
     }
 
     private void checkNoClaim() {

@@ -27,7 +27,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p>{@code conns[0, count)} are the open and closing connections, each knowing its slot.
  */
-final class EventLoop implements Runnable, Closer {
+final class EventLoop implements Runnable, Closer, LoopThread {
     private final FrameServer server;
     private final int index;
     private final ConnectionHandler handler;
@@ -38,7 +38,7 @@ final class EventLoop implements Runnable, Closer {
     private final LoopEvents events;
     private final LoopStats stats = new LoopStats();
     private final FrameAssembler input;
-    final Outbound output;
+    private final Outbound output;
     private final Lingering lingering;
     private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean wakeupPending = new AtomicBoolean();
@@ -98,7 +98,8 @@ final class EventLoop implements Runnable, Closer {
         poller.register(listener, listener);
     }
 
-    void execute(Runnable task) {
+    @Override
+    public void execute(Runnable task) {
         if (stopping) {
             throw new RejectedExecutionException("the server is closed; loop " + index);
         }
@@ -108,7 +109,8 @@ final class EventLoop implements Runnable, Closer {
         }
     }
 
-    void checkThread(Connection c) {
+    @Override
+    public void checkThread(Connection c) {
         if (Thread.currentThread() != thread) {
             throw new IllegalStateException("called on thread \"" + Thread.currentThread().getName() + "\"; " + c
                     + " belongs to loop thread \"" + (thread == null ? "(not started)" : thread.getName())
@@ -215,7 +217,7 @@ final class EventLoop implements Runnable, Closer {
 
     /** Takes over an accepted connection: called on this loop's thread. */
     void adopt(Endpoint endpoint, long id) {
-        Connection c = new Connection(this, endpoint, id, endpoint.remoteAddress());
+        Connection c = new Connection(this, this, output, endpoint, id, endpoint.remoteAddress());
         try {
             poller.register(endpoint, c, Poller.READ);
         } catch (IOException e) {
