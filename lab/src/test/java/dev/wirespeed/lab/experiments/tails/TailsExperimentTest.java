@@ -104,4 +104,68 @@ class TailsExperimentTest {
         assertEquals(List.of("tails: p99.99 targets are not judged: a run of 20,000 round trips leaves 2 beyond p99.99, "
                 + "fewer than 10; runs of at least 100,000 decide it"), lab.notes());
     }
+
+    /** Three equal runs of every option on the JDK path, with p99.9 and p99.99 as given for some options. */
+    private static Results<TailCell, ChildReport.Latency> jdkPath(Map<TailVariant, double[]> tails) {
+        Results<TailCell, ChildReport.Latency> results = new Results<>();
+        for (int run = 1; run <= 3; run++) {
+            for (TailVariant variant : TailVariant.values()) {
+                double[] tail = tails.getOrDefault(variant, new double[] {100, 200});
+                results.put(new TailCell(new TailCell.Row(APART, Impl.JDK, variant), run),
+                        new ChildReport.Latency(5, 6, 10, tail[0], tail[1], 4 * tail[1], Unit.MICROSECONDS));
+            }
+        }
+        return results;
+    }
+
+    private static final String P999 = "the launcher's JVM options give a p99.9 within 1.10x of the best other options': "
+            + "no collector or flag tried pays enough to adopt";
+    private static final String P9999 = "the launcher's JVM options give a p99.99 within 1.25x of the best other options'";
+
+    private static Finding named(List<Finding> findings, String claim) {
+        return findings.stream().filter(f -> f.claim().equals(claim)).findFirst()
+                .orElseThrow(() -> new AssertionError("no finding '" + claim + "' in " + findings));
+    }
+
+    @Test
+    void bothTailTargetsHoldWhenNoOtherOptionBeatsTheLauncherByTheirMargins() {
+        List<Finding> findings = new TailsExperiment().findings(jdkPath(Map.of(TailVariant.G1, new double[] {95, 190})),
+                FULL);
+        assertEquals(List.of("target: " + P999 + " (<= 1.1x)", "target: " + P9999 + " (<= 1.25x)"),
+                findings.stream().map(Finding::title).toList());
+        Finding p999 = named(findings, P999);
+        assertEquals("different cores, jdk: parallel (launcher) p99.9 100.0 us / g1 p99.9 95.00 us = 1.05x",
+                p999.figures());
+        assertTrue(p999.holds());
+        Finding p9999 = named(findings, P9999);
+        assertEquals("different cores, jdk: parallel (launcher) p99.99 200.0 us / g1 p99.99 190.0 us = 1.05x",
+                p9999.figures());
+        assertTrue(p9999.holds());
+    }
+
+    @Test
+    void bothTailTargetsFailWhenAnotherOptionBeatsTheLauncherByMoreThanTheirMargins() {
+        List<Finding> findings = new TailsExperiment().findings(jdkPath(Map.of(TailVariant.G1, new double[] {95, 190},
+                TailVariant.ZGC, new double[] {80, 150})), FULL);
+        Finding p999 = named(findings, P999);
+        assertEquals("different cores, jdk: parallel (launcher) p99.9 100.0 us / zgc p99.9 80.00 us = 1.25x",
+                p999.figures());
+        assertFalse(p999.holds());
+        Finding p9999 = named(findings, P9999);
+        assertEquals("different cores, jdk: parallel (launcher) p99.99 200.0 us / zgc p99.99 150.0 us = 1.33x",
+                p9999.figures());
+        assertFalse(p9999.holds());
+    }
+
+    @Test
+    void aQuickRunJudgesNeitherTailAndNotesWhy() {
+        LabContext quick = new LabContext(Mode.QUICK, new Jvm("unused", null), new PrintWriter(Writer.nullWriter()),
+                false);
+        assertEquals(List.of(), new TailsExperiment().findings(jdkPath(Map.of(TailVariant.ZGC, new double[] {50, 100})),
+                quick));
+        assertEquals(List.of("tails: p99.9 targets are not judged: a run of 2,000 round trips leaves 2 beyond p99.9, "
+                + "fewer than 10; runs of at least 10,000 decide it", "tails: p99.99 targets are not judged: a run of "
+                + "2,000 round trips leaves 0 beyond p99.99, fewer than 10; runs of at least 100,000 decide it"),
+                quick.notes());
+    }
 }
