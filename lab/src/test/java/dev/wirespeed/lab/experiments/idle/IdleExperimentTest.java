@@ -104,15 +104,29 @@ class IdleExperimentTest {
     @Test
     void theDefaultHoldsItsTargetsWhenLevelWithTheOthers() {
         List<Finding> findings = new IdleExperiment().findings(results(2800, 8.5), LAB);
-        assertTrue(finding(findings, "the default idle strategy (spin").holds());
-        assertTrue(finding(findings, "the default idle strategy's ping-pong").holds());
+        assertEquals(List.of("target: the default idle strategy (spin, yielding every 8th empty call) reads at least 90% "
+                + "as fast as the fastest other one (>= 0.9x)", "target: the default idle strategy's ping-pong p50 is "
+                + "within 10% of the quickest other one's (<= 1.1x)"), findings.stream().map(Finding::title).toList());
+        Finding reads = finding(findings, "the default idle strategy (spin");
+        assertEquals("idle, different cores: spin (default) 2,800.0 MB/s / busy-spin 3,000.0 MB/s = 0.93x; idle, same "
+                + "core: spin (default) 2,800.0 MB/s / busy-spin 3,000.0 MB/s = 0.93x", reads.figures());
+        assertTrue(reads.holds());
+        Finding answers = finding(findings, "the default idle strategy's ping-pong");
+        assertEquals("idle, different cores: spin (default) p50 8.50 us / busy-spin p50 8.00 us = 1.06x; idle, same "
+                + "core: spin (default) p50 8.50 us / busy-spin p50 8.00 us = 1.06x", answers.figures());
+        assertTrue(answers.holds());
     }
 
     @Test
     void theDefaultFailsWhereItReadsSlowerOrAnswersLaterThanTheOthers() {
-        List<Finding> slow = new IdleExperiment().findings(results(2600, 8), LAB);
-        assertFalse(finding(slow, "the default idle strategy (spin").holds()); // 2,600 / 3,000 = 0.87x
-        List<Finding> late = new IdleExperiment().findings(results(3000, 9), LAB);
-        assertFalse(finding(late, "the default idle strategy's ping-pong").holds()); // 9 / 8 = 1.125x
+        List<Finding> findings = new IdleExperiment().findings(results(2600, 9.2), LAB);
+        Finding reads = finding(findings, "the default idle strategy (spin");
+        assertEquals("idle, different cores: spin (default) 2,600.0 MB/s / busy-spin 3,000.0 MB/s = 0.87x; idle, same "
+                + "core: spin (default) 2,600.0 MB/s / busy-spin 3,000.0 MB/s = 0.87x", reads.figures());
+        assertFalse(reads.holds());
+        Finding answers = finding(findings, "the default idle strategy's ping-pong");
+        assertEquals("idle, different cores: spin (default) p50 9.20 us / busy-spin p50 8.00 us = 1.15x; idle, same "
+                + "core: spin (default) p50 9.20 us / busy-spin p50 8.00 us = 1.15x", answers.figures());
+        assertFalse(answers.holds());
     }
 }
