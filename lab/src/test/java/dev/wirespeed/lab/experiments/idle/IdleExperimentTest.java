@@ -129,4 +129,27 @@ class IdleExperimentTest {
                 + "core: spin (default) p50 9.20 us / busy-spin p50 8.00 us = 1.15x", answers.figures());
         assertFalse(answers.holds());
     }
+
+    @Test
+    void aTableForEachPlacementWithThroughputCpuAndEveryPercentileOfEachStrategy() {
+        Table table = new IdleExperiment().tables(results(2800, 8.5), LAB).get(0);
+        assertEquals("idle: waiting for bytes, the library over SocketChannel, TCP loopback, 100-byte bodies; stream: "
+                + "median of 4 round(s) of 100 ms; ping-pong: 5000 round trips after 5000, median of 1 run(s); "
+                + "different cores (server cpu0, client cpu1)", table.title());
+        assertEquals(List.of("case", "MB/s [min-max]", "CPU ns/msg", "p50 us", "p90 us", "p99 us", "p99.9 us", "p99.99 us",
+                "max us"), table.header());
+        assertEquals(List.of(
+                List.of("blocking", "3,000.0 [3,000.0-3,000.0]", "30.0", "8.0", "16.0", "24.0", "32.0", "40.0", "48.0"),
+                List.of("spin (default)", "2,800.0 [2,800.0-2,800.0]", "30.0", "8.5", "17.0", "25.5", "34.0", "42.5",
+                        "51.0"),
+                List.of("busy-spin", "3,000.0 [3,000.0-3,000.0]", "30.0", "8.0", "16.0", "24.0", "32.0", "40.0", "48.0"),
+                List.of("yield", "3,000.0 [3,000.0-3,000.0]", "30.0", "8.0", "16.0", "24.0", "32.0", "40.0", "48.0"),
+                List.of("backoff", "3,000.0 [3,000.0-3,000.0]", "30.0", "8.0", "16.0", "24.0", "32.0", "40.0", "48.0")),
+                table.rows());
+        assertEquals(List.of("both ends of the ping-pong wait alike; backoff: 100 spins, 10 yields, then parks of 1 us "
+                + "doubling to 1 ms", "round trips beyond each percentile per run: p99 50, p99.9 5, p99.99 0; a tail with "
+                + "fewer than 10 beyond it is a hint, not a figure, and no target is judged on it", "ping warm-up at least "
+                + "200 ms, then until its JIT is idle for 100 ms; each echo primed with 20,000 round trips per priming "
+                + "connection, but for busy-spin, whose echo would starve its primer"), table.notes());
+    }
 }

@@ -11,6 +11,7 @@ import dev.wirespeed.lab.experiment.Results;
 import dev.wirespeed.lab.result.Finding;
 import dev.wirespeed.lab.result.Placement;
 import dev.wirespeed.lab.result.Stats;
+import dev.wirespeed.lab.result.Table;
 import java.io.PrintWriter;
 import java.io.Writer;
 import java.util.List;
@@ -291,5 +292,67 @@ class ManyExperimentTest {
         assertEquals(62_500, settings.framesPerConnection(16));
         assertEquals(1_000, settings.framesPerConnection(1_000));
         assertEquals(ManyExperiment.WINDOW, new ManyExperiment.Settings(List.of(1), 10, 2, 1).framesPerConnection(1));
+    }
+
+    @Test
+    void theTablesShowTheLoadsAcrossTheLinkBesideASlowReaderAndIdleInThatOrder() {
+        Results<ManyCase, ManyResult> r = new Results<>();
+        r.put(new ManyCase.Idle(ManyServer.LOOP_EPOLL, 10_000), new ManyResult.Idle(60_000, 90_000, Stats.exact(3_000)));
+        r.put(at(ManyServer.C_EPOLL), load(2_000_000, 300, 10_000));
+        r.put(new ManyCase.Slow(ManyServer.LOOP_EPOLL, 64), new ManyResult.Slow(Stats.exact(2_000_000),
+                Stats.exact(1_900_000), 100_000, 101_024));
+        r.put(new ManyCase.Across(ManyServer.LOOP_EPOLL, MOST), load(1_200_000, 640, 15_000));
+        r.put(at(ManyServer.LOOP_EPOLL), new ManyResult.Load(new Stats(1_900_000, 1_850_000, 1_950_000, 5),
+                Stats.exact(6_000), Stats.exact(12_000), Stats.exact(14_400), Stats.exact(18_000), Stats.exact(320),
+                Stats.exact(0.85), Stats.exact(0.994)));
+        List<Table> tables = new ManyExperiment().tables(r, LAB);
+        assertEquals(4, tables.size(), tables.toString());
+        List<String> loadHeader = List.of("server", "connections", "frames/s [min-max]", "server CPU ns/frame",
+                "of it kernel", "load CPU", "p50 us", "p99 us", "p99.9 us", "max us");
+
+        Table loads = tables.get(0);
+        assertTrue(loads.title().startsWith("many: echo servers under a pipelined load, TCP loopback, 100-byte bodies, "
+                + "16 frames in flight per connection; median of 5 round(s) after one; "), loads.title());
+        assertEquals(loadHeader, loads.header());
+        assertEquals(List.of(
+                List.of("C epoll echo", "1,000", "2,000,000 [2,000,000-2,000,000]", "300", "85%", "100%", "5,000.0",
+                        "10,000.0", "12,000.0", "15,000.0"),
+                List.of("wirespeed FrameServer over epoll, 1 loop", "1,000", "1,900,000 [1,850,000-1,950,000]", "320",
+                        "85%", "99%", "6,000.0", "12,000.0", "14,400.0", "18,000.0")), loads.rows());
+        assertEquals(List.of("the load: the lab's C generator (many.c), every echo checked byte for byte; a round sends "
+                + "1,000,000 frames in all (fewer than 16 connections send what 16 would each); latency from a frame's "
+                + "send to its echo, so it includes the window's queueing", "server CPU: all the server process's "
+                + "threads, user and system, over the measured rounds; of it kernel: the part that was system time (the "
+                + "kernel's work for the server: its system calls and the TCP stack under them); load CPU: the "
+                + "generator's share of one CPU then (near 100%, the load and not the server set the rate)"),
+                loads.notes());
+
+        Table far = tables.get(1);
+        assertTrue(far.title().startsWith("many across a link: the same load, the server in a network namespace behind "
+                + "a veth pair; median of 5 round(s) after one; "), far.title());
+        assertEquals(loadHeader, far.header());
+        assertEquals(List.of(List.of("wirespeed FrameServer over epoll, 1 loop", "1,000",
+                "1,200,000 [1,200,000-1,200,000]", "640", "85%", "100%", "7,500.0", "15,000.0", "18,000.0", "22,500.0")),
+                far.rows());
+        assertEquals(List.of("the link: 10.213.0.2 in the namespace, 10gbit each way; the notes below say whether the "
+                + "kernel could add a delay (netem)"), far.notes());
+
+        Table slow = tables.get(2);
+        assertTrue(slow.title().startsWith("many: 64 pipelined connections alone, then beside a slow reader (one more "
+                + "connection that sends as fast as the server takes and never reads); "), slow.title());
+        assertEquals(List.of("server", "frames/s alone", "beside the slow reader", "ratio", "server RSS growth MiB"),
+                slow.header());
+        assertEquals(List.of(List.of("wirespeed FrameServer over epoll, 1 loop", "2,000,000", "1,900,000", "0.95x",
+                "1.0")), slow.rows());
+
+        Table idle = tables.get(3);
+        assertTrue(idle.title().startsWith("many: the server's resident memory with idle connections held, each after "
+                + "one round trip; "), idle.title());
+        assertEquals(List.of("server", "connections", "RSS before MiB", "RSS held MiB", "KiB per connection"),
+                idle.header());
+        assertEquals(List.of(List.of("wirespeed FrameServer over epoll, 1 loop", "10,000", "58.6", "87.9", "2.9")),
+                idle.rows());
+        assertEquals(List.of("before: after 100 connections came and went; the thread-per-connection echoes are left "
+                + "out: a 512 KiB reader per connection by design"), idle.notes());
     }
 }

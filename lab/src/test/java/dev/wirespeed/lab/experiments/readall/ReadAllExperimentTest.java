@@ -12,6 +12,7 @@ import dev.wirespeed.lab.result.Finding;
 import dev.wirespeed.lab.result.Medium;
 import dev.wirespeed.lab.result.Placement;
 import dev.wirespeed.lab.result.Stats;
+import dev.wirespeed.lab.result.Table;
 import java.io.PrintWriter;
 import java.io.Writer;
 import java.util.EnumMap;
@@ -153,5 +154,30 @@ class ReadAllExperimentTest {
                 DOES NOT HOLD: target: reading a file of known size allocates at most length + 16 KiB (<= 1x)
                   32,768 bytes: wirespeed ReadAll (file) 50,000.0 bytes / length + 16 KiB 49,152.0 bytes = 1.02x""",
                 verdicts(98_305, 50_000, new Stats(0.9, 0.8, 1.0, 9), new Stats(0.94, 0.84, 1.04, 9)));
+    }
+
+    @Test
+    void theTablesGiveBytesAllocatedBesideTheThreadsFormulasThenCallsASecondWithTheirPairedRatios() {
+        List<Table> tables = new ReadAllExperiment().tables(results(0, 0, 1), LAB);
+        assertEquals(2, tables.size());
+        Table memory = tables.get(0);
+        assertEquals("readall: bytes allocated per call (B = 8192 in the thread's formulas), one core (cpu1)",
+                memory.title());
+        assertEquals(List.of("length", "N_old", "N_new", "JDK stream", "ours stream", "JDK file", "ours file"),
+                memory.header());
+        assertEquals(List.of(
+                List.of("8,191", "16,383", "16,383", "24,573", "8,231", "8,691", "8,291"),
+                List.of("32,768", "57,344", "73,728", "98,304", "32,808", "33,268", "32,868"),
+                List.of("1,048,576", "2,088,960", "2,105,344", "3,145,728", "1,048,616", "1,049,076", "1,048,676")),
+                memory.rows());
+        Table speed = tables.get(1);
+        assertEquals("readall: calls per second, median of 9 interleaved blocks of ~20 ms; ours / JDK: median of the "
+                + "blocks' paired ratios (min-max)", speed.title());
+        assertEquals(List.of("length", "JDK stream", "ours stream", "ours / JDK", "JDK file", "ours file", "ours / JDK"),
+                speed.header());
+        assertEquals(List.of("8,191", "1,000", "1,000", "1.30x (1.20-1.40)", "1,000", "1,000", "1.30x (1.20-1.40)"),
+                speed.rows().get(0));
+        assertEquals(1, speed.notes().size());
+        assertTrue(speed.notes().get(0).startsWith("ours file: ReadAll.readAll(Path) read with "), speed.notes().get(0));
     }
 }

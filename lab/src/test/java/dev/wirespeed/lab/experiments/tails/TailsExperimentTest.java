@@ -14,6 +14,7 @@ import dev.wirespeed.lab.result.ChildReport;
 import dev.wirespeed.lab.result.Finding;
 import dev.wirespeed.lab.result.Percentile;
 import dev.wirespeed.lab.result.Placement;
+import dev.wirespeed.lab.result.Table;
 import dev.wirespeed.lab.result.Unit;
 import java.io.PrintWriter;
 import java.io.Writer;
@@ -167,5 +168,33 @@ class TailsExperimentTest {
                 + "fewer than 10; runs of at least 10,000 decide it", "tails: p99.99 targets are not judged: a run of "
                 + "2,000 round trips leaves 0 beyond p99.99, fewer than 10; runs of at least 100,000 decide it"),
                 quick.notes());
+    }
+
+    @Test
+    void aTableForEachPlacementWithARowPerPathAndOptionsAndTheOptionsSpelledOut() {
+        LabContext quick = new LabContext(Mode.QUICK, new Jvm("unused", null), new PrintWriter(Writer.nullWriter()),
+                false);
+        List<Table> tables = new TailsExperiment().tables(jdkPath(Map.of(TailVariant.G1, new double[] {95, 190})), quick);
+        assertEquals(1, tables.size());
+        Table table = tables.get(0);
+        assertEquals("tails: TCP loopback round trips by JVM options, 100-byte bodies, 2,000 measured after 1,000 warm-up "
+                + "(no timed warm-up, echoes not primed), microseconds, median of 1 run(s), every row's first run before "
+                + "any row's second; different cores (server cpu0, client cpu1)", table.title());
+        assertEquals(List.of("path, JVM options", "p50 [min-max]", "p90", "p99", "p99.9", "p99.99", "max"), table.header());
+        assertEquals(List.of(
+                List.of("jdk, parallel (launcher)", "5.0 [5.0-5.0]", "6.0", "10.0", "100.0", "200.0", "800.0"),
+                List.of("jdk, g1", "5.0 [5.0-5.0]", "6.0", "10.0", "95.0", "190.0", "760.0"),
+                List.of("jdk, zgc", "5.0 [5.0-5.0]", "6.0", "10.0", "100.0", "200.0", "800.0"),
+                List.of("jdk, epsilon", "5.0 [5.0-5.0]", "6.0", "10.0", "100.0", "200.0", "800.0"),
+                List.of("jdk, parallel, pre-touched heap", "5.0 [5.0-5.0]", "6.0", "10.0", "100.0", "200.0", "800.0"),
+                List.of("jdk, parallel, no periodic safepoint", "5.0 [5.0-5.0]", "6.0", "10.0", "100.0", "200.0",
+                        "800.0")), table.rows());
+        assertEquals(List.of("round trips beyond each percentile per run: p99 20, p99.9 2, p99.99 0; a tail with fewer "
+                + "than 10 beyond it is a hint, not a figure, and no target is judged on it",
+                "both ping and echo get the row's options; everything else is the launcher's",
+                "g1: -XX:+UseG1GC", "zgc: -XX:+UseZGC", "epsilon: -XX:+UnlockExperimentalVMOptions -XX:+UseEpsilonGC",
+                "parallel, pre-touched heap: -XX:+AlwaysPreTouch",
+                "parallel, no periodic safepoint: -XX:+UnlockDiagnosticVMOptions -XX:GuaranteedSafepointInterval=0"),
+                table.notes());
     }
 }
