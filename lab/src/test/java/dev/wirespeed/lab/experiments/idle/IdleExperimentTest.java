@@ -152,4 +152,24 @@ class IdleExperimentTest {
                 + "200 ms, then until its JIT is idle for 100 ms; each echo primed with 20,000 round trips per priming "
                 + "connection, but for busy-spin, whose echo would starve its primer"), table.notes());
     }
+
+    @Test
+    void everyRowsOptionsAreOptionsOfTheClientTheEchoAndThePing() {
+        for (IdleRow row : IdleRow.all()) {
+            for (List<String> args : List.of(concat(List.of("client", "--transport", "tcp", "--port", "1"), row.clientArgs()),
+                    concat(List.of("echo", "--transport", "tcp", "--port", "0"), row.echoArgs()),
+                    concat(List.of("ping", "--transport", "tcp", "--port", "1", "--count", "1"), row.pingArgs()))) {
+                picocli.CommandLine.ParseResult parsed = dev.wirespeed.lab.Main.commandLine()
+                        .parseArgs(args.toArray(String[]::new));
+                assertEquals(args.get(0), parsed.subcommand().commandSpec().name(), row.name());
+                assertEquals(List.of(), parsed.subcommand().unmatched(), row.name() + ": " + args);
+            }
+        }
+    }
+
+    private static List<String> concat(List<String> a, List<String> b) {
+        List<String> all = new java.util.ArrayList<>(a);
+        all.addAll(b);
+        return all;
+    }
 }

@@ -355,4 +355,20 @@ class ManyExperimentTest {
         assertEquals(List.of("before: after 100 connections came and went; the thread-per-connection echoes are left "
                 + "out: a 512 KiB reader per connection by design"), idle.notes());
     }
+
+    @Test
+    void everyJavaServersOptionsAreOptionsTheEchoCommandTakes() {
+        for (ManyServer server : ManyServer.values()) {
+            if (server.echoArgs() == null) {
+                continue; // the C epoll echo
+            }
+            List<String> args = new java.util.ArrayList<>(List.of("echo", "--transport", "tcp", "--port", "0", "--bind",
+                    "127.0.0.1"));
+            args.addAll(server.echoArgs());
+            picocli.CommandLine.ParseResult parsed = dev.wirespeed.lab.Main.commandLine()
+                    .parseArgs(args.toArray(String[]::new));
+            assertEquals("echo", parsed.subcommand().commandSpec().name(), server.label());
+            assertEquals(List.of(), parsed.subcommand().unmatched(), server.label());
+        }
+    }
 }
