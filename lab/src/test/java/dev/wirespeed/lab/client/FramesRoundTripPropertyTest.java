@@ -26,7 +26,8 @@ import net.jqwik.api.constraints.Size;
 /**
  * Any frames the library's writer writes, through any buffer size, split arbitrarily by the channel
  * (zero-byte reads included), are read back identical by every strategy that reads a channel. jqwik
- * shrinks a failure to a smallest case and prints the seed to replay it.
+ * shrinks a failure to a smallest case and prints every run's seed ({@code seed = ...} in its report);
+ * {@code @Property(seed = "...")} replays one, and jqwik retries the last failing sample first by itself.
  */
 class FramesRoundTripPropertyTest {
 

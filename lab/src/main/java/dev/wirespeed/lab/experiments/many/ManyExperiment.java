@@ -46,6 +46,8 @@ import java.util.function.Function;
  * and the load on the other, so that the load never limits the server.
  */
 public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
+    /** The experiment's name on the command line. */
+    static final String NAME = "many";
     /** Body bytes per frame. */
     static final int SIZE = 100;
     /** Frames in flight per connection. */
@@ -88,7 +90,7 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
 
     @Override
     public String name() {
-        return "many";
+        return NAME;
     }
 
     @Override
@@ -513,9 +515,20 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
 
     @Override
     public List<Finding> findings(Results<ManyCase, ManyResult> results, LabContext lab) {
+        return findings(results, settings(lab), placement(lab));
+    }
+
+    /**
+     * {@return the targets judged on {@code results}}: each where the cases it compares ran
+     *
+     * @param results every case's result
+     * @param settings the run's mode's settings: the loads at the most connections are judged
+     * @param placement where the server and the load ran
+     */
+    static List<Finding> findings(Results<ManyCase, ManyResult> results, Settings settings, Placement placement) {
         List<Finding> findings = new ArrayList<>();
-        int most = settings(lab).connections().getLast();
-        String where = String.format(Locale.ROOT, "%s, %,d connections, %s", name(), most, placement(lab));
+        int most = settings.connections().getLast();
+        String where = String.format(Locale.ROOT, "%s, %,d connections, %s", NAME, most, placement);
         ManyCase.Load c = new ManyCase.Load(ManyServer.C_EPOLL, most);
         ManyCase.Load netty = new ManyCase.Load(ManyServer.NETTY, most);
         // Every transport of the library's loop is judged: a finding holds only if each does.
@@ -526,19 +539,19 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
             }
         }
         if (!loops.isEmpty() && results.has(c)) {
-            findings.add(Finding.target(name(), "the library's event loop echoes at least 0.9x the frames a second of "
+            findings.add(Finding.target(NAME, "the library's event loop echoes at least 0.9x the frames a second of "
                     + "the C epoll server", Rule.atLeast(0.9),
                     loops.stream().map(l -> new Check(where, rate(results, l), rate(results, c))).toList()));
-            findings.add(Finding.target(name(), "the library's event loop costs the server at most 1/0.9 of the C epoll "
+            findings.add(Finding.target(NAME, "the library's event loop costs the server at most 1/0.9 of the C epoll "
                     + "server's CPU per frame (C's CPU per frame over the loop's, at least 0.9x): the first target seen "
                     + "from the server, whoever limits the rate", Rule.atLeast(0.9),
                     loops.stream().map(l -> new Check(where, cpu(results, c), cpu(results, l))).toList()));
         }
         if (!loops.isEmpty() && results.has(netty)) {
-            findings.add(Finding.target(name(), "the library's event loop echoes at least 1.2x the frames a second of "
+            findings.add(Finding.target(NAME, "the library's event loop echoes at least 1.2x the frames a second of "
                     + "Netty's, one loop each", Rule.atLeast(1.2),
                     loops.stream().map(l -> new Check(where, rate(results, l), rate(results, netty))).toList()));
-            findings.add(Finding.target(name(), "the library's event loop costs the server at most 1/1.2 of Netty's "
+            findings.add(Finding.target(NAME, "the library's event loop costs the server at most 1/1.2 of Netty's "
                     + "CPU per frame (Netty's over the loop's, at least 1.2x)", Rule.atLeast(1.2),
                     loops.stream().map(l -> new Check(where, cpu(results, netty), cpu(results, l))).toList()));
             ManyResult.Load theirs = (ManyResult.Load) results.get(netty);
@@ -550,7 +563,7 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
                 tails.add(new Check(where, new Figure(l.server().label() + " p99.9", ours.p999(), Unit.MICROSECONDS),
                         new Figure(netty.server().label() + " p99.9", theirs.p999(), Unit.MICROSECONDS)));
             }
-            findings.add(Finding.target(name(), "the library's event loop's latency under that load is no worse than "
+            findings.add(Finding.target(NAME, "the library's event loop's latency under that load is no worse than "
                     + "Netty's at p99 and p99.9", Rule.atMost(1.0), tails));
         }
         ManyCase.Load epoll = new ManyCase.Load(ManyServer.LOOP_EPOLL, most);
@@ -562,25 +575,25 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
             ManyCase.Across epollFar = new ManyCase.Across(ManyServer.LOOP_EPOLL, most);
             ManyCase.Across uringFar = new ManyCase.Across(ManyServer.LOOP_URING, most);
             if (results.has(epollFar) && results.has(uringFar)) {
-                String far = String.format(Locale.ROOT, "%s, %,d connections across a veth link", name(), most);
+                String far = String.format(Locale.ROOT, "%s, %,d connections across a veth link", NAME, most);
                 faster.add(new Check(far, rate(results, uringFar), rate(results, epollFar)));
                 cheaper.add(new Check(far, cpu(results, epollFar), cpu(results, uringFar)));
             }
-            findings.add(Finding.target(name(), "the library's event loop over io_uring echoes at least 1.2x the frames "
+            findings.add(Finding.target(NAME, "the library's event loop over io_uring echoes at least 1.2x the frames "
                     + "a second of the same loop over epoll", Rule.atLeast(1.2), faster));
-            findings.add(Finding.target(name(), "the library's event loop over io_uring costs the server at most 1/1.2 "
+            findings.add(Finding.target(NAME, "the library's event loop over io_uring costs the server at most 1/1.2 "
                     + "of its CPU per frame over epoll (epoll's over io_uring's, at least 1.2x): the same target seen "
                     + "from the server, whoever limits the rate", Rule.atLeast(1.2), cheaper));
         }
         ManyCase.Load nettyUring = new ManyCase.Load(ManyServer.NETTY_URING, most);
         if (results.has(uring) && results.has(nettyUring)) {
-            findings.add(Finding.target(name(), "the library's event loop over io_uring costs the server at most 1/1.2 "
+            findings.add(Finding.target(NAME, "the library's event loop over io_uring costs the server at most 1/1.2 "
                     + "of Netty's io_uring transport's CPU per frame (Netty's over the loop's, at least 1.2x)",
                     Rule.atLeast(1.2), List.of(new Check(where, cpu(results, nettyUring), cpu(results, uring)))));
         }
         ManyCase.Load recorded = new ManyCase.Load(ManyServer.LOOP_EPOLL_JFR, most);
         if (results.has(epoll) && results.has(recorded)) {
-            findings.add(Finding.target(name(), "the server's JFR events, on and recorded, cost the loop at most 10% "
+            findings.add(Finding.target(NAME, "the server's JFR events, on and recorded, cost the loop at most 10% "
                     + "more CPU per frame", Rule.atMost(1.1), List.of(new Check(where, cpu(results, recorded),
                             cpu(results, epoll)))));
         }
@@ -590,7 +603,7 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
             ManyCase.Slow slow = new ManyCase.Slow(loop, SLOW_CASE_CONNECTIONS);
             if (results.has(slow)) {
                 ManyResult.Slow r = (ManyResult.Slow) results.get(slow);
-                String at = String.format(Locale.ROOT, "%s, %d connections and a slow reader", name(), slow.connections());
+                String at = String.format(Locale.ROOT, "%s, %d connections and a slow reader", NAME, slow.connections());
                 keep.add(new Check(at, new Figure(loop.label() + " beside the slow reader", r.besideSlow(),
                         Unit.MSG_PER_S), new Figure(loop.label() + " alone", r.alone(), Unit.MSG_PER_S)));
                 bounded.add(new Check(at, new Figure(loop.label() + " RSS growth",
@@ -599,23 +612,23 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
             }
         }
         if (!keep.isEmpty()) {
-            findings.add(Finding.target(name(), "beside a slow reader, the library's event loop's other connections "
+            findings.add(Finding.target(NAME, "beside a slow reader, the library's event loop's other connections "
                     + "keep at least 90% of their frames a second", Rule.atLeast(0.9), keep));
-            findings.add(Finding.target(name(), "a slow reader grows the library's event loop's resident memory by "
+            findings.add(Finding.target(NAME, "a slow reader grows the library's event loop's resident memory by "
                     + "at most 4 MiB", Rule.atMost(1.0), bounded));
         }
         List<Check> memory = new ArrayList<>();
         for (ManyServer loop : LOOPS) {
-            ManyCase.Idle idle = new ManyCase.Idle(loop, settings(lab).idleConnections());
+            ManyCase.Idle idle = new ManyCase.Idle(loop, settings.idleConnections());
             if (results.has(idle)) {
                 ManyResult.Idle r = (ManyResult.Idle) results.get(idle);
-                memory.add(new Check(String.format(Locale.ROOT, "%s, %,d idle connections", name(), idle.connections()),
+                memory.add(new Check(String.format(Locale.ROOT, "%s, %,d idle connections", NAME, idle.connections()),
                         new Figure(loop.label() + " per connection", r.bytesPerConnection(), Unit.BYTES),
                         new Figure("the target", Stats.exact(IDLE_BYTES_TARGET), Unit.BYTES)));
             }
         }
         if (!memory.isEmpty()) {
-            findings.add(Finding.target(name(), "an idle connection costs the library's event loop at most 16 KiB of "
+            findings.add(Finding.target(NAME, "an idle connection costs the library's event loop at most 16 KiB of "
                     + "resident memory", Rule.atMost(1.0), memory));
         }
         return findings;

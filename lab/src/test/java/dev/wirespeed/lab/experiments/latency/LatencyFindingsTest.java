@@ -194,4 +194,170 @@ class LatencyFindingsTest {
         assertTrue(findingsWithOpenLoopsAtTimesC(1.3, false).stream().noneMatch(f -> f.claim().startsWith(open)),
                 "no C open loop, no finding");
     }
+
+    /** A distribution of three runs whose fastest p50 was {@code fastest}; every other percentile one exact figure. */
+    private static Distribution runs(double p50, double fastest, double p99, double p999, double p9999) {
+        Map<Percentile, Stats> stats = new EnumMap<>(Percentile.class);
+        stats.put(Percentile.P50, new Stats(p50, fastest, p50, 3));
+        stats.put(Percentile.P90, Stats.exact(p99));
+        stats.put(Percentile.P99, Stats.exact(p99));
+        stats.put(Percentile.P999, Stats.exact(p999));
+        stats.put(Percentile.P9999, Stats.exact(p9999));
+        stats.put(Percentile.MAX, Stats.exact(2 * p9999));
+        return new Distribution(stats);
+    }
+
+    /**
+     * {@return a full run's findings on every row at one placement, as the report lists them}: the verdict
+     * and title, then each check of the figures on a line of its own
+     */
+    private static String verdicts(Map<LatencyCase, Distribution> rows) {
+        Results<LatencyCell, Distribution> results = new Results<>();
+        rows.forEach((row, distribution) -> results.put(new LatencyCell(APART, row), distribution));
+        return new LatencyExperiment().findings(results, FULL).stream()
+                .map(f -> (f.holds() ? "holds" : "DOES NOT HOLD") + ": " + f.title() + "\n  "
+                        + f.figures().replace("; ", ";\n  "))
+                .collect(java.util.stream.Collectors.joining("\n"));
+    }
+
+    private static final LatencyCase OPEN_C = new LatencyCase.COpenLoop(LatencyExperiment.OPEN_LOOP_RATE);
+
+    private static LatencyCase open(Impl impl) {
+        return new LatencyCase.OpenLoop(impl, LatencyExperiment.OPEN_LOOP_RATE);
+    }
+
+    private static LatencyCase ping(Impl impl) {
+        return new LatencyCase.Java(impl);
+    }
+
+    @Test
+    void everyLatencyFindingHoldsOnFiguresThatMeetItsRule() {
+        Map<LatencyCase, Distribution> rows = new java.util.LinkedHashMap<>();
+        rows.put(ping(Impl.JDK), runs(76.9, 76.8, 90, 100, 120));
+        rows.put(ping(Impl.NATIVE), runs(73.7, 73.6, 88, 95, 110));
+        rows.put(new LatencyCase.C(false), runs(74.0, 73.9, 85, 90, 100));
+        rows.put(ping(Impl.JDK_SPIN), runs(6.2, 6.1, 8, 10, 14));
+        rows.put(ping(Impl.NATIVE_SPIN), runs(6.0, 6.0, 7.6, 9.6, 13));
+        rows.put(new LatencyCase.C(true), runs(6.0, 5.9, 7.5, 9, 12));
+        rows.put(ping(Impl.URING), runs(73.0, 73.0, 88, 95, 110));
+        rows.put(ping(Impl.URING_SPIN), runs(5.95, 5.95, 7.6, 9.5, 13));
+        rows.put(open(Impl.JDK_SPIN), runs(6.5, 6.5, 8, 11, 15));
+        rows.put(open(Impl.NATIVE_SPIN), runs(6.3, 6.3, 8, 10.5, 14));
+        rows.put(OPEN_C, runs(6.2, 6.2, 8, 10, 13));
+        assertEquals("""
+                holds: bypassing the JDK's SocketChannel pays: the article's p50 went 6.8 -> 5.7 us with a direct \
+                native read (< 1x)
+                  different cores, blocking: native p50 73.70 us [73.60-73.70] / jdk p50, fastest run 76.80 us = 0.96x;
+                  different cores, busy-polling: native-spin p50 6.00 us / jdk-spin p50, fastest run 6.10 us = 0.98x;
+                  article 0.84x
+                holds: target: the native path's p50 and p99 are no worse than the JDK path's, mode for mode \
+                (<= 1x within 5% (up to 1.05x))
+                  different cores, blocking: native p50 73.70 us [73.60-73.70] / jdk p50 76.90 us [76.80-76.90] = 0.96x;
+                  different cores, blocking: native p99 88.00 us / jdk p99 90.00 us = 0.98x;
+                  different cores, busy-polling: native-spin p50 6.00 us / jdk-spin p50 6.20 us [6.10-6.20] = 0.97x;
+                  different cores, busy-polling: native-spin p99 7.60 us / jdk-spin p99 8.00 us = 0.95x
+                holds: target: the busy-polling paths' open-loop p99.9 is within 1.25x the C ping-pong's at the same \
+                rate (<= 1.25x)
+                  different cores: native-spin, open loop at 20,000/s p99.9 10.50 us / C ping-pong busy-poll, open loop \
+                at 20,000/s p99.9 10.00 us = 1.05x;
+                  different cores: jdk-spin, open loop at 20,000/s p99.9 11.00 us / C ping-pong busy-poll, open loop \
+                at 20,000/s p99.9 10.00 us = 1.10x
+                holds: target: the io_uring path polling its completions (uring-spin) has a p50 no worse than the \
+                native busy-polling path's (<= 1x)
+                  different cores: uring-spin p50 5.95 us / native-spin p50 6.00 us = 0.99x
+                holds: target: the io_uring path's p99.9 is within 1.5x the C ping-pong's, mode for mode (<= 1.5x)
+                  different cores, blocking: uring p99.9 95.00 us / C ping-pong blocking p99.9 90.00 us = 1.06x;
+                  different cores, busy-polling: uring-spin p99.9 9.50 us / C ping-pong busy-poll p99.9 9.00 us = 1.06x
+                holds: target: the native and JDK paths' p50 is within 1.05x the C ping-pong's, mode for mode \
+                (<= 1.05x)
+                  different cores, blocking: native p50 73.70 us [73.60-73.70] / C ping-pong blocking p50 74.00 us \
+                [73.90-74.00] = 1.00x;
+                  different cores, blocking: jdk p50 76.90 us [76.80-76.90] / C ping-pong blocking p50 74.00 us \
+                [73.90-74.00] = 1.04x;
+                  different cores, busy-polling: native-spin p50 6.00 us / C ping-pong busy-poll p50 6.00 us \
+                [5.90-6.00] = 1.00x;
+                  different cores, busy-polling: jdk-spin p50 6.20 us [6.10-6.20] / C ping-pong busy-poll p50 6.00 us \
+                [5.90-6.00] = 1.03x
+                holds: target: the native and JDK paths' p99.9 is within 1.25x the C ping-pong's, mode for mode \
+                (<= 1.25x)
+                  different cores, blocking: native p99.9 95.00 us / C ping-pong blocking p99.9 90.00 us = 1.06x;
+                  different cores, blocking: jdk p99.9 100.0 us / C ping-pong blocking p99.9 90.00 us = 1.11x;
+                  different cores, busy-polling: native-spin p99.9 9.60 us / C ping-pong busy-poll p99.9 9.00 us = 1.07x;
+                  different cores, busy-polling: jdk-spin p99.9 10.00 us / C ping-pong busy-poll p99.9 9.00 us = 1.11x
+                holds: target: the native and JDK paths' p99.99 is within 1.50x the C ping-pong's, mode for mode \
+                (<= 1.5x)
+                  different cores, blocking: native p99.99 110.0 us / C ping-pong blocking p99.99 100.0 us = 1.10x;
+                  different cores, blocking: jdk p99.99 120.0 us / C ping-pong blocking p99.99 100.0 us = 1.20x;
+                  different cores, busy-polling: native-spin p99.99 13.00 us / C ping-pong busy-poll p99.99 12.00 us \
+                = 1.08x;
+                  different cores, busy-polling: jdk-spin p99.99 14.00 us / C ping-pong busy-poll p99.99 12.00 us = \
+                1.17x""", verdicts(rows));
+    }
+
+    @Test
+    void everyLatencyFindingFailsOnFiguresThatMissItsRule() {
+        Map<LatencyCase, Distribution> rows = new java.util.LinkedHashMap<>();
+        rows.put(ping(Impl.JDK), runs(76.9, 76.8, 90, 100, 120));
+        rows.put(ping(Impl.NATIVE), runs(77.0, 76.9, 100, 95, 110));
+        rows.put(new LatencyCase.C(false), runs(70.0, 69.9, 85, 70, 70));
+        rows.put(ping(Impl.JDK_SPIN), runs(6.2, 6.1, 8, 10, 14));
+        rows.put(ping(Impl.NATIVE_SPIN), runs(6.5, 6.4, 9.2, 9.6, 13.6));
+        rows.put(new LatencyCase.C(true), runs(5.8, 5.7, 7.5, 7, 8));
+        rows.put(ping(Impl.URING), runs(73.0, 73.0, 88, 140, 160));
+        rows.put(ping(Impl.URING_SPIN), runs(7.5, 7.5, 9, 14, 16));
+        rows.put(open(Impl.JDK_SPIN), runs(6.5, 6.5, 8, 14, 15));
+        rows.put(open(Impl.NATIVE_SPIN), runs(6.3, 6.3, 8, 13, 14));
+        rows.put(OPEN_C, runs(6.2, 6.2, 8, 10, 13));
+        assertEquals("""
+                DOES NOT HOLD: bypassing the JDK's SocketChannel pays: the article's p50 went 6.8 -> 5.7 us with a \
+                direct native read (< 1x)
+                  different cores, blocking: native p50 77.00 us [76.90-77.00] / jdk p50, fastest run 76.80 us = 1.00x;
+                  different cores, busy-polling: native-spin p50 6.50 us [6.40-6.50] / jdk-spin p50, fastest run \
+                6.10 us = 1.07x;
+                  article 0.84x
+                DOES NOT HOLD: target: the native path's p50 and p99 are no worse than the JDK path's, mode for mode \
+                (<= 1x within 5% (up to 1.05x))
+                  different cores, blocking: native p50 77.00 us [76.90-77.00] / jdk p50 76.90 us [76.80-76.90] = 1.00x;
+                  different cores, blocking: native p99 100.0 us / jdk p99 90.00 us = 1.11x;
+                  different cores, busy-polling: native-spin p50 6.50 us [6.40-6.50] / jdk-spin p50 6.20 us \
+                [6.10-6.20] = 1.05x;
+                  different cores, busy-polling: native-spin p99 9.20 us / jdk-spin p99 8.00 us = 1.15x
+                DOES NOT HOLD: target: the busy-polling paths' open-loop p99.9 is within 1.25x the C ping-pong's at \
+                the same rate (<= 1.25x)
+                  different cores: native-spin, open loop at 20,000/s p99.9 13.00 us / C ping-pong busy-poll, open loop \
+                at 20,000/s p99.9 10.00 us = 1.30x;
+                  different cores: jdk-spin, open loop at 20,000/s p99.9 14.00 us / C ping-pong busy-poll, open loop \
+                at 20,000/s p99.9 10.00 us = 1.40x
+                DOES NOT HOLD: target: the io_uring path polling its completions (uring-spin) has a p50 no worse \
+                than the native busy-polling path's (<= 1x)
+                  different cores: uring-spin p50 7.50 us / native-spin p50 6.50 us [6.40-6.50] = 1.15x
+                DOES NOT HOLD: target: the io_uring path's p99.9 is within 1.5x the C ping-pong's, mode for mode \
+                (<= 1.5x)
+                  different cores, blocking: uring p99.9 140.0 us / C ping-pong blocking p99.9 70.00 us = 2.00x;
+                  different cores, busy-polling: uring-spin p99.9 14.00 us / C ping-pong busy-poll p99.9 7.00 us = 2.00x
+                DOES NOT HOLD: target: the native and JDK paths' p50 is within 1.05x the C ping-pong's, mode for \
+                mode (<= 1.05x)
+                  different cores, blocking: native p50 77.00 us [76.90-77.00] / C ping-pong blocking p50 70.00 us \
+                [69.90-70.00] = 1.10x;
+                  different cores, blocking: jdk p50 76.90 us [76.80-76.90] / C ping-pong blocking p50 70.00 us \
+                [69.90-70.00] = 1.10x;
+                  different cores, busy-polling: native-spin p50 6.50 us [6.40-6.50] / C ping-pong busy-poll p50 \
+                5.80 us [5.70-5.80] = 1.12x;
+                  different cores, busy-polling: jdk-spin p50 6.20 us [6.10-6.20] / C ping-pong busy-poll p50 5.80 us \
+                [5.70-5.80] = 1.07x
+                DOES NOT HOLD: target: the native and JDK paths' p99.9 is within 1.25x the C ping-pong's, mode for \
+                mode (<= 1.25x)
+                  different cores, blocking: native p99.9 95.00 us / C ping-pong blocking p99.9 70.00 us = 1.36x;
+                  different cores, blocking: jdk p99.9 100.0 us / C ping-pong blocking p99.9 70.00 us = 1.43x;
+                  different cores, busy-polling: native-spin p99.9 9.60 us / C ping-pong busy-poll p99.9 7.00 us = 1.37x;
+                  different cores, busy-polling: jdk-spin p99.9 10.00 us / C ping-pong busy-poll p99.9 7.00 us = 1.43x
+                DOES NOT HOLD: target: the native and JDK paths' p99.99 is within 1.50x the C ping-pong's, mode for \
+                mode (<= 1.5x)
+                  different cores, blocking: native p99.99 110.0 us / C ping-pong blocking p99.99 70.00 us = 1.57x;
+                  different cores, blocking: jdk p99.99 120.0 us / C ping-pong blocking p99.99 70.00 us = 1.71x;
+                  different cores, busy-polling: native-spin p99.99 13.60 us / C ping-pong busy-poll p99.99 8.00 us \
+                = 1.70x;
+                  different cores, busy-polling: jdk-spin p99.99 14.00 us / C ping-pong busy-poll p99.99 8.00 us = \
+                1.75x""", verdicts(rows));
+    }
 }

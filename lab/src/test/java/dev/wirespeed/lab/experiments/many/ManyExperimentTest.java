@@ -9,13 +9,18 @@ import dev.wirespeed.lab.experiment.LabContext;
 import dev.wirespeed.lab.experiment.Mode;
 import dev.wirespeed.lab.experiment.Results;
 import dev.wirespeed.lab.result.Finding;
+import dev.wirespeed.lab.result.Placement;
 import dev.wirespeed.lab.result.Stats;
+import dev.wirespeed.lab.result.Table;
 import java.io.PrintWriter;
 import java.io.Writer;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The many experiment's findings, on synthetic results: each can hold and each can fail. */
+/**
+ * The many experiment's findings, on synthetic results: each where it holds and where it fails, with the
+ * figures a reader sees.
+ */
 class ManyExperimentTest {
     private static final LabContext LAB = new LabContext(Mode.DEFAULT, new Jvm("unused", null),
             new PrintWriter(Writer.nullWriter()), false);
@@ -96,6 +101,190 @@ class ManyExperimentTest {
         }
     }
 
+    private static final ManyExperiment.Settings SETTINGS = ManyExperiment.settings(LAB);
+    private static final Placement APART = new Placement(Placement.Kind.DIFFERENT_CORES, 0, 1);
+    private static final String AT_MOST = "many, 1,000 connections, different cores: ";
+    private static final String EPOLL = "wirespeed FrameServer over epoll, 1 loop";
+    private static final String URING = "wirespeed FrameServer over io_uring, 1 loop";
+
+    /** The one finding claimed as {@code claim} on results of these cases alone, each followed by its result. */
+    private static Finding judged(String claim, Object... caseThenResult) {
+        Results<ManyCase, ManyResult> results = new Results<>();
+        for (int i = 0; i < caseThenResult.length; i += 2) {
+            results.put((ManyCase) caseThenResult[i], (ManyResult) caseThenResult[i + 1]);
+        }
+        List<Finding> findings = ManyExperiment.findings(results, SETTINGS, APART);
+        return findings.stream().filter(f -> f.claim().equals(claim)).findFirst()
+                .orElseThrow(() -> new AssertionError("no finding '" + claim + "' in " + findings));
+    }
+
+    private static ManyCase.Load at(ManyServer server) {
+        return new ManyCase.Load(server, MOST);
+    }
+
+    private static void assertVerdict(boolean holds, String figures, Finding finding) {
+        assertEquals(figures, finding.figures(), finding.title());
+        assertEquals(holds, finding.holds(), finding.title() + ": " + finding.figures());
+    }
+
+    private static final String AS_FAST_AS_C = "the library's event loop echoes at least 0.9x the frames a second of the "
+            + "C epoll server";
+
+    @Test
+    void theLoopEchoesAtLeastNineTenthsOfCsRate() {
+        assertVerdict(true, AT_MOST + EPOLL + " 1,900,000.0 msg/s / C epoll echo 2,000,000.0 msg/s = 0.95x",
+                judged(AS_FAST_AS_C, at(ManyServer.C_EPOLL), load(2_000_000, 300, 10_000), at(ManyServer.LOOP_EPOLL),
+                        load(1_900_000, 320, 12_000)));
+        assertVerdict(false, AT_MOST + EPOLL + " 1,700,000.0 msg/s / C epoll echo 2,000,000.0 msg/s = 0.85x",
+                judged(AS_FAST_AS_C, at(ManyServer.C_EPOLL), load(2_000_000, 300, 10_000), at(ManyServer.LOOP_EPOLL),
+                        load(1_700_000, 320, 12_000)));
+    }
+
+    private static final String AS_CHEAP_AS_C = "the library's event loop costs the server at most 1/0.9 of the C epoll "
+            + "server's CPU per frame (C's CPU per frame over the loop's, at least 0.9x): the first target seen from the "
+            + "server, whoever limits the rate";
+
+    @Test
+    void theLoopCostsTheServerAtMostATenthMoreCpuThanC() {
+        assertVerdict(true, AT_MOST + "C epoll echo server CPU 300.0 cpu ns/msg / " + EPOLL + " server CPU 320.0 "
+                + "cpu ns/msg = 0.94x", judged(AS_CHEAP_AS_C, at(ManyServer.C_EPOLL), load(2_000_000, 300, 10_000),
+                        at(ManyServer.LOOP_EPOLL), load(1_900_000, 320, 12_000)));
+        assertVerdict(false, AT_MOST + "C epoll echo server CPU 300.0 cpu ns/msg / " + EPOLL + " server CPU 400.0 "
+                + "cpu ns/msg = 0.75x", judged(AS_CHEAP_AS_C, at(ManyServer.C_EPOLL), load(2_000_000, 300, 10_000),
+                        at(ManyServer.LOOP_EPOLL), load(1_900_000, 400, 12_000)));
+    }
+
+    private static final String FASTER_THAN_NETTY = "the library's event loop echoes at least 1.2x the frames a second "
+            + "of Netty's, one loop each";
+
+    @Test
+    void theLoopEchoesAtLeastOneAndAFifthNettysRate() {
+        assertVerdict(true, AT_MOST + EPOLL + " 1,900,000.0 msg/s / Netty epoll, 1 event loop 1,500,000.0 msg/s = 1.27x",
+                judged(FASTER_THAN_NETTY, at(ManyServer.NETTY), load(1_500_000, 600, 20_000), at(ManyServer.LOOP_EPOLL),
+                        load(1_900_000, 320, 12_000)));
+        assertVerdict(false, AT_MOST + EPOLL + " 1,700,000.0 msg/s / Netty epoll, 1 event loop 1,500,000.0 msg/s = 1.13x",
+                judged(FASTER_THAN_NETTY, at(ManyServer.NETTY), load(1_500_000, 600, 20_000), at(ManyServer.LOOP_EPOLL),
+                        load(1_700_000, 320, 12_000)));
+    }
+
+    private static final String CHEAPER_THAN_NETTY = "the library's event loop costs the server at most 1/1.2 of Netty's "
+            + "CPU per frame (Netty's over the loop's, at least 1.2x)";
+
+    @Test
+    void theLoopCostsTheServerAtMostFiveSixthsOfNettysCpu() {
+        assertVerdict(true, AT_MOST + "Netty epoll, 1 event loop server CPU 600.0 cpu ns/msg / " + EPOLL + " server CPU "
+                + "320.0 cpu ns/msg = 1.88x", judged(CHEAPER_THAN_NETTY, at(ManyServer.NETTY), load(1_500_000, 600, 20_000),
+                        at(ManyServer.LOOP_EPOLL), load(1_900_000, 320, 12_000)));
+        assertVerdict(false, AT_MOST + "Netty epoll, 1 event loop server CPU 600.0 cpu ns/msg / " + EPOLL + " server CPU "
+                + "550.0 cpu ns/msg = 1.09x", judged(CHEAPER_THAN_NETTY, at(ManyServer.NETTY), load(1_500_000, 600, 20_000),
+                        at(ManyServer.LOOP_EPOLL), load(1_900_000, 550, 12_000)));
+    }
+
+    private static final String TAILS = "the library's event loop's latency under that load is no worse than Netty's at "
+            + "p99 and p99.9";
+
+    @Test
+    void theLoopsTailIsNoWorseThanNettysAtP99AndP999() {
+        assertVerdict(true, AT_MOST + EPOLL + " p99 12,000.0 us / Netty epoll, 1 event loop p99 20,000.0 us = 0.60x; "
+                + AT_MOST + EPOLL + " p99.9 14,400.0 us / Netty epoll, 1 event loop p99.9 24,000.0 us = 0.60x",
+                judged(TAILS, at(ManyServer.NETTY), load(1_500_000, 600, 20_000), at(ManyServer.LOOP_EPOLL),
+                        load(1_900_000, 320, 12_000)));
+        assertVerdict(false, AT_MOST + EPOLL + " p99 22,000.0 us / Netty epoll, 1 event loop p99 20,000.0 us = 1.10x; "
+                + AT_MOST + EPOLL + " p99.9 26,400.0 us / Netty epoll, 1 event loop p99.9 24,000.0 us = 1.10x",
+                judged(TAILS, at(ManyServer.NETTY), load(1_500_000, 600, 20_000), at(ManyServer.LOOP_EPOLL),
+                        load(1_900_000, 320, 22_000)));
+    }
+
+    private static final String URING_FASTER = "the library's event loop over io_uring echoes at least 1.2x the frames "
+            + "a second of the same loop over epoll";
+    private static final String URING_CHEAPER = "the library's event loop over io_uring costs the server at most 1/1.2 "
+            + "of its CPU per frame over epoll (epoll's over io_uring's, at least 1.2x): the same target seen from the "
+            + "server, whoever limits the rate";
+
+    @Test
+    void theLoopOverIoUringEchoesAtLeastOneAndAFifthItsRateOverEpoll() {
+        assertVerdict(true, AT_MOST + URING + " 2,470,000.0 msg/s / " + EPOLL + " 1,900,000.0 msg/s = 1.30x",
+                judged(URING_FASTER, at(ManyServer.LOOP_EPOLL), load(1_900_000, 320, 12_000), at(ManyServer.LOOP_URING),
+                        load(2_470_000, 250, 12_000)));
+        assertVerdict(false, AT_MOST + URING + " 1,900,000.0 msg/s / " + EPOLL + " 1,900,000.0 msg/s = 1.00x",
+                judged(URING_FASTER, at(ManyServer.LOOP_EPOLL), load(1_900_000, 320, 12_000), at(ManyServer.LOOP_URING),
+                        load(1_900_000, 250, 12_000)));
+    }
+
+    @Test
+    void theLoopOverIoUringCostsTheServerAtMostFiveSixthsOfItsCpuOverEpoll() {
+        assertVerdict(true, AT_MOST + EPOLL + " server CPU 320.0 cpu ns/msg / " + URING + " server CPU 250.0 cpu ns/msg "
+                + "= 1.28x", judged(URING_CHEAPER, at(ManyServer.LOOP_EPOLL), load(1_900_000, 320, 12_000),
+                        at(ManyServer.LOOP_URING), load(2_470_000, 250, 12_000)));
+        assertVerdict(false, AT_MOST + EPOLL + " server CPU 320.0 cpu ns/msg / " + URING + " server CPU 320.0 cpu ns/msg "
+                + "= 1.00x", judged(URING_CHEAPER, at(ManyServer.LOOP_EPOLL), load(1_900_000, 320, 12_000),
+                        at(ManyServer.LOOP_URING), load(2_470_000, 320, 12_000)));
+    }
+
+    private static final String URING_CHEAPER_THAN_NETTY = "the library's event loop over io_uring costs the server at "
+            + "most 1/1.2 of Netty's io_uring transport's CPU per frame (Netty's over the loop's, at least 1.2x)";
+
+    @Test
+    void theLoopOverIoUringCostsTheServerAtMostFiveSixthsOfNettysIoUringCpu() {
+        assertVerdict(true, AT_MOST + "Netty io_uring, 1 event loop server CPU 560.0 cpu ns/msg / " + URING + " server "
+                + "CPU 250.0 cpu ns/msg = 2.24x", judged(URING_CHEAPER_THAN_NETTY, at(ManyServer.NETTY_URING),
+                        load(1_400_000, 560, 20_000), at(ManyServer.LOOP_URING), load(2_470_000, 250, 12_000)));
+        assertVerdict(false, AT_MOST + "Netty io_uring, 1 event loop server CPU 560.0 cpu ns/msg / " + URING + " server "
+                + "CPU 500.0 cpu ns/msg = 1.12x", judged(URING_CHEAPER_THAN_NETTY, at(ManyServer.NETTY_URING),
+                        load(1_400_000, 560, 20_000), at(ManyServer.LOOP_URING), load(2_470_000, 500, 12_000)));
+    }
+
+    private static final String JFR = "the server's JFR events, on and recorded, cost the loop at most 10% more CPU per "
+            + "frame";
+
+    @Test
+    void theJfrEventsCostTheLoopAtMostATenthMoreCpu() {
+        assertVerdict(true, AT_MOST + "wirespeed FrameServer over epoll, JFR events on server CPU 336.0 cpu ns/msg / "
+                + EPOLL + " server CPU 320.0 cpu ns/msg = 1.05x", judged(JFR, at(ManyServer.LOOP_EPOLL),
+                        load(1_900_000, 320, 12_000), at(ManyServer.LOOP_EPOLL_JFR), load(1_900_000, 336, 12_000)));
+        assertVerdict(false, AT_MOST + "wirespeed FrameServer over epoll, JFR events on server CPU 384.0 cpu ns/msg / "
+                + EPOLL + " server CPU 320.0 cpu ns/msg = 1.20x", judged(JFR, at(ManyServer.LOOP_EPOLL),
+                        load(1_900_000, 320, 12_000), at(ManyServer.LOOP_EPOLL_JFR), load(1_900_000, 384, 12_000)));
+    }
+
+    private static final String KEEP = "beside a slow reader, the library's event loop's other connections keep at least "
+            + "90% of their frames a second";
+    private static final String BOUNDED = "a slow reader grows the library's event loop's resident memory by at most 4 MiB";
+    private static final String SLOW = "many, 64 connections and a slow reader: ";
+
+    @Test
+    void besideASlowReaderTheOtherConnectionsKeepNineTenthsOfTheirRate() {
+        assertVerdict(true, SLOW + EPOLL + " beside the slow reader 1,900,000.0 msg/s / " + EPOLL + " alone 2,000,000.0 "
+                + "msg/s = 0.95x", judged(KEEP, new ManyCase.Slow(ManyServer.LOOP_EPOLL, 64),
+                        new ManyResult.Slow(Stats.exact(2_000_000), Stats.exact(1_900_000), 100_000, 101_024)));
+        assertVerdict(false, SLOW + EPOLL + " beside the slow reader 1,600,000.0 msg/s / " + EPOLL + " alone 2,000,000.0 "
+                + "msg/s = 0.80x", judged(KEEP, new ManyCase.Slow(ManyServer.LOOP_EPOLL, 64),
+                        new ManyResult.Slow(Stats.exact(2_000_000), Stats.exact(1_600_000), 100_000, 101_024)));
+    }
+
+    @Test
+    void aSlowReaderGrowsTheServersMemoryByAtMostFourMib() {
+        assertVerdict(true, SLOW + EPOLL + " RSS growth 1,048,576.0 bytes / the bound 4,194,304.0 bytes = 0.25x",
+                judged(BOUNDED, new ManyCase.Slow(ManyServer.LOOP_EPOLL, 64),
+                        new ManyResult.Slow(Stats.exact(2_000_000), Stats.exact(1_900_000), 100_000, 101_024)));
+        assertVerdict(false, SLOW + EPOLL + " RSS growth 8,388,608.0 bytes / the bound 4,194,304.0 bytes = 2.00x",
+                judged(BOUNDED, new ManyCase.Slow(ManyServer.LOOP_EPOLL, 64),
+                        new ManyResult.Slow(Stats.exact(2_000_000), Stats.exact(1_900_000), 100_000, 108_192)));
+    }
+
+    private static final String IDLE = "an idle connection costs the library's event loop at most 16 KiB of resident "
+            + "memory";
+
+    @Test
+    void anIdleConnectionCostsTheLoopAtMostSixteenKib() {
+        assertVerdict(true, "many, 10,000 idle connections: " + EPOLL + " per connection 3,000.0 bytes / the target "
+                + "16,384.0 bytes = 0.18x", judged(IDLE, new ManyCase.Idle(ManyServer.LOOP_EPOLL, 10_000),
+                        new ManyResult.Idle(60_000, 90_000, Stats.exact(3_000))));
+        assertVerdict(false, "many, 10,000 idle connections: " + EPOLL + " per connection 20,000.0 bytes / the target "
+                + "16,384.0 bytes = 1.22x", judged(IDLE, new ManyCase.Idle(ManyServer.LOOP_EPOLL, 10_000),
+                        new ManyResult.Idle(60_000, 250_000, Stats.exact(20_000))));
+    }
+
     @Test
     void frameCountsPerConnectionCoverSixteenConnectionsAtLeast() {
         ManyExperiment.Settings settings = new ManyExperiment.Settings(List.of(1, 16, 256, 1_000), 1_000_000, 6, 10_000);
@@ -103,5 +292,83 @@ class ManyExperimentTest {
         assertEquals(62_500, settings.framesPerConnection(16));
         assertEquals(1_000, settings.framesPerConnection(1_000));
         assertEquals(ManyExperiment.WINDOW, new ManyExperiment.Settings(List.of(1), 10, 2, 1).framesPerConnection(1));
+    }
+
+    @Test
+    void theTablesShowTheLoadsAcrossTheLinkBesideASlowReaderAndIdleInThatOrder() {
+        Results<ManyCase, ManyResult> r = new Results<>();
+        r.put(new ManyCase.Idle(ManyServer.LOOP_EPOLL, 10_000), new ManyResult.Idle(60_000, 90_000, Stats.exact(3_000)));
+        r.put(at(ManyServer.C_EPOLL), load(2_000_000, 300, 10_000));
+        r.put(new ManyCase.Slow(ManyServer.LOOP_EPOLL, 64), new ManyResult.Slow(Stats.exact(2_000_000),
+                Stats.exact(1_900_000), 100_000, 101_024));
+        r.put(new ManyCase.Across(ManyServer.LOOP_EPOLL, MOST), load(1_200_000, 640, 15_000));
+        r.put(at(ManyServer.LOOP_EPOLL), new ManyResult.Load(new Stats(1_900_000, 1_850_000, 1_950_000, 5),
+                Stats.exact(6_000), Stats.exact(12_000), Stats.exact(14_400), Stats.exact(18_000), Stats.exact(320),
+                Stats.exact(0.85), Stats.exact(0.994)));
+        List<Table> tables = new ManyExperiment().tables(r, LAB);
+        assertEquals(4, tables.size(), tables.toString());
+        List<String> loadHeader = List.of("server", "connections", "frames/s [min-max]", "server CPU ns/frame",
+                "of it kernel", "load CPU", "p50 us", "p99 us", "p99.9 us", "max us");
+
+        Table loads = tables.get(0);
+        assertTrue(loads.title().startsWith("many: echo servers under a pipelined load, TCP loopback, 100-byte bodies, "
+                + "16 frames in flight per connection; median of 5 round(s) after one; "), loads.title());
+        assertEquals(loadHeader, loads.header());
+        assertEquals(List.of(
+                List.of("C epoll echo", "1,000", "2,000,000 [2,000,000-2,000,000]", "300", "85%", "100%", "5,000.0",
+                        "10,000.0", "12,000.0", "15,000.0"),
+                List.of("wirespeed FrameServer over epoll, 1 loop", "1,000", "1,900,000 [1,850,000-1,950,000]", "320",
+                        "85%", "99%", "6,000.0", "12,000.0", "14,400.0", "18,000.0")), loads.rows());
+        assertEquals(List.of("the load: the lab's C generator (many.c), every echo checked byte for byte; a round sends "
+                + "1,000,000 frames in all (fewer than 16 connections send what 16 would each); latency from a frame's "
+                + "send to its echo, so it includes the window's queueing", "server CPU: all the server process's "
+                + "threads, user and system, over the measured rounds; of it kernel: the part that was system time (the "
+                + "kernel's work for the server: its system calls and the TCP stack under them); load CPU: the "
+                + "generator's share of one CPU then (near 100%, the load and not the server set the rate)"),
+                loads.notes());
+
+        Table far = tables.get(1);
+        assertTrue(far.title().startsWith("many across a link: the same load, the server in a network namespace behind "
+                + "a veth pair; median of 5 round(s) after one; "), far.title());
+        assertEquals(loadHeader, far.header());
+        assertEquals(List.of(List.of("wirespeed FrameServer over epoll, 1 loop", "1,000",
+                "1,200,000 [1,200,000-1,200,000]", "640", "85%", "100%", "7,500.0", "15,000.0", "18,000.0", "22,500.0")),
+                far.rows());
+        assertEquals(List.of("the link: 10.213.0.2 in the namespace, 10gbit each way; the notes below say whether the "
+                + "kernel could add a delay (netem)"), far.notes());
+
+        Table slow = tables.get(2);
+        assertTrue(slow.title().startsWith("many: 64 pipelined connections alone, then beside a slow reader (one more "
+                + "connection that sends as fast as the server takes and never reads); "), slow.title());
+        assertEquals(List.of("server", "frames/s alone", "beside the slow reader", "ratio", "server RSS growth MiB"),
+                slow.header());
+        assertEquals(List.of(List.of("wirespeed FrameServer over epoll, 1 loop", "2,000,000", "1,900,000", "0.95x",
+                "1.0")), slow.rows());
+
+        Table idle = tables.get(3);
+        assertTrue(idle.title().startsWith("many: the server's resident memory with idle connections held, each after "
+                + "one round trip; "), idle.title());
+        assertEquals(List.of("server", "connections", "RSS before MiB", "RSS held MiB", "KiB per connection"),
+                idle.header());
+        assertEquals(List.of(List.of("wirespeed FrameServer over epoll, 1 loop", "10,000", "58.6", "87.9", "2.9")),
+                idle.rows());
+        assertEquals(List.of("before: after 100 connections came and went; the thread-per-connection echoes are left "
+                + "out: a 512 KiB reader per connection by design"), idle.notes());
+    }
+
+    @Test
+    void everyJavaServersOptionsAreOptionsTheEchoCommandTakes() {
+        for (ManyServer server : ManyServer.values()) {
+            if (server.echoArgs() == null) {
+                continue; // the C epoll echo
+            }
+            List<String> args = new java.util.ArrayList<>(List.of("echo", "--transport", "tcp", "--port", "0", "--bind",
+                    "127.0.0.1"));
+            args.addAll(server.echoArgs());
+            picocli.CommandLine.ParseResult parsed = dev.wirespeed.lab.Main.commandLine()
+                    .parseArgs(args.toArray(String[]::new));
+            assertEquals("echo", parsed.subcommand().commandSpec().name(), server.label());
+            assertEquals(List.of(), parsed.subcommand().unmatched(), server.label());
+        }
     }
 }

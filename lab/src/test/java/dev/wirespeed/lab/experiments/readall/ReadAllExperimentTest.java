@@ -12,6 +12,7 @@ import dev.wirespeed.lab.result.Finding;
 import dev.wirespeed.lab.result.Medium;
 import dev.wirespeed.lab.result.Placement;
 import dev.wirespeed.lab.result.Stats;
+import dev.wirespeed.lab.result.Table;
 import java.io.PrintWriter;
 import java.io.Writer;
 import java.util.EnumMap;
@@ -94,5 +95,89 @@ class ReadAllExperimentTest {
         assertTrue(finding(more, "reading a file of known size allocates at most length + 16 KiB").holds());
         List<Finding> over = experiment.findings(results(8191, 8191 + 16 * 1024 + 1, 1.3), LAB);
         assertFalse(finding(over, "reading a file of known size allocates at most length + 16 KiB").holds());
+    }
+
+    /** {@return the findings on one length, 32,768 bytes, as the report lists them: verdict and title, then figures} */
+    private static String verdicts(long oursStream, long oursFile, Stats streamSpeed, Stats fileSpeed) {
+        int length = 32_768;
+        Map<Reader, Long> bytes = new EnumMap<>(Map.of(Reader.JDK_STREAM, 3L * length, Reader.OURS_STREAM, oursStream,
+                Reader.JDK_FILE, length + 500L, Reader.OURS_FILE, oursFile));
+        Map<Reader, Stats> calls = new EnumMap<>(Reader.class);
+        for (Reader reader : Reader.values()) {
+            calls.put(reader, new Stats(1000, 900, 1100, 9));
+        }
+        Results<Integer, ReadAllCell> results = new Results<>();
+        results.put(length, new ReadAllCell(Placement.inProcess(1), bytes, calls,
+                new EnumMap<>(Map.of(Medium.STREAM, streamSpeed, Medium.FILE, fileSpeed))));
+        return new ReadAllExperiment().findings(results, LAB).stream()
+                .map(f -> (f.holds() ? "holds" : "DOES NOT HOLD") + ": " + f.title() + "\n  " + f.figures())
+                .collect(java.util.stream.Collectors.joining("\n"));
+    }
+
+    @Test
+    void everyReadAllTargetHoldsWhereOursAllocatesLessAndReadsFaster() {
+        assertEquals("""
+                holds: target: wirespeed's readAll allocates no more than JDK 25's at every length (stream) (<= 1x)
+                  32,768 bytes: wirespeed ReadAll (stream) 32,808.0 bytes / JDK readAllBytes (stream) 98,304.0 bytes \
+                = 0.33x
+                holds: target: wirespeed's readAll is at least as fast as JDK 25's at every length (stream; the \
+                median of paired blocks) (>= 1x within 5% (from 0.95x))
+                  32,768 bytes: ours / JDK, paired blocks 1.30x [1.20-1.40] / parity 1.00x = 1.30x
+                holds: target: wirespeed's readAll allocates no more than JDK 25's at every length (file) (<= 1x)
+                  32,768 bytes: wirespeed ReadAll (file) 32,868.0 bytes / JDK Files.readAllBytes (file) 33,268.0 \
+                bytes = 0.99x
+                holds: target: wirespeed's readAll is at least as fast as JDK 25's at every length (file; the median \
+                of paired blocks) (>= 1x within 5% (from 0.95x))
+                  32,768 bytes: ours / JDK, paired blocks 0.96x [0.90-1.10] / parity 1.00x = 0.96x
+                holds: target: reading a file of known size allocates at most length + 16 KiB (<= 1x)
+                  32,768 bytes: wirespeed ReadAll (file) 32,868.0 bytes / length + 16 KiB 49,152.0 bytes = 0.67x""",
+                verdicts(32_808, 32_868, new Stats(1.3, 1.2, 1.4, 9), new Stats(0.96, 0.9, 1.1, 9)));
+    }
+
+    @Test
+    void everyReadAllTargetFailsWhereOursAllocatesAByteMoreOrReadsSlower() {
+        assertEquals("""
+                DOES NOT HOLD: target: wirespeed's readAll allocates no more than JDK 25's at every length (stream) \
+                (<= 1x)
+                  32,768 bytes: wirespeed ReadAll (stream) 98,305.0 bytes / JDK readAllBytes (stream) 98,304.0 bytes \
+                = 1.00x
+                DOES NOT HOLD: target: wirespeed's readAll is at least as fast as JDK 25's at every length (stream; \
+                the median of paired blocks) (>= 1x within 5% (from 0.95x))
+                  32,768 bytes: ours / JDK, paired blocks 0.90x [0.80-1.00] / parity 1.00x = 0.90x
+                DOES NOT HOLD: target: wirespeed's readAll allocates no more than JDK 25's at every length (file) \
+                (<= 1x)
+                  32,768 bytes: wirespeed ReadAll (file) 50,000.0 bytes / JDK Files.readAllBytes (file) 33,268.0 \
+                bytes = 1.50x
+                DOES NOT HOLD: target: wirespeed's readAll is at least as fast as JDK 25's at every length (file; \
+                the median of paired blocks) (>= 1x within 5% (from 0.95x))
+                  32,768 bytes: ours / JDK, paired blocks 0.94x [0.84-1.04] / parity 1.00x = 0.94x
+                DOES NOT HOLD: target: reading a file of known size allocates at most length + 16 KiB (<= 1x)
+                  32,768 bytes: wirespeed ReadAll (file) 50,000.0 bytes / length + 16 KiB 49,152.0 bytes = 1.02x""",
+                verdicts(98_305, 50_000, new Stats(0.9, 0.8, 1.0, 9), new Stats(0.94, 0.84, 1.04, 9)));
+    }
+
+    @Test
+    void theTablesGiveBytesAllocatedBesideTheThreadsFormulasThenCallsASecondWithTheirPairedRatios() {
+        List<Table> tables = new ReadAllExperiment().tables(results(0, 0, 1), LAB);
+        assertEquals(2, tables.size());
+        Table memory = tables.get(0);
+        assertEquals("readall: bytes allocated per call (B = 8192 in the thread's formulas), one core (cpu1)",
+                memory.title());
+        assertEquals(List.of("length", "N_old", "N_new", "JDK stream", "ours stream", "JDK file", "ours file"),
+                memory.header());
+        assertEquals(List.of(
+                List.of("8,191", "16,383", "16,383", "24,573", "8,231", "8,691", "8,291"),
+                List.of("32,768", "57,344", "73,728", "98,304", "32,808", "33,268", "32,868"),
+                List.of("1,048,576", "2,088,960", "2,105,344", "3,145,728", "1,048,616", "1,049,076", "1,048,676")),
+                memory.rows());
+        Table speed = tables.get(1);
+        assertEquals("readall: calls per second, median of 9 interleaved blocks of ~20 ms; ours / JDK: median of the "
+                + "blocks' paired ratios (min-max)", speed.title());
+        assertEquals(List.of("length", "JDK stream", "ours stream", "ours / JDK", "JDK file", "ours file", "ours / JDK"),
+                speed.header());
+        assertEquals(List.of("8,191", "1,000", "1,000", "1.30x (1.20-1.40)", "1,000", "1,000", "1.30x (1.20-1.40)"),
+                speed.rows().get(0));
+        assertEquals(1, speed.notes().size());
+        assertTrue(speed.notes().get(0).startsWith("ours file: ReadAll.readAll(Path) read with "), speed.notes().get(0));
     }
 }

@@ -14,6 +14,7 @@ import dev.wirespeed.lab.result.ChildReport;
 import dev.wirespeed.lab.result.Finding;
 import dev.wirespeed.lab.result.Percentile;
 import dev.wirespeed.lab.result.Placement;
+import dev.wirespeed.lab.result.Table;
 import dev.wirespeed.lab.result.Unit;
 import java.io.PrintWriter;
 import java.io.Writer;
@@ -103,5 +104,97 @@ class TailsExperimentTest {
         assertTrue(findings.stream().noneMatch(f -> f.claim().contains("p99.99")), findings.toString());
         assertEquals(List.of("tails: p99.99 targets are not judged: a run of 20,000 round trips leaves 2 beyond p99.99, "
                 + "fewer than 10; runs of at least 100,000 decide it"), lab.notes());
+    }
+
+    /** Three equal runs of every option on the JDK path, with p99.9 and p99.99 as given for some options. */
+    private static Results<TailCell, ChildReport.Latency> jdkPath(Map<TailVariant, double[]> tails) {
+        Results<TailCell, ChildReport.Latency> results = new Results<>();
+        for (int run = 1; run <= 3; run++) {
+            for (TailVariant variant : TailVariant.values()) {
+                double[] tail = tails.getOrDefault(variant, new double[] {100, 200});
+                results.put(new TailCell(new TailCell.Row(APART, Impl.JDK, variant), run),
+                        new ChildReport.Latency(5, 6, 10, tail[0], tail[1], 4 * tail[1], Unit.MICROSECONDS));
+            }
+        }
+        return results;
+    }
+
+    private static final String P999 = "the launcher's JVM options give a p99.9 within 1.10x of the best other options': "
+            + "no collector or flag tried pays enough to adopt";
+    private static final String P9999 = "the launcher's JVM options give a p99.99 within 1.25x of the best other options'";
+
+    private static Finding named(List<Finding> findings, String claim) {
+        return findings.stream().filter(f -> f.claim().equals(claim)).findFirst()
+                .orElseThrow(() -> new AssertionError("no finding '" + claim + "' in " + findings));
+    }
+
+    @Test
+    void bothTailTargetsHoldWhenNoOtherOptionBeatsTheLauncherByTheirMargins() {
+        List<Finding> findings = new TailsExperiment().findings(jdkPath(Map.of(TailVariant.G1, new double[] {95, 190})),
+                FULL);
+        assertEquals(List.of("target: " + P999 + " (<= 1.1x)", "target: " + P9999 + " (<= 1.25x)"),
+                findings.stream().map(Finding::title).toList());
+        Finding p999 = named(findings, P999);
+        assertEquals("different cores, jdk: parallel (launcher) p99.9 100.0 us / g1 p99.9 95.00 us = 1.05x",
+                p999.figures());
+        assertTrue(p999.holds());
+        Finding p9999 = named(findings, P9999);
+        assertEquals("different cores, jdk: parallel (launcher) p99.99 200.0 us / g1 p99.99 190.0 us = 1.05x",
+                p9999.figures());
+        assertTrue(p9999.holds());
+    }
+
+    @Test
+    void bothTailTargetsFailWhenAnotherOptionBeatsTheLauncherByMoreThanTheirMargins() {
+        List<Finding> findings = new TailsExperiment().findings(jdkPath(Map.of(TailVariant.G1, new double[] {95, 190},
+                TailVariant.ZGC, new double[] {80, 150})), FULL);
+        Finding p999 = named(findings, P999);
+        assertEquals("different cores, jdk: parallel (launcher) p99.9 100.0 us / zgc p99.9 80.00 us = 1.25x",
+                p999.figures());
+        assertFalse(p999.holds());
+        Finding p9999 = named(findings, P9999);
+        assertEquals("different cores, jdk: parallel (launcher) p99.99 200.0 us / zgc p99.99 150.0 us = 1.33x",
+                p9999.figures());
+        assertFalse(p9999.holds());
+    }
+
+    @Test
+    void aQuickRunJudgesNeitherTailAndNotesWhy() {
+        LabContext quick = new LabContext(Mode.QUICK, new Jvm("unused", null), new PrintWriter(Writer.nullWriter()),
+                false);
+        assertEquals(List.of(), new TailsExperiment().findings(jdkPath(Map.of(TailVariant.ZGC, new double[] {50, 100})),
+                quick));
+        assertEquals(List.of("tails: p99.9 targets are not judged: a run of 2,000 round trips leaves 2 beyond p99.9, "
+                + "fewer than 10; runs of at least 10,000 decide it", "tails: p99.99 targets are not judged: a run of "
+                + "2,000 round trips leaves 0 beyond p99.99, fewer than 10; runs of at least 100,000 decide it"),
+                quick.notes());
+    }
+
+    @Test
+    void aTableForEachPlacementWithARowPerPathAndOptionsAndTheOptionsSpelledOut() {
+        LabContext quick = new LabContext(Mode.QUICK, new Jvm("unused", null), new PrintWriter(Writer.nullWriter()),
+                false);
+        List<Table> tables = new TailsExperiment().tables(jdkPath(Map.of(TailVariant.G1, new double[] {95, 190})), quick);
+        assertEquals(1, tables.size());
+        Table table = tables.get(0);
+        assertEquals("tails: TCP loopback round trips by JVM options, 100-byte bodies, 2,000 measured after 1,000 warm-up "
+                + "(no timed warm-up, echoes not primed), microseconds, median of 1 run(s), every row's first run before "
+                + "any row's second; different cores (server cpu0, client cpu1)", table.title());
+        assertEquals(List.of("path, JVM options", "p50 [min-max]", "p90", "p99", "p99.9", "p99.99", "max"), table.header());
+        assertEquals(List.of(
+                List.of("jdk, parallel (launcher)", "5.0 [5.0-5.0]", "6.0", "10.0", "100.0", "200.0", "800.0"),
+                List.of("jdk, g1", "5.0 [5.0-5.0]", "6.0", "10.0", "95.0", "190.0", "760.0"),
+                List.of("jdk, zgc", "5.0 [5.0-5.0]", "6.0", "10.0", "100.0", "200.0", "800.0"),
+                List.of("jdk, epsilon", "5.0 [5.0-5.0]", "6.0", "10.0", "100.0", "200.0", "800.0"),
+                List.of("jdk, parallel, pre-touched heap", "5.0 [5.0-5.0]", "6.0", "10.0", "100.0", "200.0", "800.0"),
+                List.of("jdk, parallel, no periodic safepoint", "5.0 [5.0-5.0]", "6.0", "10.0", "100.0", "200.0",
+                        "800.0")), table.rows());
+        assertEquals(List.of("round trips beyond each percentile per run: p99 20, p99.9 2, p99.99 0; a tail with fewer "
+                + "than 10 beyond it is a hint, not a figure, and no target is judged on it",
+                "both ping and echo get the row's options; everything else is the launcher's",
+                "g1: -XX:+UseG1GC", "zgc: -XX:+UseZGC", "epsilon: -XX:+UnlockExperimentalVMOptions -XX:+UseEpsilonGC",
+                "parallel, pre-touched heap: -XX:+AlwaysPreTouch",
+                "parallel, no periodic safepoint: -XX:+UnlockDiagnosticVMOptions -XX:GuaranteedSafepointInterval=0"),
+                table.notes());
     }
 }
