@@ -1,7 +1,7 @@
 package dev.wirespeed.lab;
 
 import dev.wirespeed.linux.EpollTransport;
-import dev.wirespeed.lab.latency.Ring;
+import dev.wirespeed.lab.pingpong.Ring;
 import dev.wirespeed.linux.IoUringTransport;
 import dev.wirespeed.linux.NativeIoException;
 import dev.wirespeed.loop.FrameServer;

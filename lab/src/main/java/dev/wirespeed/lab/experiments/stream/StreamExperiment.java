@@ -11,7 +11,7 @@ import dev.wirespeed.lab.experiment.Experiment;
 import dev.wirespeed.lab.experiment.LabContext;
 import dev.wirespeed.lab.experiment.Mode;
 import dev.wirespeed.lab.experiment.Results;
-import dev.wirespeed.lab.latency.SocketApi;
+import dev.wirespeed.lab.pingpong.SocketApi;
 import dev.wirespeed.lab.result.ChildReport;
 import dev.wirespeed.lab.result.Finding;
 import dev.wirespeed.lab.result.Measurement;

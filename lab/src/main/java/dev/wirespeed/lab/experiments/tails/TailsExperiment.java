@@ -6,7 +6,7 @@ import dev.wirespeed.lab.experiment.Experiment;
 import dev.wirespeed.lab.experiment.LabContext;
 import dev.wirespeed.lab.experiment.Results;
 import dev.wirespeed.lab.experiments.latency.Distribution;
-import dev.wirespeed.lab.latency.Impl;
+import dev.wirespeed.lab.pingpong.Impl;
 import dev.wirespeed.lab.result.Check;
 import dev.wirespeed.lab.result.ChildReport;
 import dev.wirespeed.lab.result.Figure;

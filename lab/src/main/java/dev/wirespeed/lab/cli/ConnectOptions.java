@@ -1,5 +1,6 @@
-package dev.wirespeed.lab;
+package dev.wirespeed.lab.cli;
 
+import dev.wirespeed.lab.Transport;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.net.UnixDomainSocketAddress;

@@ -1,15 +1,22 @@
-package dev.wirespeed.lab.latency;
+package dev.wirespeed.lab.cli;
 
 import dev.wirespeed.frame.CorruptFrameException;
 import dev.wirespeed.frame.FrameTooLongException;
-import dev.wirespeed.testkit.SequenceMismatchException;
 import dev.wirespeed.frame.TruncatedFrameException;
-import dev.wirespeed.lab.ConnectOptions;
 import dev.wirespeed.lab.ExitCode;
 import dev.wirespeed.lab.Idle;
+import dev.wirespeed.lab.Transport;
+import dev.wirespeed.lab.pingpong.Impl;
+import dev.wirespeed.lab.pingpong.NettyPing;
+import dev.wirespeed.lab.pingpong.Percentiles;
+import dev.wirespeed.lab.pingpong.PingLoop;
+import dev.wirespeed.lab.pingpong.Ring;
+import dev.wirespeed.lab.pingpong.SocketApi;
+import dev.wirespeed.lab.pingpong.Sockets;
+import dev.wirespeed.lab.pingpong.WarmupEnd;
 import dev.wirespeed.lab.result.ChildReport;
 import dev.wirespeed.lab.result.ChildReports;
-import dev.wirespeed.lab.Transport;
+import dev.wirespeed.testkit.SequenceMismatchException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -21,9 +28,9 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.HdrHistogram.Histogram;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** {@code wirespeed ping}: round-trip latency to {@code wirespeed echo}, as percentiles. */
 @Command(name = "ping", mixinStandardHelpOptions = true,

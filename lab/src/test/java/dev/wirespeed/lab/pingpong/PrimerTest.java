@@ -1,4 +1,4 @@
-package dev.wirespeed.lab.latency;
+package dev.wirespeed.lab.pingpong;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -24,7 +24,7 @@ class PrimerTest {
             Primer primer = Primer.start(listener.getLocalAddress(), 500, 3);
             StringWriter errors = new StringWriter();
             for (int c = 0; c < 3; c++) {
-                EchoCommand.echo(listener.accept(), 1000, IdleStrategy.defaultStrategy(), new PrintWriter(errors));
+                EchoLoop.echo(listener.accept(), 1000, IdleStrategy.defaultStrategy(), new PrintWriter(errors));
             }
             primer.await();
             assertEquals("", errors.toString());

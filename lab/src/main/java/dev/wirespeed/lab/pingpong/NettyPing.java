@@ -1,4 +1,4 @@
-package dev.wirespeed.lab.latency;
+package dev.wirespeed.lab.pingpong;
 
 import dev.wirespeed.frame.FrameFormat;
 import dev.wirespeed.lab.NettyTransport;
@@ -31,7 +31,7 @@ import org.HdrHistogram.Histogram;
  * Netty user would write it: the handler that receives an echo sends the next frame. Timing rules are
  * {@link PingLoop}'s: closed loop, or open loop busy-waiting for each frame's due time and counting from it.
  */
-final class NettyPing {
+public final class NettyPing {
     private NettyPing() {
     }
 
@@ -40,9 +40,18 @@ final class NettyPing {
      * that ends as {@code warmupEnd} (not yet begun: it begins with the first round trip) decides, then
      * {@code count} recorded into {@code histogram}.
      *
+     * @param transport Netty's transport
+     * @param address the echo's
+     * @param size body bytes per frame
+     * @param warmup the least warm-up round trips
+     * @param warmupEnd when the warm-up may end, not yet begun
+     * @param count round trips measured
+     * @param rate frames per second of an open loop, or 0 for a closed loop
+     * @param histogram records the measured round trips in nanoseconds
      * @return the warm-up round trips made
+     * @throws IOException if the transport is unavailable, or a round trip fails
      */
-    static long run(NettyTransport transport, InetSocketAddress address, int size, long warmup, WarmupEnd warmupEnd,
+    public static long run(NettyTransport transport, InetSocketAddress address, int size, long warmup, WarmupEnd warmupEnd,
             long count, double rate, Histogram histogram) throws IOException {
         String why = transport.unavailable();
         if (why != null) {

@@ -1,7 +1,7 @@
-package dev.wirespeed.lab.latency;
+package dev.wirespeed.lab.pingpong;
 
 import dev.wirespeed.io.IdleStrategy;
-import dev.wirespeed.lab.ListenOptions;
+import dev.wirespeed.lab.Listening;
 import dev.wirespeed.linux.IoUring;
 import dev.wirespeed.linux.IoUringSocket;
 import dev.wirespeed.linux.NativeServerSocket;
@@ -22,15 +22,22 @@ import java.nio.channels.SocketChannel;
  * Nagle's algorithm off, non-blocking where the implementation busy-polls; an io_uring socket stays
  * blocking and busy-polls its completion queue instead.
  */
-final class Sockets {
+public final class Sockets {
     private Sockets() {
     }
 
     /**
      * {@return a connection to {@code address}}, a JDK {@code SocketChannel}, a {@code NativeSocket} or an
      * {@code IoUringSocket} whose ring is set up as {@code ring} says
+     *
+     * @param address the peer
+     * @param api the socket's API
+     * @param spin non-blocking and busy-polled, rather than blocking
+     * @param idle with {@code spin}, what the socket does between empty calls
+     * @param ring how an io_uring socket's ring is set up
+     * @throws IOException if connecting fails
      */
-    static ByteChannel connect(SocketAddress address, SocketApi api, boolean spin, IdleStrategy idle, Ring ring)
+    public static ByteChannel connect(SocketAddress address, SocketApi api, boolean spin, IdleStrategy idle, Ring ring)
             throws IOException {
         if (api != SocketApi.JDK) {
             NativeSocket socket = NativeSocket.connect(address);
@@ -73,18 +80,35 @@ final class Sockets {
     }
 
     /** A listening socket of either implementation, handing out connections set up as {@link #connect} does. */
-    interface Listener extends Closeable {
-        /** {@return the next connection} @throws IOException if accepting fails or the listener closed */
+    public interface Listener extends Closeable {
+        /**
+         * {@return the next connection}
+         *
+         * @throws IOException if accepting fails or the listener closed
+         */
         ByteChannel accept() throws IOException;
 
         /** {@return the bound address, as {@code host:port} or the socket path} */
         String describe();
 
-        /** {@return the bound address} @throws IOException if the listener closed */
+        /**
+         * {@return the bound address}
+         *
+         * @throws IOException if the listener closed
+         */
         SocketAddress localAddress() throws IOException;
     }
 
-    static Listener listen(SocketAddress address, SocketApi api, boolean spin, IdleStrategy idle) throws IOException {
+    /**
+     * {@return a socket listening on {@code address}}
+     *
+     * @param address where to listen
+     * @param api the API of the connections it hands out
+     * @param spin connections non-blocking and busy-polled, rather than blocking
+     * @param idle with {@code spin}, what a connection does between empty calls
+     * @throws IOException if binding fails
+     */
+    public static Listener listen(SocketAddress address, SocketApi api, boolean spin, IdleStrategy idle) throws IOException {
         if (api != SocketApi.JDK) {
             NativeServerSocket server = NativeServerSocket.bind(address, 64);
             return new Listener() {
@@ -104,7 +128,7 @@ final class Sockets {
 
                 @Override
                 public String describe() {
-                    return ListenOptions.describe(server.localAddress());
+                    return Listening.describe(server.localAddress());
                 }
 
                 @Override
@@ -130,7 +154,7 @@ final class Sockets {
             @Override
             public String describe() {
                 try {
-                    return ListenOptions.describe(server.getLocalAddress());
+                    return Listening.describe(server.getLocalAddress());
                 } catch (IOException e) {
                     return "?";
                 }

@@ -1,8 +1,11 @@
-package dev.wirespeed.lab;
+package dev.wirespeed.lab.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.wirespeed.lab.ExitCode;
+import dev.wirespeed.lab.Main;
+import dev.wirespeed.lab.Transport;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetAddress;

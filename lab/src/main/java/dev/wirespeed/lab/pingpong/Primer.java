@@ -1,4 +1,4 @@
-package dev.wirespeed.lab.latency;
+package dev.wirespeed.lab.pingpong;
 
 import dev.wirespeed.frame.FrameFormat;
 import dev.wirespeed.testkit.SequenceStream;
@@ -21,12 +21,12 @@ import java.util.Arrays;
  * <p>It reads and writes its socket directly, without the library's reader and writer, so that the
  * profile the JIT compiles the echo from is the echo's alone. Every echo is checked byte for byte.
  */
-final class Primer {
+public final class Primer {
     /** Body bytes of a priming frame: the lab's latency size. */
-    static final int SIZE = 100;
+    public static final int SIZE = 100;
 
     /** Priming connections: the end of each of the first two can trap where the one before did not reach. */
-    static final int CONNECTIONS = 3;
+    public static final int CONNECTIONS = 3;
 
     private final Thread thread;
     private volatile IOException failure;
@@ -56,15 +56,25 @@ final class Primer {
         });
     }
 
-    /** {@return a primer already connecting to {@code address}} */
-    static Primer start(SocketAddress address, long roundTrips, int connections) {
+    /**
+     * {@return a primer already connecting to {@code address}}
+     *
+     * @param address the echo's address
+     * @param roundTrips round trips per connection
+     * @param connections connections, one after another
+     */
+    public static Primer start(SocketAddress address, long roundTrips, int connections) {
         Primer primer = new Primer(address, roundTrips, connections);
         primer.thread.start();
         return primer;
     }
 
-    /** Waits for the last connection to close. @throws IOException if an echo failed or differed */
-    void await() throws IOException {
+    /**
+     * Waits for the last connection to close.
+     *
+     * @throws IOException if an echo failed or differed
+     */
+    public void await() throws IOException {
         try {
             thread.join();
         } catch (InterruptedException e) {

@@ -1,20 +1,27 @@
-package dev.wirespeed.lab.client;
+package dev.wirespeed.lab.cli;
 
 import dev.wirespeed.frame.CorruptFrameException;
 import dev.wirespeed.frame.FrameFormat;
 import dev.wirespeed.frame.FrameTooLongException;
-import dev.wirespeed.testkit.SequenceMismatchException;
 import dev.wirespeed.frame.TruncatedFrameException;
-import dev.wirespeed.lab.ConnectOptions;
 import dev.wirespeed.lab.ExitCode;
 import dev.wirespeed.lab.Idle;
 import dev.wirespeed.lab.Transport;
+import dev.wirespeed.lab.client.FrameCheck;
+import dev.wirespeed.lab.client.IdleWatchdog;
+import dev.wirespeed.lab.client.NettyClient;
+import dev.wirespeed.lab.client.Receiver;
+import dev.wirespeed.lab.client.Rounds;
+import dev.wirespeed.lab.client.Source;
+import dev.wirespeed.lab.client.Sources;
+import dev.wirespeed.lab.client.Strategies;
+import dev.wirespeed.testkit.SequenceMismatchException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** {@code wirespeed client}: reads the frame stream with one strategy and prints the articles' lines. */
 @Command(name = "client", mixinStandardHelpOptions = true,

@@ -1,4 +1,4 @@
-package dev.wirespeed.lab.latency;
+package dev.wirespeed.lab.pingpong;
 
 import dev.wirespeed.frame.FrameFormat;
 import dev.wirespeed.lab.NettyTransport;
@@ -37,10 +37,12 @@ public final class NettyEcho {
      * @param loops event-loop threads
      * @param maxFrame the longest body accepted
      * @param listening told the bound address once connections are accepted
+     * @param err where a connection that fails is named
      * @param transport the Netty transport to serve over
+     * @throws InterruptedException if interrupted while serving
      * @throws IOException if it cannot bind, or the transport is unavailable here (saying why)
      */
-    static void serve(InetSocketAddress address, int loops, int maxFrame, java.util.function.Consumer<SocketAddress> listening,
+    public static void serve(InetSocketAddress address, int loops, int maxFrame, java.util.function.Consumer<SocketAddress> listening,
             PrintWriter err, NettyTransport transport) throws IOException, InterruptedException {
         String why = transport.unavailable();
         if (why != null) {

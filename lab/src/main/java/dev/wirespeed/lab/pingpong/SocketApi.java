@@ -1,4 +1,4 @@
-package dev.wirespeed.lab.latency;
+package dev.wirespeed.lab.pingpong;
 
 import dev.wirespeed.lab.CliName;
 import dev.wirespeed.linux.IoUringSupport;

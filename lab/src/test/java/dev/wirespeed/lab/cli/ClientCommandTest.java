@@ -1,12 +1,12 @@
-package dev.wirespeed.lab.client;
-
-import dev.wirespeed.lab.Transport;
+package dev.wirespeed.lab.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.wirespeed.lab.ExitCode;
 import dev.wirespeed.lab.Main;
+import dev.wirespeed.lab.Transport;
+import dev.wirespeed.lab.client.Strategies;
 import dev.wirespeed.testing.Frames;
 import dev.wirespeed.testing.Vectors;
 import java.io.PrintWriter;

@@ -1,4 +1,4 @@
-package dev.wirespeed.lab.latency;
+package dev.wirespeed.lab.pingpong;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -35,7 +35,7 @@ class PingEchoAllocationTest {
                 try {
                     SocketChannel connection = listener.accept();
                     connection.setOption(StandardSocketOptions.TCP_NODELAY, true);
-                    EchoCommand.echo(connection, 100, IdleStrategy.defaultStrategy(), new PrintWriter(errors));
+                    EchoLoop.echo(connection, 100, IdleStrategy.defaultStrategy(), new PrintWriter(errors));
                 } catch (java.io.IOException e) {
                     errors.write(e.toString());
                 }

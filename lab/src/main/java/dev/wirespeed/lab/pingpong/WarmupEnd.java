@@ -1,4 +1,4 @@
-package dev.wirespeed.lab.latency;
+package dev.wirespeed.lab.pingpong;
 
 /**
  * When a ping's warm-up ends, in {@link System#nanoTime()} terms, counted from {@link #begin}, the
@@ -13,9 +13,9 @@ package dev.wirespeed.lab.latency;
  *
  * <p>Thread safety: one thread looks.
  */
-final class WarmupEnd {
+public final class WarmupEnd {
     /** How many times {@code minNanos + quietNanos} the warm-up may last while the JIT is still compiling. */
-    static final int MAX_FACTOR = 3;
+    public static final int MAX_FACTOR = 3;
 
     /** Added to now while the end is not known: far enough that {@code end - 1 - now} stays positive. */
     static final long UNKNOWN = 1L << 62;
@@ -33,11 +33,13 @@ final class WarmupEnd {
     private long markAt;
 
     /**
+     * An end not yet begun.
+     *
      * @param minNanos the warm-up's least length, {@code 0 <= minNanos < 2^60}
      * @param quietNanos 0 to end after {@code minNanos}; else how long the JIT must stay idle,
      *     {@code < 2^56}
      */
-    WarmupEnd(long minNanos, long quietNanos) {
+    public WarmupEnd(long minNanos, long quietNanos) {
         if (minNanos < 0 || minNanos >= 1L << 60 || quietNanos < 0 || quietNanos >= 1L << 56) {
             throw new IllegalArgumentException("minNanos=" + minNanos + " must be 0 to 2^60 and quietNanos="
                     + quietNanos + " 0 to 2^56");
@@ -109,7 +111,7 @@ final class WarmupEnd {
     }
 
     /** {@return whether the JIT was seen idle for the quiet time; false if there was none, or the warm-up ran out first} */
-    boolean settledByJit() {
+    public boolean settledByJit() {
         return settledByJit;
     }
 }

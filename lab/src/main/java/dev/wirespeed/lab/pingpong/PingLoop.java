@@ -1,4 +1,4 @@
-package dev.wirespeed.lab.latency;
+package dev.wirespeed.lab.pingpong;
 
 import dev.wirespeed.frame.FrameHandler;
 import dev.wirespeed.frame.FrameReader;
@@ -26,7 +26,7 @@ import org.HdrHistogram.Histogram;
  * <p>Steady state allocates nothing: one frame writer and reader, one handler, the histogram's fixed
  * counts.
  */
-final class PingLoop {
+public final class PingLoop {
     private final FrameWriter writer;
     private final FrameReader reader;
     private final SequenceVerifier verifier = new SequenceVerifier();
@@ -35,7 +35,14 @@ final class PingLoop {
     private final int size;
     private long frame;
 
-    PingLoop(ByteChannel channel, int size, IdleStrategy idle) {
+    /**
+     * A ping over {@code channel}.
+     *
+     * @param channel a connection to the echo
+     * @param size body bytes per frame
+     * @param idle what the reader and writer do between empty calls of a non-blocking channel
+     */
+    public PingLoop(ByteChannel channel, int size, IdleStrategy idle) {
         this.size = size;
         this.pattern = SequenceStream.pattern(size);
         this.writer = FrameWriter.builder(channel).bufferCapacity(Math.max(64 * 1024, size + 8)).maxFrameLength(size)
@@ -59,14 +66,17 @@ final class PingLoop {
      * which histogram records is chosen without a branch, since a branch the warm-up never took would
      * be compiled as a trap, and the first measured frame would deoptimize the method.
      *
+     * @param warmup the least warm-up round trips
      * @param warmupEnd when the warm-up may end, not yet begun: it begins with the first round trip and
      *     is looked at between batches
      * @param count round trips measured, {@code >= 1}
      * @param rate frames per second for an open loop (frame {@code i} due at {@code i / rate} seconds
      *     from the start, its latency counted from then), or 0 for a closed loop
+     * @param histogram records the measured round trips
      * @return the warm-up round trips made
+     * @throws IOException if a round trip fails or an echo differs
      */
-    long run(long warmup, WarmupEnd warmupEnd, long count, double rate, Histogram histogram) throws IOException {
+    public long run(long warmup, WarmupEnd warmupEnd, long count, double rate, Histogram histogram) throws IOException {
         Histogram[] targets = {new Histogram(histogram.getHighestTrackableValue(),
                 histogram.getNumberOfSignificantValueDigits()), histogram};
         long first = System.nanoTime();

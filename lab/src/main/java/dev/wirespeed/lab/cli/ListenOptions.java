@@ -1,5 +1,6 @@
-package dev.wirespeed.lab;
+package dev.wirespeed.lab.cli;
 
+import dev.wirespeed.lab.Transport;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
@@ -53,17 +54,6 @@ public final class ListenOptions {
         };
     }
 
-    /**
-     * {@return {@code address} as a listening command prints it}: {@code host:port} for TCP, the path for
-     * a Unix socket
-     *
-     * @param address a bound address
-     */
-    public static String describe(SocketAddress address) {
-        return address instanceof InetSocketAddress inet
-                ? inet.getAddress().getHostAddress() + ":" + inet.getPort()
-                : String.valueOf(address);
-    }
 
     static int checkPort(int port) {
         if (port < 0 || port > 65535) {

@@ -1,13 +1,16 @@
-package dev.wirespeed.lab.server;
+package dev.wirespeed.lab.cli;
 
 import dev.wirespeed.io.StandardChannels;
 import dev.wirespeed.lab.ExitCode;
-import dev.wirespeed.lab.ListenOptions;
+import dev.wirespeed.lab.Listening;
 import dev.wirespeed.lab.LoopTransports;
 import dev.wirespeed.lab.Transport;
-import dev.wirespeed.loop.FrameServer;
+import dev.wirespeed.lab.server.LoopStreams;
+import dev.wirespeed.lab.server.SequenceServer;
+import dev.wirespeed.lab.server.SizeRange;
 import dev.wirespeed.linux.NativeIoException;
 import dev.wirespeed.linux.Pipes;
+import dev.wirespeed.loop.FrameServer;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.SocketAddress;
@@ -144,7 +147,7 @@ public final class ServerCommand implements Callable<Integer> {
         try {
             FrameServer server = builder.start();
             PrintWriter err = spec.commandLine().getErr();
-            err.println("listening on " + ListenOptions.describe(server.localAddresses().get(0)));
+            err.println(Listening.line(server.localAddresses().get(0)));
             err.flush();
             Thread.currentThread().join(); // the loops serve until the process is killed
             return ExitCode.OK;
@@ -213,7 +216,7 @@ public final class ServerCommand implements Callable<Integer> {
 
     private int serveSockets(SequenceServer server, ServerSocketChannel listener, Thread.Builder threads) {
         PrintWriter err = spec.commandLine().getErr();
-        err.println("listening on " + describe(listener));
+        err.println(Listening.PREFIX + describe(listener));
         err.flush();
         AtomicLong connections = new AtomicLong();
         try (listener) {
@@ -238,7 +241,7 @@ public final class ServerCommand implements Callable<Integer> {
 
     private static String describe(ServerSocketChannel listener) {
         try {
-            return ListenOptions.describe(listener.getLocalAddress());
+            return Listening.describe(listener.getLocalAddress());
         } catch (IOException e) {
             return "?";
         }

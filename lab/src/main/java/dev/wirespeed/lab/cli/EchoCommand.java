@@ -1,16 +1,19 @@
-package dev.wirespeed.lab.latency;
+package dev.wirespeed.lab.cli;
 
 import dev.wirespeed.frame.FrameFormat;
-import dev.wirespeed.frame.FrameHandler;
-import dev.wirespeed.frame.FrameReader;
-import dev.wirespeed.frame.FrameWriter;
 import dev.wirespeed.io.IdleStrategy;
 import dev.wirespeed.lab.ExitCode;
 import dev.wirespeed.lab.Idle;
-import dev.wirespeed.lab.ListenOptions;
+import dev.wirespeed.lab.Listening;
 import dev.wirespeed.lab.LoopTransports;
 import dev.wirespeed.lab.NettyTransport;
 import dev.wirespeed.lab.Transport;
+import dev.wirespeed.lab.pingpong.EchoLoop;
+import dev.wirespeed.lab.pingpong.NettyEcho;
+import dev.wirespeed.lab.pingpong.Primer;
+import dev.wirespeed.lab.pingpong.Ring;
+import dev.wirespeed.lab.pingpong.SocketApi;
+import dev.wirespeed.lab.pingpong.Sockets;
 import dev.wirespeed.linux.NativeIoException;
 import dev.wirespeed.loop.Connection;
 import dev.wirespeed.loop.ConnectionHandler;
@@ -20,16 +23,16 @@ import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.nio.ByteBuffer;
-import java.util.List;
 import java.nio.channels.ByteChannel;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicLong;
 import jdk.jfr.Configuration;
 import jdk.jfr.Recording;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** {@code wirespeed echo}: sends every frame back, for {@code ping}. */
 @Command(name = "echo", mixinStandardHelpOptions = true,
@@ -180,18 +183,18 @@ public final class EchoCommand implements Callable<Integer> {
                 Primer primer = Primer.start(listener.localAddress(), prime, Primer.CONNECTIONS);
                 for (int c = 0; c < Primer.CONNECTIONS; c++) {
                     ByteChannel connection = listener.accept();
-                    echo(connection, maxFrame, idleStrategy, err); // on this thread: one at a time
+                    EchoLoop.echo(connection, maxFrame, idleStrategy, err); // on this thread: one at a time
                 }
                 primer.await();
                 err.printf(Locale.ROOT, "primed: %d connections of %d round trips each in %d ms%n", Primer.CONNECTIONS,
                         prime, (System.nanoTime() - start) / 1_000_000);
             }
-            err.println("listening on " + listener.describe());
+            err.println(Listening.PREFIX + listener.describe());
             err.flush();
             while (true) {
                 ByteChannel connection = listener.accept();
                 long id = connections.incrementAndGet();
-                perConnection.name("echo-" + id).start(() -> echo(connection, maxFrame, idleStrategy, err));
+                perConnection.name("echo-" + id).start(() -> EchoLoop.echo(connection, maxFrame, idleStrategy, err));
             }
         } catch (IOException e) {
             err.println("wirespeed echo: " + e.getMessage());
@@ -204,7 +207,7 @@ public final class EchoCommand implements Callable<Integer> {
     private int serveNetty(InetSocketAddress address, PrintWriter err) {
         try {
             NettyEcho.serve(address, loops, maxFrame, bound -> {
-                err.println("listening on " + ListenOptions.describe(bound));
+                err.println(Listening.line(bound));
                 err.flush();
             }, err, impl.equals("netty-uring") ? NettyTransport.IO_URING : NettyTransport.epollOrNio());
             return ExitCode.OK;
@@ -261,7 +264,7 @@ public final class EchoCommand implements Callable<Integer> {
                 err.printf(Locale.ROOT, "primed: %d connections of %d round trips each in %d ms%n", Primer.CONNECTIONS,
                         prime, (System.nanoTime() - start) / 1_000_000);
             }
-            err.println("listening on " + ListenOptions.describe(bound));
+            err.println(Listening.line(bound));
             err.flush();
             Thread.currentThread().join(); // the loops serve until the process is killed
             return ExitCode.OK;
@@ -288,49 +291,5 @@ public final class EchoCommand implements Callable<Integer> {
         } catch (IOException | java.text.ParseException e) {
             throw new IllegalStateException("JFR's default configuration is unreadable: " + e.getMessage(), e);
         }
-    }
-
-    /** Reads of {@link #echoSome} per call; see {@link #echo}. */
-    static final int BATCH = 64;
-
-    /**
-     * Echoes one connection until it ends; a connection that breaks the wire format is closed and named.
-     *
-     * <p>The reads are made {@value #BATCH} at a time by one method, so that the JIT compiles that
-     * method by its calls, early, and the loop around it, which the JVM compiles only by on-stack
-     * replacement after tens of thousands of iterations, runs once per batch: its compilation, which
-     * would take the CPU from a ping sharing it in the middle of a measurement, comes after millions
-     * of round trips, if ever.
-     */
-    static void echo(ByteChannel connection, int maxFrame, IdleStrategy idle, PrintWriter err) {
-        try (connection) {
-            FrameReader reader = FrameReader.builder(connection).maxFrameLength(maxFrame).idleStrategy(idle).build();
-            FrameWriter writer = FrameWriter.builder(connection).bufferCapacity(64 * 1024).maxFrameLength(maxFrame)
-                    .idleStrategy(idle).build();
-            FrameHandler back = writer::writeFrame;
-            while (echoSome(reader, writer, back)) {
-                // the work is in echoSome
-            }
-            writer.flush();
-        } catch (IOException e) {
-            // The client went away or sent garbage: say so and keep serving the others.
-            synchronized (err) {
-                err.println("wirespeed echo: connection closed: " + e.getMessage());
-                err.flush();
-            }
-        }
-    }
-
-    /** Up to {@value #BATCH} reads, each echoing what it read; {@return false at the end of the stream} */
-    private static boolean echoSome(FrameReader reader, FrameWriter writer, FrameHandler back) throws IOException {
-        for (int k = 0; k < BATCH; k++) {
-            if (reader.readFrames(back, Integer.MAX_VALUE) == 0) {
-                return false;
-            }
-            if (reader.available() == 0) {
-                writer.flush(); // nothing left to batch with: the next read may block
-            }
-        }
-        return true;
     }
 }
