@@ -30,16 +30,6 @@ public enum Idle implements CliName {
         return CliName.of(this);
     }
 
-    /**
-     * {@return the strategy of a command-line name}
-     *
-     * @param name as in {@code --idle}
-     * @throws IllegalArgumentException naming the known ones
-     */
-    public static Idle byName(String name) {
-        return CliName.byName(values(), "--idle", name);
-    }
-
     @Override
     public String toString() {
         return cliName();

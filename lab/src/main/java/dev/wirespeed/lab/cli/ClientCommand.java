@@ -47,17 +47,17 @@ public final class ClientCommand implements Callable<Integer> {
     @CommandLine.Mixin
     ConnectOptions peer;
 
-    @Option(names = "--strategy", required = true, description = "unbuffered, readint, buffered, "
+    @Option(names = "--strategy", required = true, converter = Names.StrategyName.class, description = "unbuffered, readint, buffered, "
             + "buffered-readint, no-alloc, channel, channel-compact, zero-copy, wirespeed, wirespeed-spin, "
             + "native, native-spin (tcp or unix), netty-nio, netty-epoll (tcp only)")
-    String strategy;
+    Strategies strategy;
 
     /** Frames per round when neither {@code --messages} nor {@code --round-ms} is given. */
     static final long DEFAULT_MESSAGES = 10_000_000;
 
-    @Option(names = "--idle", description = "with a busy-polling strategy (wirespeed-spin, native-spin): what "
+    @Option(names = "--idle", converter = Names.IdleName.class, description = "with a busy-polling strategy (wirespeed-spin, native-spin): what "
             + "the reader does between empty reads: spin (the default: yield every 8th), busy-spin, yield, backoff")
-    String idle;
+    Idle idle;
 
     @Option(names = "--messages", description = "frames per round (default " + DEFAULT_MESSAGES + ")")
     Long messages;
@@ -97,22 +97,18 @@ public final class ClientCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter err = spec.commandLine().getErr();
-        Strategies chosen;
         Rounds plan;
-        Idle idleStrategy;
         try {
-            chosen = Strategies.byName(strategy);
             FrameFormat.checkMaxFrameLength(maxFrame);
-            if (!chosen.supports(transport) && transport != Transport.STDOUT) {
-                throw new IllegalArgumentException("--strategy " + chosen + " needs --transport " + chosen.transportNames());
+            if (!strategy.supports(transport) && transport != Transport.STDOUT) {
+                throw new IllegalArgumentException("--strategy " + strategy + " needs --transport " + strategy.transportNames());
             }
             if (readTimeout != null && (readTimeout < 1 || (transport != Transport.TCP && transport != Transport.UNIX))) {
                 throw new IllegalArgumentException("--read-timeout=" + readTimeout + " must be >= 1 and needs "
                         + "--transport tcp or unix");
             }
             plan = rounds();
-            idleStrategy = idle == null ? Idle.SPIN : Idle.byName(idle);
-            if (idle != null && !chosen.polls()) {
+            if (idle != null && !strategy.polls()) {
                 throw new IllegalArgumentException("--idle " + idle + " needs a busy-polling --strategy: "
                         + "wirespeed-spin or native-spin");
             }
@@ -139,7 +135,7 @@ public final class ClientCommand implements Callable<Integer> {
         String problem = null;
         IdleWatchdog watchdog = readTimeout == null ? null : new IdleWatchdog(receiver, readTimeout, source);
         try (source) {
-            chosen.create(idleStrategy.strategy()).read(source, receiver, maxFrame);
+            strategy.create((idle == null ? Idle.SPIN : idle).strategy()).read(source, receiver, maxFrame);
         } catch (CorruptFrameException | FrameTooLongException | TruncatedFrameException
                 | NettyClient.IncompleteFrameException | NettyClient.BadFrameException e) {
             code = ExitCode.BAD_INPUT;

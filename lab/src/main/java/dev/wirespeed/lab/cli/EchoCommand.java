@@ -5,14 +5,13 @@ import dev.wirespeed.io.IdleStrategy;
 import dev.wirespeed.lab.ExitCode;
 import dev.wirespeed.lab.Idle;
 import dev.wirespeed.lab.Listening;
-import dev.wirespeed.lab.LoopTransports;
-import dev.wirespeed.lab.NettyTransport;
+import dev.wirespeed.lab.Threads;
 import dev.wirespeed.lab.Transport;
 import dev.wirespeed.lab.pingpong.EchoLoop;
 import dev.wirespeed.lab.pingpong.NettyEcho;
 import dev.wirespeed.lab.pingpong.Primer;
-import dev.wirespeed.lab.pingpong.Ring;
-import dev.wirespeed.lab.pingpong.SocketApi;
+import dev.wirespeed.lab.Ring;
+import dev.wirespeed.lab.pingpong.EchoImpl;
 import dev.wirespeed.lab.pingpong.Sockets;
 import dev.wirespeed.linux.NativeIoException;
 import dev.wirespeed.loop.Connection;
@@ -60,29 +59,29 @@ public final class EchoCommand implements Callable<Integer> {
     @CommandLine.Mixin
     ListenOptions listen;
 
-    @Option(names = "--impl", defaultValue = "jdk", description = "jdk (SocketChannel), native (the library's "
-            + "FFM NativeSocket), uring (the library's IoUringSocket: a ring per connection; --spin polls its "
-            + "completions), netty (Netty's epoll echo server, --loops event loops; the peer) or netty-uring "
+    @Option(names = "--impl", defaultValue = "jdk", converter = Names.EchoImplName.class, description = "jdk "
+            + "(SocketChannel), native (the library's FFM NativeSocket), uring (the library's IoUringSocket: a ring "
+            + "per connection; --spin polls its completions), netty (Netty's epoll echo server, --loops event loops; the peer) or netty-uring "
             + "(the same over Netty's io_uring transport) "
             + "(default ${DEFAULT-VALUE})")
-    String impl;
+    EchoImpl impl;
 
     @Option(names = "--spin", description = "non-blocking sockets, busy-polled, instead of blocking in read")
     boolean spin;
 
-    @Option(names = "--idle", description = "with --spin: what each connection's reader and writer do between "
+    @Option(names = "--idle", converter = Names.IdleName.class, description = "with --spin: what each connection's reader and writer do between "
             + "empty calls: spin (the default: yield every 8th), busy-spin, yield, backoff")
-    String idle;
+    Idle idle;
 
     @Option(names = "--loop", description = "serve every connection from event loops (FrameServer) rather than a "
             + "thread each")
     boolean loop;
 
-    @Option(names = "--ring", defaultValue = "default", description = "with --loop --impl uring: how each loop's "
-            + "ring is set up: default (SINGLE_ISSUER and DEFER_TASKRUN where the kernel takes them), interrupt (no "
+    @Option(names = "--ring", defaultValue = "default", converter = Names.RingName.class, description = "with --loop "
+            + "--impl uring: how each loop's ring is set up: default (SINGLE_ISSUER and DEFER_TASKRUN where the kernel takes them), interrupt (no "
             + "flags), coop (COOP_TASKRUN, TASKRUN_FLAG), defer, or sqpoll (a kernel thread on this process's first "
             + "CPU takes the submissions) (default ${DEFAULT-VALUE})")
-    String ring;
+    Ring ring;
 
     @Option(names = "--loops", defaultValue = "1", description = "with --loop or --impl netty: event-loop threads "
             + "(default ${DEFAULT-VALUE})")
@@ -92,9 +91,9 @@ public final class EchoCommand implements Callable<Integer> {
             + "default settings for as long as the echo runs (to measure what they cost)")
     boolean jfr;
 
-    @Option(names = "--threads", defaultValue = "platform", description = "without --loop: a platform or a virtual "
-            + "thread per connection (default ${DEFAULT-VALUE}); a spinning echo needs platform threads")
-    String threads;
+    @Option(names = "--threads", defaultValue = "platform", converter = Names.ThreadsName.class, description = "without "
+            + "--loop: a platform or a virtual thread per connection (default ${DEFAULT-VALUE}); a spinning echo needs platform threads")
+    Threads threads;
 
     @Option(names = "--max-frame", defaultValue = "16777216", description = "largest body accepted (default ${DEFAULT-VALUE})")
     int maxFrame;
@@ -109,22 +108,12 @@ public final class EchoCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter err = spec.commandLine().getErr();
-        SocketApi api;
         SocketAddress address;
-        Idle chosenIdle;
-        Ring chosenRing;
         try {
-            api = switch (impl) {
-                case "jdk", "netty", "netty-uring" -> SocketApi.JDK;
-                case "native" -> SocketApi.NATIVE;
-                case "uring" -> SocketApi.URING;
-                default -> throw new IllegalArgumentException("--impl " + impl + ": use jdk, native, uring, netty or "
-                        + "netty-uring (--spin to busy-poll)");
-            };
-            boolean netty = impl.startsWith("netty");
-            if (netty && (spin || prime > 0 || transport != Transport.TCP || threads.equals("virtual"))) {
+            boolean netty = !impl.library();
+            if (netty && (spin || prime > 0 || transport != Transport.TCP || threads == Threads.VIRTUAL)) {
                 throw new IllegalArgumentException("--impl " + impl + " serves tcp from its event loops (--loops N), "
-                        + "blocking in " + (impl.equals("netty") ? "epoll" : "io_uring")
+                        + "blocking in " + (impl == EchoImpl.NETTY ? "epoll" : "io_uring")
                         + ", unprimed: drop --spin, --prime, --threads and --transport unix");
             }
             FrameFormat.checkMaxFrameLength(maxFrame);
@@ -132,18 +121,14 @@ public final class EchoCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--prime=" + prime + " must be >= 0, and with priming --max-frame="
                         + maxFrame + " at least " + Primer.SIZE);
             }
-            chosenIdle = idle == null ? Idle.SPIN : Idle.byName(idle);
             if (idle != null && !spin) {
                 throw new IllegalArgumentException("--idle " + idle + " needs --spin");
             }
-            if (prime > 0 && chosenIdle == Idle.BUSY_SPIN) {
+            if (prime > 0 && idle == Idle.BUSY_SPIN) {
                 throw new IllegalArgumentException("--prime " + prime + " cannot go with --idle busy-spin: the primer "
                         + "runs in this process, and an echo that never yields would starve it");
             }
-            if (!threads.equals("platform") && !threads.equals("virtual")) {
-                throw new IllegalArgumentException("--threads " + threads + ": use platform or virtual");
-            }
-            if (threads.equals("virtual") && (spin || loop)) {
+            if (threads == Threads.VIRTUAL && (spin || loop)) {
                 throw new IllegalArgumentException("--threads virtual cannot go with " + (spin ? "--spin" : "--loop")
                         + ": " + (spin ? "a spinning connection would hold its carrier thread" : "loops are threads of their own"));
             }
@@ -153,12 +138,11 @@ public final class EchoCommand implements Callable<Integer> {
             if (jfr && !loop) {
                 throw new IllegalArgumentException("--jfr needs --loop: the events are the loop's");
             }
-            chosenRing = Ring.byName(ring);
-            if (chosenRing != Ring.DEFAULT && !(loop && impl.equals("uring"))) {
-                throw new IllegalArgumentException("--ring " + chosenRing + " needs --loop --impl uring: it sets up "
+            if (ring != Ring.DEFAULT && !(loop && impl == EchoImpl.URING)) {
+                throw new IllegalArgumentException("--ring " + ring + " needs --loop --impl uring: it sets up "
                         + "the event loops' rings (each connection's own ring, without --loop, is the library's default)");
             }
-            if (loops > 1 && !loop && !impl.startsWith("netty")) {
+            if (loops > 1 && !loop && !netty) {
                 throw new IllegalArgumentException("--loops " + loops + " needs --loop or --impl netty");
             }
             address = listen.address(transport, DEFAULT_PORT);
@@ -166,18 +150,16 @@ public final class EchoCommand implements Callable<Integer> {
             err.println("wirespeed echo: " + e.getMessage());
             return ExitCode.USAGE;
         }
-        IdleStrategy idleStrategy = chosenIdle.strategy();
-        if (impl.startsWith("netty")) {
+        IdleStrategy idleStrategy = (idle == null ? Idle.SPIN : idle).strategy();
+        if (!impl.library()) {
             return serveNetty((InetSocketAddress) address, err);
         }
         if (loop) {
-            return serveFromLoops(address, idleStrategy, chosenRing, err);
+            return serveFromLoops(address, idleStrategy, err);
         }
         AtomicLong connections = new AtomicLong();
-        Thread.Builder perConnection = threads.equals("virtual") ? Thread.ofVirtual()
-                // Platform threads: a spinning echo must own its CPU, not share a carrier.
-                : Thread.ofPlatform().daemon();
-        try (Sockets.Listener listener = Sockets.listen(address, api, spin, idleStrategy)) {
+        Thread.Builder perConnection = threads.builder();
+        try (Sockets.Listener listener = Sockets.listen(address, impl.api(), spin, idleStrategy)) {
             if (prime > 0) {
                 long start = System.nanoTime();
                 Primer primer = Primer.start(listener.localAddress(), prime, Primer.CONNECTIONS);
@@ -209,7 +191,7 @@ public final class EchoCommand implements Callable<Integer> {
             NettyEcho.serve(address, loops, maxFrame, bound -> {
                 err.println(Listening.line(bound));
                 err.flush();
-            }, err, impl.equals("netty-uring") ? NettyTransport.IO_URING : NettyTransport.epollOrNio());
+            }, err, impl.netty());
             return ExitCode.OK;
         } catch (IOException e) {
             err.println("wirespeed echo: " + e.getMessage());
@@ -222,7 +204,7 @@ public final class EchoCommand implements Callable<Integer> {
     }
 
     /** The echo on event loops: runs until the process is killed. */
-    private int serveFromLoops(SocketAddress address, IdleStrategy idleStrategy, Ring ring, PrintWriter err) {
+    private int serveFromLoops(SocketAddress address, IdleStrategy idleStrategy, PrintWriter err) {
         ConnectionHandler back = new ConnectionHandler() {
             @Override
             public void onFrame(Connection connection, int type, ByteBuffer body) {
@@ -242,7 +224,7 @@ public final class EchoCommand implements Callable<Integer> {
         FrameServer.Builder builder = FrameServer.builder(back).bind(address).loops(loops).maxFrameLength(maxFrame)
                 .threadName("echo-loop");
         try {
-            LoopTransports.apply(builder, impl, ring);
+            impl.loop().apply(builder, ring);
         } catch (UnsupportedOperationException | NativeIoException e) {
             err.println("wirespeed echo: --impl " + impl + " --loop --ring " + ring + ": " + e.getMessage());
             err.flush();

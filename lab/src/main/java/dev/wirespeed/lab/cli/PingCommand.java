@@ -3,6 +3,7 @@ package dev.wirespeed.lab.cli;
 import dev.wirespeed.frame.CorruptFrameException;
 import dev.wirespeed.frame.FrameTooLongException;
 import dev.wirespeed.frame.TruncatedFrameException;
+import dev.wirespeed.io.IdleStrategy;
 import dev.wirespeed.lab.ExitCode;
 import dev.wirespeed.lab.Idle;
 import dev.wirespeed.lab.Transport;
@@ -10,7 +11,7 @@ import dev.wirespeed.lab.pingpong.Impl;
 import dev.wirespeed.lab.pingpong.NettyPing;
 import dev.wirespeed.lab.pingpong.Percentiles;
 import dev.wirespeed.lab.pingpong.PingLoop;
-import dev.wirespeed.lab.pingpong.Ring;
+import dev.wirespeed.lab.Ring;
 import dev.wirespeed.lab.pingpong.SocketApi;
 import dev.wirespeed.lab.pingpong.Sockets;
 import dev.wirespeed.lab.pingpong.WarmupEnd;
@@ -55,21 +56,21 @@ public final class PingCommand implements Callable<Integer> {
     @CommandLine.Mixin
     ConnectOptions peer;
 
-    @Option(names = "--impl", required = true, description = "jdk, jdk-spin, native, native-spin, uring, "
-            + "uring-spin (io_uring: waiting in the kernel, or polling the completion queue), netty or netty-uring "
+    @Option(names = "--impl", required = true, converter = Names.PingImplName.class, description = "jdk, jdk-spin, "
+            + "native, native-spin, uring, uring-spin (io_uring: waiting in the kernel, or polling the completion queue), netty or netty-uring "
             + "(Netty over epoll or io_uring; tcp only)")
-    String impl;
+    Impl impl;
 
-    @Option(names = "--idle", description = "with --impl jdk-spin, native-spin or uring-spin: what the reader and writer do "
-            + "between empty calls: spin (the default: yield every 8th), busy-spin, yield, backoff")
-    String idle;
+    @Option(names = "--idle", converter = Names.IdleName.class, description = "with --impl jdk-spin, native-spin or "
+            + "uring-spin: what the reader and writer do between empty calls: spin (the default: yield every 8th), busy-spin, yield, backoff")
+    Idle idle;
 
-    @Option(names = "--ring", defaultValue = "default", description = "with --impl uring or uring-spin: how the ring is "
-            + "set up: default (interrupt-driven when waiting, coop when polling), interrupt, coop (COOP_TASKRUN with "
+    @Option(names = "--ring", defaultValue = "default", converter = Names.RingName.class, description = "with --impl "
+            + "uring or uring-spin: how the ring is set up: default (interrupt-driven when waiting, coop when polling), interrupt, coop (COOP_TASKRUN with "
             + "TASKRUN_FLAG), defer (SINGLE_ISSUER with DEFER_TASKRUN), sqpoll (a kernel thread pinned to this "
             + "process's first CPU takes the submissions; with uring-spin pinned to one CPU the ping and that "
             + "thread share it and the ping all but stops); the echo's ring is its own (default ${DEFAULT-VALUE})")
-    String ring;
+    Ring ring;
 
     @Option(names = "--count", required = true, description = "round trips measured")
     long count;
@@ -106,45 +107,39 @@ public final class PingCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter err = spec.commandLine().getErr();
         PrintWriter out = spec.commandLine().getOut();
-        Impl chosen;
         SocketAddress address;
-        Idle idleStrategy;
-        Ring chosenRing;
         try {
-            chosen = Impl.byName(impl);
             if (count < 1 || warmup < 0 || warmupMs < 0 || warmupMs > 3_600_000 || settleMs < 0 || settleMs > 60_000
                     || size < 0 || size > 16 << 20 || rate < 0) {
                 throw new IllegalArgumentException("--count=" + count + " must be >= 1, --warmup=" + warmup
                         + " >= 0, --warmup-ms=" + warmupMs + " 0 to 3600000, --settle-ms=" + settleMs + " 0 to 60000, "
                         + "--size=" + size + " 0 to " + (16 << 20) + ", --rate=" + rate + " >= 0");
             }
-            if (chosen.netty() != null && transport != Transport.TCP) {
-                throw new IllegalArgumentException("--impl " + chosen + " needs --transport tcp");
+            if (impl.netty() != null && transport != Transport.TCP) {
+                throw new IllegalArgumentException("--impl " + impl + " needs --transport tcp");
             }
             address = peer.socket(transport, DEFAULT_PORT);
-            idleStrategy = idle == null ? Idle.SPIN : Idle.byName(idle);
-            chosenRing = Ring.byName(ring);
-            if (chosenRing != Ring.DEFAULT && chosen.api() != SocketApi.URING) {
+            if (ring != Ring.DEFAULT && impl.api() != SocketApi.URING) {
                 throw new IllegalArgumentException("--ring " + ring + " needs --impl uring or uring-spin");
             }
-            if (idle != null && !chosen.spin()) {
+            if (idle != null && !impl.spin()) {
                 throw new IllegalArgumentException("--idle " + idle + " needs --impl jdk-spin, native-spin or uring-spin");
             }
         } catch (IllegalArgumentException e) {
             err.println("wirespeed ping: " + e.getMessage());
             return ExitCode.USAGE;
         }
+        IdleStrategy idleStrategy = (idle == null ? Idle.SPIN : idle).strategy();
         Histogram histogram = new Histogram(3_600_000_000_000L, 3); // 1 ns to 1 hour, 3 significant digits
         long warmedUp;
         WarmupEnd warmupEnd = new WarmupEnd(warmupMs * 1_000_000, settleMs * 1_000_000);
         try {
-            if (chosen.netty() != null) {
-                warmedUp = NettyPing.run(chosen.netty(), (InetSocketAddress) address, size, warmup, warmupEnd, count, rate,
+            if (impl.netty() != null) {
+                warmedUp = NettyPing.run(impl.netty(), (InetSocketAddress) address, size, warmup, warmupEnd, count, rate,
                         histogram);
             } else {
-                try (ByteChannel channel = Sockets.connect(address, chosen.api(), chosen.spin(),
-                        idleStrategy.strategy(), chosenRing)) {
-                    PingLoop loop = new PingLoop(channel, size, idleStrategy.strategy());
+                try (ByteChannel channel = Sockets.connect(address, impl.api(), impl.spin(), idleStrategy, ring)) {
+                    PingLoop loop = new PingLoop(channel, size, idleStrategy);
                     warmedUp = loop.run(warmup, warmupEnd, count, rate, histogram);
                 }
             }
@@ -167,7 +162,7 @@ public final class PingCommand implements Callable<Integer> {
             out.println(ChildReports.line(percentiles));
         } else {
             out.printf(Locale.ROOT, "ping %s over %s, %d-byte bodies, %s: %d round trips after %d warm-up ones%s%n",
-                    chosen, transport, size, rate > 0 ? String.format(Locale.ROOT, "open loop at %.0f/s", rate) : "closed loop",
+                    impl, transport, size, rate > 0 ? String.format(Locale.ROOT, "open loop at %.0f/s", rate) : "closed loop",
                     count, warmedUp, settleMs == 0 ? "" : warmupEnd.settledByJit() ? ", the JIT settled"
                             : ", the JIT still compiling when the warm-up ran out");
             out.println(Percentiles.text(percentiles));

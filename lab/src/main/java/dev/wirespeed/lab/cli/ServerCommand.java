@@ -3,7 +3,8 @@ package dev.wirespeed.lab.cli;
 import dev.wirespeed.io.StandardChannels;
 import dev.wirespeed.lab.ExitCode;
 import dev.wirespeed.lab.Listening;
-import dev.wirespeed.lab.LoopTransports;
+import dev.wirespeed.lab.LoopImpl;
+import dev.wirespeed.lab.Threads;
 import dev.wirespeed.lab.Transport;
 import dev.wirespeed.lab.server.LoopStreams;
 import dev.wirespeed.lab.server.SequenceServer;
@@ -59,9 +60,10 @@ public final class ServerCommand implements Callable<Integer> {
     @Option(names = "--write-per-frame", description = "one write call per frame instead of batching")
     boolean writePerFrame;
 
-    @Option(names = "--threads", defaultValue = "platform", description = "a platform or a virtual thread per "
-            + "connection (default ${DEFAULT-VALUE}; the README's load section compares them)")
-    String threads;
+    @Option(names = "--threads", defaultValue = "platform", converter = Names.ThreadsName.class,
+            description = "a platform or a virtual thread per connection (default ${DEFAULT-VALUE}; the README's load "
+                    + "section compares them)")
+    Threads threads;
 
     @Option(names = "--loop", description = "serve every connection from event loops (the library's FrameServer), "
             + "writing while a connection's output is under its limit and resuming when it drains; --threads and "
@@ -71,9 +73,9 @@ public final class ServerCommand implements Callable<Integer> {
     @Option(names = "--loops", defaultValue = "1", description = "with --loop: loop threads (default ${DEFAULT-VALUE})")
     int loops;
 
-    @Option(names = "--impl", defaultValue = "jdk", description = "with --loop: jdk (the JDK's Selector), native "
-            + "(epoll through FFM) or uring (io_uring through FFM) (default ${DEFAULT-VALUE})")
-    String impl;
+    @Option(names = "--impl", defaultValue = "jdk", converter = Names.LoopImplName.class, description = "with --loop: "
+            + "jdk (the JDK's Selector), native (epoll through FFM) or uring (io_uring through FFM) (default ${DEFAULT-VALUE})")
+    LoopImpl impl;
 
     @Option(names = "--pipe-size", description = "with --transport stdout: resize the pipe to this many bytes "
             + "(Linux F_SETPIPE_SZ; default: leave the pipe as it is, 64 KiB)")
@@ -84,13 +86,7 @@ public final class ServerCommand implements Callable<Integer> {
         if (count != null && count < 0) {
             return usage("--count=" + count + " must be >= 0");
         }
-        if (!threads.equals("platform") && !threads.equals("virtual")) {
-            return usage("--threads " + threads + ": use platform or virtual");
-        }
-        if (!impl.equals("jdk") && !impl.equals("native") && !impl.equals("uring")) {
-            return usage("--impl " + impl + ": use jdk, native or uring");
-        }
-        if (!loop && (loops != 1 || !impl.equals("jdk"))) {
+        if (!loop && (loops != 1 || impl != LoopImpl.JDK)) {
             return usage("--loops and --impl need --loop");
         }
         if (loop && (writePerFrame || transport == Transport.STDOUT)) {
@@ -123,7 +119,7 @@ public final class ServerCommand implements Callable<Integer> {
                 } catch (IOException e) {
                     yield fail("cannot listen on " + address + ": " + e.getMessage());
                 }
-                yield serveSockets(server, listener, threadBuilder());
+                yield serveSockets(server, listener, threads.builder());
             }
             default -> usage("--transport " + transport + " is not a server transport: use tcp, unix or stdout");
         };
@@ -140,7 +136,7 @@ public final class ServerCommand implements Callable<Integer> {
         FrameServer.Builder builder = FrameServer.builder(new LoopStreams(size, count == null ? Long.MAX_VALUE : count))
                 .bind(address).loops(loops).outputLimit(LOOP_OUTPUT_LIMIT).threadName("server-loop");
         try {
-            LoopTransports.apply(builder, impl);
+            impl.apply(builder);
         } catch (UnsupportedOperationException e) {
             return usage("--impl " + impl + ": " + e.getMessage());
         }
@@ -208,10 +204,6 @@ public final class ServerCommand implements Callable<Integer> {
             throw e;
         }
         return channel;
-    }
-
-    private Thread.Builder threadBuilder() {
-        return threads.equals("virtual") ? Thread.ofVirtual() : Thread.ofPlatform().daemon();
     }
 
     private int serveSockets(SequenceServer server, ServerSocketChannel listener, Thread.Builder threads) {

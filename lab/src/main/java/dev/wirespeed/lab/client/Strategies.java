@@ -112,16 +112,6 @@ public enum Strategies implements CliName {
         return CliName.of(this);
     }
 
-    /**
-     * {@return the strategy of a command-line name}
-     *
-     * @param name as in {@code --strategy}
-     * @throws IllegalArgumentException naming the known strategies
-     */
-    public static Strategies byName(String name) {
-        return CliName.byName(values(), "strategy", name);
-    }
-
     @Override
     public String toString() {
         return cliName();

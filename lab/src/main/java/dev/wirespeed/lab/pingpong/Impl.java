@@ -54,6 +54,16 @@ public enum Impl implements CliName {
         return api;
     }
 
+    /**
+     * {@return the echo this ping is measured against}: the library's, over the same socket API and waiting
+     * as the ping does (Netty's pings: the blocking JDK echo, so that the peer is measured on the side a user
+     * would replace)
+     */
+    public EchoArgs echo() {
+        EchoArgs echo = EchoArgs.of(EchoImpl.of(api));
+        return spin ? echo.withSpin() : echo;
+    }
+
     /** {@return true for the library's own socket paths, native or io_uring} */
     public boolean library() {
         return api != SocketApi.JDK;
@@ -68,16 +78,6 @@ public enum Impl implements CliName {
     @Override
     public String cliName() {
         return CliName.of(this);
-    }
-
-    /**
-     * {@return the implementation of a command-line name}
-     *
-     * @param name as in {@code --impl}
-     * @throws IllegalArgumentException naming the known ones
-     */
-    public static Impl byName(String name) {
-        return CliName.byName(values(), "--impl", name);
     }
 
     @Override

@@ -1,23 +1,16 @@
 package dev.wirespeed.lab.pingpong;
 
-import dev.wirespeed.lab.CliName;
 import dev.wirespeed.linux.IoUringSupport;
 import dev.wirespeed.linux.NativeSocket;
 
 /** Which API a ping or echo reads and writes its socket through. */
-public enum SocketApi implements CliName {
+public enum SocketApi {
     /** The JDK's {@code SocketChannel}. */
     JDK,
     /** The library's {@code NativeSocket}: {@code recv(2)} and {@code send(2)} through FFM. */
     NATIVE,
     /** The library's {@code IoUringSocket}: one io_uring {@code RECV} or {@code SEND} per call, over a {@code NativeSocket}. */
     URING;
-
-    /** {@return the name {@code echo --impl} takes} */
-    @Override
-    public String cliName() {
-        return CliName.of(this);
-    }
 
     /** {@return null where this machine can run it, else why not} */
     public String unavailable() {

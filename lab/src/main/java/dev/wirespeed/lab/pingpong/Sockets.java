@@ -2,6 +2,7 @@ package dev.wirespeed.lab.pingpong;
 
 import dev.wirespeed.io.IdleStrategy;
 import dev.wirespeed.lab.Listening;
+import dev.wirespeed.lab.Ring;
 import dev.wirespeed.linux.IoUring;
 import dev.wirespeed.linux.IoUringSocket;
 import dev.wirespeed.linux.NativeServerSocket;

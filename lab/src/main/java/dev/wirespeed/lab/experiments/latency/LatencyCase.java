@@ -1,7 +1,7 @@
 package dev.wirespeed.lab.experiments.latency;
 
 import dev.wirespeed.lab.pingpong.Impl;
-import dev.wirespeed.lab.pingpong.Ring;
+import dev.wirespeed.lab.Ring;
 import dev.wirespeed.lab.pingpong.SocketApi;
 import dev.wirespeed.lab.result.Role;
 

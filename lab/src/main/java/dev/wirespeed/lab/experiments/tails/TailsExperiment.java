@@ -128,11 +128,8 @@ public final class TailsExperiment implements Experiment<TailCell, ChildReport.L
 
     private static ChildReport.Latency pingPong(TailCell.Row cell, LabContext lab) throws IOException, InterruptedException {
         Impl path = cell.path();
-        List<String> echoArgs = new ArrayList<>(List.of("echo", "--transport", "tcp", "--port", "0", "--impl",
-                path.api().cliName()));
-        if (path.spin()) {
-            echoArgs.add("--spin");
-        }
+        List<String> echoArgs = new ArrayList<>(List.of("echo", "--transport", "tcp", "--port", "0"));
+        echoArgs.addAll(path.echo().args());
         echoArgs.addAll(lab.mode().pingWarmup().echoOptions());
         List<String> options = cell.variant().options();
         Process echo = new ProcessBuilder(lab.jvm().command(cell.placement().serverCpu(),

@@ -1,6 +1,5 @@
-package dev.wirespeed.lab.pingpong;
+package dev.wirespeed.lab;
 
-import dev.wirespeed.lab.CliName;
 import dev.wirespeed.linux.Affinity;
 import dev.wirespeed.linux.IoUring;
 import dev.wirespeed.linux.IoUringTransport;
@@ -9,7 +8,7 @@ import java.util.BitSet;
 
 /**
  * How an io_uring ring is set up, by {@code --ring} name: an {@code IoUringSocket}'s for {@code ping}, the
- * event loops' ({@code IoUringTransport}) for {@code echo --loop --impl uring}.
+ * event loops' ({@code IoUringTransport}) for {@code echo --loop --impl uring}, through {@link LoopImpl#URING}.
  */
 public enum Ring implements CliName {
     /** The library's choice: interrupt-driven when waiting in the kernel, {@link #COOP} when polling. */
@@ -35,7 +34,7 @@ public enum Ring implements CliName {
      *
      * @throws NativeIoException if this process's CPUs cannot be read (for {@link #SQPOLL})
      */
-    IoUring.Options options() throws NativeIoException {
+    public IoUring.Options options() throws NativeIoException {
         return switch (this) {
             case DEFAULT -> null;
             case INTERRUPT -> IoUring.options().entries(2);
@@ -69,16 +68,6 @@ public enum Ring implements CliName {
     @Override
     public String cliName() {
         return CliName.of(this);
-    }
-
-    /**
-     * {@return the setup of a command-line name}
-     *
-     * @param name as in {@code --ring}
-     * @throws IllegalArgumentException naming the known ones
-     */
-    public static Ring byName(String name) {
-        return CliName.byName(values(), "--ring", name);
     }
 
     @Override
