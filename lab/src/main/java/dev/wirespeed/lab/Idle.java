@@ -24,12 +24,6 @@ public enum Idle implements CliName {
         return strategy;
     }
 
-    /** {@return the command-line name, as in {@code --idle busy-spin}} */
-    @Override
-    public String cliName() {
-        return CliName.of(this);
-    }
-
     @Override
     public String toString() {
         return cliName();

@@ -67,12 +67,6 @@ public enum LoopImpl implements CliName {
         }
     }
 
-    /** {@return the command-line name, as in {@code --impl uring}} */
-    @Override
-    public String cliName() {
-        return CliName.of(this);
-    }
-
     @Override
     public String toString() {
         return cliName();

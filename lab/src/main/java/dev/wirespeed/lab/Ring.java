@@ -64,12 +64,6 @@ public enum Ring implements CliName {
         };
     }
 
-    /** {@return the command-line name, as in {@code --ring defer}} */
-    @Override
-    public String cliName() {
-        return CliName.of(this);
-    }
-
     @Override
     public String toString() {
         return cliName();

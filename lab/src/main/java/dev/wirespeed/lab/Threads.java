@@ -12,12 +12,6 @@ public enum Threads implements CliName {
         return this == VIRTUAL ? Thread.ofVirtual() : Thread.ofPlatform().daemon();
     }
 
-    /** {@return the command-line name, as in {@code --threads virtual}} */
-    @Override
-    public String cliName() {
-        return CliName.of(this);
-    }
-
     @Override
     public String toString() {
         return cliName();

@@ -41,22 +41,21 @@ public final class ClientCommand implements Callable<Integer> {
     @Option(names = "--transport", required = true, description = "tcp, unix, stdin or file")
     Transport transport;
 
-    /** The TCP port when {@code --port} is absent: the server's. */
-    static final int DEFAULT_PORT = 22222;
-
     @CommandLine.Mixin
     ConnectOptions peer;
 
-    @Option(names = "--strategy", required = true, converter = Names.StrategyName.class, description = "unbuffered, readint, buffered, "
-            + "buffered-readint, no-alloc, channel, channel-compact, zero-copy, wirespeed, wirespeed-spin, "
-            + "native, native-spin (tcp or unix), netty-nio, netty-epoll (tcp only)")
+    @Option(names = "--strategy", required = true, converter = Names.StrategyName.class,
+            description = "unbuffered, readint, buffered, buffered-readint, no-alloc, channel, channel-compact, "
+            + "zero-copy, wirespeed, wirespeed-spin, native, native-spin (tcp or unix), netty-nio, netty-epoll (tcp "
+            + "only)")
     Strategies strategy;
 
     /** Frames per round when neither {@code --messages} nor {@code --round-ms} is given. */
     static final long DEFAULT_MESSAGES = 10_000_000;
 
-    @Option(names = "--idle", converter = Names.IdleName.class, description = "with a busy-polling strategy (wirespeed-spin, native-spin): what "
-            + "the reader does between empty reads: spin (the default: yield every 8th), busy-spin, yield, backoff")
+    @Option(names = "--idle", converter = Names.IdleName.class, description = "with a busy-polling strategy "
+            + "(wirespeed-spin, native-spin): what the reader does between empty reads: spin (the default: yield "
+            + "every 8th), busy-spin, yield, backoff")
     Idle idle;
 
     @Option(names = "--messages", description = "frames per round (default " + DEFAULT_MESSAGES + ")")
@@ -80,7 +79,8 @@ public final class ClientCommand implements Callable<Integer> {
     @Option(names = "--verify", description = "check every frame against the sequence stream")
     boolean verify;
 
-    @Option(names = "--max-frame", defaultValue = "16777216", description = "largest body accepted (default ${DEFAULT-VALUE})")
+    @Option(names = "--max-frame", defaultValue = "" + FrameFormat.DEFAULT_MAX_FRAME_LENGTH,
+            description = "largest body accepted (default ${DEFAULT-VALUE})")
     int maxFrame;
 
     @Option(names = "--json", description = "print JSON lines instead of text")
@@ -119,7 +119,7 @@ public final class ClientCommand implements Callable<Integer> {
         Source source;
         try {
             source = switch (transport) {
-                case TCP -> Sources.tcp(peer.tcp(DEFAULT_PORT));
+                case TCP -> Sources.tcp(peer.tcp(Defaults.STREAM_PORT));
                 case UNIX -> Sources.unix(peer.path(transport));
                 case FILE -> Sources.file(peer.path(transport));
                 case STDIN -> Sources.stdin();

@@ -20,7 +20,8 @@ public final class ConnectOptions {
     @Option(names = "--host", defaultValue = "127.0.0.1", description = "TCP host (default ${DEFAULT-VALUE})")
     String host;
 
-    @Option(names = "--port", description = "TCP port (default: 22222 for client, 22223 for ping)")
+    @Option(names = "--port", description = "TCP port (default: " + Defaults.STREAM_PORT + " for client, "
+            + Defaults.ECHO_PORT + " for ping)")
     Integer port;
 
     @Option(names = "--path", description = "Unix socket path, or for client --transport file the file")

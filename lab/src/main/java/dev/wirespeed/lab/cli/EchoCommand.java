@@ -53,34 +53,32 @@ public final class EchoCommand implements Callable<Integer> {
     @Option(names = "--transport", required = true, description = "tcp or unix")
     Transport transport;
 
-    /** The TCP port when {@code --port} is absent, apart from the stream server's so both can run. */
-    static final int DEFAULT_PORT = 22223;
-
     @CommandLine.Mixin
     ListenOptions listen;
 
     @Option(names = "--impl", defaultValue = "jdk", converter = Names.EchoImplName.class, description = "jdk "
             + "(SocketChannel), native (the library's FFM NativeSocket), uring (the library's IoUringSocket: a ring "
-            + "per connection; --spin polls its completions), netty (Netty's epoll echo server, --loops event loops; the peer) or netty-uring "
-            + "(the same over Netty's io_uring transport) "
-            + "(default ${DEFAULT-VALUE})")
+            + "per connection; --spin polls its completions), netty (Netty's epoll echo server, --loops event "
+            + "loops; the peer) or netty-uring (the same over Netty's io_uring transport) (default ${DEFAULT-VALUE})")
     EchoImpl impl;
 
     @Option(names = "--spin", description = "non-blocking sockets, busy-polled, instead of blocking in read")
     boolean spin;
 
-    @Option(names = "--idle", converter = Names.IdleName.class, description = "with --spin: what each connection's reader and writer do between "
-            + "empty calls: spin (the default: yield every 8th), busy-spin, yield, backoff")
+    @Option(names = "--idle", converter = Names.IdleName.class, description = "with --spin: what each connection's "
+            + "reader and writer do between empty calls: spin (the default: yield every 8th), busy-spin, yield, "
+            + "backoff")
     Idle idle;
 
     @Option(names = "--loop", description = "serve every connection from event loops (FrameServer) rather than a "
             + "thread each")
     boolean loop;
 
-    @Option(names = "--ring", defaultValue = "default", converter = Names.RingName.class, description = "with --loop "
-            + "--impl uring: how each loop's ring is set up: default (SINGLE_ISSUER and DEFER_TASKRUN where the kernel takes them), interrupt (no "
-            + "flags), coop (COOP_TASKRUN, TASKRUN_FLAG), defer, or sqpoll (a kernel thread on this process's first "
-            + "CPU takes the submissions) (default ${DEFAULT-VALUE})")
+    @Option(names = "--ring", defaultValue = "default", converter = Names.RingName.class,
+            description = "with --loop --impl uring: how each loop's ring is set up: default (SINGLE_ISSUER and "
+            + "DEFER_TASKRUN where the kernel takes them), interrupt (no flags), coop (COOP_TASKRUN, TASKRUN_FLAG), "
+            + "defer, or sqpoll (a kernel thread on this process's first CPU takes the submissions) (default "
+            + "${DEFAULT-VALUE})")
     Ring ring;
 
     @Option(names = "--loops", defaultValue = "1", description = "with --loop or --impl netty: event-loop threads "
@@ -91,11 +89,13 @@ public final class EchoCommand implements Callable<Integer> {
             + "default settings for as long as the echo runs (to measure what they cost)")
     boolean jfr;
 
-    @Option(names = "--threads", defaultValue = "platform", converter = Names.ThreadsName.class, description = "without "
-            + "--loop: a platform or a virtual thread per connection (default ${DEFAULT-VALUE}); a spinning echo needs platform threads")
+    @Option(names = "--threads", defaultValue = "platform", converter = Names.ThreadsName.class,
+            description = "without --loop: a platform or a virtual thread per connection (default "
+            + "${DEFAULT-VALUE}); a spinning echo needs platform threads")
     Threads threads;
 
-    @Option(names = "--max-frame", defaultValue = "16777216", description = "largest body accepted (default ${DEFAULT-VALUE})")
+    @Option(names = "--max-frame", defaultValue = "" + FrameFormat.DEFAULT_MAX_FRAME_LENGTH,
+            description = "largest body accepted (default ${DEFAULT-VALUE})")
     int maxFrame;
 
     @Option(names = "--prime", defaultValue = "0", description = "round trips per priming connection before "
@@ -132,8 +132,8 @@ public final class EchoCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--threads virtual cannot go with " + (spin ? "--spin" : "--loop")
                         + ": " + (spin ? "a spinning connection would hold its carrier thread" : "loops are threads of their own"));
             }
-            if (loops < 1 || loops > 1024) {
-                throw new IllegalArgumentException("--loops=" + loops + " must be 1 to 1024");
+            if (loops < 1 || loops > Defaults.MAX_LOOPS) {
+                throw new IllegalArgumentException("--loops=" + loops + " must be 1 to " + Defaults.MAX_LOOPS);
             }
             if (jfr && !loop) {
                 throw new IllegalArgumentException("--jfr needs --loop: the events are the loop's");
@@ -145,7 +145,7 @@ public final class EchoCommand implements Callable<Integer> {
             if (loops > 1 && !loop && !netty) {
                 throw new IllegalArgumentException("--loops " + loops + " needs --loop or --impl netty");
             }
-            address = listen.address(transport, DEFAULT_PORT);
+            address = listen.address(transport, Defaults.ECHO_PORT);
         } catch (IllegalArgumentException e) {
             err.println("wirespeed echo: " + e.getMessage());
             return ExitCode.USAGE;
@@ -168,8 +168,7 @@ public final class EchoCommand implements Callable<Integer> {
                     EchoLoop.echo(connection, maxFrame, idleStrategy, err); // on this thread: one at a time
                 }
                 primer.await();
-                err.printf(Locale.ROOT, "primed: %d connections of %d round trips each in %d ms%n", Primer.CONNECTIONS,
-                        prime, (System.nanoTime() - start) / 1_000_000);
+                sayPrimed(err, start);
             }
             err.println(Listening.PREFIX + listener.describe());
             err.flush();
@@ -243,8 +242,7 @@ public final class EchoCommand implements Callable<Integer> {
             if (prime > 0) {
                 long start = System.nanoTime();
                 Primer.start(bound, prime, Primer.CONNECTIONS).await();
-                err.printf(Locale.ROOT, "primed: %d connections of %d round trips each in %d ms%n", Primer.CONNECTIONS,
-                        prime, (System.nanoTime() - start) / 1_000_000);
+                sayPrimed(err, start);
             }
             err.println(Listening.line(bound));
             err.flush();
@@ -258,6 +256,12 @@ public final class EchoCommand implements Callable<Integer> {
             Thread.currentThread().interrupt();
             return ExitCode.IO_FAILURE;
         }
+    }
+
+    /** Says that priming, begun at {@code start} ({@code System.nanoTime()}), is over. */
+    private void sayPrimed(PrintWriter err, long start) {
+        err.printf(Locale.ROOT, "primed: %d connections of %d round trips each in %d ms%n", Primer.CONNECTIONS, prime,
+                (System.nanoTime() - start) / 1_000_000);
     }
 
     /** An in-memory recording with JFR's default settings and the server's events, kept until the JVM exits. */

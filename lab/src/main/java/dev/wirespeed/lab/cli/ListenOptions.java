@@ -22,7 +22,8 @@ public final class ListenOptions {
     @Option(names = "--bind", defaultValue = "127.0.0.1", description = "TCP address to listen on (default ${DEFAULT-VALUE})")
     String bind;
 
-    @Option(names = "--port", description = "TCP port; 0 picks a free one (default: 22222 for server, 22223 for echo)")
+    @Option(names = "--port", description = "TCP port; 0 picks a free one (default: "
+            + Defaults.STREAM_PORT + " for server, " + Defaults.ECHO_PORT + " for echo)")
     Integer port;
 
     @Option(names = "--path", description = "Unix socket path; a file already there is replaced")

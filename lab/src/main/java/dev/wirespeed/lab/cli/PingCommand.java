@@ -1,6 +1,7 @@
 package dev.wirespeed.lab.cli;
 
 import dev.wirespeed.frame.CorruptFrameException;
+import dev.wirespeed.frame.FrameFormat;
 import dev.wirespeed.frame.FrameTooLongException;
 import dev.wirespeed.frame.TruncatedFrameException;
 import dev.wirespeed.io.IdleStrategy;
@@ -50,26 +51,25 @@ public final class PingCommand implements Callable<Integer> {
     @Option(names = "--transport", required = true, description = "tcp or unix")
     Transport transport;
 
-    /** The TCP port when {@code --port} is absent: echo's. */
-    static final int DEFAULT_PORT = EchoCommand.DEFAULT_PORT;
-
     @CommandLine.Mixin
     ConnectOptions peer;
 
-    @Option(names = "--impl", required = true, converter = Names.PingImplName.class, description = "jdk, jdk-spin, "
-            + "native, native-spin, uring, uring-spin (io_uring: waiting in the kernel, or polling the completion queue), netty or netty-uring "
-            + "(Netty over epoll or io_uring; tcp only)")
+    @Option(names = "--impl", required = true, converter = Names.PingImplName.class,
+            description = "jdk, jdk-spin, native, native-spin, uring, uring-spin (io_uring: waiting in the kernel, "
+            + "or polling the completion queue), netty or netty-uring (Netty over epoll or io_uring; tcp only)")
     Impl impl;
 
     @Option(names = "--idle", converter = Names.IdleName.class, description = "with --impl jdk-spin, native-spin or "
-            + "uring-spin: what the reader and writer do between empty calls: spin (the default: yield every 8th), busy-spin, yield, backoff")
+            + "uring-spin: what the reader and writer do between empty calls: spin (the default: yield every 8th), "
+            + "busy-spin, yield, backoff")
     Idle idle;
 
-    @Option(names = "--ring", defaultValue = "default", converter = Names.RingName.class, description = "with --impl "
-            + "uring or uring-spin: how the ring is set up: default (interrupt-driven when waiting, coop when polling), interrupt, coop (COOP_TASKRUN with "
-            + "TASKRUN_FLAG), defer (SINGLE_ISSUER with DEFER_TASKRUN), sqpoll (a kernel thread pinned to this "
-            + "process's first CPU takes the submissions; with uring-spin pinned to one CPU the ping and that "
-            + "thread share it and the ping all but stops); the echo's ring is its own (default ${DEFAULT-VALUE})")
+    @Option(names = "--ring", defaultValue = "default", converter = Names.RingName.class,
+            description = "with --impl uring or uring-spin: how the ring is set up: default (interrupt-driven when "
+            + "waiting, coop when polling), interrupt, coop (COOP_TASKRUN with TASKRUN_FLAG), defer (SINGLE_ISSUER "
+            + "with DEFER_TASKRUN), sqpoll (a kernel thread pinned to this process's first CPU takes the "
+            + "submissions; with uring-spin pinned to one CPU the ping and that thread share it and the ping all "
+            + "but stops); the echo's ring is its own (default ${DEFAULT-VALUE})")
     Ring ring;
 
     @Option(names = "--count", required = true, description = "round trips measured")
@@ -91,7 +91,8 @@ public final class PingCommand implements Callable<Integer> {
     @Option(names = "--size", defaultValue = "100", description = "body bytes per frame (default ${DEFAULT-VALUE})")
     int size;
 
-    @Option(names = "--rate", defaultValue = "0", description = "frames per second, open loop; 0: closed loop (default)")
+    @Option(names = "--rate", defaultValue = "0", description = "frames per second, open loop; 0: closed loop "
+            + "(default)")
     double rate;
 
     @Option(names = "--json", description = "print only the percentiles, as one JSON line")
@@ -110,15 +111,16 @@ public final class PingCommand implements Callable<Integer> {
         SocketAddress address;
         try {
             if (count < 1 || warmup < 0 || warmupMs < 0 || warmupMs > 3_600_000 || settleMs < 0 || settleMs > 60_000
-                    || size < 0 || size > 16 << 20 || rate < 0) {
+                    || size < 0 || size > FrameFormat.DEFAULT_MAX_FRAME_LENGTH || rate < 0) {
                 throw new IllegalArgumentException("--count=" + count + " must be >= 1, --warmup=" + warmup
                         + " >= 0, --warmup-ms=" + warmupMs + " 0 to 3600000, --settle-ms=" + settleMs + " 0 to 60000, "
-                        + "--size=" + size + " 0 to " + (16 << 20) + ", --rate=" + rate + " >= 0");
+                        + "--size=" + size + " 0 to " + FrameFormat.DEFAULT_MAX_FRAME_LENGTH + ", --rate=" + rate
+                        + " >= 0");
             }
             if (impl.netty() != null && transport != Transport.TCP) {
                 throw new IllegalArgumentException("--impl " + impl + " needs --transport tcp");
             }
-            address = peer.socket(transport, DEFAULT_PORT);
+            address = peer.socket(transport, Defaults.ECHO_PORT);
             if (ring != Ring.DEFAULT && impl.api() != SocketApi.URING) {
                 throw new IllegalArgumentException("--ring " + ring + " needs --impl uring or uring-spin");
             }

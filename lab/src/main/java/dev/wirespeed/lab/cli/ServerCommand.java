@@ -41,9 +41,6 @@ public final class ServerCommand implements Callable<Integer> {
     @Option(names = "--transport", required = true, description = "tcp, unix or stdout")
     Transport transport;
 
-    /** The TCP port when {@code --port} is absent. */
-    static final int DEFAULT_PORT = 22222;
-
     @Mixin
     ListenOptions listen;
 
@@ -73,8 +70,9 @@ public final class ServerCommand implements Callable<Integer> {
     @Option(names = "--loops", defaultValue = "1", description = "with --loop: loop threads (default ${DEFAULT-VALUE})")
     int loops;
 
-    @Option(names = "--impl", defaultValue = "jdk", converter = Names.LoopImplName.class, description = "with --loop: "
-            + "jdk (the JDK's Selector), native (epoll through FFM) or uring (io_uring through FFM) (default ${DEFAULT-VALUE})")
+    @Option(names = "--impl", defaultValue = "jdk", converter = Names.LoopImplName.class,
+            description = "with --loop: jdk (the JDK's Selector), native (epoll through FFM) or uring (io_uring "
+            + "through FFM) (default ${DEFAULT-VALUE})")
     LoopImpl impl;
 
     @Option(names = "--pipe-size", description = "with --transport stdout: resize the pipe to this many bytes "
@@ -92,8 +90,8 @@ public final class ServerCommand implements Callable<Integer> {
         if (loop && (writePerFrame || transport == Transport.STDOUT)) {
             return usage("--loop serves tcp and unix connections, batching: drop --write-per-frame and stdout");
         }
-        if (loops < 1 || loops > 1024) {
-            return usage("--loops=" + loops + " must be 1 to 1024");
+        if (loops < 1 || loops > Defaults.MAX_LOOPS) {
+            return usage("--loops=" + loops + " must be 1 to " + Defaults.MAX_LOOPS);
         }
         if (loop) {
             return serveFromLoops();
@@ -109,7 +107,7 @@ public final class ServerCommand implements Callable<Integer> {
             case TCP, UNIX -> {
                 SocketAddress address;
                 try {
-                    address = listen.address(transport, DEFAULT_PORT);
+                    address = listen.address(transport, Defaults.STREAM_PORT);
                 } catch (IllegalArgumentException e) {
                     yield usage(e.getMessage());
                 }
@@ -129,7 +127,7 @@ public final class ServerCommand implements Callable<Integer> {
     private int serveFromLoops() {
         SocketAddress address;
         try {
-            address = listen.address(transport, DEFAULT_PORT);
+            address = listen.address(transport, Defaults.STREAM_PORT);
         } catch (IllegalArgumentException e) {
             return usage(e.getMessage());
         }

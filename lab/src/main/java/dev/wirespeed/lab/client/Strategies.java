@@ -106,12 +106,6 @@ public enum Strategies implements CliName {
         return this == WIRESPEED_SPIN || this == NATIVE_SPIN || this == URING_SPIN;
     }
 
-    /** {@return the command-line name, as in {@code --strategy buffered-readint}} */
-    @Override
-    public String cliName() {
-        return CliName.of(this);
-    }
-
     @Override
     public String toString() {
         return cliName();

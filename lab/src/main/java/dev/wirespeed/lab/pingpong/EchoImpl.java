@@ -65,12 +65,6 @@ public enum EchoImpl implements CliName {
         };
     }
 
-    /** {@return the command-line name, as in {@code --impl netty-uring}} */
-    @Override
-    public String cliName() {
-        return CliName.of(this);
-    }
-
     @Override
     public String toString() {
         return cliName();

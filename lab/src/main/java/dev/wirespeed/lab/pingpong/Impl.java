@@ -74,12 +74,6 @@ public enum Impl implements CliName {
         return spin;
     }
 
-    /** {@return the command-line name, as in {@code --impl native-spin}} */
-    @Override
-    public String cliName() {
-        return CliName.of(this);
-    }
-
     @Override
     public String toString() {
         return cliName();
