@@ -1,7 +1,7 @@
 package dev.wirespeed.io;
 
+import dev.wirespeed.contenders.ReadAllContender;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.SplittableRandom;
@@ -24,7 +24,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * Question: at every length of the JDK-8193832 thread's table (and 1 MiB, 64 MiB), is
  * {@link ReadAll#readAll} at least as fast as JDK 25's {@code InputStream.readAllBytes()} on a stream
  * of unknown size, and as {@code Files.readAllBytes} on a cached file? Run with {@code -prof gc} for
- * the bytes allocated per call ({@code gc.alloc.rate.norm}).
+ * the bytes allocated per call ({@code gc.alloc.rate.norm}). The contenders are the lab's {@code readall}
+ * experiment's ({@link ReadAllContender}): the same code, measured two ways.
  *
  * <p>Run: {@code java -cp "benchmarks/target/wirespeed-benchmarks-0.1.0-SNAPSHOT.jar:benchmarks/target/lib/*"
  * org.openjdk.jmh.Main ReadAllVsJdkReadAllBytes -prof gc}.
@@ -43,6 +44,10 @@ public class ReadAllVsJdkReadAllBytes {
         "131071", "131072", "131073", "262143", "262144", "262145", "1048576", "67108864"})
     int length;
 
+    /** Who reads: every {@link ReadAllContender}, by name. */
+    @Param
+    ReadAllContender contender;
+
     private byte[] data;
     private Path file;
 
@@ -60,53 +65,9 @@ public class ReadAllVsJdkReadAllBytes {
         Files.deleteIfExists(file);
     }
 
-    /** {@return the JDK's read of a stream of unknown size} */
+    /** {@return every byte, read by the contender: of a stream of unknown size over the data, or of the file} */
     @Benchmark
-    public byte[] jdkStream() throws IOException {
-        return stream(data).readAllBytes();
-    }
-
-    /** {@return ours, same stream} */
-    @Benchmark
-    public byte[] wirespeedStream() throws IOException {
-        return ReadAll.readAll(stream(data));
-    }
-
-    /** {@return the JDK's read of a file} */
-    @Benchmark
-    public byte[] jdkFile() throws IOException {
-        return Files.readAllBytes(file);
-    }
-
-    /** {@return ours, same file} */
-    @Benchmark
-    public byte[] wirespeedFile() throws IOException {
-        return ReadAll.readAll(file);
-    }
-
-    /** A stream of unknown size that does not override {@code readAllBytes}. */
-    static InputStream stream(byte[] data) {
-        return new InputStream() {
-            private int at;
-
-            @Override
-            public int read() {
-                return at < data.length ? data[at++] & 0xFF : -1;
-            }
-
-            @Override
-            public int read(byte[] b, int off, int len) {
-                if (len == 0) {
-                    return 0;
-                }
-                if (at == data.length) {
-                    return -1;
-                }
-                int n = Math.min(len, data.length - at);
-                System.arraycopy(data, at, b, off, n);
-                at += n;
-                return n;
-            }
-        };
+    public byte[] readAll() throws IOException {
+        return contender.read(data, file);
     }
 }

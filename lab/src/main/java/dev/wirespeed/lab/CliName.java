@@ -5,11 +5,14 @@ import java.util.Locale;
 
 /**
  * A value the command line names, such as a strategy or an idle strategy: an enum constant by the
- * lower-case, dash-separated form of its name ({@code NATIVE_SPIN} is {@code native-spin}).
+ * lower-case, dash-separated form of its name ({@code NATIVE_SPIN} is {@code native-spin}). Implemented
+ * by enums only; each also prints as its name, so that a message says what the command line takes.
  */
 public interface CliName {
-    /** {@return the name the command line uses} */
-    String cliName();
+    /** {@return the name the command line uses}: {@link #of} this constant */
+    default String cliName() {
+        return of((Enum<?>) this);
+    }
 
     /**
      * {@return the command-line form of an enum constant's name}: lower case, {@code _} as {@code -}

@@ -24,22 +24,6 @@ public enum Idle implements CliName {
         return strategy;
     }
 
-    /** {@return the command-line name, as in {@code --idle busy-spin}} */
-    @Override
-    public String cliName() {
-        return CliName.of(this);
-    }
-
-    /**
-     * {@return the strategy of a command-line name}
-     *
-     * @param name as in {@code --idle}
-     * @throws IllegalArgumentException naming the known ones
-     */
-    public static Idle byName(String name) {
-        return CliName.byName(values(), "--idle", name);
-    }
-
     @Override
     public String toString() {
         return cliName();

@@ -1,15 +1,15 @@
 package dev.wirespeed.lab;
 
-import dev.wirespeed.lab.client.ClientCommand;
+import dev.wirespeed.lab.cli.ClientCommand;
+import dev.wirespeed.lab.cli.EchoCommand;
 import dev.wirespeed.lab.cli.LabCommand;
-import dev.wirespeed.lab.latency.EchoCommand;
-import dev.wirespeed.lab.latency.PingCommand;
-import dev.wirespeed.lab.server.ServerCommand;
+import dev.wirespeed.lab.cli.PingCommand;
+import dev.wirespeed.lab.cli.ServerCommand;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Supplier;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 
 /** The {@code wirespeed} command line. */
 @Command(name = "wirespeed", mixinStandardHelpOptions = true, version = "wirespeed 0.1.0",

@@ -1,7 +1,7 @@
 package dev.wirespeed.lab;
 
-/** How bytes travel between server and client. */
-public enum Transport {
+/** How bytes travel between server and client, by {@code --transport} name. */
+public enum Transport implements CliName {
     /** TCP over loopback or a network. */
     TCP,
     /** Unix domain stream sockets. */
@@ -15,6 +15,6 @@ public enum Transport {
 
     @Override
     public String toString() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return cliName();
     }
 }

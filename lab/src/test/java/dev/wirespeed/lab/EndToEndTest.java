@@ -153,8 +153,7 @@ class EndToEndTest {
 
     @Test
     void loopOptionsThatDoNotApplyAreUsageErrors() throws Exception {
-        for (List<String> args : List.of(List.of("--loops", "2"), List.of("--loop", "--write-per-frame"),
-                List.of("--loop", "--impl", "fast"))) {
+        for (List<String> args : List.of(List.of("--loops", "2"), List.of("--loop", "--write-per-frame"))) {
             List<String> all = new ArrayList<>(List.of("server", "--transport", "tcp", "--port", "0"));
             all.addAll(args);
             Process server = start(all.toArray(String[]::new));
@@ -162,6 +161,15 @@ class EndToEndTest {
             assertEquals(ExitCode.USAGE, server.exitValue(), args.toString());
             assertTrue(readAll(server.getErrorStream()).startsWith("wirespeed server: "), args.toString());
         }
+    }
+
+    @Test
+    void anUnknownLoopImplementationIsAUsageErrorNamingTheKnownOnes() throws Exception {
+        Process server = start("server", "--transport", "tcp", "--port", "0", "--loop", "--impl", "fast");
+        assertTrue(server.waitFor(30, TimeUnit.SECONDS), "the server exits");
+        assertEquals(ExitCode.USAGE, server.exitValue());
+        assertEquals("Invalid value for option '--impl': unknown --impl 'fast'; known: jdk, native, uring",
+                readAll(server.getErrorStream()).lines().findFirst().orElseThrow());
     }
 
     private int startServer(String... args) throws IOException {

@@ -7,11 +7,18 @@ package dev.wirespeed.lab.client;
  * (the reader stores it before every call into the channel, and a read that blocks is such a call)
  * and checks four times per timeout.
  */
-final class IdleWatchdog implements AutoCloseable {
+public final class IdleWatchdog implements AutoCloseable {
     private final Thread thread;
     private volatile boolean fired;
 
-    IdleWatchdog(Receiver receiver, long timeoutMillis, Source source) {
+    /**
+     * Starts watching.
+     *
+     * @param receiver counts the frames
+     * @param timeoutMillis how long without a complete frame before the source is aborted
+     * @param source what is aborted
+     */
+    public IdleWatchdog(Receiver receiver, long timeoutMillis, Source source) {
         long step = Math.max(1, timeoutMillis / 4);
         thread = Thread.ofPlatform().daemon().name("read-timeout").start(() -> {
             long seen = -1;
@@ -37,10 +44,11 @@ final class IdleWatchdog implements AutoCloseable {
     }
 
     /** {@return true if the timeout fired and the source was aborted} */
-    boolean fired() {
+    public boolean fired() {
         return fired;
     }
 
+    /** Stops watching. */
     @Override
     public void close() {
         thread.interrupt();

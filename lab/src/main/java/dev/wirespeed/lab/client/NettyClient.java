@@ -26,7 +26,7 @@ import java.util.concurrent.TimeUnit;
  * <p>Bad input keeps its exit code (3) but is worded by Netty, which knows no stream offsets; a stream
  * that ends inside a frame is reported with the offset of that frame, counted here.
  */
-final class NettyClient implements Strategy {
+public final class NettyClient implements Strategy {
     private final NettyTransport transport;
 
     NettyClient(NettyTransport transport) {
@@ -146,7 +146,7 @@ final class NettyClient implements Strategy {
     }
 
     /** A stream that ended inside a frame's body, as far as Netty's decoder lets us tell. */
-    static final class IncompleteFrameException extends java.io.EOFException {
+    public static final class IncompleteFrameException extends java.io.EOFException {
         private static final long serialVersionUID = 1L;
 
         IncompleteFrameException(long present, long offset) {
@@ -155,7 +155,7 @@ final class NettyClient implements Strategy {
     }
 
     /** Netty's decoder refused a frame (negative or too long length). */
-    static final class BadFrameException extends IOException {
+    public static final class BadFrameException extends IOException {
         private static final long serialVersionUID = 1L;
 
         BadFrameException(String nettyMessage, long offset) {

@@ -21,12 +21,16 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** The sources of each transport. */
-final class Sources {
+public final class Sources {
     private Sources() {
     }
 
-    /** A TCP connection: {@code java.net.Socket} for streams, {@code SocketChannel} for channels. */
-    static Source tcp(InetSocketAddress address) {
+    /**
+     * {@return a TCP connection}: {@code java.net.Socket} for streams, {@code SocketChannel} for channels
+     *
+     * @param address the peer
+     */
+    public static Source tcp(InetSocketAddress address) {
         return new Base() {
             @Override
             public InputStream stream() throws IOException {
@@ -52,8 +56,12 @@ final class Sources {
         };
     }
 
-    /** A Unix domain socket; streams wrap the channel, as the JDK offers no Unix {@code Socket}. */
-    static Source unix(Path path) {
+    /**
+     * {@return a Unix domain socket}; streams wrap the channel, as the JDK offers no Unix {@code Socket}
+     *
+     * @param path the socket's path
+     */
+    public static Source unix(Path path) {
         UnixDomainSocketAddress address = UnixDomainSocketAddress.of(path);
         return new Base() {
             @Override
@@ -75,8 +83,12 @@ final class Sources {
         };
     }
 
-    /** A file: {@code FileInputStream} for streams, {@code FileChannel} for channels. */
-    static Source file(Path path) {
+    /**
+     * {@return a file}: {@code FileInputStream} for streams, {@code FileChannel} for channels
+     *
+     * @param path the file
+     */
+    public static Source file(Path path) {
         return new Base() {
             @Override
             public InputStream stream() throws IOException {
@@ -90,8 +102,8 @@ final class Sources {
         };
     }
 
-    /** Standard input, as the second article read it. */
-    static Source stdin() {
+    /** {@return standard input, as the second article read it} */
+    public static Source stdin() {
         return new Source() {
             /** Standard input as a native pipe channel, once a busy-polling strategy asked for it. */
             private NativePipe pipe;

@@ -106,22 +106,6 @@ public enum Strategies implements CliName {
         return this == WIRESPEED_SPIN || this == NATIVE_SPIN || this == URING_SPIN;
     }
 
-    /** {@return the command-line name, as in {@code --strategy buffered-readint}} */
-    @Override
-    public String cliName() {
-        return CliName.of(this);
-    }
-
-    /**
-     * {@return the strategy of a command-line name}
-     *
-     * @param name as in {@code --strategy}
-     * @throws IllegalArgumentException naming the known strategies
-     */
-    public static Strategies byName(String name) {
-        return CliName.byName(values(), "strategy", name);
-    }
-
     @Override
     public String toString() {
         return cliName();

@@ -1,5 +1,6 @@
 package dev.wirespeed.lab.env;
 
+import dev.wirespeed.lab.Listening;
 import dev.wirespeed.lab.result.ChildReport;
 import dev.wirespeed.lab.result.ChildReports;
 import java.io.BufferedReader;
@@ -19,8 +20,8 @@ import java.util.regex.Pattern;
  * reports and draining what else it prints.
  */
 public final class Children {
-    /** What every server of the lab (Java and C) prints first on standard error. */
-    private static final Pattern LISTENING = Pattern.compile("listening on (?:[^:]+:(\\d+)|\\S+)");
+    /** What every server of the lab (Java and C) prints first on standard error: {@link Listening}. */
+    private static final Pattern LISTENING = Pattern.compile(Pattern.quote(Listening.PREFIX) + "(?:[^:]+:(\\d+)|\\S+)");
 
     private Children() {
     }

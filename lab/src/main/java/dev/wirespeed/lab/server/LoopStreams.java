@@ -13,7 +13,7 @@ import java.nio.ByteBuffer;
  *
  * <p>Thread safety: one instance serves every loop; a connection's state is its attachment.
  */
-final class LoopStreams implements ConnectionHandler {
+public final class LoopStreams implements ConnectionHandler {
     private final SizeRange sizes;
     private final long count;
     private final byte[] pattern;
@@ -31,10 +31,12 @@ final class LoopStreams implements ConnectionHandler {
     }
 
     /**
+     * A handler streaming to every connection.
+     *
      * @param sizes the body sizes
      * @param count frames per connection, or {@code Long.MAX_VALUE} for an endless stream
      */
-    LoopStreams(SizeRange sizes, long count) {
+    public LoopStreams(SizeRange sizes, long count) {
         this.sizes = sizes;
         this.count = count;
         this.pattern = SequenceStream.pattern(sizes.max());

@@ -1,89 +1,43 @@
 package dev.wirespeed.lab.experiments.files;
 
-import dev.wirespeed.io.ByteCounts;
-import dev.wirespeed.io.ReadAll;
+import dev.wirespeed.contenders.NewlineCountContender;
 import dev.wirespeed.lab.result.Role;
-import java.io.BufferedInputStream;
-import java.io.FileInputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.lang.foreign.Arena;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
-/** One way of counting the newlines of a file: the article's four, the library's two, and {@code wc -l}. */
+/**
+ * A row of the experiment: one way of counting the newlines of a file, the article's four and the
+ * library's two ({@link NewlineCountContender}), and {@code wc -l}, as the tables name them.
+ */
 enum Counter {
     /** {@code FileInputStream.read()} per byte. */
-    NO_BUFFERING("no buffering", Role.ARTICLE, 170.308) {
-        @Override
-        long count(Path file) throws IOException {
-            try (InputStream in = new FileInputStream(file.toFile())) {
-                return countPerByte(in);
-            }
-        }
-    },
+    NO_BUFFERING("no buffering", Role.ARTICLE, 170.308, NewlineCountContender.NO_BUFFERING),
     /** {@code BufferedInputStream.read()} per byte. */
-    BUFFERED_INPUT_STREAM("BufferedInputStream", Role.ARTICLE, 0.693) {
-        @Override
-        long count(Path file) throws IOException {
-            try (InputStream in = new BufferedInputStream(new FileInputStream(file.toFile()))) {
-                return countPerByte(in);
-            }
-        }
-    },
+    BUFFERED_INPUT_STREAM("BufferedInputStream", Role.ARTICLE, 0.693, NewlineCountContender.BUFFERED_INPUT_STREAM),
     /** A manual 8 KiB array, scanned in a loop. */
-    MANUAL_8K("manual 8 KiB buffer", Role.ARTICLE, 0.148) {
-        @Override
-        long count(Path file) throws IOException {
-            return manual(file, 8192);
-        }
-    },
+    MANUAL_8K("manual 8 KiB buffer", Role.ARTICLE, 0.148, NewlineCountContender.MANUAL_8K),
     /** The whole file in one array. */
-    WHOLE_FILE("whole-file buffer", Role.ARTICLE, 0.188) {
-        @Override
-        long count(Path file) throws IOException {
-            return manual(file, (int) Math.min(Files.size(file), Integer.MAX_VALUE - 8));
-        }
-    },
+    WHOLE_FILE("whole-file buffer", Role.ARTICLE, 0.188, NewlineCountContender.WHOLE_FILE),
     /** The library's count of a file. */
-    COUNT_PATH("wirespeed ByteCounts.count(Path)", Role.LIBRARY, Double.NaN) {
-        @Override
-        long count(Path file) throws IOException {
-            return ByteCounts.count(file, (byte) '\n');
-        }
-    },
+    COUNT_PATH("wirespeed ByteCounts.count(Path)", Role.LIBRARY, Double.NaN, NewlineCountContender.WIRESPEED_PATH),
     /** The library's count of a mapped file. */
-    COUNT_MAPPED("wirespeed ByteCounts (map, then count)", Role.LIBRARY, Double.NaN) {
-        @Override
-        long count(Path file) throws IOException {
-            try (Arena arena = Arena.ofConfined()) {
-                return ByteCounts.count(ReadAll.mapFile(file, arena), (byte) '\n');
-            }
-        }
-    },
+    COUNT_MAPPED("wirespeed ByteCounts (map, then count)", Role.LIBRARY, Double.NaN,
+            NewlineCountContender.WIRESPEED_MAPPED),
     /** {@code wc -l}: the ceiling. */
-    WC("wc -l", Role.CEILING, Double.NaN) {
-        @Override
-        long count(Path file) throws IOException, InterruptedException {
-            Process wc = new ProcessBuilder("wc", "-l", file.toString()).start();
-            String out = new String(wc.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).strip();
-            if (!wc.waitFor(5, TimeUnit.MINUTES) || wc.exitValue() != 0) {
-                throw new IOException("wc -l failed: " + out);
-            }
-            return Long.parseLong(out.split("\\s+")[0]);
-        }
-    };
+    WC("wc -l", Role.CEILING, Double.NaN, null);
 
     private final String label;
     private final Role role;
     private final double publishedMs;
+    private final NewlineCountContender contender;
 
-    Counter(String label, Role role, double publishedMs) {
+    Counter(String label, Role role, double publishedMs, NewlineCountContender contender) {
         this.label = label;
         this.role = role;
         this.publishedMs = publishedMs;
+        this.contender = contender;
     }
 
     /** {@return the row's name} */
@@ -103,36 +57,20 @@ enum Counter {
 
     /** {@return whether it reads a byte per call: seconds per pass on a large file, nothing new to learn} */
     boolean perByte() {
-        return this == NO_BUFFERING || this == BUFFERED_INPUT_STREAM;
+        return contender != null && contender.perByte();
     }
 
     /** {@return the newlines in {@code file}} */
-    abstract long count(Path file) throws IOException, InterruptedException;
-
-    private static long countPerByte(InputStream in) throws IOException {
-        long count = 0;
-        int b;
-        while ((b = in.read()) != -1) {
-            if (b == '\n') {
-                count++;
-            }
-        }
-        return count;
+    long count(Path file) throws IOException, InterruptedException {
+        return contender != null ? contender.count(file) : wc(file);
     }
 
-    private static long manual(Path file, int bufferSize) throws IOException {
-        byte[] buffer = new byte[bufferSize];
-        long count = 0;
-        try (InputStream in = new FileInputStream(file.toFile())) {
-            int n;
-            while ((n = in.read(buffer)) != -1) {
-                for (int i = 0; i < n; i++) {
-                    if (buffer[i] == '\n') {
-                        count++;
-                    }
-                }
-            }
+    private static long wc(Path file) throws IOException, InterruptedException {
+        Process wc = new ProcessBuilder("wc", "-l", file.toString()).start();
+        String out = new String(wc.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).strip();
+        if (!wc.waitFor(5, TimeUnit.MINUTES) || wc.exitValue() != 0) {
+            throw new IOException("wc -l failed: " + out);
         }
-        return count;
+        return Long.parseLong(out.split("\\s+")[0]);
     }
 }

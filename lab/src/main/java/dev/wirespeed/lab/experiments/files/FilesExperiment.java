@@ -1,5 +1,6 @@
 package dev.wirespeed.lab.experiments.files;
 
+import dev.wirespeed.contenders.ArticleCsv;
 import dev.wirespeed.lab.env.InProcess;
 import dev.wirespeed.lab.env.Tools;
 import dev.wirespeed.lab.experiment.CaseRunner;
@@ -18,8 +19,6 @@ import dev.wirespeed.lab.result.Stats;
 import dev.wirespeed.lab.result.Table;
 import dev.wirespeed.lab.result.Unit;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -35,8 +34,6 @@ import java.util.Map;
  * ceiling. Runs in the lab's own JVM, its thread pinned to one CPU.
  */
 public final class FilesExperiment implements Experiment<FilesCase, Rate> {
-    private static final byte[] LINE = "0,1,2,3,4,5,6,7,8,9\n".getBytes(StandardCharsets.US_ASCII);
-    private static final int CSV_LINES = 10_000;
 
     /** Creates the experiment. */
     public FilesExperiment() {
@@ -85,8 +82,9 @@ public final class FilesExperiment implements Experiment<FilesCase, Rate> {
     public CaseRunner<FilesCase, Rate> open(LabContext lab) throws IOException {
         Path dir = memoryBackedDirectory(lab);
         Map<FilesCase.Input, Path> files = new EnumMap<>(FilesCase.Input.class);
-        files.put(FilesCase.Input.CSV, writeLines(dir.resolve("simple-csv-file.csv"), CSV_LINES));
-        files.put(FilesCase.Input.LARGE, writeLines(dir.resolve("lines.csv"), largeSize(lab.mode()) / LINE.length));
+        files.put(FilesCase.Input.CSV, ArticleCsv.write(dir.resolve("simple-csv-file.csv"), ArticleCsv.ARTICLE_LINES));
+        files.put(FilesCase.Input.LARGE, ArticleCsv.write(dir.resolve("lines.csv"),
+                largeSize(lab.mode()) / ArticleCsv.LINE_LENGTH));
         InProcess pinned = InProcess.pin(lab::note);
         return new CaseRunner<>() {
             @Override
@@ -94,7 +92,7 @@ public final class FilesExperiment implements Experiment<FilesCase, Rate> {
                 Path file = files.get(kase.input());
                 long size = Files.size(file);
                 lab.progress("files " + label(kase.input(), size) + ": " + kase.counter().label());
-                Stats mb = measure(kase.counter(), file, size, size / LINE.length, lab.mode());
+                Stats mb = measure(kase.counter(), file, size, size / ArticleCsv.LINE_LENGTH, lab.mode());
                 lab.stepDone();
                 return new Rate(pinned.placement(), size, mb);
             }
@@ -125,19 +123,6 @@ public final class FilesExperiment implements Experiment<FilesCase, Rate> {
         lab.note("files: no tmpfs with room; the test files are in " + System.getProperty("java.io.tmpdir")
                 + " and may be evicted from the page cache between runs");
         return Files.createTempDirectory("wirespeed-files-");
-    }
-
-    static Path writeLines(Path file, long lines) throws IOException {
-        byte[] block = new byte[LINE.length * 4096];
-        for (int i = 0; i < 4096; i++) {
-            System.arraycopy(LINE, 0, block, i * LINE.length, LINE.length);
-        }
-        try (OutputStream out = Files.newOutputStream(file)) {
-            for (long written = 0; written < lines; written += 4096) {
-                out.write(block, 0, (int) Math.min(4096, lines - written) * LINE.length);
-            }
-        }
-        return file;
     }
 
     private static String label(FilesCase.Input input, long size) {

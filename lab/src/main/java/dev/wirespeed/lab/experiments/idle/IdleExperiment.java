@@ -1,6 +1,7 @@
 package dev.wirespeed.lab.experiments.idle;
 
 import dev.wirespeed.lab.Idle;
+import dev.wirespeed.lab.Transport;
 import dev.wirespeed.lab.env.Children;
 import dev.wirespeed.lab.experiment.CaseRunner;
 import dev.wirespeed.lab.experiment.Experiment;
@@ -91,8 +92,8 @@ public final class IdleExperiment implements Experiment<IdleCell, IdleResult> {
                 if (!cell.placement().equals(placement)) {
                     close();
                     placement = cell.placement();
-                    server = lab.jvm().start(placement.serverCpu(), "server", List.of("server", "--transport", "tcp",
-                            "--port", "0", "--size", String.valueOf(SIZE)));
+                    server = lab.jvm().start(placement.serverCpu(), "server", List.of("server", "--transport",
+                            Transport.TCP.cliName(), "--port", "0", "--size", String.valueOf(SIZE)));
                     serverPort = Children.awaitListening(server, null);
                 }
                 List<Double> mb = new ArrayList<>();
@@ -116,7 +117,8 @@ public final class IdleExperiment implements Experiment<IdleCell, IdleResult> {
             }
 
             private List<ChildReport.Round> stream(IdleCell cell, LabContext lab) throws IOException, InterruptedException {
-                List<String> args = new ArrayList<>(List.of("client", "--transport", "tcp", "--port", serverPort));
+                List<String> args = new ArrayList<>(List.of("client", "--transport", Transport.TCP.cliName(),
+                        "--port", serverPort));
                 args.addAll(cell.row().clientArgs());
                 args.addAll(lab.mode().clientRoundOptions());
                 args.add("--json");
@@ -125,7 +127,8 @@ public final class IdleExperiment implements Experiment<IdleCell, IdleResult> {
             }
 
             private ChildReport.Latency pingPong(IdleCell cell, LabContext lab) throws IOException, InterruptedException {
-                List<String> echoArgs = new ArrayList<>(List.of("echo", "--transport", "tcp", "--port", "0"));
+                List<String> echoArgs = new ArrayList<>(List.of("echo", "--transport", Transport.TCP.cliName(),
+                        "--port", "0"));
                 echoArgs.addAll(cell.row().echoArgs());
                 if (cell.row().idle() != Idle.BUSY_SPIN) { // a busy-spinning echo would starve its own primer
                     echoArgs.addAll(lab.mode().pingWarmup().echoOptions());
@@ -134,9 +137,9 @@ public final class IdleExperiment implements Experiment<IdleCell, IdleResult> {
                 Process echo = lab.jvm().start(cell.placement().serverCpu(), "echo-idle", echoArgs);
                 try {
                     String port = Children.awaitListening(echo, null);
-                    List<String> pingArgs = new ArrayList<>(List.of("ping", "--transport", "tcp", "--port", port,
-                            "--count", String.valueOf(count(cell, lab)), "--warmup", String.valueOf(warmup(cell, lab)),
-                            "--size", String.valueOf(SIZE), "--json"));
+                    List<String> pingArgs = new ArrayList<>(List.of("ping", "--transport", Transport.TCP.cliName(),
+                            "--port", port, "--count", String.valueOf(count(cell, lab)), "--warmup",
+                            String.valueOf(warmup(cell, lab)), "--size", String.valueOf(SIZE), "--json"));
                     pingArgs.addAll(cell.row().pingArgs());
                     pingArgs.addAll(lab.mode().pingWarmup().pingOptions());
                     Process ping = new ProcessBuilder(lab.jvm().command(cell.placement().clientCpu(), pingArgs)).start();

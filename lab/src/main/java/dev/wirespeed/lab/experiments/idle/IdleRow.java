@@ -1,6 +1,10 @@
 package dev.wirespeed.lab.experiments.idle;
 
 import dev.wirespeed.lab.Idle;
+import dev.wirespeed.lab.client.Strategies;
+import dev.wirespeed.lab.pingpong.EchoArgs;
+import dev.wirespeed.lab.pingpong.EchoImpl;
+import dev.wirespeed.lab.pingpong.Impl;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -27,17 +31,19 @@ public record IdleRow(Idle idle) {
 
     /** {@return the client's options: strategy and idle strategy} */
     List<String> clientArgs() {
-        return idle == null ? List.of("--strategy", "wirespeed")
-                : List.of("--strategy", "wirespeed-spin", "--idle", idle.cliName());
+        return idle == null ? List.of("--strategy", Strategies.WIRESPEED.cliName())
+                : List.of("--strategy", Strategies.WIRESPEED_SPIN.cliName(), "--idle", idle.cliName());
     }
 
     /** {@return the echo's options} */
     List<String> echoArgs() {
-        return idle == null ? List.of("--impl", "jdk") : List.of("--impl", "jdk", "--spin", "--idle", idle.cliName());
+        EchoArgs echo = EchoArgs.of(EchoImpl.JDK);
+        return (idle == null ? echo : echo.withSpin(idle)).args();
     }
 
     /** {@return the ping's options} */
     List<String> pingArgs() {
-        return idle == null ? List.of("--impl", "jdk") : List.of("--impl", "jdk-spin", "--idle", idle.cliName());
+        return idle == null ? List.of("--impl", Impl.JDK.cliName())
+                : List.of("--impl", Impl.JDK_SPIN.cliName(), "--idle", idle.cliName());
     }
 }

@@ -1,8 +1,8 @@
 package dev.wirespeed.lab.experiments.latency;
 
-import dev.wirespeed.lab.latency.Impl;
-import dev.wirespeed.lab.latency.Ring;
-import dev.wirespeed.lab.latency.SocketApi;
+import dev.wirespeed.lab.pingpong.Impl;
+import dev.wirespeed.lab.Ring;
+import dev.wirespeed.lab.pingpong.SocketApi;
 import dev.wirespeed.lab.result.Role;
 
 /** One row of the latency table: how ping and echo talk. */

@@ -1,5 +1,7 @@
 package dev.wirespeed.lab.experiments.latency;
 
+import dev.wirespeed.lab.Ring;
+import dev.wirespeed.lab.Transport;
 import dev.wirespeed.lab.env.CPrograms;
 import dev.wirespeed.lab.env.Children;
 import dev.wirespeed.lab.experiment.CaseRunner;
@@ -7,9 +9,9 @@ import dev.wirespeed.lab.experiment.Experiment;
 import dev.wirespeed.lab.experiment.LabContext;
 import dev.wirespeed.lab.experiment.Mode;
 import dev.wirespeed.lab.experiment.Results;
-import dev.wirespeed.lab.latency.Impl;
-import dev.wirespeed.lab.latency.Ring;
-import dev.wirespeed.lab.latency.SocketApi;
+import dev.wirespeed.lab.pingpong.EchoArgs;
+import dev.wirespeed.lab.pingpong.Impl;
+import dev.wirespeed.lab.pingpong.SocketApi;
 import dev.wirespeed.lab.result.Check;
 import dev.wirespeed.lab.result.ChildReport;
 import dev.wirespeed.lab.result.Figure;
@@ -238,15 +240,12 @@ public final class LatencyExperiment implements Experiment<LatencyCell, Distribu
 
     /** {@return the echo that {@code ping --impl impl} talks to}, waiting as that ping does */
     private static List<String> javaEcho(Impl ping, int cpu, LabContext lab) {
-        // Netty pings our blocking JDK echo: the peer is measured on the side a user would replace.
-        String impl = ping.api().cliName();
-        List<String> args = new ArrayList<>(List.of("echo", "--transport", "tcp", "--port", "0", "--impl", impl));
-        if (ping.spin()) {
-            args.add("--spin");
-        }
+        EchoArgs echo = ping.echo();
+        List<String> args = new ArrayList<>(List.of("echo", "--transport", Transport.TCP.cliName(), "--port", "0"));
+        args.addAll(echo.args());
         args.addAll(lab.mode().pingWarmup().echoOptions());
         // Echoes of one placement run side by side: each kind has an archive of its own.
-        return lab.jvm().command(cpu, "echo-" + impl + (ping.spin() ? "-spin" : ""), args);
+        return lab.jvm().command(cpu, "echo-" + echo.impl().cliName() + (echo.spin() ? "-spin" : ""), args);
     }
 
     private static ChildReport.Latency ping(LatencyCell cell, LabContext lab, Path pingpong, String port)
@@ -281,8 +280,8 @@ public final class LatencyExperiment implements Experiment<LatencyCell, Distribu
     }
 
     private static List<String> javaPing(Impl impl, List<String> loop, String port, int cpu, LabContext lab) {
-        List<String> args = new ArrayList<>(List.of("ping", "--transport", "tcp", "--port", port, "--impl",
-                impl.cliName()));
+        List<String> args = new ArrayList<>(List.of("ping", "--transport", Transport.TCP.cliName(),
+                "--port", port, "--impl", impl.cliName()));
         args.addAll(loop);
         args.addAll(List.of("--count", String.valueOf(count(lab)), "--warmup", String.valueOf(warmup(lab)), "--size",
                 String.valueOf(SIZE), "--json"));

@@ -1,5 +1,6 @@
 package dev.wirespeed.lab.experiments.many;
 
+import dev.wirespeed.lab.Transport;
 import dev.wirespeed.lab.env.CPrograms;
 import dev.wirespeed.lab.env.Children;
 import dev.wirespeed.lab.env.VethLink;
@@ -205,8 +206,8 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
                 if (s.echoArgs() == null) {
                     command = Children.pinned(placement.serverCpu(), List.of(many.toString(), "echo", address, "0"));
                 } else {
-                    List<String> args = new ArrayList<>(List.of("echo", "--transport", "tcp", "--port", "0", "--bind",
-                            address));
+                    List<String> args = new ArrayList<>(List.of("echo", "--transport", Transport.TCP.cliName(),
+                            "--port", "0", "--bind", address));
                     args.addAll(s.echoArgs());
                     command = lab.jvm().command(placement.serverCpu(), "echo-many-" + s.name().toLowerCase(Locale.ROOT),
                             args);

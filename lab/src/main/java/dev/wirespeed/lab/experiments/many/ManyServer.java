@@ -1,8 +1,10 @@
 package dev.wirespeed.lab.experiments.many;
 
-import dev.wirespeed.lab.NettyTransport;
+import dev.wirespeed.lab.Ring;
+import dev.wirespeed.lab.Threads;
+import dev.wirespeed.lab.pingpong.EchoArgs;
+import dev.wirespeed.lab.pingpong.EchoImpl;
 import dev.wirespeed.lab.result.Role;
-import dev.wirespeed.linux.uring.IoUringTransport;
 import java.util.List;
 
 /** A server of the many-connections experiment: an echo, each frame sent back unchanged. */
@@ -10,45 +12,45 @@ public enum ManyServer {
     /** {@code many echo}: one thread, epoll, a buffer per connection only while bytes are pending. */
     C_EPOLL("C epoll echo", Role.CEILING, null, true, true),
     /** {@code echo --loop}: the library's {@code FrameServer}, one loop over the JDK's {@code Selector}. */
-    LOOP("wirespeed FrameServer, 1 loop", Role.LIBRARY, List.of("--impl", "jdk", "--loop"), true, true),
+    LOOP("wirespeed FrameServer, 1 loop", Role.LIBRARY, EchoArgs.of(EchoImpl.JDK).onLoops(), true, true),
     /** {@code echo --loop --impl native}: the same loop over {@code epoll} through FFM ({@code EpollTransport}). */
-    LOOP_EPOLL("wirespeed FrameServer over epoll, 1 loop", Role.LIBRARY, List.of("--impl", "native", "--loop"), true,
+    LOOP_EPOLL("wirespeed FrameServer over epoll, 1 loop", Role.LIBRARY, EchoArgs.of(EchoImpl.NATIVE).onLoops(), true,
             true),
     /** {@code echo --loop --impl uring}: the same loop over io_uring through FFM ({@code IoUringTransport}). */
-    LOOP_URING("wirespeed FrameServer over io_uring, 1 loop", Role.LIBRARY, List.of("--impl", "uring", "--loop"), true,
+    LOOP_URING("wirespeed FrameServer over io_uring, 1 loop", Role.LIBRARY, EchoArgs.of(EchoImpl.URING).onLoops(), true,
             true),
     /** {@code echo --loop --impl uring --ring interrupt}: the io_uring loop with rings of no setup flags. */
     LOOP_URING_INTERRUPT("wirespeed FrameServer over io_uring, interrupt-driven ring", Role.LIBRARY,
-            List.of("--impl", "uring", "--loop", "--ring", "interrupt"), false, false),
+            EchoArgs.of(EchoImpl.URING).onLoops(Ring.INTERRUPT), false, false),
     /**
      * {@code echo --loop --impl uring --ring sqpoll}: the io_uring loop with a kernel thread taking its
      * submissions, pinned to the server's own CPU (the load has the other).
      */
     LOOP_URING_SQPOLL("wirespeed FrameServer over io_uring, SQPOLL on its CPU", Role.LIBRARY,
-            List.of("--impl", "uring", "--loop", "--ring", "sqpoll"), false, false),
+            EchoArgs.of(EchoImpl.URING).onLoops(Ring.SQPOLL), false, false),
     /** The same with the server's JFR events on and a recording of JFR's default settings: what they cost. */
     LOOP_EPOLL_JFR("wirespeed FrameServer over epoll, JFR events on", Role.LIBRARY,
-            List.of("--impl", "native", "--loop", "--jfr"), false, false),
+            EchoArgs.of(EchoImpl.NATIVE).onLoops().withJfr(), false, false),
     /** {@code echo --impl native}: the library's reader and writer, a platform thread per connection. */
-    THREADS("wirespeed, a platform thread per connection", Role.LIBRARY, List.of("--impl", "native"), false, true),
+    THREADS("wirespeed, a platform thread per connection", Role.LIBRARY, EchoArgs.of(EchoImpl.NATIVE), false, true),
     /** {@code echo --threads virtual}: the library over {@code SocketChannel}, a virtual thread per connection. */
-    VIRTUAL("SocketChannel, a virtual thread per connection", Role.JDK, List.of("--impl", "jdk", "--threads", "virtual"),
-            false, true),
+    VIRTUAL("SocketChannel, a virtual thread per connection", Role.JDK,
+            EchoArgs.of(EchoImpl.JDK).withThreads(Threads.VIRTUAL), false, true),
     /** {@code echo --impl netty}: Netty's epoll server, one event loop, {@code LengthFieldBasedFrameDecoder}. */
-    NETTY("Netty epoll, 1 event loop", Role.PEER, List.of("--impl", "netty"), true, false),
+    NETTY("Netty epoll, 1 event loop", Role.PEER, EchoArgs.of(EchoImpl.NETTY), true, false),
     /** {@code echo --impl netty-uring}: the same server over Netty's io_uring transport. */
-    NETTY_URING("Netty io_uring, 1 event loop", Role.PEER, List.of("--impl", "netty-uring"), false, false);
+    NETTY_URING("Netty io_uring, 1 event loop", Role.PEER, EchoArgs.of(EchoImpl.NETTY_URING), false, false);
 
     private final String label;
     private final Role role;
-    private final List<String> echoArgs;
+    private final EchoArgs echo;
     private final boolean holdsIdle;
     private final boolean bounded;
 
-    ManyServer(String label, Role role, List<String> echoArgs, boolean holdsIdle, boolean bounded) {
+    ManyServer(String label, Role role, EchoArgs echo, boolean holdsIdle, boolean bounded) {
         this.label = label;
         this.role = role;
-        this.echoArgs = echoArgs;
+        this.echo = echo;
         this.holdsIdle = holdsIdle;
         this.bounded = bounded;
     }
@@ -56,19 +58,10 @@ public enum ManyServer {
     /** {@return null where this machine can run the server, else why not} */
     public String unavailable() {
         return switch (this) {
-            case NETTY_URING -> NettyTransport.IO_URING.unavailable();
-            case LOOP_URING, LOOP_URING_INTERRUPT, LOOP_URING_SQPOLL -> uringUnavailable();
-            default -> null;
+            case C_EPOLL -> null;
+            case NETTY, NETTY_URING -> echo.impl().netty().unavailable();
+            default -> echo.loop() ? echo.impl().loop().unavailable() : echo.impl().api().unavailable();
         };
-    }
-
-    private static String uringUnavailable() {
-        try {
-            IoUringTransport.create();
-            return null;
-        } catch (UnsupportedOperationException e) {
-            return e.getMessage();
-        }
     }
 
     /** {@return the row's name in tables and results} */
@@ -83,7 +76,7 @@ public enum ManyServer {
 
     /** {@return the {@code wirespeed echo} options after the transport, or null for the C server} */
     List<String> echoArgs() {
-        return echoArgs;
+        return echo == null ? null : echo.args();
     }
 
     /**

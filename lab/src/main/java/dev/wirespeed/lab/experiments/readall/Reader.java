@@ -1,32 +1,28 @@
 package dev.wirespeed.lab.experiments.readall;
 
-import dev.wirespeed.io.ReadAll;
+import dev.wirespeed.contenders.ReadAllContender;
 import dev.wirespeed.lab.result.Medium;
 import dev.wirespeed.lab.result.Role;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** One way of reading everything: the JDK's and ours, from a stream of unknown size or a file. */
+/** A row of the experiment: one way of reading everything ({@link ReadAllContender}), as the tables name it. */
 enum Reader {
     /** {@code InputStream.readAllBytes()} on a stream that does not override it. */
-    JDK_STREAM("JDK readAllBytes (stream)", Role.JDK, Medium.STREAM),
+    JDK_STREAM("JDK readAllBytes (stream)", ReadAllContender.JDK_STREAM),
     /** {@code ReadAll.readAll(InputStream)}. */
-    OURS_STREAM("wirespeed ReadAll (stream)", Role.LIBRARY, Medium.STREAM),
+    OURS_STREAM("wirespeed ReadAll (stream)", ReadAllContender.WIRESPEED_STREAM),
     /** {@code Files.readAllBytes(Path)}. */
-    JDK_FILE("JDK Files.readAllBytes (file)", Role.JDK, Medium.FILE),
+    JDK_FILE("JDK Files.readAllBytes (file)", ReadAllContender.JDK_FILE),
     /** {@code ReadAll.readAll(Path)}. */
-    OURS_FILE("wirespeed ReadAll (file)", Role.LIBRARY, Medium.FILE);
+    OURS_FILE("wirespeed ReadAll (file)", ReadAllContender.WIRESPEED_FILE);
 
     private final String label;
-    private final Role role;
-    private final Medium medium;
+    private final ReadAllContender contender;
 
-    Reader(String label, Role role, Medium medium) {
+    Reader(String label, ReadAllContender contender) {
         this.label = label;
-        this.role = role;
-        this.medium = medium;
+        this.contender = contender;
     }
 
     String label() {
@@ -34,11 +30,11 @@ enum Reader {
     }
 
     Role role() {
-        return role;
+        return contender.library() ? Role.LIBRARY : Role.JDK;
     }
 
     Medium medium() {
-        return medium;
+        return contender.readsStream() ? Medium.STREAM : Medium.FILE;
     }
 
     /** {@return the JDK's reader of a medium} */
@@ -53,37 +49,6 @@ enum Reader {
 
     /** {@return every byte of {@code data} (a stream over it) or of {@code file}, which holds the same bytes} */
     byte[] read(byte[] data, Path file) throws IOException {
-        return switch (this) {
-            case JDK_STREAM -> stream(data).readAllBytes();
-            case OURS_STREAM -> ReadAll.readAll(stream(data));
-            case JDK_FILE -> Files.readAllBytes(file);
-            case OURS_FILE -> ReadAll.readAll(file);
-        };
-    }
-
-    /** A stream of unknown size over {@code data} that does not override {@code readAllBytes}. */
-    static InputStream stream(byte[] data) {
-        return new InputStream() {
-            private int at;
-
-            @Override
-            public int read() {
-                return at < data.length ? data[at++] & 0xFF : -1;
-            }
-
-            @Override
-            public int read(byte[] b, int off, int len) {
-                if (len == 0) {
-                    return 0;
-                }
-                if (at == data.length) {
-                    return -1;
-                }
-                int n = Math.min(len, data.length - at);
-                System.arraycopy(data, at, b, off, n);
-                at += n;
-                return n;
-            }
-        };
+        return contender.read(data, file);
     }
 }

@@ -11,7 +11,7 @@ import dev.wirespeed.lab.experiment.Experiment;
 import dev.wirespeed.lab.experiment.LabContext;
 import dev.wirespeed.lab.experiment.Mode;
 import dev.wirespeed.lab.experiment.Results;
-import dev.wirespeed.lab.latency.SocketApi;
+import dev.wirespeed.lab.pingpong.SocketApi;
 import dev.wirespeed.lab.result.ChildReport;
 import dev.wirespeed.lab.result.Finding;
 import dev.wirespeed.lab.result.Measurement;
@@ -289,18 +289,20 @@ public final class StreamExperiment implements Experiment<StreamCell, Throughput
             case StreamCase.Java java -> {
                 List<String> args = new ArrayList<>(List.of("client", "--strategy", java.strategy().cliName()));
                 args.addAll(lab.mode().clientRoundOptions());
-                args.addAll(List.of("--json", "--transport"));
+                args.addAll(List.of("--json", "--transport", link.client().cliName()));
                 switch (link) {
-                    case TCP -> args.addAll(List.of("tcp", "--port", servers.address(java.writer())));
-                    case UNIX -> args.addAll(List.of("unix", "--path", servers.address(java.writer())));
-                    case PIPE -> args.add("stdin");
+                    case TCP -> args.addAll(List.of("--port", servers.address(java.writer())));
+                    case UNIX -> args.addAll(List.of("--path", servers.address(java.writer())));
+                    case PIPE -> {
+                        // standard input
+                    }
                 }
                 reader = lab.jvm().command(placement.clientCpu(), args);
                 if (link == Link.PIPE && java.writer() == StreamCase.Writer.C) {
                     writer = Children.pinned(placement.serverCpu(), List.of(ceiling.toString(), "write", "stdout"));
                 } else if (link == Link.PIPE) {
-                    List<String> server = new ArrayList<>(List.of("server", "--transport", "stdout", "--size",
-                            String.valueOf(SIZE)));
+                    List<String> server = new ArrayList<>(List.of("server", "--transport", link.server().cliName(),
+                            "--size", String.valueOf(SIZE)));
                     if (java.pipeSize() > 0) {
                         server.addAll(List.of("--pipe-size", String.valueOf(java.pipeSize())));
                     }

@@ -1,5 +1,6 @@
 package dev.wirespeed.lab.experiments.stream;
 
+import dev.wirespeed.lab.Transport;
 import dev.wirespeed.lab.env.Children;
 import dev.wirespeed.lab.env.Jvm;
 import dev.wirespeed.lab.result.Placement;
@@ -46,7 +47,7 @@ final class StreamServers implements AutoCloseable {
 
     private String java() throws IOException {
         if (java == null) {
-            List<String> args = new ArrayList<>(List.of("server", "--transport", link.id(), "--size",
+            List<String> args = new ArrayList<>(List.of("server", "--transport", link.server().cliName(), "--size",
                     String.valueOf(StreamExperiment.SIZE)));
             args.addAll(link == Link.TCP ? List.of("--port", "0") : List.of("--path", socketPath("java")));
             java = jvm.start(placement.serverCpu(), "server", args);
@@ -57,9 +58,9 @@ final class StreamServers implements AutoCloseable {
 
     private String javaPerFrame() throws IOException {
         if (javaPerFrame == null) {
-            javaPerFrame = jvm.start(placement.serverCpu(), "server-per-frame", List.of("server", "--transport", "tcp",
-                    "--port", "0",
-                    "--size", String.valueOf(StreamExperiment.SIZE), "--write-per-frame"));
+            javaPerFrame = jvm.start(placement.serverCpu(), "server-per-frame", List.of("server", "--transport",
+                    Transport.TCP.cliName(), "--port", "0", "--size", String.valueOf(StreamExperiment.SIZE),
+                    "--write-per-frame"));
             javaPerFrameAddress = Children.awaitListening(javaPerFrame, null);
         }
         return javaPerFrameAddress;

@@ -1,6 +1,6 @@
 package dev.wirespeed.lab.experiments.tails;
 
-import dev.wirespeed.lab.latency.Impl;
+import dev.wirespeed.lab.pingpong.Impl;
 import dev.wirespeed.lab.result.Placement;
 
 /**

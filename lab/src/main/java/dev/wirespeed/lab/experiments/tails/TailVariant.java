@@ -1,5 +1,6 @@
 package dev.wirespeed.lab.experiments.tails;
 
+import dev.wirespeed.lab.CliName;
 import java.util.List;
 
 /**
@@ -41,6 +42,6 @@ public enum TailVariant {
 
     /** {@return a short id for archive names: JVMs of different options do not share class-data archives} */
     String id() {
-        return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+        return CliName.of(this);
     }
 }

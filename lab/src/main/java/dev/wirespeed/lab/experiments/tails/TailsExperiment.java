@@ -1,12 +1,13 @@
 package dev.wirespeed.lab.experiments.tails;
 
+import dev.wirespeed.lab.Transport;
 import dev.wirespeed.lab.env.Children;
 import dev.wirespeed.lab.experiment.CaseRunner;
 import dev.wirespeed.lab.experiment.Experiment;
 import dev.wirespeed.lab.experiment.LabContext;
 import dev.wirespeed.lab.experiment.Results;
 import dev.wirespeed.lab.experiments.latency.Distribution;
-import dev.wirespeed.lab.latency.Impl;
+import dev.wirespeed.lab.pingpong.Impl;
 import dev.wirespeed.lab.result.Check;
 import dev.wirespeed.lab.result.ChildReport;
 import dev.wirespeed.lab.result.Figure;
@@ -128,20 +129,17 @@ public final class TailsExperiment implements Experiment<TailCell, ChildReport.L
 
     private static ChildReport.Latency pingPong(TailCell.Row cell, LabContext lab) throws IOException, InterruptedException {
         Impl path = cell.path();
-        List<String> echoArgs = new ArrayList<>(List.of("echo", "--transport", "tcp", "--port", "0", "--impl",
-                path.api().cliName()));
-        if (path.spin()) {
-            echoArgs.add("--spin");
-        }
+        List<String> echoArgs = new ArrayList<>(List.of("echo", "--transport", Transport.TCP.cliName(), "--port", "0"));
+        echoArgs.addAll(path.echo().args());
         echoArgs.addAll(lab.mode().pingWarmup().echoOptions());
         List<String> options = cell.variant().options();
         Process echo = new ProcessBuilder(lab.jvm().command(cell.placement().serverCpu(),
                 "echo-tails-" + path.cliName() + "-" + cell.variant().id(), options, echoArgs)).start();
         try {
             String port = Children.awaitListening(echo, null);
-            List<String> pingArgs = new ArrayList<>(List.of("ping", "--transport", "tcp", "--port", port, "--impl",
-                    path.cliName(), "--count", String.valueOf(count(lab)), "--warmup", String.valueOf(warmup(lab)),
-                    "--size", String.valueOf(SIZE), "--json"));
+            List<String> pingArgs = new ArrayList<>(List.of("ping", "--transport", Transport.TCP.cliName(),
+                    "--port", port, "--impl", path.cliName(), "--count", String.valueOf(count(lab)), "--warmup",
+                    String.valueOf(warmup(lab)), "--size", String.valueOf(SIZE), "--json"));
             pingArgs.addAll(lab.mode().pingWarmup().pingOptions());
             Process ping = new ProcessBuilder(lab.jvm().command(cell.placement().clientCpu(),
                     "ping-tails-" + cell.variant().id(), options, pingArgs)).start();

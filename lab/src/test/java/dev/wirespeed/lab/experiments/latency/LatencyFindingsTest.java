@@ -9,7 +9,7 @@ import dev.wirespeed.lab.env.Jvm;
 import dev.wirespeed.lab.experiment.LabContext;
 import dev.wirespeed.lab.experiment.Mode;
 import dev.wirespeed.lab.experiment.Results;
-import dev.wirespeed.lab.latency.Impl;
+import dev.wirespeed.lab.pingpong.Impl;
 import dev.wirespeed.lab.result.Finding;
 import dev.wirespeed.lab.result.Percentile;
 import dev.wirespeed.lab.result.Placement;

@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.wirespeed.lab.experiment.Mode;
-import dev.wirespeed.lab.latency.Impl;
-import dev.wirespeed.lab.latency.Ring;
-import dev.wirespeed.lab.latency.SocketApi;
+import dev.wirespeed.lab.pingpong.Impl;
+import dev.wirespeed.lab.Ring;
+import dev.wirespeed.lab.pingpong.SocketApi;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

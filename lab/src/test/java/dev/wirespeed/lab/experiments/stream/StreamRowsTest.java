@@ -9,7 +9,7 @@ import dev.wirespeed.lab.NettyTransport;
 import dev.wirespeed.lab.client.Strategies;
 import dev.wirespeed.lab.experiment.Mode;
 import dev.wirespeed.lab.experiment.Results;
-import dev.wirespeed.lab.latency.SocketApi;
+import dev.wirespeed.lab.pingpong.SocketApi;
 import dev.wirespeed.lab.result.Placement;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -1,0 +1,192 @@
+package dev.wirespeed.lab.cli;
+
+import dev.wirespeed.frame.CorruptFrameException;
+import dev.wirespeed.frame.FrameFormat;
+import dev.wirespeed.frame.FrameTooLongException;
+import dev.wirespeed.frame.TruncatedFrameException;
+import dev.wirespeed.lab.ExitCode;
+import dev.wirespeed.lab.Idle;
+import dev.wirespeed.lab.Transport;
+import dev.wirespeed.lab.client.FrameCheck;
+import dev.wirespeed.lab.client.IdleWatchdog;
+import dev.wirespeed.lab.client.NettyClient;
+import dev.wirespeed.lab.client.Receiver;
+import dev.wirespeed.lab.client.Rounds;
+import dev.wirespeed.lab.client.Source;
+import dev.wirespeed.lab.client.Sources;
+import dev.wirespeed.lab.client.Strategies;
+import dev.wirespeed.testkit.SequenceMismatchException;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine;
+
+/** {@code wirespeed client}: reads the frame stream with one strategy and prints the articles' lines. */
+@Command(name = "client", mixinStandardHelpOptions = true,
+        description = {"Reads frames with one strategy and prints, per round of --messages frames (or of --round-ms "
+                + "milliseconds), 'Time for N msg: T; speed: X msg/s; Y MB/s' (T in ms, MB = 10^6 bytes, 8 header bytes "
+                + "counted), then a summary line.",
+            "With --round-ms the first round is a warm-up: it lasts --warmup-ms, then (unless --no-jit-settle) until "
+                + "the JIT has compiled nothing for one round's length, at most " + Rounds.ByTime.MAX_WARMUP_FACTOR
+                + " times --warmup-ms (and one round) in all.",
+            "Exit codes: 0 success, 2 bad command line, 3 the input broke the wire format, "
+                + "4 --verify found an unexpected frame, 5 I/O failure (refused, reset, --read-timeout)."})
+public final class ClientCommand implements Callable<Integer> {
+    /** A command whose options picocli sets. */
+    public ClientCommand() {
+    }
+
+    @Option(names = "--transport", required = true, description = "tcp, unix, stdin or file")
+    Transport transport;
+
+    @CommandLine.Mixin
+    ConnectOptions peer;
+
+    @Option(names = "--strategy", required = true, converter = Names.StrategyName.class,
+            description = "unbuffered, readint, buffered, buffered-readint, no-alloc, channel, channel-compact, "
+            + "zero-copy, wirespeed, wirespeed-spin, native, native-spin (tcp or unix), netty-nio, netty-epoll (tcp "
+            + "only)")
+    Strategies strategy;
+
+    /** Frames per round when neither {@code --messages} nor {@code --round-ms} is given. */
+    static final long DEFAULT_MESSAGES = 10_000_000;
+
+    @Option(names = "--idle", converter = Names.IdleName.class, description = "with a busy-polling strategy "
+            + "(wirespeed-spin, native-spin): what the reader does between empty reads: spin (the default: yield "
+            + "every 8th), busy-spin, yield, backoff")
+    Idle idle;
+
+    @Option(names = "--messages", description = "frames per round (default " + DEFAULT_MESSAGES + ")")
+    Long messages;
+
+    @Option(names = "--round-ms", paramLabel = "MS", description = "rounds of this many milliseconds instead of "
+            + "--messages frames (at least 1)")
+    Long roundMs;
+
+    @Option(names = "--warmup-ms", paramLabel = "MS", description = "with --round-ms: the least length of the first "
+            + "round, the warm-up (default 0: one round's length of JIT quiet is still waited for)")
+    Long warmupMs;
+
+    @Option(names = "--jit-settle", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "with --round-ms: whether the warm-up also waits for the JIT to settle (default true)")
+    boolean jitSettle;
+
+    @Option(names = "--rounds", defaultValue = "0", description = "rounds before stopping; 0: until the stream ends")
+    long rounds;
+
+    @Option(names = "--verify", description = "check every frame against the sequence stream")
+    boolean verify;
+
+    @Option(names = "--max-frame", defaultValue = "" + FrameFormat.DEFAULT_MAX_FRAME_LENGTH,
+            description = "largest body accepted (default ${DEFAULT-VALUE})")
+    int maxFrame;
+
+    @Option(names = "--json", description = "print JSON lines instead of text")
+    boolean json;
+
+    @Option(names = "--read-timeout", paramLabel = "MS", description = "tcp and unix: give up with exit code 5 "
+            + "when no complete frame has arrived for this many milliseconds, counted from the start, connecting "
+            + "included (default: wait for ever)")
+    Long readTimeout;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        PrintWriter err = spec.commandLine().getErr();
+        Rounds plan;
+        try {
+            FrameFormat.checkMaxFrameLength(maxFrame);
+            if (!strategy.supports(transport) && transport != Transport.STDOUT) {
+                throw new IllegalArgumentException("--strategy " + strategy + " needs --transport " + strategy.transportNames());
+            }
+            if (readTimeout != null && (readTimeout < 1 || (transport != Transport.TCP && transport != Transport.UNIX))) {
+                throw new IllegalArgumentException("--read-timeout=" + readTimeout + " must be >= 1 and needs "
+                        + "--transport tcp or unix");
+            }
+            plan = rounds();
+            if (idle != null && !strategy.polls()) {
+                throw new IllegalArgumentException("--idle " + idle + " needs a busy-polling --strategy: "
+                        + "wirespeed-spin or native-spin");
+            }
+        } catch (IllegalArgumentException e) {
+            err.println("wirespeed client: " + e.getMessage());
+            return ExitCode.USAGE;
+        }
+        Source source;
+        try {
+            source = switch (transport) {
+                case TCP -> Sources.tcp(peer.tcp(Defaults.STREAM_PORT));
+                case UNIX -> Sources.unix(peer.path(transport));
+                case FILE -> Sources.file(peer.path(transport));
+                case STDIN -> Sources.stdin();
+                default -> throw new IllegalArgumentException("--transport " + transport
+                        + " is not a client transport: use tcp, unix, stdin or file");
+            };
+        } catch (IllegalArgumentException e) {
+            err.println("wirespeed client: " + e.getMessage());
+            return ExitCode.USAGE;
+        }
+        Receiver receiver = new Receiver(verify ? FrameCheck.sequence() : null, plan, json, spec.commandLine().getOut());
+        int code = ExitCode.OK;
+        String problem = null;
+        IdleWatchdog watchdog = readTimeout == null ? null : new IdleWatchdog(receiver, readTimeout, source);
+        try (source) {
+            strategy.create((idle == null ? Idle.SPIN : idle).strategy()).read(source, receiver, maxFrame);
+        } catch (CorruptFrameException | FrameTooLongException | TruncatedFrameException
+                | NettyClient.IncompleteFrameException | NettyClient.BadFrameException e) {
+            code = ExitCode.BAD_INPUT;
+            problem = e.getMessage();
+        } catch (SequenceMismatchException e) {
+            code = ExitCode.VERIFY_FAILED;
+            problem = "verification failed: " + e.getMessage();
+        } catch (IOException e) {
+            code = ExitCode.IO_FAILURE;
+            problem = "I/O failure: " + e;
+        }
+        if (watchdog != null) {
+            watchdog.close();
+            if (watchdog.fired()) { // whatever the abort made the read throw, or a clean-looking end
+                code = ExitCode.IO_FAILURE;
+                problem = "read timed out: no complete frame for " + readTimeout + " ms";
+            }
+        }
+        receiver.finish(code == ExitCode.OK);
+        if (problem != null) {
+            err.println("wirespeed client: " + problem + " (after " + receiver.frames() + " complete frames, "
+                    + receiver.bytes() + " bytes)");
+            err.flush();
+        }
+        return code;
+    }
+
+    /** {@return the rounds the options ask for} @throws IllegalArgumentException naming the values */
+    private Rounds rounds() {
+        if (rounds < 0) {
+            throw new IllegalArgumentException("--rounds=" + rounds + " must be >= 0");
+        }
+        if (roundMs == null) {
+            if (warmupMs != null) {
+                throw new IllegalArgumentException("--warmup-ms=" + warmupMs + " needs --round-ms");
+            }
+            long frames = messages == null ? DEFAULT_MESSAGES : messages;
+            if (frames < 1) {
+                throw new IllegalArgumentException("--messages=" + frames + " must be >= 1");
+            }
+            return new Rounds.ByFrames(frames, rounds);
+        }
+        if (messages != null) {
+            throw new IllegalArgumentException("--messages=" + messages + " and --round-ms=" + roundMs
+                    + ": give one of them");
+        }
+        long warmup = warmupMs == null ? 0 : warmupMs;
+        if (roundMs < 1 || roundMs > 3_600_000 || warmup < 0 || warmup > 3_600_000) {
+            throw new IllegalArgumentException("--round-ms=" + roundMs + " must be 1 to 3600000 and --warmup-ms="
+                    + warmup + " 0 to 3600000");
+        }
+        return new Rounds.ByTime(roundMs * 1_000_000, warmup * 1_000_000, jitSettle, rounds);
+    }
+}
