@@ -48,7 +48,9 @@ public final class Environment {
         /** A headless Chromium, for rendering the lab's report. */
         CHROMIUM("chromium"),
         /** Network namespaces and a veth pair between them: root and {@code ip}. */
-        NETWORK_NAMESPACES("netns");
+        NETWORK_NAMESPACES("netns"),
+        /** The {@code git} command, for what the lab reads of its checkout. */
+        GIT("git");
 
         private final String key;
 

@@ -2,8 +2,9 @@ package dev.wirespeed.lab;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.wirespeed.testing.Environment.Feature;
+import dev.wirespeed.testing.Environment;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -93,7 +94,7 @@ class AcrossHostsTest {
 
     @Test
     void aVerifiedStreamAndRoundTripsCrossAVethPairBetweenNamespaces() throws Exception {
-        assumeTrue(unavailable == null, () -> "skipped: " + unavailable);
+        Environment.assume(Feature.NETWORK_NAMESPACES, unavailable == null, () -> unavailable);
         Process server = inNamespace(SERVER_NS, "server", "--transport", "tcp", "--bind", SERVER_IP, "--port", "0",
                 "--count", "300000");
         int port = Processes.listeningPort(server);

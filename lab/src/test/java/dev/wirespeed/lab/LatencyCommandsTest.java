@@ -2,9 +2,10 @@ package dev.wirespeed.lab;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.wirespeed.linux.uring.IoUringSupport;
+import dev.wirespeed.testing.Environment.Feature;
+import dev.wirespeed.testing.Environment;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
@@ -166,7 +167,7 @@ class LatencyCommandsTest {
         "uring, uring-spin, spin"})
     void everyIdleStrategyRoundTripsVerifiedFramesAtBothEnds(String echoImpl, String pingImpl, String idle)
             throws Exception {
-        assumeTrue(!echoImpl.equals("uring") || IoUringSupport.kernel().available(),
+        Environment.assume(Feature.IO_URING, !echoImpl.equals("uring") || IoUringSupport.kernel().available(),
                 () -> IoUringSupport.kernel().unavailableReason());
         int port = echo("--impl", echoImpl, "--spin", "--idle", idle);
         Run run = ping("--transport", "tcp", "--port", String.valueOf(port), "--impl", pingImpl, "--idle", idle,
@@ -176,7 +177,7 @@ class LatencyCommandsTest {
 
     @Test
     void theIoUringEchoAndPingWaitingInTheKernelRoundTripVerifiedFrames() throws Exception {
-        assumeTrue(IoUringSupport.kernel().available(), IoUringSupport.kernel().unavailableReason());
+        Environment.assume(Feature.IO_URING, IoUringSupport.kernel().available(), IoUringSupport.kernel()::unavailableReason);
         int port = echo("--impl", "uring");
         assertPercentiles(ping("--transport", "tcp", "--port", String.valueOf(port), "--impl", "uring", "--count",
                 "3000", "--warmup", "500", "--json"), "uring echo, uring ping");
@@ -187,7 +188,7 @@ class LatencyCommandsTest {
         "uring-spin, uring, interrupt", "uring-spin, uring, defer"})
     void theIoUringPingRoundTripsVerifiedFramesInEveryRingSetup(String pingImpl, String echoImpl, String ring)
             throws Exception {
-        assumeTrue(IoUringSupport.kernel().available(), IoUringSupport.kernel().unavailableReason());
+        Environment.assume(Feature.IO_URING, IoUringSupport.kernel().available(), IoUringSupport.kernel()::unavailableReason);
         int port = pingImpl.endsWith("-spin") ? echo("--impl", echoImpl, "--spin") : echo("--impl", echoImpl);
         assertPercentiles(ping("--transport", "tcp", "--port", String.valueOf(port), "--impl", pingImpl, "--ring", ring,
                 "--count", "3000", "--warmup", "500", "--json"), pingImpl + " ping, --ring " + ring);

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.wirespeed.lab.result.ChildReport;
 import dev.wirespeed.lab.result.ChildReports;
 import dev.wirespeed.loop.FrameServer;
+import dev.wirespeed.testing.Environment.Feature;
+import dev.wirespeed.testing.Environment;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.net.InetAddress;
@@ -19,7 +21,6 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -29,7 +30,7 @@ class ManyProgramTest {
     private static Path many() throws Exception {
         List<String> notes = new ArrayList<>();
         Optional<Path> program = new CPrograms(notes::add).get(CPrograms.Program.MANY);
-        Assumptions.assumeTrue(program.isPresent(), "no C compiler: " + notes);
+        Environment.assume(Feature.C_COMPILER, program.isPresent(), () -> "no C compiler: " + notes);
         return program.get();
     }
 

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.wirespeed.lab.result.ChildReport;
 import dev.wirespeed.lab.result.ChildReports;
+import dev.wirespeed.testing.Environment.Feature;
+import dev.wirespeed.testing.Environment;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -15,7 +17,6 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -25,7 +26,7 @@ class PingpongTest {
     private static Path pingpong() throws Exception {
         List<String> notes = new ArrayList<>();
         Optional<Path> program = new CPrograms(notes::add).get(CPrograms.Program.PINGPONG);
-        Assumptions.assumeTrue(program.isPresent(), "no C compiler: " + notes);
+        Environment.assume(Feature.C_COMPILER, program.isPresent(), () -> "no C compiler: " + notes);
         return program.get();
     }
 

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.wirespeed.lab.result.ChildReport;
 import dev.wirespeed.lab.result.ChildReports;
+import dev.wirespeed.testing.Environment.Feature;
+import dev.wirespeed.testing.Environment;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -16,7 +18,6 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -34,9 +35,9 @@ class VethLinkTest {
     void carriesEchoesIntoItsNamespaceAndLeavesNothingBehind() throws Exception {
         List<String> notes = new ArrayList<>();
         Optional<Path> many = new CPrograms(notes::add).get(CPrograms.Program.MANY);
-        Assumptions.assumeTrue(many.isPresent(), "no C compiler: " + notes);
+        Environment.assume(Feature.C_COMPILER, many.isPresent(), () -> "no C compiler: " + notes);
         Optional<VethLink> opened = VethLink.open(notes::add);
-        Assumptions.assumeTrue(opened.isPresent(), "no link on this machine: " + notes);
+        Environment.assume(Feature.NETWORK_NAMESPACES, opened.isPresent(), () -> "no link on this machine: " + notes);
         String namespace;
         try (VethLink link = opened.get()) {
             namespace = link.namespace();

@@ -3,8 +3,9 @@ package dev.wirespeed.lab.report;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.wirespeed.testing.Environment.Feature;
+import dev.wirespeed.testing.Environment;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -41,7 +42,7 @@ class ProvenanceTest {
 
     @Test
     void inACheckoutTheCommitIsHeadAndDirtyOnlyWhileTrackedFilesDiffer() throws Exception {
-        assumeTrue(git("--version") != null, "git is not installed");
+        Environment.assume(Feature.GIT, git("--version") != null, () -> "git is not installed");
         Path repo = Files.createDirectories(dir.resolve("repo"));
         Files.writeString(repo.resolve("a.txt"), "one\n");
         for (List<String> command : List.of(List.of("init", "-q"), List.of("add", "a.txt"),

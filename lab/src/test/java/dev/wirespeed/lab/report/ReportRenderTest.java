@@ -2,9 +2,10 @@ package dev.wirespeed.lab.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.wirespeed.lab.env.Tools;
+import dev.wirespeed.testing.Environment.Feature;
+import dev.wirespeed.testing.Environment;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -65,7 +66,7 @@ class ReportRenderTest {
     @Test
     void theReportRendersInHeadlessChromiumWithItsCharts() throws Exception {
         Optional<String> chromium = chromium();
-        assumeTrue(chromium.isPresent(), NO_CHROMIUM);
+        Environment.assume(Feature.CHROMIUM, chromium.isPresent(), () -> NO_CHROMIUM);
         Path page = Files.writeString(dir.resolve("index.html"), ReportHtml.render(SampleReport.create()));
         Path png = dir.resolve("report.png");
         List<String> common = List.of(chromium.get(), "--headless", "--no-sandbox", "--disable-gpu",

@@ -3,7 +3,6 @@ package dev.wirespeed.lab.experiments.latency;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.wirespeed.lab.env.Jvm;
 import dev.wirespeed.lab.experiment.LabContext;
@@ -15,6 +14,8 @@ import dev.wirespeed.lab.result.Percentile;
 import dev.wirespeed.lab.result.Placement;
 import dev.wirespeed.lab.result.Stats;
 import dev.wirespeed.linux.NativeSocket;
+import dev.wirespeed.testing.Environment.Feature;
+import dev.wirespeed.testing.Environment;
 import java.io.PrintWriter;
 import java.io.Writer;
 import java.util.EnumMap;
@@ -34,7 +35,8 @@ class LatencyFindingsTest {
 
     @BeforeEach
     void nativeSocketsExist() {
-        assumeTrue(NativeSocket.isSupported(), "the findings compare the native path, which needs Linux x64");
+        Environment.assume(Feature.NATIVE, NativeSocket.isSupported(),
+                () -> "the findings compare the native path, which needs Linux x64");
     }
 
     /** A distribution whose median is {@code p50}, whose fastest run was {@code fastest}, and p99 twice p50. */

@@ -3,12 +3,13 @@ package dev.wirespeed.lab.experiments.latency;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.wirespeed.lab.Ring;
 import dev.wirespeed.lab.experiment.Mode;
 import dev.wirespeed.lab.pingpong.Impl;
-import dev.wirespeed.lab.Ring;
 import dev.wirespeed.lab.pingpong.SocketApi;
+import dev.wirespeed.testing.Environment.Feature;
+import dev.wirespeed.testing.Environment;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -25,7 +26,7 @@ class LatencyRowsTest {
             assertTrue(LatencyExperiment.rows(true, mode).stream().noneMatch(LatencyRowsTest::readsThroughIoUring),
                     mode + ": " + LatencyExperiment.rows(true, mode));
         }
-        assumeTrue(SocketApi.URING.unavailable() == null, SocketApi.URING.unavailable());
+        Environment.assume(Feature.IO_URING, SocketApi.URING.unavailable() == null, SocketApi.URING::unavailable);
         List<LatencyCase> full = LatencyExperiment.rows(true, Mode.FULL);
         int nettyUring = Impl.NETTY_URING.unavailable() == null ? 1 : 0;
         assertEquals(2 + nettyUring + LatencyExperiment.RING_SETUPS.size(),

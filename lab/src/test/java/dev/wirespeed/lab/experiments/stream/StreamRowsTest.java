@@ -3,7 +3,6 @@ package dev.wirespeed.lab.experiments.stream;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.wirespeed.lab.NettyTransport;
 import dev.wirespeed.lab.client.Strategies;
@@ -11,6 +10,8 @@ import dev.wirespeed.lab.experiment.Mode;
 import dev.wirespeed.lab.experiment.Results;
 import dev.wirespeed.lab.pingpong.SocketApi;
 import dev.wirespeed.lab.result.Placement;
+import dev.wirespeed.testing.Environment.Feature;
+import dev.wirespeed.testing.Environment;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -21,7 +22,7 @@ import org.junit.jupiter.api.Test;
 class StreamRowsTest {
     @Test
     void theIoUringReadersAreRowsOfBothSocketTablesFedByTheJavaServerAndByTheCWriter() {
-        assumeTrue(SocketApi.URING.unavailable() == null, SocketApi.URING.unavailable());
+        Environment.assume(Feature.IO_URING, SocketApi.URING.unavailable() == null, SocketApi.URING::unavailable);
         for (Link link : List.of(Link.TCP, Link.UNIX)) {
             List<StreamCase> rows = new StreamExperiment(link).rows(true, false);
             for (Strategies uring : List.of(Strategies.URING, Strategies.URING_SPIN)) {
@@ -35,7 +36,8 @@ class StreamRowsTest {
 
     @Test
     void nettysIoUringTransportIsATcpRowOnly() {
-        assumeTrue(NettyTransport.IO_URING.unavailable() == null, NettyTransport.IO_URING.unavailable());
+        Environment.assume(Feature.IO_URING, NettyTransport.IO_URING.unavailable() == null,
+                NettyTransport.IO_URING::unavailable);
         assertTrue(new StreamExperiment(Link.TCP).rows(true, false).contains(new StreamCase.Java(Strategies.NETTY_URING)));
         assertFalse(new StreamExperiment(Link.UNIX).rows(true, false).contains(new StreamCase.Java(Strategies.NETTY_URING)));
     }
