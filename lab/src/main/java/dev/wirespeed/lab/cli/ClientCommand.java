@@ -46,8 +46,8 @@ public final class ClientCommand implements Callable<Integer> {
 
     @Option(names = "--strategy", required = true, converter = Names.StrategyName.class,
             description = "unbuffered, readint, buffered, buffered-readint, no-alloc, channel, channel-compact, "
-            + "zero-copy, wirespeed, wirespeed-spin, native, native-spin (tcp or unix), netty-nio, netty-epoll (tcp "
-            + "only)")
+            + "zero-copy, wirespeed, wirespeed-spin, native, native-spin, uring, uring-spin (tcp or unix), netty-nio, "
+            + "netty-epoll, netty-uring (tcp only)")
     Strategies strategy;
 
     /** Frames per round when neither {@code --messages} nor {@code --round-ms} is given. */

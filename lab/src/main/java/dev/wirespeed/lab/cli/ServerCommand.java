@@ -58,8 +58,8 @@ public final class ServerCommand implements Callable<Integer> {
     boolean writePerFrame;
 
     @Option(names = "--threads", defaultValue = "platform", converter = Names.ThreadsName.class,
-            description = "a platform or a virtual thread per connection (default ${DEFAULT-VALUE}; the README's load "
-                    + "section compares them)")
+            description = "a platform or a virtual thread per connection (default ${DEFAULT-VALUE}; "
+                    + "docs/investigations.md compares them)")
     Threads threads;
 
     @Option(names = "--loop", description = "serve every connection from event loops (the library's FrameServer), "
