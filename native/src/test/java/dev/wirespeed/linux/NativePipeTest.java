@@ -31,7 +31,7 @@ import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 
 /** {@link NativePipe}: reads, writes, the end of stream, non-blocking mode and what close puts back. */
-@EnabledOnOs(OS.LINUX)
+@EnabledOnOs(value = OS.LINUX, disabledReason = "the native path is Linux-only")
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class NativePipeTest {
     private static final long SEED = 0x5EEDL;

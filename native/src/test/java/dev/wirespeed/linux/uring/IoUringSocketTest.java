@@ -4,11 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.wirespeed.frame.FrameReader;
 import dev.wirespeed.frame.FrameWriter;
 import dev.wirespeed.io.IdleStrategy;
+import dev.wirespeed.linux.NativeFeatures;
 import dev.wirespeed.linux.NativeIoException;
 import dev.wirespeed.linux.NativeSocket;
 import dev.wirespeed.linux.internal.sys.FdDirection;
@@ -47,15 +47,14 @@ import org.junit.jupiter.params.provider.ValueSource;
  * this machine), and refused by a Unix domain socket without the writer noticing; no allocation per
  * call. The peer is a JDK socket.
  */
-@EnabledOnOs(OS.LINUX)
+@EnabledOnOs(value = OS.LINUX, disabledReason = "io_uring is Linux's")
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class IoUringSocketTest {
     private final List<AutoCloseable> open = new ArrayList<>();
 
     @BeforeAll
     static void needsIoUring() {
-        IoUringSupport kernel = IoUringSupport.kernel();
-        assumeTrue(kernel.available(), kernel.unavailableReason());
+        NativeFeatures.assumeIoUring();
     }
 
     @AfterEach

@@ -4,18 +4,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.wirespeed.linux.NativeFeatures;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 
 /** {@link IoUringSupport}: what a missing operation says, and why a ring cannot be opened, in words. */
-@EnabledOnOs(OS.LINUX)
+@EnabledOnOs(value = OS.LINUX, disabledReason = "io_uring is Linux's")
 class IoUringSupportTest {
     @Test
     void aMissingOperationIsNamedWithTheKernelRelease() {
-        assumeTrue(IoUringSupport.kernel().available(), IoUringSupport.kernel().unavailableReason());
+        NativeFeatures.assumeIoUring();
         IoUringSupport older = IoUringSupport.kernel().without(IoUring.Op.SEND_ZC, IoUring.Op.RECV);
         assertFalse(older.supports(IoUring.Op.SEND_ZC));
         older.require(IoUring.Op.NOP, IoUring.Op.SEND);

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.wirespeed.linux.NativeFeatures;
 import dev.wirespeed.linux.NativeIoException;
 import dev.wirespeed.loop.spi.Endpoint;
 import dev.wirespeed.loop.spi.LendingEndpoint;
@@ -43,15 +43,14 @@ import org.junit.jupiter.api.condition.OS;
  * released on close with operations in flight, a wake-up from another thread, a bounded wait, a
  * kernel without an operation, and no allocation per turn. Peers are JDK sockets.
  */
-@EnabledOnOs(OS.LINUX)
+@EnabledOnOs(value = OS.LINUX, disabledReason = "io_uring is Linux's")
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class IoUringTransportTest {
     private final List<AutoCloseable> open = new ArrayList<>();
 
     @BeforeAll
     static void needsIoUring() {
-        IoUringSupport kernel = IoUringSupport.kernel();
-        assumeTrue(kernel.available(), kernel.unavailableReason());
+        NativeFeatures.assumeIoUring();
     }
 
     @AfterEach

@@ -12,6 +12,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.wirespeed.io.ReadAll;
 import dev.wirespeed.io.spi.FileReadProvider;
 import dev.wirespeed.linux.internal.sys.LibC;
+import dev.wirespeed.testing.Environment;
+import dev.wirespeed.testing.Environment.Feature;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.lang.foreign.Arena;
@@ -56,8 +58,8 @@ class LinuxFileReadsTest {
 
     @BeforeAll
     static void onlyWhereUsable() {
-        // The build machine has Linux 6.5+ and runs the tests with native access; elsewhere this says why not.
-        Assumptions.assumeTrue(PROVIDER.usable(), PROVIDER.unusableReason());
+        // cachestat(2) is Linux 6.5's; the provider also needs native access, which the build grants.
+        Environment.assume(Feature.CACHESTAT, PROVIDER.usable(), PROVIDER::unusableReason);
     }
 
     private static byte[] data(int length, long seed) {

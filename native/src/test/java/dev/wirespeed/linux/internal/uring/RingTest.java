@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.wirespeed.linux.NativeFeatures;
 import dev.wirespeed.linux.NativeIoException;
 import dev.wirespeed.linux.NativePipe;
 import dev.wirespeed.linux.NativeSocket;
@@ -42,7 +42,7 @@ import org.junit.jupiter.api.condition.OS;
  * completions beyond the completion queue, pipes and sockets, cancellation, the setup modes and the
  * probe. Skipped, with the reason, where the machine has no usable io_uring.
  */
-@EnabledOnOs(OS.LINUX)
+@EnabledOnOs(value = OS.LINUX, disabledReason = "io_uring is Linux's")
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class RingTest {
     private static final int EINVAL = 22;
@@ -55,8 +55,7 @@ class RingTest {
 
     @BeforeAll
     static void needsIoUring() {
-        IoUringSupport kernel = IoUringSupport.kernel();
-        assumeTrue(kernel.available(), kernel.unavailableReason());
+        NativeFeatures.assumeIoUring();
     }
 
     @AfterEach
@@ -375,7 +374,7 @@ class RingTest {
 
     @Test
     void aDeferredTaskRunRingCompletesWhenItsThreadAsks() throws IOException {
-        assumeTrue(IoUringSupport.kernel().accepts(IoUring.Setup.DEFER_TASKRUN), "no DEFER_TASKRUN on this kernel");
+        NativeFeatures.assumeIoUringAccepts(IoUring.Setup.DEFER_TASKRUN);
         Ring ring = ring(IoUring.options().with(IoUring.Setup.SINGLE_ISSUER, IoUring.Setup.DEFER_TASKRUN));
         Pair pair = connect();
         MemorySegment in = arena.allocate(64);
@@ -393,7 +392,7 @@ class RingTest {
 
     @Test
     void aCooperativeRingDeliversCompletionsToAThreadThatOnlyPolls() throws IOException {
-        assumeTrue(IoUringSupport.kernel().accepts(IoUring.Setup.TASKRUN_FLAG), "no TASKRUN_FLAG on this kernel");
+        NativeFeatures.assumeIoUringAccepts(IoUring.Setup.TASKRUN_FLAG);
         Ring ring = ring(IoUring.options().with(IoUring.Setup.COOP_TASKRUN, IoUring.Setup.TASKRUN_FLAG));
         Pair pair = connect();
         MemorySegment in = arena.allocate(64);
@@ -419,7 +418,7 @@ class RingTest {
 
     @Test
     void aSubmissionPollingThreadTakesOperationsAndIsWokenAfterItSleeps() throws Exception {
-        assumeTrue(IoUringSupport.kernel().accepts(IoUring.Setup.SQPOLL), "no SQPOLL for this process");
+        NativeFeatures.assumeIoUringAccepts(IoUring.Setup.SQPOLL);
         Ring ring = ring(IoUring.options().entries(8).sqPoll(0, 10));
         Results results = new Results();
         assertTrue(ring.nop(1));
