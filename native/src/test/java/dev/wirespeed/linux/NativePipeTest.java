@@ -14,6 +14,7 @@ import dev.wirespeed.linux.internal.sys.FdCalls;
 import dev.wirespeed.linux.internal.sys.Flags;
 import dev.wirespeed.linux.internal.sys.LibC;
 import dev.wirespeed.linux.internal.sys.Sys;
+import dev.wirespeed.testing.Seed;
 import dev.wirespeed.testkit.SequenceStream;
 import dev.wirespeed.testkit.SequenceVerifier;
 import java.io.IOException;
@@ -29,18 +30,20 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** {@link NativePipe}: reads, writes, the end of stream, non-blocking mode and what close puts back. */
 @EnabledOnOs(value = OS.LINUX, disabledReason = "the native path is Linux-only")
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class NativePipeTest {
-    private static final long SEED = 0x5EEDL;
+    @RegisterExtension
+    static final Seed SEED = Seed.fromPropertyOrNew();
     private static final int F_DUPFD_CLOEXEC = 1030;
 
     @Test
     void bytesWrittenAtOneEndAreReadAtTheOtherThroughHeapAndDirectBuffersThenTheEnd() throws IOException {
         byte[] sent = new byte[3000];
-        new SplittableRandom(SEED).nextBytes(sent);
+        new SplittableRandom(SEED.value()).nextBytes(sent);
         NativePipe.Ends pipe = NativePipe.open();
         try (NativePipe source = pipe.source()) {
             try (NativePipe sink = pipe.sink()) {

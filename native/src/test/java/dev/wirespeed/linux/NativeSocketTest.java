@@ -11,6 +11,7 @@ import dev.wirespeed.frame.FrameReader;
 import dev.wirespeed.frame.FrameWriter;
 import dev.wirespeed.linux.internal.sys.Sys;
 import dev.wirespeed.testkit.SequenceStream;
+import dev.wirespeed.testing.Seed;
 import dev.wirespeed.testkit.SequenceVerifier;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -40,7 +42,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 @EnabledOnOs(value = OS.LINUX, disabledReason = "the native path is Linux-only")
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class NativeSocketTest {
-    private static final long SEED = Long.getLong("wirespeed.test.seed", System.nanoTime());
+    @RegisterExtension
+    static final Seed SEED = Seed.fromPropertyOrNew();
     private static final int FRAMES = 20_000;
 
     @TempDir
@@ -86,13 +89,13 @@ class NativeSocketTest {
         try (ServerSocketChannel server = jdkServer(transport)) {
             CompletableFuture<Void> writing = CompletableFuture.runAsync(() -> {
                 try (SocketChannel connection = server.accept()) {
-                    writeSequence(connection, SEED);
+                    writeSequence(connection, SEED.value());
                 } catch (IOException e) {
                     throw new RuntimeException(e);
                 }
             });
             try (NativeSocket socket = NativeSocket.connect(server.getLocalAddress())) {
-                assertEquals(FRAMES, readSequence(socket), "seed=" + SEED);
+                assertEquals(FRAMES, readSequence(socket));
                 assertEquals(-1, socket.read(ByteBuffer.allocateDirect(8)), "end of stream stays -1");
             }
             writing.get(30, TimeUnit.SECONDS);
@@ -107,13 +110,13 @@ class NativeSocketTest {
         try (NativeServerSocket server = NativeServerSocket.bind(address, 8)) {
             CompletableFuture<Void> writing = CompletableFuture.runAsync(() -> {
                 try (NativeSocket connection = server.accept()) {
-                    writeSequence(connection, SEED + 1);
+                    writeSequence(connection, SEED.value() + 1);
                 } catch (IOException e) {
                     throw new RuntimeException(e);
                 }
             });
             try (SocketChannel client = SocketChannel.open(server.localAddress())) {
-                assertEquals(FRAMES, readSequence(client), "seed=" + SEED);
+                assertEquals(FRAMES, readSequence(client));
             }
             writing.get(30, TimeUnit.SECONDS);
         }
@@ -125,7 +128,7 @@ class NativeSocketTest {
                 NativeSocket socket = NativeSocket.connect(server.getLocalAddress());
                 SocketChannel peer = server.accept()) {
             byte[] sent = new byte[1_000_000];
-            new SplittableRandom(SEED).nextBytes(sent);
+            new SplittableRandom(SEED.value()).nextBytes(sent);
             // 24 buffers, more than one call gathers: direct ones of varied sizes, an empty one, a heap one.
             ByteBuffer[] parts = new ByteBuffer[24];
             int from = 0;
@@ -186,7 +189,7 @@ class NativeSocketTest {
                 NativeSocket socket = NativeSocket.connect(server.getLocalAddress());
                 SocketChannel peer = server.accept()) {
             byte[] sent = new byte[200_000];
-            new SplittableRandom(SEED).nextBytes(sent);
+            new SplittableRandom(SEED.value()).nextBytes(sent);
             CompletableFuture<Void> writing = CompletableFuture.runAsync(() -> {
                 try {
                     ByteBuffer source = ByteBuffer.wrap(sent);
@@ -222,7 +225,7 @@ class NativeSocketTest {
                 SocketChannel peer = server.accept();
                 java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
             byte[] sent = new byte[5000];
-            new SplittableRandom(SEED).nextBytes(sent);
+            new SplittableRandom(SEED.value()).nextBytes(sent);
             java.lang.foreign.MemorySegment out = arena.allocate(sent.length);
             java.lang.foreign.MemorySegment.copy(java.lang.foreign.MemorySegment.ofArray(sent), 0, out, 0, sent.length);
             long written = 0;

@@ -12,6 +12,7 @@ import dev.wirespeed.linux.NativeFeatures;
 import dev.wirespeed.linux.NativeIoException;
 import dev.wirespeed.linux.NativeSocket;
 import dev.wirespeed.linux.internal.sys.FdDirection;
+import dev.wirespeed.testing.Seed;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -50,6 +52,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 @EnabledOnOs(value = OS.LINUX, disabledReason = "io_uring is Linux's")
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class IoUringSocketTest {
+    @RegisterExtension
+    static final Seed SEED = Seed.fromPropertyOrNew();
+
     private final List<AutoCloseable> open = new ArrayList<>();
 
     @BeforeAll
@@ -123,8 +128,7 @@ class IoUringSocketTest {
     void framesGoThroughTheRingAndComeBackUnchanged(Setting setting) throws Exception {
         Pair pair = connect(setting);
         CompletableFuture<Void> echoing = echo(pair.peer());
-        long seed = System.nanoTime();
-        SplittableRandom random = new SplittableRandom(seed);
+        SplittableRandom random = new SplittableRandom(SEED.value());
         FrameWriter writer = FrameWriter.builder(pair.ours()).bufferCapacity(64 * 1024).build();
         FrameReader reader = FrameReader.builder(pair.ours()).bufferCapacity(64 * 1024).build();
         List<byte[]> sent = new ArrayList<>();
@@ -139,10 +143,10 @@ class IoUringSocketTest {
                     int expectedType = k;
                     byte[] expected = sent.get(k);
                     assertTrue(reader.readFrame((type, b) -> {
-                        assertEquals(expectedType, type, "seed=" + seed);
+                        assertEquals(expectedType, type);
                         byte[] got = new byte[b.remaining()];
                         b.get(got);
-                        assertArrayEquals(expected, got, "frame " + expectedType + " seed=" + seed);
+                        assertArrayEquals(expected, got, "frame " + expectedType);
                     }));
                 }
             }

@@ -13,6 +13,7 @@ import dev.wirespeed.loop.spi.Endpoint;
 import dev.wirespeed.loop.spi.LendingEndpoint;
 import dev.wirespeed.loop.spi.Listener;
 import dev.wirespeed.loop.spi.Poller;
+import dev.wirespeed.testing.Seed;
 import dev.wirespeed.testing.SteadyState;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@link IoUringTransport}'s poller driven by hand on the test thread, where the contract suites
@@ -46,6 +48,9 @@ import org.junit.jupiter.api.condition.OS;
 @EnabledOnOs(value = OS.LINUX, disabledReason = "io_uring is Linux's")
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class IoUringTransportTest {
+    @RegisterExtension
+    static final Seed SEED = Seed.fromPropertyOrNew();
+
     private final List<AutoCloseable> open = new ArrayList<>();
 
     @BeforeAll
@@ -131,7 +136,7 @@ class IoUringTransportTest {
         Harness h = new Harness(IoUringTransport.create().receiveBuffers(2, 64));
         SocketChannel first = h.connect();
         SocketChannel second = h.connect();
-        long seed = System.nanoTime();
+        long seed = SEED.value();
         byte[] a = random(seed, 50_000);
         byte[] b = random(seed + 1, 50_000);
         CompletableFuture<Void> writers = CompletableFuture.allOf(
@@ -145,8 +150,8 @@ class IoUringTransportTest {
             h.poll(10);
         }
         writers.get(30, TimeUnit.SECONDS);
-        assertArrayEquals(a, bytes(gotA.flip()), "seed=" + seed);
-        assertArrayEquals(b, bytes(gotB.flip()), "seed=" + seed);
+        assertArrayEquals(a, bytes(gotA.flip()));
+        assertArrayEquals(b, bytes(gotB.flip()));
     }
 
     @Test
@@ -154,7 +159,7 @@ class IoUringTransportTest {
         // Two buffers of 64 bytes for 20,000 bytes: only consuming what was lent lets the receive go on.
         Harness h = new Harness(IoUringTransport.create().receiveBuffers(2, 64));
         SocketChannel peer = h.connect();
-        long seed = System.nanoTime();
+        long seed = SEED.value();
         SplittableRandom pieces = new SplittableRandom(seed);
         byte[] sent = random(seed, 20_000);
         CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> writeAll(peer, sent));
@@ -173,7 +178,7 @@ class IoUringTransportTest {
             e.consume(n);
         }
         writer.get(30, TimeUnit.SECONDS);
-        assertArrayEquals(sent, got.array(), "seed=" + seed);
+        assertArrayEquals(sent, got.array());
         assertNull(e.lend(), "nothing more was sent");
         IllegalArgumentException over = assertThrows(IllegalArgumentException.class, () -> e.consume(1));
         assertTrue(over.getMessage().startsWith("n=1 lent=0 "), over.getMessage());
