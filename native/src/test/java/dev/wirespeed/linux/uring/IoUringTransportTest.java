@@ -392,8 +392,9 @@ class IoUringTransportTest {
                 throw new AssertionError(e);
             }
         };
+        // The poller is driven on this thread, and so is the peer, a JDK socket whose calls are counted too.
         SteadyState.assertAllocatesNothingPerOperation("echoes, the peer's calls included",
-                Thread.currentThread().threadId(), 40_000, 60_000, i -> {
+                List.of(Thread.currentThread()), 0, i -> {
                     peer.write(message.clear());
                     back.clear();
                     while (back.hasRemaining()) {
