@@ -11,8 +11,9 @@ import dev.wirespeed.testing.Environment.Feature;
  * What the native module's tests need of the machine, each checked through
  * {@link Environment#assume(Feature, boolean, java.util.function.Supplier)}: where it is missing, a test is
  * skipped saying why, or fails where the build requires the feature ({@code .ci/run} requires them all).
- * Called from a {@code @BeforeAll} for what a whole class needs, or first thing in a test for what one
- * test needs.
+ * Called first thing in a test, or from a {@code @BeforeEach} for what every test of a class needs: not
+ * from a {@code @BeforeAll}, since Surefire reports a class skipped there as no test run, without the
+ * reason.
  *
  * <p>Thread safety: stateless.
  */

@@ -3,15 +3,15 @@ package dev.wirespeed.linux.epoll;
 import dev.wirespeed.linux.NativeFeatures;
 import dev.wirespeed.loop.FrameServer;
 import dev.wirespeed.testing.FrameServerContract;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 
 /** The server's contract on the Linux transport, {@code epoll} through FFM. */
 @EnabledOnOs(value = OS.LINUX, disabledReason = "epoll is Linux's")
 class EpollFrameServerTest extends FrameServerContract {
-    @BeforeAll
-    static void needsEpoll() {
+    @BeforeEach
+    void needsEpoll() {
         NativeFeatures.assumeEpoll();
     }
 

@@ -12,7 +12,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
@@ -20,8 +20,8 @@ import org.junit.jupiter.api.condition.OS;
 /** The server's contract on the io_uring transport, and its frames parsed where the ring received them. */
 @EnabledOnOs(value = OS.LINUX, disabledReason = "io_uring is Linux's")
 class IoUringFrameServerTest extends FrameServerContract {
-    @BeforeAll
-    static void needsIoUring() {
+    @BeforeEach
+    void needsIoUring() {
         NativeFeatures.assumeIoUring();
     }
 

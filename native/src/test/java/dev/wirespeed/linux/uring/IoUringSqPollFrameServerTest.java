@@ -3,7 +3,7 @@ package dev.wirespeed.linux.uring;
 import dev.wirespeed.linux.NativeFeatures;
 import dev.wirespeed.loop.FrameServer;
 import dev.wirespeed.testing.FrameServerContract;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 
@@ -14,8 +14,8 @@ import org.junit.jupiter.api.condition.OS;
  */
 @EnabledOnOs(value = OS.LINUX, disabledReason = "io_uring is Linux's")
 class IoUringSqPollFrameServerTest extends FrameServerContract {
-    @BeforeAll
-    static void needsIoUring() {
+    @BeforeEach
+    void needsIoUring() {
         NativeFeatures.assumeIoUring();
     }
 

@@ -31,7 +31,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.EnabledOnOs;
@@ -53,8 +53,8 @@ class IoUringTransportTest {
 
     private final List<AutoCloseable> open = new ArrayList<>();
 
-    @BeforeAll
-    static void needsIoUring() {
+    @BeforeEach
+    void needsIoUring() {
         NativeFeatures.assumeIoUring();
     }
 

@@ -37,7 +37,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -59,8 +59,8 @@ class LinuxFileReadsTest {
     @TempDir
     Path dir;
 
-    @BeforeAll
-    static void onlyWhereUsable() {
+    @BeforeEach
+    void onlyWhereUsable() {
         // cachestat(2) is Linux 6.5's; the provider also needs native access, which the build grants.
         Environment.assume(Feature.CACHESTAT, PROVIDER.usable(), PROVIDER::unusableReason);
     }
