@@ -30,6 +30,7 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -307,15 +308,19 @@ class IoUringTransportTest {
     void aWakeupFromAnotherThreadEndsAWaitWithoutLimit() throws Exception {
         Harness h = new Harness(IoUringTransport.create());
         h.poll(0); // the ring is opened on this thread
+        AtomicBoolean woken = new AtomicBoolean();
         Thread waker = Thread.ofPlatform().start(() -> {
             try {
                 Thread.sleep(50);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+            woken.set(true);
             h.poller.wakeup();
         });
         assertEquals(0, h.poll(-1));
+        // Without this, a poll(-1) that returned at once, without waiting, would pass too.
+        assertTrue(woken.get(), "the wait without limit ended before the wake-up");
         waker.join();
     }
 
