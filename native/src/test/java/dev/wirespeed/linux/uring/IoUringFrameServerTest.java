@@ -3,6 +3,7 @@ package dev.wirespeed.linux.uring;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.wirespeed.linux.NativeFeatures;
 import dev.wirespeed.loop.FrameServer;
 import dev.wirespeed.testing.FrameServerContract;
 import java.net.InetAddress;
@@ -11,6 +12,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
@@ -18,6 +20,11 @@ import org.junit.jupiter.api.condition.OS;
 /** The server's contract on the io_uring transport, and its frames parsed where the ring received them. */
 @EnabledOnOs(value = OS.LINUX, disabledReason = "io_uring is Linux's")
 class IoUringFrameServerTest extends FrameServerContract {
+    @BeforeEach
+    void needsIoUring() {
+        NativeFeatures.assumeIoUring();
+    }
+
     @Override
     protected FrameServer.Builder backend(FrameServer.Builder builder) {
         return builder.transport(IoUringTransport.create());

@@ -1,7 +1,9 @@
 package dev.wirespeed.linux.uring;
 
+import dev.wirespeed.linux.NativeFeatures;
 import dev.wirespeed.loop.FrameServer;
 import dev.wirespeed.testing.FrameServerContract;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 
@@ -12,6 +14,11 @@ import org.junit.jupiter.api.condition.OS;
  */
 @EnabledOnOs(value = OS.LINUX, disabledReason = "io_uring is Linux's")
 class IoUringSqPollFrameServerTest extends FrameServerContract {
+    @BeforeEach
+    void needsIoUring() {
+        NativeFeatures.assumeIoUring();
+    }
+
     @Override
     protected FrameServer.Builder backend(FrameServer.Builder builder) {
         return builder.transport(IoUringTransport.create().sqPoll(-1, 10).rings(8, 16));

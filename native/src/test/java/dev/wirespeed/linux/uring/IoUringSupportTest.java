@@ -4,18 +4,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.wirespeed.linux.NativeFeatures;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 
 /** {@link IoUringSupport}: what a missing operation says, and why a ring cannot be opened, in words. */
-@EnabledOnOs(OS.LINUX)
+@EnabledOnOs(value = OS.LINUX, disabledReason = "io_uring is Linux's")
 class IoUringSupportTest {
     @Test
     void aMissingOperationIsNamedWithTheKernelRelease() {
-        assumeTrue(IoUringSupport.kernel().available(), IoUringSupport.kernel().unavailableReason());
+        NativeFeatures.assumeIoUring();
         IoUringSupport older = IoUringSupport.kernel().without(IoUring.Op.SEND_ZC, IoUring.Op.RECV);
         assertFalse(older.supports(IoUring.Op.SEND_ZC));
         older.require(IoUring.Op.NOP, IoUring.Op.SEND);
@@ -30,12 +30,17 @@ class IoUringSupportTest {
 
     @Test
     void whyARingCannotBeOpenedIsSaidInWordsAUserCanActOn() {
-        assertTrue(IoUringSupport.unavailableReason(38, null).contains("not in this kernel"));
-        assertTrue(IoUringSupport.unavailableReason(1, "2\n").contains("kernel.io_uring_disabled=2"));
-        assertTrue(IoUringSupport.unavailableReason(1, "1").contains("kernel.io_uring_group"));
-        assertTrue(IoUringSupport.unavailableReason(1, "0").contains("seccomp"));
-        assertTrue(IoUringSupport.unavailableReason(1, null).contains("kernel.io_uring_disabled=(absent)"));
-        assertTrue(IoUringSupport.unavailableReason(12, "0").contains("ulimit -l"));
+        assertSays(38, null, "not in this kernel");
+        assertSays(1, "2\n", "kernel.io_uring_disabled=2");
+        assertSays(1, "1", "kernel.io_uring_group");
+        assertSays(1, "0", "seccomp");
+        assertSays(1, null, "kernel.io_uring_disabled=(absent)");
+        assertSays(12, "0", "ulimit -l");
+    }
+
+    private static void assertSays(int errno, String disabledSysctl, String words) {
+        String reason = IoUringSupport.unavailableReason(errno, disabledSysctl);
+        assertTrue(reason.contains(words), "errno=" + errno + " io_uring_disabled=" + disabledSysctl + ": " + reason);
     }
 
 }

@@ -1,7 +1,9 @@
 package dev.wirespeed.linux.uring;
 
+import dev.wirespeed.linux.NativeFeatures;
 import dev.wirespeed.loop.FrameServer;
 import dev.wirespeed.testing.FrameServerContract;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 
@@ -13,6 +15,11 @@ import org.junit.jupiter.api.condition.OS;
  */
 @EnabledOnOs(value = OS.LINUX, disabledReason = "io_uring is Linux's")
 class IoUringTightFrameServerTest extends FrameServerContract {
+    @BeforeEach
+    void needsIoUring() {
+        NativeFeatures.assumeIoUring();
+    }
+
     @Override
     protected FrameServer.Builder backend(FrameServer.Builder builder) {
         return builder.transport(IoUringTransport.create().receiveBuffers(4, 64).sendLimit(4096).rings(4, 8));

@@ -12,6 +12,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.wirespeed.io.ReadAll;
 import dev.wirespeed.io.spi.FileReadProvider;
 import dev.wirespeed.linux.internal.sys.LibC;
+import dev.wirespeed.testing.Environment;
+import dev.wirespeed.testing.Environment.Feature;
+import dev.wirespeed.testing.Seed;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.lang.foreign.Arena;
@@ -34,9 +37,10 @@ import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -45,7 +49,8 @@ import org.junit.jupiter.api.io.TempDir;
  * regular file), files that change while open, what it leaves to the JDK, and what it allocates.
  */
 class LinuxFileReadsTest {
-    private static final long SEED = Long.getLong("wirespeed.test.seed", System.nanoTime());
+    @RegisterExtension
+    static final Seed SEED = Seed.fromPropertyOrNew();
     private static final LinuxFileReads PROVIDER = new LinuxFileReads();
     /** Lengths around pages, the native buffer, the window and the core's window doubling. */
     private static final int[] LENGTHS = {1, 4095, 4096, 4097, 8191, 65535, 65536, 65537, 262143, 262144, 262145,
@@ -54,10 +59,10 @@ class LinuxFileReadsTest {
     @TempDir
     Path dir;
 
-    @BeforeAll
-    static void onlyWhereUsable() {
-        // The build machine has Linux 6.5+ and runs the tests with native access; elsewhere this says why not.
-        Assumptions.assumeTrue(PROVIDER.usable(), PROVIDER.unusableReason());
+    @BeforeEach
+    void onlyWhereUsable() {
+        // cachestat(2) is Linux 6.5's; the provider also needs native access, which the build grants.
+        Environment.assume(Feature.CACHESTAT, PROVIDER.usable(), PROVIDER::unusableReason);
     }
 
     private static byte[] data(int length, long seed) {
@@ -86,19 +91,18 @@ class LinuxFileReadsTest {
 
     @Test
     void readAllFindsThisProviderAndReadsEveryLengthThroughIt() throws IOException {
-        System.out.println("LinuxFileReadsTest seed=" + SEED);
         assertEquals(PROVIDER.name(), ReadAll.fileReads(), "ServiceLoader finds the provider on the class path");
-        SplittableRandom random = new SplittableRandom(SEED);
+        SplittableRandom random = new SplittableRandom(SEED.value());
         for (int length : LENGTHS) {
             byte[] bytes = data(length, random.nextLong());
             Path file = Files.write(dir.resolve("f" + length), bytes);
-            assertArrayEquals(bytes, ReadAll.readAll(file), "length=" + length + " seed=" + SEED);
+            assertArrayEquals(bytes, ReadAll.readAll(file), "length=" + length);
             try (LinuxFileReads.Opened open = open(file)) {
                 assertEquals(length >= LinuxFileReads.SMALL, open.critical(),
                         "a file just written is in the page cache, so all but small ones are read straight into the array: length="
                         + length);
                 assertEquals(length, open.size());
-                assertArrayEquals(bytes, readToEnd(open, 1 << 20), "length=" + length + " seed=" + SEED);
+                assertArrayEquals(bytes, readToEnd(open, 1 << 20), "length=" + length);
             }
         }
         assertEquals(0, ReadAll.readAll(Files.write(dir.resolve("empty"), new byte[0])).length);
@@ -130,21 +134,21 @@ class LinuxFileReadsTest {
     @Test
     void aFileNotAllInMemoryIsReadThroughTheBufferAndStillWhole() throws Throwable {
         Assumptions.assumeFalse(Files.getFileStore(dir).type().equals("tmpfs"), "tmpfs keeps every page in memory");
-        byte[] bytes = data(300_001, SEED);
+        byte[] bytes = data(300_001, SEED.value());
         Path file = Files.write(dir.resolve("cold"), bytes);
         dropFromPageCache(file);
         try (LinuxFileReads.Opened open = open(file)) {
             assertFalse(open.critical(), "dropped pages are not in memory");
-            assertArrayEquals(bytes, readToEnd(open, 1 << 20), "seed=" + SEED);
+            assertArrayEquals(bytes, readToEnd(open, 1 << 20));
         }
         dropFromPageCache(file);
-        assertArrayEquals(bytes, ReadAll.readAll(file), "seed=" + SEED);
+        assertArrayEquals(bytes, ReadAll.readAll(file));
     }
 
     @Test
     void aFileThatGrowsOrShrinksWhileOpenIsReadAsItIsNow() throws IOException {
-        byte[] first = data(100_000, SEED);
-        byte[] more = data(70_000, SEED + 1);
+        byte[] first = data(100_000, SEED.value());
+        byte[] more = data(70_000, SEED.value() + 1);
         Path file = Files.write(dir.resolve("grows"), first);
         try (LinuxFileReads.Opened open = open(file)) {
             byte[] head = new byte[first.length];
@@ -172,8 +176,8 @@ class LinuxFileReadsTest {
 
     @Test
     void aSmallFileThatGrowsOrShrinksBeforeItsOneReadIsReadAsItIsThen() throws IOException {
-        byte[] first = data(5000, SEED);
-        byte[] more = data(20_000, SEED + 1);
+        byte[] first = data(5000, SEED.value());
+        byte[] more = data(20_000, SEED.value() + 1);
         Path file = Files.write(dir.resolve("small"), first);
         try (LinuxFileReads.Opened open = open(file)) {
             assertFalse(open.critical());
@@ -198,7 +202,7 @@ class LinuxFileReadsTest {
         Path fifo = dir.resolve("fifo");
         Process mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start();
         assertEquals(0, mkfifo.waitFor());
-        byte[] bytes = data(200_000, SEED);
+        byte[] bytes = data(200_000, SEED.value());
         CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> {
             try (OutputStream out = Files.newOutputStream(fifo)) {
                 out.write(bytes);
@@ -237,7 +241,7 @@ class LinuxFileReadsTest {
             Assumptions.abort("sun.jnu.encoding=" + System.getProperty("sun.jnu.encoding") + " cannot name it");
             return;
         }
-        byte[] bytes = data(5000, SEED);
+        byte[] bytes = data(5000, SEED.value());
         Files.write(file, bytes);
         try (LinuxFileReads.Opened open = open(file)) {
             assertArrayEquals(bytes, readToEnd(open, 4096));
@@ -246,7 +250,7 @@ class LinuxFileReadsTest {
 
     @Test
     void aReadAfterCloseFailsAndASecondCloseDoesNothing() throws IOException {
-        Path file = Files.write(dir.resolve("closed"), data(10, SEED));
+        Path file = Files.write(dir.resolve("closed"), data(10, SEED.value()));
         LinuxFileReads.Opened open = open(file);
         open.close();
         open.close();
@@ -259,7 +263,7 @@ class LinuxFileReadsTest {
         int threads = 6;
         List<Path> files = new ArrayList<>();
         List<byte[]> contents = new ArrayList<>();
-        SplittableRandom random = new SplittableRandom(SEED);
+        SplittableRandom random = new SplittableRandom(SEED.value());
         for (int i = 0; i < 12; i++) {
             byte[] bytes = data(1 + random.nextInt(300_000), random.nextLong());
             contents.add(bytes);
@@ -273,7 +277,7 @@ class LinuxFileReadsTest {
                 for (int k = 0; k < 200; k++) {
                     int i = mine.nextInt(files.size());
                     try {
-                        assertArrayEquals(contents.get(i), ReadAll.readAll(files.get(i)), "file " + i + " seed=" + SEED);
+                        assertArrayEquals(contents.get(i), ReadAll.readAll(files.get(i)), "file " + i);
                     } catch (IOException e) {
                         throw new java.io.UncheckedIOException(e);
                     }
@@ -294,7 +298,7 @@ class LinuxFileReadsTest {
         int warm = 20_000;
         int measured = 2_000;
         for (int length : new int[] {8191, 65536, 262145}) {
-            Path file = Files.write(dir.resolve("a" + length), data(length, SEED));
+            Path file = Files.write(dir.resolve("a" + length), data(length, SEED.value()));
             long array = 16 + ((length + 7) & ~7L);
             for (int call = 0; call < warm; call++) {
                 ReadAll.readAll(file);

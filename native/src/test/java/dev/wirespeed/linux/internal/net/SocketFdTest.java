@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.wirespeed.testing.Seed;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@link SocketFd}'s reads and writes by the address of a buffer's segment, the loops' path; the rest
@@ -22,7 +24,8 @@ import org.junit.jupiter.api.condition.OS;
 @EnabledOnOs(value = OS.LINUX, disabledReason = "the native path is Linux-only")
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class SocketFdTest {
-    private static final long SEED = Long.getLong("wirespeed.test.seed", System.nanoTime());
+    @RegisterExtension
+    static final Seed SEED = Seed.fromPropertyOrNew();
 
     private static ServerSocketChannel jdkServer() throws java.io.IOException {
         return ServerSocketChannel.open().bind(new InetSocketAddress("127.0.0.1", 0));
@@ -34,7 +37,7 @@ class SocketFdTest {
                 SocketFd socket = SocketFd.connect(server.getLocalAddress());
                 SocketChannel peer = server.accept()) {
             byte[] sent = new byte[3000];
-            new SplittableRandom(SEED).nextBytes(sent);
+            new SplittableRandom(SEED.value()).nextBytes(sent);
             ByteBuffer out = ByteBuffer.allocateDirect(4096);
             java.lang.foreign.MemorySegment outMemory = java.lang.foreign.MemorySegment.ofBuffer(out);
             out.put(100, sent).position(100).limit(100 + sent.length); // bytes past index 0, as a chunk holds them
