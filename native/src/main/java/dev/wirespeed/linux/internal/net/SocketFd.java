@@ -151,10 +151,22 @@ public final class SocketFd implements Endpoint, SegmentIo {
         if (dst.isReadOnly()) {
             throw new IllegalArgumentException("read-only buffer: " + dst);
         }
-        if (!dst.hasRemaining()) {
+        int position = dst.position();
+        int remaining = dst.limit() - position;
+        if (remaining == 0) {
             return 0;
         }
-        return (int) readResult(in.read(fd, dst));
+        if (!dst.isDirect()) {
+            return (int) readResult(in.read(fd, dst));
+        }
+        // FdCalls straight from here, as in read(ByteBuffer, MemorySegment): a caller's loop that inlines
+        // its reader, this socket and the down-call whole lets the JIT remove the linker's per-call segment.
+        long n = readResult(FdCalls.recv(in.capture, fd, in.address(dst) + position, remaining, 0));
+        Reference.reachabilityFence(dst);
+        if (n > 0) {
+            dst.position(position + (int) n);
+        }
+        return (int) n;
     }
 
     @Override
@@ -166,9 +178,14 @@ public final class SocketFd implements Endpoint, SegmentIo {
         if (!src.isDirect()) {
             return writeThroughCopy(src, src.remaining());
         }
-        int n = sendFrom(src, out.address(src));
+        int position = src.position();
+        long n = sendResult(FdCalls.send(out.capture, fd, out.address(src) + position, src.limit() - position,
+                Flags.MSG_NOSIGNAL)); // straight to FdCalls, as in read(ByteBuffer)
         Reference.reachabilityFence(src);
-        return n;
+        if (n > 0) {
+            src.position(position + (int) n);
+        }
+        return (int) n;
     }
 
     /**
@@ -216,16 +233,6 @@ public final class SocketFd implements Endpoint, SegmentIo {
         long n = sendResult(FdCalls.send(out.capture, fd, memory.address() + position, src.limit() - position,
                 Flags.MSG_NOSIGNAL)); // as in read(ByteBuffer, MemorySegment)
         Reference.reachabilityFence(memory);
-        if (n > 0) {
-            src.position(position + (int) n);
-        }
-        return (int) n;
-    }
-
-    /** One {@code send(2)} of {@code src}'s remaining bytes, its index 0 at {@code base}; the position advances by the count. */
-    private int sendFrom(ByteBuffer src, long base) throws IOException {
-        int position = src.position();
-        long n = sendAt(base + position, src.limit() - position);
         if (n > 0) {
             src.position(position + (int) n);
         }
