@@ -42,6 +42,10 @@ import java.nio.channels.ClosedChannelException;
  * <p>Thread safety: its loop's thread.
  */
 final class UringEndpoint implements LendingEndpoint, TakesOutput {
+    private static final long[] NO_ADDRESSES = {};
+    private static final int[] NO_LENGTHS = {};
+    private static final Object[] NO_TOKENS = {};
+    private static final Returns[] NO_RETURNS = {};
     final SocketFd socket;
     final int fd;
     /** Set by {@link UringPoller#register}; null before. */
@@ -82,11 +86,12 @@ final class UringEndpoint implements LendingEndpoint, TakesOutput {
     private int recvError;
 
     // Sending: a queue of taken buffers, oldest first; the first's bytes [0, sentOfFirst) are sent, and
-    // inFlight of those after are in the SEND in flight (0: none).
-    private long[] sendAddresses = new long[4];
-    private int[] sendLengths = new int[4];
-    private Object[] sendTokens = new Object[4];
-    private Returns[] sendReturns = new Returns[4];
+    // inFlight of those after are in the SEND in flight (0: none). The arrays are made at the first
+    // send, two entries long: a connection that never answers holds none of them.
+    private long[] sendAddresses = NO_ADDRESSES;
+    private int[] sendLengths = NO_LENGTHS;
+    private Object[] sendTokens = NO_TOKENS;
+    private Returns[] sendReturns = NO_RETURNS;
     private int sendHead;
     private int sendCount;
     private int sentOfFirst;
@@ -359,7 +364,7 @@ final class UringEndpoint implements LendingEndpoint, TakesOutput {
 
     private void queue(long address, int length, Object token, Returns returns) {
         if (sendCount == sendAddresses.length) {
-            int grown = sendCount * 2;
+            int grown = Math.max(2, sendCount * 2);
             long[] addresses = new long[grown];
             int[] lengths = new int[grown];
             Object[] tokens = new Object[grown];
