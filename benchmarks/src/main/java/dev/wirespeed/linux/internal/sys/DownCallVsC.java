@@ -1,0 +1,318 @@
+package dev.wirespeed.linux.internal.sys;
+
+import dev.wirespeed.linux.NativePipe;
+import dev.wirespeed.linux.NativeSocket;
+import dev.wirespeed.linux.internal.uring.Ring;
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SymbolLookup;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Question: what does one system call cost through the library's FFM down-calls, against the same
+ * call made by C in a loop, for each call shape the library's hot paths make?
+ *
+ * <p>Each shape is a call that returns at once and changes nothing: {@code recv} of a connected,
+ * non-blocking TCP socket that has nothing ({@code EAGAIN}); {@code send} of 0 bytes on it;
+ * {@code read} of an empty non-blocking pipe ({@code EAGAIN}); {@code write} of 0 bytes to a pipe;
+ * {@code epoll_wait} of an empty set with a zero timeout; {@code io_uring_enter} with nothing to
+ * submit and nothing to wait for. So what is measured is the call's way in and out of the kernel and
+ * the kernel's first checks, which is what a busy-polling reader pays per empty look.
+ *
+ * <ul>
+ *   <li>{@code library}: the call as the library makes it ({@code FdCalls}, {@code LibC}'s handles, the
+ *       ring's {@code syscall}), {@code errno} captured into a kept segment.
+ *   <li>{@code critical}: the same handle linked with {@code Linker.Option.critical(false)} beside the
+ *       capture: no thread-state change around the call, which the JDK allows for calls that cannot
+ *       block (all of these do not).
+ *   <li>{@code c}: {@value #CALLS} of the same calls in a C loop ({@code downcalls.c}, compiled with the
+ *       system's {@code cc -O2} at setup), called once through FFM, so that its own down-call is spread
+ *       over them.
+ * </ul>
+ *
+ * <p>Run: {@code ./mvnw -q -DskipTests package -pl benchmarks -am && taskset -c 1 java -cp
+ * "benchmarks/target/wirespeed-benchmarks-0.1.0-SNAPSHOT.jar:benchmarks/target/lib/*"
+ * org.openjdk.jmh.Main DownCallVsC}. Needs {@code cc} (or {@code CC}) and, for {@code io_uring_enter},
+ * a kernel with io_uring; setup fails saying which is missing.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 5, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(value = 3, jvmArgsAppend = {"-XX:+UseParallelGC", "--enable-native-access=ALL-UNNAMED"})
+public class DownCallVsC {
+    /** Calls per benchmark call, in Java and in the C loop alike. */
+    static final int CALLS = 1_000;
+
+    /** A system call the library makes on a hot path. */
+    public enum Shape {
+        /** {@code recv(2)} of an empty non-blocking socket. */
+        RECV,
+        /** {@code send(2)} of 0 bytes. */
+        SEND,
+        /** {@code read(2)} of an empty non-blocking pipe. */
+        READ,
+        /** {@code write(2)} of 0 bytes to a pipe. */
+        WRITE,
+        /** {@code epoll_wait(2)} of an empty set, zero timeout. */
+        EPOLL_WAIT,
+        /** {@code io_uring_enter(2)}: nothing to submit, nothing to wait for. */
+        IO_URING_ENTER
+    }
+
+    @Param
+    Shape shape;
+
+    private final Arena arena = Arena.ofShared();
+    private final MemorySegment capture = LibC.captureSegment(arena);
+    private final MemorySegment buffer = arena.allocate(4096, 4096);
+    private final MemorySegment events = arena.allocate(16L * 64, 8);
+    private long address;
+    private int fd;
+    private long length;
+    /** The shape's handle linked with {@code critical(false)} and the errno capture; its C loop. */
+    private MethodHandle critical;
+    private MethodHandle cLoop;
+    private final List<AutoCloseable> open = new java.util.ArrayList<>();
+
+    @Setup(Level.Trial)
+    public void setUp() throws Throwable {
+        address = buffer.address();
+        switch (shape) {
+            case RECV, SEND -> {
+                ServerSocketChannel server = ServerSocketChannel.open()
+                        .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+                open.add(server);
+                NativeSocket socket = NativeSocket.connect(server.getLocalAddress()).configureBlocking(false);
+                open.add(socket);
+                SocketChannel peer = server.accept(); // kept open, sending nothing
+                open.add(peer);
+                fd = socket.fd();
+                length = shape == Shape.RECV ? buffer.byteSize() : 0;
+            }
+            case READ, WRITE -> {
+                NativePipe.Ends pipe = NativePipe.open();
+                open.add(pipe.source());
+                open.add(pipe.sink());
+                pipe.source().configureBlocking(false);
+                fd = shape == Shape.READ ? pipe.source().fd() : pipe.sink().fd();
+                length = shape == Shape.READ ? buffer.byteSize() : 0;
+            }
+            case EPOLL_WAIT -> {
+                fd = (int) LibC.EPOLL_CREATE1.invokeExact(capture, 0);
+                if (fd < 0) {
+                    throw new IllegalStateException("epoll_create1 errno=" + LibC.errno(capture));
+                }
+                int epfd = fd;
+                open.add(() -> Sys.closeQuietly(epfd));
+                length = 64;
+                address = events.address();
+            }
+            case IO_URING_ENTER -> {
+                Ring ring = Ring.open(Ring.Params.of(2, 0, 0, -1, 1000, "DownCallVsC"));
+                open.add(ring);
+                fd = ring.fd();
+                length = 0; // no flags: neither GETEVENTS nor a wake-up
+            }
+            default -> throw new AssertionError(shape);
+        }
+        critical = criticalHandle();
+        cLoop = CDownCalls.load().loop(shape);
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() throws Exception {
+        for (int i = open.size() - 1; i >= 0; i--) {
+            open.get(i).close();
+        }
+    }
+
+    /** {@return the library's handle for this shape, linked again with {@code critical(false)}} */
+    @SuppressWarnings("restricted") // links a C library function, as LibC does
+    private MethodHandle criticalHandle() {
+        Linker linker = Linker.nativeLinker();
+        ValueLayout.OfLong j = ValueLayout.JAVA_LONG;
+        ValueLayout.OfInt i = ValueLayout.JAVA_INT;
+        Linker.Option[] options = {Linker.Option.critical(false), Linker.Option.captureCallState("errno")};
+        return switch (shape) {
+            case RECV, SEND -> linker.downcallHandle(linker.defaultLookup().find(shape == Shape.RECV ? "recv" : "send")
+                    .orElseThrow(), FunctionDescriptor.of(j, i, j, j, i), options);
+            case READ, WRITE -> linker.downcallHandle(linker.defaultLookup().find(shape == Shape.READ ? "read" : "write")
+                    .orElseThrow(), FunctionDescriptor.of(j, i, j, j), options);
+            case EPOLL_WAIT -> linker.downcallHandle(linker.defaultLookup().find("epoll_wait").orElseThrow(),
+                    FunctionDescriptor.of(i, i, ValueLayout.ADDRESS, i, i), options);
+            case IO_URING_ENTER -> linker.downcallHandle(linker.defaultLookup().find("syscall").orElseThrow(),
+                    FunctionDescriptor.of(j, j, j, j, j, j, j, j), Linker.Option.firstVariadicArg(1),
+                    Linker.Option.critical(false), Linker.Option.captureCallState("errno"));
+        };
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(CALLS)
+    public long library() throws Throwable {
+        long sum = 0;
+        MemorySegment c = capture;
+        int f = fd;
+        long a = address;
+        long n = length;
+        switch (shape) {
+            case RECV -> {
+                for (int k = 0; k < CALLS; k++) {
+                    sum += FdCalls.recv(c, f, a, n, 0);
+                }
+            }
+            case SEND -> {
+                for (int k = 0; k < CALLS; k++) {
+                    sum += FdCalls.send(c, f, a, n, Flags.MSG_NOSIGNAL);
+                }
+            }
+            case READ -> {
+                for (int k = 0; k < CALLS; k++) {
+                    sum += FdCalls.read(c, f, a, n);
+                }
+            }
+            case WRITE -> {
+                for (int k = 0; k < CALLS; k++) {
+                    sum += FdCalls.write(c, f, a, n);
+                }
+            }
+            case EPOLL_WAIT -> {
+                for (int k = 0; k < CALLS; k++) {
+                    sum += (int) LibC.EPOLL_WAIT.invokeExact(c, f, events, (int) n, 0);
+                }
+            }
+            case IO_URING_ENTER -> {
+                for (int k = 0; k < CALLS; k++) {
+                    sum += Ring.syscall(c, Ring.SYS_IO_URING_ENTER, f, 0, 0, n, 0, 0);
+                }
+            }
+            default -> throw new AssertionError(shape);
+        }
+        return sum;
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(CALLS)
+    public long critical() throws Throwable {
+        long sum = 0;
+        MemorySegment c = capture;
+        MethodHandle h = critical;
+        int f = fd;
+        long a = address;
+        long n = length;
+        switch (shape) {
+            case RECV -> {
+                for (int k = 0; k < CALLS; k++) {
+                    sum += (long) h.invokeExact(c, f, a, n, 0);
+                }
+            }
+            case SEND -> {
+                for (int k = 0; k < CALLS; k++) {
+                    sum += (long) h.invokeExact(c, f, a, n, Flags.MSG_NOSIGNAL);
+                }
+            }
+            case READ, WRITE -> {
+                for (int k = 0; k < CALLS; k++) {
+                    sum += (long) h.invokeExact(c, f, a, n);
+                }
+            }
+            case EPOLL_WAIT -> {
+                for (int k = 0; k < CALLS; k++) {
+                    sum += (int) h.invokeExact(c, f, events, (int) n, 0);
+                }
+            }
+            case IO_URING_ENTER -> {
+                for (int k = 0; k < CALLS; k++) {
+                    sum += (long) h.invokeExact(c, Ring.SYS_IO_URING_ENTER, (long) f, 0L, 0L, n, 0L, 0L);
+                }
+            }
+            default -> throw new AssertionError(shape);
+        }
+        return sum;
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(CALLS)
+    public long c() throws Throwable {
+        MemorySegment target = shape == Shape.EPOLL_WAIT ? events : buffer;
+        return (long) cLoop.invokeExact(fd, target, length, (long) CALLS);
+    }
+
+    /** {@code downcalls.c}, compiled with the system's C compiler into a temporary library, once per JVM. */
+    private static final class CDownCalls {
+        private static CDownCalls loaded;
+        private final SymbolLookup lookup;
+
+        private CDownCalls(SymbolLookup lookup) {
+            this.lookup = lookup;
+        }
+
+        @SuppressWarnings("restricted") // loads the library just compiled
+        static synchronized CDownCalls load() throws IOException, InterruptedException {
+            if (loaded != null) {
+                return loaded;
+            }
+            Path dir = Files.createTempDirectory("downcalls");
+            Path source = dir.resolve("downcalls.c");
+            try (InputStream in = DownCallVsC.class.getResourceAsStream("downcalls.c")) {
+                if (in == null) {
+                    throw new IllegalStateException("downcalls.c is not on the class path next to " + DownCallVsC.class);
+                }
+                Files.copy(in, source);
+            }
+            Path library = dir.resolve("libdowncalls.so");
+            String cc = System.getenv().getOrDefault("CC", "cc");
+            List<String> command = List.of(cc, "-O2", "-shared", "-fPIC", "-o", library.toString(), source.toString());
+            Process process;
+            try {
+                process = new ProcessBuilder(command).inheritIO().start();
+            } catch (IOException e) {
+                throw new IllegalStateException("no C compiler: " + String.join(" ", command) + " failed to start (set CC)",
+                        e);
+            }
+            if (process.waitFor() != 0) {
+                throw new IllegalStateException(String.join(" ", command) + " exited " + process.exitValue());
+            }
+            loaded = new CDownCalls(SymbolLookup.libraryLookup(library, Arena.global()));
+            return loaded;
+        }
+
+        /** {@return the C loop of {@code shape}: {@code long f(int fd, void *buf, long arg, long n)}} */
+        @SuppressWarnings("restricted") // links the library's functions
+        MethodHandle loop(Shape shape) {
+            String name = "downcalls_" + shape.name().toLowerCase(java.util.Locale.ROOT);
+            Linker linker = Linker.nativeLinker();
+            return linker.downcallHandle(lookup.find(name).orElseThrow(() -> new IllegalStateException("no " + name)),
+                    FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.ADDRESS,
+                            ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG));
+        }
+    }
+}
