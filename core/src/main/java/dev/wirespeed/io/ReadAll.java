@@ -394,10 +394,12 @@ public final class ReadAll {
 
     /** The provider that {@link #readAll(Path)} reads through, found on first use. */
     private static final class Provided {
-        static final FileReadProvider FILE_READS = find(System.getProperty(PROVIDER_PROPERTY),
-                ServiceLoader.load(FileReadProvider.class, ReadAll.class.getClassLoader()));
-        static final String REPORT = report(System.getProperty(PROVIDER_PROPERTY), FILE_READS,
-                ServiceLoader.load(FileReadProvider.class, ReadAll.class.getClassLoader()));
+        private static final String PROPERTY = System.getProperty(PROVIDER_PROPERTY);
+        /** Looked up once: a second pass over the loader returns the providers it made in the first. */
+        private static final ServiceLoader<FileReadProvider> FOUND =
+                ServiceLoader.load(FileReadProvider.class, ReadAll.class.getClassLoader());
+        static final FileReadProvider FILE_READS = find(PROPERTY, FOUND);
+        static final String REPORT = report(PROPERTY, FILE_READS, FOUND);
     }
 
     /** {@return {@link #fileReads()}'s words for {@code chosen}, or for the JDK and the providers of {@code found} not used} */
