@@ -1,7 +1,7 @@
 package dev.wirespeed.frame;
 
+import dev.wirespeed.benchmark.CLibrary;
 import java.io.IOException;
-import java.io.InputStream;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -9,9 +9,6 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.List;
 
 /**
  * The lab's C reader and writer loops ({@code frameloop.c}, the inner loops of {@code ceiling.c}),
@@ -38,30 +35,9 @@ final class CLoops {
      * @return the loops
      * @throws IllegalStateException naming the command if there is no C compiler or it fails
      */
-    @SuppressWarnings("restricted") // loads the library just compiled and links its functions
+    @SuppressWarnings("restricted") // links the compiled library's functions
     static CLoops compile() throws IOException, InterruptedException {
-        Path dir = Files.createTempDirectory("frameloop");
-        Path source = dir.resolve("frameloop.c");
-        try (InputStream in = CLoops.class.getResourceAsStream("frameloop.c")) {
-            if (in == null) {
-                throw new IllegalStateException("frameloop.c is not on the class path next to " + CLoops.class);
-            }
-            Files.copy(in, source);
-        }
-        Path library = dir.resolve("libframeloop.so");
-        String cc = System.getenv().getOrDefault("CC", "cc");
-        List<String> command = List.of(cc, "-O2", "-shared", "-fPIC", "-o", library.toString(), source.toString());
-        Process process;
-        try {
-            process = new ProcessBuilder(command).inheritIO().start();
-        } catch (IOException e) {
-            throw new IllegalStateException("no C compiler: " + String.join(" ", command) + " failed to start (set CC)", e);
-        }
-        int exit = process.waitFor();
-        if (exit != 0) {
-            throw new IllegalStateException(String.join(" ", command) + " exited " + exit);
-        }
-        SymbolLookup lookup = SymbolLookup.libraryLookup(library, Arena.global());
+        SymbolLookup lookup = CLibrary.compile(CLoops.class, "frameloop.c");
         Linker linker = Linker.nativeLinker();
         MethodHandle parse = linker.downcallHandle(lookup.find("frameloop_parse").orElseThrow(),
                 FunctionDescriptor.of(LONG, ValueLayout.ADDRESS, LONG, LONG, ValueLayout.ADDRESS));

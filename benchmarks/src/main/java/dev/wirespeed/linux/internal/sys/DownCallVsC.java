@@ -1,10 +1,10 @@
 package dev.wirespeed.linux.internal.sys;
 
+import dev.wirespeed.benchmark.CLibrary;
 import dev.wirespeed.linux.NativePipe;
 import dev.wirespeed.linux.NativeSocket;
 import dev.wirespeed.linux.internal.uring.Ring;
 import java.io.IOException;
-import java.io.InputStream;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -16,8 +16,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -101,7 +100,7 @@ public class DownCallVsC {
     /** The shape's handle linked with {@code critical(false)} and the errno capture; its C loop. */
     private MethodHandle critical;
     private MethodHandle cLoop;
-    private final List<AutoCloseable> open = new java.util.ArrayList<>();
+    private final List<AutoCloseable> open = new ArrayList<>();
 
     @Setup(Level.Trial)
     public void setUp() throws Throwable {
@@ -266,7 +265,7 @@ public class DownCallVsC {
         return (long) cLoop.invokeExact(fd, target, length, (long) CALLS);
     }
 
-    /** {@code downcalls.c}, compiled with the system's C compiler into a temporary library, once per JVM. */
+    /** {@code downcalls.c}, compiled into a temporary library once per JVM. */
     private static final class CDownCalls {
         private static CDownCalls loaded;
         private final SymbolLookup lookup;
@@ -275,33 +274,10 @@ public class DownCallVsC {
             this.lookup = lookup;
         }
 
-        @SuppressWarnings("restricted") // loads the library just compiled
         static synchronized CDownCalls load() throws IOException, InterruptedException {
-            if (loaded != null) {
-                return loaded;
+            if (loaded == null) {
+                loaded = new CDownCalls(CLibrary.compile(DownCallVsC.class, "downcalls.c"));
             }
-            Path dir = Files.createTempDirectory("downcalls");
-            Path source = dir.resolve("downcalls.c");
-            try (InputStream in = DownCallVsC.class.getResourceAsStream("downcalls.c")) {
-                if (in == null) {
-                    throw new IllegalStateException("downcalls.c is not on the class path next to " + DownCallVsC.class);
-                }
-                Files.copy(in, source);
-            }
-            Path library = dir.resolve("libdowncalls.so");
-            String cc = System.getenv().getOrDefault("CC", "cc");
-            List<String> command = List.of(cc, "-O2", "-shared", "-fPIC", "-o", library.toString(), source.toString());
-            Process process;
-            try {
-                process = new ProcessBuilder(command).inheritIO().start();
-            } catch (IOException e) {
-                throw new IllegalStateException("no C compiler: " + String.join(" ", command) + " failed to start (set CC)",
-                        e);
-            }
-            if (process.waitFor() != 0) {
-                throw new IllegalStateException(String.join(" ", command) + " exited " + process.exitValue());
-            }
-            loaded = new CDownCalls(SymbolLookup.libraryLookup(library, Arena.global()));
             return loaded;
         }
 
