@@ -8,15 +8,17 @@ import dev.wirespeed.loop.spi.LendingEndpoint;
 import java.net.SocketAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
+import java.util.concurrent.CompletableFuture;
 
 /**
- * One peer of a {@link FrameServer}: frames written to it, its state, its close.
+ * One connection of a {@link FrameServer}, accepted, or of a {@link FrameClient}, connected: frames
+ * written to it, its state, its close.
  *
  * <h2>Writing</h2>
  * {@link #writeFrame(int, ByteBuffer)} copies a frame into the connection's output, a queue of
  * pooled chunks; the loop sends it when the current turn's handler calls are done, in writes of
  * whole chunks, and keeps what the socket would not take until it is writable. A connection whose
- * output reaches the server's {@code outputLimit} is not read until the output drains to half the
+ * output reaches its server's or client's {@code outputLimit} is not read until the output drains to half the
  * limit ({@link ConnectionHandler#onWritable} then), so that a peer that does not read holds at most
  * about the limit plus one read's worth of replies, and the others are not held up by it.
  *
@@ -26,7 +28,7 @@ import java.util.ArrayDeque;
  * {@code SO_LINGER}). Either way {@link ConnectionHandler#onClose} is called once, and later writes
  * are refused. A peer that closes its end at a frame boundary gets what is queued, then the close.
  * After a graceful close (and after a bad frame) the socket lingers: it reads and drops what the peer
- * still sends until the peer closes its end or the server's {@code lingerTimeout} passes, and only
+ * still sends until the peer closes its end or the {@code lingerTimeout} passes, and only
  * then closes, because a socket closed with input unread resets its peer, which can cost the peer
  * replies it has not read yet. A lingering connection is no longer counted or seen by the handler.
  *
@@ -37,7 +39,7 @@ import java.util.ArrayDeque;
  * {@link IllegalStateException}.
  */
 public final class Connection {
-    enum State { OPEN, CLOSING, CLOSED }
+    enum State { CONNECTING, OPEN, CLOSING, CLOSED }
 
     /** The loop's thread, its ways of closing, and its output: what this connection's methods ask of it. */
     private final LoopThread thread;
@@ -53,8 +55,20 @@ public final class Connection {
     private final long id;
     private final SocketAddress remote;
     private Object attachment;
+    /** The server or client whose connection this is; its settings, copied below, are read per frame. */
+    final Owner owner;
+    final ConnectionHandler handler;
+    final int maxFrameLength;
+    final long outputLimit;
+    /** The owner's counters on this connection's loop. */
+    final LoopStats stats;
 
     State state = State.OPEN;
+    /** While connecting: what {@link FrameClient#connect} returned, completed once it opens or fails; else null. */
+    CompletableFuture<Connection> opening;
+    /** While connecting: the loop time at which the connect is given up, and the index in the loop's list of them. */
+    long connectDeadline;
+    int connectSlot;
     /** The input chunk while bytes are buffered (from a lending channel: only the start of one frame), else null. */
     Chunk in;
     /** Output not yet sent, oldest first; bytes queued {@code = sum of available()}. */
@@ -89,10 +103,15 @@ public final class Connection {
     private Chunk claimed;
     private int claimedTotal;
 
-    Connection(LoopThread thread, Closer closer, Outbound output, Endpoint channel, long id, SocketAddress remote) {
-        this.thread = thread;
-        this.closer = closer;
+    Connection(EventLoop loop, Outbound output, Endpoint channel, Owner owner, long id, SocketAddress remote) {
+        this.thread = loop;
+        this.closer = loop;
         this.output = output;
+        this.owner = owner;
+        this.handler = owner.handler;
+        this.maxFrameLength = owner.maxFrameLength;
+        this.outputLimit = owner.outputLimit;
+        this.stats = owner.stats(loop.index());
         this.channel = channel;
         this.lender = channel instanceof LendingEndpoint l ? l : null;
         this.io = channel instanceof SegmentIo s ? s : null;
@@ -101,12 +120,15 @@ public final class Connection {
         this.remote = remote;
     }
 
-    /** {@return the server-wide number of this connection, in order of acceptance from 1} */
+    /**
+     * {@return the number of this connection in its server or client, from 1: in order of acceptance for
+     * a server's, of {@link FrameClient#connect} for a client's}
+     */
     public long id() {
         return id;
     }
 
-    /** {@return the peer's address, as accepted} */
+    /** {@return the peer's address: as accepted, or as given to {@link FrameClient#connect}} */
     public SocketAddress remoteAddress() {
         return remote;
     }
@@ -118,7 +140,7 @@ public final class Connection {
      * uncaught-exception handler.
      *
      * @param task what to run
-     * @throws java.util.concurrent.RejectedExecutionException if the server is closed
+     * @throws java.util.concurrent.RejectedExecutionException if its loop group is closed
      */
     public void execute(Runnable task) {
         thread.execute(task);
@@ -140,16 +162,16 @@ public final class Connection {
         return attachment;
     }
 
-    /** {@return true until the connection starts closing} */
+    /** {@return true from {@link ConnectionHandler#onOpen} until the connection starts closing} */
     public boolean isOpen() {
         thread.checkThread(this);
         return state == State.OPEN;
     }
 
-    /** {@return true if open and its queued output is under the server's output limit} */
+    /** {@return true if open and its queued output is under the output limit} */
     public boolean isWritable() {
         thread.checkThread(this);
-        return state == State.OPEN && queued < output.outputLimit;
+        return state == State.OPEN && queued < outputLimit;
     }
 
     /** {@return the bytes written to this connection and not yet sent} */
@@ -165,7 +187,7 @@ public final class Connection {
      * @param type the type field
      * @param body the body; any kind of buffer, including a body view handed to {@code onFrame}
      * @return true if queued; false if the connection is closing or closed (the frame is dropped)
-     * @throws IllegalArgumentException if the body is longer than the server's {@code maxFrameLength}
+     * @throws IllegalArgumentException if the body is longer than the {@code maxFrameLength}
      */
     public boolean writeFrame(int type, ByteBuffer body) {
         thread.checkThread(this);
@@ -270,6 +292,6 @@ public final class Connection {
 
     @Override
     public String toString() {
-        return "connection " + id + " from " + remote;
+        return "connection " + id + " " + owner.direction + " " + remote;
     }
 }

@@ -4,10 +4,12 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 
 /**
- * What a {@link FrameServer} calls for each of its connections, always on the connection's loop
- * thread, never on two threads at once for one connection, in this order: {@link #onOpen} once,
- * then {@link #onFrame} once per frame in stream order (and {@link #onWritable} between frames when
- * output that had reached the limit drained), then {@link #onClose} once.
+ * What a {@link FrameServer} or {@link FrameClient} calls for each of its connections, always on the
+ * connection's loop thread, never on two threads at once for one connection, in this order: {@link
+ * #onOpen} once, then {@link #onFrame} once per frame in stream order (and {@link #onWritable} between
+ * frames when output that had reached the limit drained), then {@link #onClose} once. A client's
+ * connect that fails never opens: {@link #onClose} alone is called, with a {@link
+ * java.net.ConnectException} naming the address.
  *
  * <p>The {@code body} handed to {@code onFrame} is a read-only view of the bytes where they were
  * received (the connection's input buffer, or the transport's own memory where it lends it), not a
@@ -17,12 +19,12 @@ import java.nio.ByteBuffer;
  *
  * <p>A handler method that throws closes its connection abortively, with the exception as the
  * {@code cause} of {@code onClose}; the loop and the other connections go on. One handler serves all
- * the server's connections, on as many threads as the server has loops: it must be thread-safe, or
- * keep per-connection state in {@link Connection#attach(Object)}.
+ * the server's (or client's) connections, on as many threads as its group has loops: it must be
+ * thread-safe, or keep per-connection state in {@link Connection#attach(Object)}.
  */
 public interface ConnectionHandler {
     /**
-     * A connection was accepted; it will be read once this returns.
+     * A connection was accepted, or a client's connect succeeded; it will be read once this returns.
      *
      * @param connection the new connection
      * @throws IOException to refuse it (closed abortively)
@@ -42,7 +44,7 @@ public interface ConnectionHandler {
     void onFrame(Connection connection, int type, ByteBuffer body) throws IOException;
 
     /**
-     * Output that had reached the server's output limit has drained to half of it, and the
+     * Output that had reached the output limit has drained to half of it, and the
      * connection is read again: a producer that stopped at {@link Connection#isWritable()} may go on.
      *
      * @param connection the connection
@@ -52,10 +54,13 @@ public interface ConnectionHandler {
     }
 
     /**
-     * The connection is closed and its buffers are back in the pool; it takes no more writes.
+     * The connection is closed and its buffers are back in the pool; it takes no more writes. Or a
+     * client's connect failed, and the connection never opened.
      *
      * @param connection the connection
-     * @param cause null after a clean close (by either end, or the server's); otherwise why: the
+     * @param cause null after a clean close (by either end, or its server's or client's); otherwise why:
+     *     a {@link java.net.ConnectException} naming the address for a connect that failed
+     *     ({@link ConnectTimeoutException} past the connect timeout), the
      *     protocol's {@link dev.wirespeed.frame.CorruptFrameException},
      *     {@link dev.wirespeed.frame.FrameTooLongException} or
      *     {@link dev.wirespeed.frame.TruncatedFrameException} (with the stream offset), a

@@ -3,39 +3,45 @@ package dev.wirespeed.loop;
 import dev.wirespeed.io.IdleStrategy;
 import dev.wirespeed.loop.spi.Endpoint;
 import dev.wirespeed.loop.spi.Listener;
+import dev.wirespeed.loop.spi.LoopTransport;
 import dev.wirespeed.loop.spi.Poller;
 import java.io.IOException;
+import java.net.ConnectException;
+import java.net.SocketAddress;
 import java.net.SocketTimeoutException;
 import java.util.Arrays;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * One thread, one {@link Poller}, the connections given to it, and the turn that serves them. Its parts
- * do the work: {@link FrameAssembler} turns what it reads into frames, {@link Outbound} queues and
- * sends the replies, {@link Lingering} keeps closed sockets dropping input until their peers close;
- * the loop owns the connections and the ways they end ({@link Closer}).
+ * One thread of a {@link LoopGroup}, one {@link Poller}, the connections given to it (accepted by a
+ * {@link FrameServer} or connected for a {@link FrameClient}, each with its owner's handler and limits),
+ * and the turn that serves them. Its parts do the work: {@link FrameAssembler} turns what it reads into
+ * frames, {@link Outbound} queues and sends the replies, {@link Lingering} keeps closed sockets dropping
+ * input until their peers close; the loop owns the connections and the ways they end ({@link Closer}).
  *
  * <p>Each turn: the tasks queued from other threads; one poll (blocking, or not when busy-polling);
  * for each ready connection, its pending output sent if writable, then one read of at most a chunk
  * (the fairness budget: no connection is read twice while another ready one waits; a lending
  * endpoint's buffers are taken until about a chunk's worth) and its frames; then the output of every
- * connection written to during the turn; then, where an idle timeout is set and due, a sweep for idle
- * connections, and the lingering sockets past their deadline.
+ * connection written to during the turn; then the connects past their timeout, where an idle timeout
+ * is set and due, a sweep for idle connections, and the lingering sockets past their deadline.
  *
- * <p>{@code conns[0, count)} are the open and closing connections, each knowing its slot.
+ * <p>{@code conns[0, count)} are the connecting, open and closing connections, each knowing its slot;
+ * {@code connecting[0, connectingCount)} the connecting ones, each knowing its {@code connectSlot}.
  */
 final class EventLoop implements Runnable, Closer, LoopThread {
-    private final FrameServer server;
+    private final LoopGroup group;
     private final int index;
-    private final ConnectionHandler handler;
+    private final LoopTransport transport;
     private final Poller poller;
     private final Poller.Ready onReady = this::ready;
     private final IdleStrategy idle;
-    private final long idleTimeoutNanos;
-    private final LoopEvents events;
     private final LoopStats stats = new LoopStats();
     private final FrameAssembler input;
     private final Outbound output;
@@ -43,45 +49,34 @@ final class EventLoop implements Runnable, Closer, LoopThread {
     private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean wakeupPending = new AtomicBoolean();
     private volatile boolean stopping;
+    /** The loop has closed everything and run its last tasks. */
+    private volatile boolean ended;
     volatile Thread thread;
 
     private Connection[] conns = new Connection[64];
     private int count;
+    private Connection[] connecting = new Connection[8];
+    private int connectingCount;
     /** The loop's clock, read once per turn. */
     private long now;
-    private long nextSweep;
+    /** How often idle connections are looked for: a quarter of the shortest idle timeout of any connection so far. */
+    private long sweepNanos = Long.MAX_VALUE;
+    private long nextSweep = Long.MAX_VALUE;
 
-    EventLoop(FrameServer server, int index, FrameServer.Builder config) throws IOException {
-        this.server = server;
+    EventLoop(LoopGroup group, int index, LoopGroup.Builder config) throws IOException {
+        this.group = group;
         this.index = index;
-        this.handler = config.handler;
+        this.transport = config.transport;
         this.poller = config.transport.openPoller();
         this.idle = config.idle;
-        this.idleTimeoutNanos = config.idleTimeout == null ? 0 : config.idleTimeout.toNanos();
-        this.events = server.events();
         BufferPool pool = new BufferPool(config.chunkSize, stats);
-        this.input = new FrameAssembler(handler, pool, config.maxFrameLength, stats, this);
-        this.output = new Outbound(handler, pool, poller, config.maxFrameLength, config.outputLimit, stats, this);
-        this.lingering = new Lingering(poller, pool, config.lingerTimeout.toNanos());
+        this.input = new FrameAssembler(pool, this);
+        this.output = new Outbound(pool, poller, this);
+        this.lingering = new Lingering(poller, pool);
     }
 
     int index() {
         return index;
-    }
-
-    /** {@return the frames read so far}, from any thread */
-    long framesRead() {
-        return stats.framesRead();
-    }
-
-    /** {@return the bytes read so far}, from any thread */
-    long bytesRead() {
-        return stats.bytesRead();
-    }
-
-    /** {@return the bytes written so far}, from any thread */
-    long bytesWritten() {
-        return stats.bytesWritten();
     }
 
     /** {@return the bytes the loop's pool has allocated}, from any thread */
@@ -94,14 +89,131 @@ final class EventLoop implements Runnable, Closer, LoopThread {
         return count;
     }
 
-    void listen(Listener listener) throws IOException {
-        poller.register(listener, listener);
+    /** Registers a server's listener, on this loop's thread; {@code acceptor} takes what it has waiting. */
+    void listen(Listener listener, Acceptor acceptor) throws IOException {
+        poller.register(listener, acceptor);
+    }
+
+    /** Closes {@code listener}, which {@link #listen} registered, on this loop's thread. */
+    void unlisten(Listener listener) {
+        try {
+            listener.close(); // a closed descriptor leaves the poller's set
+        } catch (IOException ignored) {
+            // the descriptor is released regardless
+        }
+    }
+
+    /** Takes what a listener has waiting; the attachment of a listener registered with {@link #listen}. */
+    interface Acceptor {
+        void accept(EventLoop loop);
+    }
+
+    /** Work to run on the loop's thread, which may fail with an {@link IOException}. */
+    interface LoopTask {
+        void run() throws IOException;
+    }
+
+    /**
+     * Runs {@code task} on this loop's thread and waits for it: at once if called there.
+     *
+     * @throws IOException what the task threw
+     * @throws IllegalStateException if the loop group is closed, or the wait was interrupted
+     */
+    void onLoop(LoopTask task) throws IOException {
+        if (Thread.currentThread() == thread) {
+            task.run();
+            return;
+        }
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        try {
+            execute(() -> {
+                try {
+                    task.run();
+                    done.complete(null);
+                } catch (IOException | RuntimeException e) {
+                    done.completeExceptionally(e);
+                }
+            });
+            if (!await(done)) {
+                throw new IllegalStateException("the loop group closed before loop " + index + " ran the task");
+            }
+        } catch (RejectedExecutionException e) {
+            throw new IllegalStateException("the loop group is closed; loop " + index, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for loop " + index, e);
+        } catch (ExecutionException e) {
+            switch (e.getCause()) {
+                case IOException io -> throw io;
+                case RuntimeException r -> throw r;
+                default -> throw new IllegalStateException(e.getCause());
+            }
+        }
+    }
+
+    /**
+     * Runs {@code task} on this loop's thread: at once if called there; else queued, and waited for
+     * unless the caller is another loop's thread (two loops waiting for each other would never wake).
+     * Nothing if the loop has stopped: its end closed everything.
+     */
+    void onLoopQuietly(Runnable task) {
+        if (Thread.currentThread() == thread) {
+            task.run();
+            return;
+        }
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        try {
+            execute(() -> {
+                try {
+                    task.run();
+                } finally {
+                    done.complete(null);
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            return;
+        }
+        if (group.current() == null) {
+            boolean interrupted = false;
+            while (true) {
+                try {
+                    await(done);
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (ExecutionException e) {
+                    break; // the task's failure went to the loop's uncaught-exception handler
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /**
+     * Waits for a task given to {@link #execute}; {@return false if the loop ended without running it}
+     * (given just as the loop stopped)
+     */
+    private boolean await(CompletableFuture<Void> done) throws InterruptedException, ExecutionException {
+        boolean sawEnd = false;
+        while (true) {
+            try {
+                done.get(50, TimeUnit.MILLISECONDS);
+                return true;
+            } catch (TimeoutException e) {
+                if (sawEnd) {
+                    return false; // a wait past the loop's last tasks
+                }
+                sawEnd = ended;
+            }
+        }
     }
 
     @Override
     public void execute(Runnable task) {
         if (stopping) {
-            throw new RejectedExecutionException("the server is closed; loop " + index);
+            throw new RejectedExecutionException("the loop group is closed; loop " + index);
         }
         tasks.add(task);
         if (idle == null && Thread.currentThread() != thread && wakeupPending.compareAndSet(false, true)) {
@@ -129,9 +241,8 @@ final class EventLoop implements Runnable, Closer, LoopThread {
         thread = Thread.currentThread();
         int emptyTurns = 0;
         try {
-            server.loopStarted(index);
+            group.loopStarted(index);
             now = System.nanoTime();
-            nextSweep = idleTimeoutNanos == 0 ? Long.MAX_VALUE : now + sweepInterval();
             while (!stopping) {
                 boolean ranTasks = runTasks();
                 if (ranTasks) {
@@ -148,6 +259,9 @@ final class EventLoop implements Runnable, Closer, LoopThread {
                 }
                 output.flushDirty(now);
                 now = System.nanoTime();
+                if (connectingCount > 0) {
+                    expireConnects();
+                }
                 if (now - nextSweep >= 0) {
                     sweepIdle();
                 }
@@ -163,7 +277,7 @@ final class EventLoop implements Runnable, Closer, LoopThread {
                 }
             }
         } catch (IOException e) {
-            server.loopFailed(index, e);
+            group.loopFailed(index, e);
         } finally {
             shutdown();
         }
@@ -184,8 +298,12 @@ final class EventLoop implements Runnable, Closer, LoopThread {
     }
 
     private long pollTimeoutMillis() {
-        long millis = idleTimeoutNanos == 0 ? -1 // no limit
-                : Math.max(1, TimeUnit.NANOSECONDS.toMillis(nextSweep - System.nanoTime()) + 1);
+        long wake = nextSweep;
+        for (int i = 0; i < connectingCount; i++) {
+            wake = Math.min(wake, connecting[i].connectDeadline);
+        }
+        long millis = wake == Long.MAX_VALUE ? -1 // no limit
+                : Math.max(1, TimeUnit.NANOSECONDS.toMillis(wake - System.nanoTime()) + 1);
         if (lingering.count() > 0) { // lingering sockets close at their deadline, give or take this
             millis = millis < 0 ? Lingering.CHECK_MILLIS : Math.min(millis, Lingering.CHECK_MILLIS);
         }
@@ -200,6 +318,10 @@ final class EventLoop implements Runnable, Closer, LoopThread {
                 }
                 return; // else closed by a handler earlier in this turn
             }
+            if (c.state == Connection.State.CONNECTING) {
+                finishConnect(c); // whatever the poller reported: the connect's end, or nothing yet
+                return;
+            }
             if ((ops & Poller.WRITE) != 0) {
                 output.flush(c, now);
             }
@@ -211,38 +333,163 @@ final class EventLoop implements Runnable, Closer, LoopThread {
                 }
             }
         } else {
-            server.accept((Listener) attachment, this);
+            ((Acceptor) attachment).accept(this);
         }
     }
 
-    /** Takes over an accepted connection: called on this loop's thread. */
-    void adopt(Endpoint endpoint, long id) {
-        Connection c = new Connection(this, this, output, endpoint, id, endpoint.remoteAddress());
+    /** Takes over a connection {@code owner} accepted and counted: called on this loop's thread. */
+    void adopt(Endpoint endpoint, Owner owner, long id) {
+        Connection c = new Connection(this, output, endpoint, owner, id, endpoint.remoteAddress());
         try {
             poller.register(endpoint, c, Poller.READ);
         } catch (IOException e) {
-            server.connectionClosed();
+            owner.connectionClosed();
             endpoint.reset();
             return;
         }
         c.interest = Poller.READ;
+        add(c);
+        opened(c);
+    }
+
+    /**
+     * Begins connecting a connection of {@code owner}, counted already, to {@code address}: called on this
+     * loop's thread. {@code opening} completes once the handler's {@code onOpen} has run, or exceptionally
+     * with the failure that the handler's {@code onClose} gets too.
+     */
+    void connect(Owner owner, long id, SocketAddress address, long timeoutNanos, CompletableFuture<Connection> opening) {
+        if (stopping) {
+            owner.connectionClosed();
+            opening.completeExceptionally(new ConnectException("connect to " + address
+                    + " abandoned: the loop group is closed"));
+            return;
+        }
+        Endpoint endpoint;
+        try {
+            endpoint = transport.connect(address);
+        } catch (IOException | RuntimeException e) {
+            Connection c = new Connection(this, output, null, owner, id, address);
+            c.state = Connection.State.CLOSED;
+            owner.connectionClosed();
+            IOException failure = connectFailure(address, e);
+            opening.completeExceptionally(failure);
+            tellClosed(c, failure);
+            return;
+        }
+        Connection c = new Connection(this, output, endpoint, owner, id, address);
+        c.state = Connection.State.CONNECTING;
+        c.opening = opening;
+        c.connectDeadline = now + timeoutNanos;
+        try {
+            poller.register(endpoint, c, Poller.CONNECT);
+        } catch (IOException e) {
+            owner.connectionClosed();
+            endpoint.reset();
+            c.state = Connection.State.CLOSED;
+            c.opening = null;
+            IOException failure = connectFailure(address, e);
+            opening.completeExceptionally(failure);
+            tellClosed(c, failure);
+            return;
+        }
+        c.interest = Poller.CONNECT;
+        add(c);
+        if (connectingCount == connecting.length) {
+            connecting = Arrays.copyOf(connecting, connectingCount * 2);
+        }
+        c.connectSlot = connectingCount;
+        connecting[connectingCount++] = c;
+    }
+
+    private static IOException connectFailure(SocketAddress address, Exception e) {
+        ConnectException failure = new ConnectException("connect to " + address + " failed: " + e.getMessage());
+        failure.initCause(e);
+        return failure;
+    }
+
+    /** The poller reported a connecting connection: it connected, failed, or is still under way. */
+    private void finishConnect(Connection c) {
+        boolean connected;
+        try {
+            connected = c.channel.finishConnect();
+        } catch (IOException | RuntimeException e) {
+            closeNow(c, connectFailure(c.remoteAddress(), e), true);
+            return;
+        }
+        if (!connected) {
+            return;
+        }
+        forgetConnect(c);
+        c.state = Connection.State.OPEN;
+        try {
+            poller.interest(c.channel, Poller.READ);
+        } catch (IOException e) {
+            closeNow(c, connectFailure(c.remoteAddress(), e), true);
+            return;
+        }
+        c.interest = Poller.READ;
+        opened(c);
+    }
+
+    private void forgetConnect(Connection c) {
+        int slot = c.connectSlot;
+        Connection last = connecting[--connectingCount];
+        connecting[slot] = last;
+        last.connectSlot = slot;
+        connecting[connectingCount] = null;
+    }
+
+    /** Resets the connects past their deadline. */
+    private void expireConnects() {
+        for (int i = connectingCount - 1; i >= 0; i--) {
+            Connection c = connecting[i];
+            if (now - c.connectDeadline >= 0) {
+                closeNow(c, new ConnectTimeoutException("connect to " + c.remoteAddress() + " timed out: connectTimeout="
+                        + TimeUnit.NANOSECONDS.toMillis(c.owner.connectTimeoutNanos) + " ms"), true);
+            }
+        }
+    }
+
+    /** Puts a new connection in the table, its idle timeout watched from now. */
+    private void add(Connection c) {
         c.lastActive = now;
         if (count == conns.length) {
             conns = Arrays.copyOf(conns, count * 2);
         }
         c.slot = count;
         conns[count++] = c;
-        events.opened(c, index);
+        long idleNanos = c.owner.idleTimeoutNanos;
+        if (idleNanos != 0) {
+            long every = Math.max(TimeUnit.MILLISECONDS.toNanos(1), idleNanos / 4);
+            if (every < sweepNanos) {
+                sweepNanos = every;
+                nextSweep = Math.min(nextSweep, now + every);
+            }
+        }
+    }
+
+    /** A connection is open: the events, the handler's {@code onOpen}, then its client's future. */
+    private void opened(Connection c) {
+        CompletableFuture<Connection> opening = c.opening;
+        c.opening = null;
+        c.owner.events.opened(c, index);
         try {
-            handler.onOpen(c);
+            c.handler.onOpen(c);
         } catch (IOException | RuntimeException e) {
             closeNow(c, e, true);
+            if (opening != null) {
+                opening.completeExceptionally(e);
+            }
+            return;
+        }
+        if (opening != null) {
+            opening.complete(c);
         }
     }
 
     @Override
     public void refuse(Connection c, long offset, IOException cause) {
-        events.protocolError(c, offset, cause);
+        c.owner.events.protocolError(c, offset, cause);
         c.state = Connection.State.CLOSING;
         input.releaseInput(c);
         output.send(c, now); // best effort: a failure here changes nothing, the connection closes either way
@@ -265,6 +512,7 @@ final class EventLoop implements Runnable, Closer, LoopThread {
         if (c.state == Connection.State.CLOSED) {
             return;
         }
+        boolean wasConnecting = c.state == Connection.State.CONNECTING;
         c.state = Connection.State.CLOSED;
         // Counted out before the socket closes, so that a peer seeing the close finds the count exact.
         int slot = c.slot;
@@ -272,35 +520,73 @@ final class EventLoop implements Runnable, Closer, LoopThread {
         conns[slot] = last;
         last.slot = slot;
         conns[count] = null;
-        server.connectionClosed();
-        if (reset || stopping || c.inputEnded || !lingering.start(c, now)) {
-            lingering.release(c.channel, reset);
+        c.owner.connectionClosed();
+        if (wasConnecting) {
+            forgetConnect(c);
+            lingering.release(c.channel, true);
+            if (cause == null) {
+                cause = new ConnectException("connect to " + c.remoteAddress() + " abandoned: "
+                        + (stopping ? "the loop group closed" : "its client closed"));
+            }
+            CompletableFuture<Connection> opening = c.opening;
+            c.opening = null;
+            opening.completeExceptionally(cause);
+        } else {
+            if (reset || stopping || c.inputEnded || !lingering.start(c, now)) {
+                lingering.release(c.channel, reset);
+            }
+            input.releaseInput(c);
+            output.discard(c);
         }
-        input.releaseInput(c);
-        output.discard(c);
-        events.closed(c, cause);
+        tellClosed(c, cause);
+    }
+
+    private void tellClosed(Connection c, Throwable cause) {
+        c.owner.events.closed(c, cause);
         try {
-            handler.onClose(c, cause);
+            c.handler.onClose(c, cause);
         } catch (RuntimeException e) {
             Thread t = Thread.currentThread();
             t.getUncaughtExceptionHandler().uncaughtException(t, e);
         }
     }
 
-    private long sweepInterval() {
-        return Math.max(TimeUnit.MILLISECONDS.toNanos(1), idleTimeoutNanos / 4);
-    }
-
     private void sweepIdle() {
-        nextSweep = now + sweepInterval();
+        nextSweep = now + sweepNanos;
         for (int i = count - 1; i >= 0; i--) {
             Connection c = conns[i];
+            long idleNanos = c.owner.idleTimeoutNanos;
             long quiet = now - c.lastActive;
-            if (quiet >= idleTimeoutNanos) {
+            if (idleNanos != 0 && quiet >= idleNanos && c.state != Connection.State.CONNECTING) {
                 closeNow(c, new SocketTimeoutException("no byte read or sent for "
                         + TimeUnit.NANOSECONDS.toMillis(quiet) + " ms: idleTimeout="
-                        + TimeUnit.NANOSECONDS.toMillis(idleTimeoutNanos) + " ms, " + c), true);
+                        + TimeUnit.NANOSECONDS.toMillis(idleNanos) + " ms, " + c), true);
             }
+        }
+    }
+
+    /**
+     * Closes the connections of {@code owner} on this loop as the loop's end would (unsent output dropped,
+     * {@code onClose} with a null cause; a connect under way fails): on this loop's thread.
+     */
+    void closeAll(Owner owner) {
+        boolean closedOne = true;
+        while (closedOne) { // again, as a handler's onClose may close other connections and move them
+            closedOne = false;
+            for (int i = count - 1; i >= 0; i--) {
+                if (i < count && conns[i].owner == owner) {
+                    closeNow(conns[i], null, false);
+                    closedOne = true;
+                }
+            }
+        }
+    }
+
+    void closePoller() {
+        try {
+            poller.close();
+        } catch (IOException ignored) {
+            // nothing registered yet
         }
     }
 
@@ -316,5 +602,7 @@ final class EventLoop implements Runnable, Closer, LoopThread {
         } catch (IOException ignored) {
             // nothing registered is left open
         }
+        ended = true;
+        runTasks(); // those given while the loop stopped: on a closed loop, their waiters hear of it
     }
 }

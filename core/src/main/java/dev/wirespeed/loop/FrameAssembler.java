@@ -22,17 +22,11 @@ import java.nio.ByteBuffer;
  * <p>Thread safety: the loop's thread.
  */
 final class FrameAssembler {
-    private final ConnectionHandler handler;
     private final BufferPool pool;
-    private final int maxFrameLength;
-    private final LoopStats stats;
     private final Closer closer;
 
-    FrameAssembler(ConnectionHandler handler, BufferPool pool, int maxFrameLength, LoopStats stats, Closer closer) {
-        this.handler = handler;
+    FrameAssembler(BufferPool pool, Closer closer) {
         this.pool = pool;
-        this.maxFrameLength = maxFrameLength;
-        this.stats = stats;
         this.closer = closer;
     }
 
@@ -126,7 +120,7 @@ final class FrameAssembler {
     private void counted(Connection c, int n, long now) {
         c.lastActive = now;
         c.bytesRead += n;
-        stats.bytesRead(n);
+        c.stats.bytesRead(n);
     }
 
     /** Hands over the whole frames in {@code in}, then keeps the partial one, if any, at its start. */
@@ -172,8 +166,8 @@ final class FrameAssembler {
         while (end - pos >= FrameFormat.HEADER_LENGTH) {
             long header = data.getLong(pos);
             int length = FrameFormat.length(header);
-            if (length < 0 || length > maxFrameLength) {
-                stats.framesRead(delivered);
+            if (length < 0 || length > c.maxFrameLength) {
+                c.stats.framesRead(delivered);
                 frameError(c, length, c.consumed + (pos - from));
                 return -1;
             }
@@ -186,21 +180,21 @@ final class FrameAssembler {
             view.limit(pos + total);
             view.position(pos + FrameFormat.HEADER_LENGTH);
             try {
-                handler.onFrame(c, FrameFormat.type(header), view);
+                c.handler.onFrame(c, FrameFormat.type(header), view);
             } catch (IOException | RuntimeException e) {
-                stats.framesRead(delivered);
+                c.stats.framesRead(delivered);
                 closer.closeNow(c, e, true);
                 return -1;
             }
             view.limit(end);
             pos += total;
             if (c.state != Connection.State.OPEN) {
-                stats.framesRead(delivered);
+                c.stats.framesRead(delivered);
                 releaseInput(c); // closed by the handler: the rest is not read
                 return -1;
             }
         }
-        stats.framesRead(delivered);
+        c.stats.framesRead(delivered);
         c.consumed += pos - from;
         return pos;
     }
@@ -235,7 +229,7 @@ final class FrameAssembler {
             }
         }
         int length = FrameFormat.length(in.buf, in.start);
-        if (length < 0 || length > maxFrameLength) {
+        if (length < 0 || length > c.maxFrameLength) {
             frameError(c, length, c.consumed);
             return -1;
         }
@@ -263,7 +257,7 @@ final class FrameAssembler {
 
     private void frameError(Connection c, int length, long offset) {
         try {
-            FrameFormat.checkLength(length, maxFrameLength, offset);
+            FrameFormat.checkLength(length, c.maxFrameLength, offset);
             throw new AssertionError("length=" + length + " passed the check it failed");
         } catch (IOException e) {
             closer.refuse(c, offset, e);

@@ -13,17 +13,21 @@ import java.net.UnixDomainSocketAddress;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntConsumer;
 
 /**
  * A server of framed connections on event loops: accepts TCP and Unix-domain connections, spreads
- * them over {@code n} loop threads, and hands every frame to one {@link ConnectionHandler}. The
- * loops reach their sockets through a {@link LoopTransport}: the JDK's {@code Selector} unless
- * {@link Builder#transport} names another.
+ * them over the loop threads of a {@link LoopGroup}, and hands every frame to one {@link
+ * ConnectionHandler}. The server makes a group of its own from its builder's loop settings ({@link
+ * Builder#loops(int)}, {@link Builder#transport}, ...) unless given one to share ({@link
+ * Builder#group(LoopGroup)}) with other servers and with {@link FrameClient}s. The loops reach their
+ * sockets through a {@link LoopTransport}: the JDK's {@code Selector} unless the group's builder names
+ * another.
  *
  * <pre>{@code
  * FrameServer server = FrameServer.builder((connection, type, body) -> connection.writeFrame(type, body))
@@ -35,7 +39,8 @@ import java.util.function.IntConsumer;
  * <h2>Loops</h2>
  * Each loop is one platform thread with its own poller, buffer pool and connections; a connection
  * stays on the loop that got it (round-robin, in order of acceptance), and all its handler calls run
- * there. Loop 0 also accepts. {@link Builder#onLoopStart(IntConsumer)} runs on each loop's thread
+ * there. Loop 0 also accepts. On a shared group the loops serve the connections of every server and
+ * client on it, each with its own handler and limits. {@link Builder#onLoopStart(IntConsumer)} runs on each loop's thread
  * before it serves anything, to pin it to a CPU, say. A loop blocks in its poller between turns
  * unless given an {@link IdleStrategy} ({@link Builder#busyPoll}), which it then calls after each
  * turn that found nothing to do.
@@ -77,44 +82,40 @@ import java.util.function.IntConsumer;
  *
  * <h2>Thread safety</h2>
  * The server's methods are safe from any thread; see {@link Connection} for the connections'.
+ *
+ * @see FrameClient
  */
 public final class FrameServer implements Closeable {
     private final List<Listener> listeners = new ArrayList<>();
     private final List<SocketAddress> addresses = new ArrayList<>();
-    private final EventLoop[] loops;
-    private final Thread[] threads;
-    private final IntConsumer onLoopStart;
-    private final LoopEvents events;
-    private final int maxConnections;
-    private final AtomicInteger open = new AtomicInteger();
-    private final AtomicLong rejected = new AtomicLong();
-    /** Connections accepted so far; written by loop 0 only. */
-    private long accepted;
+    private final LoopGroup group;
+    /** Made by this server from its builder, and closed with it. */
+    private final boolean ownsGroup;
+    private final Owner owner;
+    private final AtomicBoolean closed = new AtomicBoolean();
 
-    private FrameServer(Builder b) throws IOException {
-        this.onLoopStart = b.onLoopStart;
-        this.maxConnections = b.maxConnections;
-        this.events = b.jfrEvents ? new JfrLoopEvents(this) : LoopEvents.NONE;
-        this.loops = new EventLoop[b.loops];
-        this.threads = new Thread[b.loops];
+    private FrameServer(Builder b, LoopGroup group, boolean ownsGroup) throws IOException {
+        this.group = group;
+        this.ownsGroup = ownsGroup;
+        this.owner = new Owner(b.settings, group, "from", 0);
+        EventLoop first = group.loop(0);
         try {
-            for (int i = 0; i < loops.length; i++) {
-                loops[i] = new EventLoop(this, i, b);
-            }
             for (SocketAddress address : b.bind) {
-                Listener listener = b.transport.listen(address, b.backlog);
+                Listener listener = group.transport().listen(address, b.backlog);
                 listeners.add(listener);
                 addresses.add(listener.localAddress());
-                loops[0].listen(listener);
+                first.onLoop(() -> first.listen(listener, loop -> accept(listener, loop)));
+            }
+            if (!ownsGroup) {
+                group.join(this);
             }
         } catch (IOException | RuntimeException e) {
             closeListeners();
-            events.stopped();
+            owner.events.stopped();
+            if (ownsGroup) {
+                group.close();
+            }
             throw e;
-        }
-        for (int i = 0; i < loops.length; i++) {
-            threads[i] = new Thread(loops[i], b.threadName + "-" + i);
-            threads[i].start();
         }
     }
 
@@ -122,8 +123,8 @@ public final class FrameServer implements Closeable {
      * A builder of a server whose connections' frames go to {@code handler}.
      *
      * @param handler the frames' handler, called on the loop threads
-     * @return a builder with the defaults: one blocking loop, 64 KiB chunks, a 256 KiB output limit,
-     *     16 MiB {@code maxFrameLength}, no idle timeout, no connection limit
+     * @return a builder with the defaults: its own group of one blocking loop, 64 KiB chunks, a 256 KiB
+     *     output limit, 16 MiB {@code maxFrameLength}, no idle timeout, no connection limit
      */
     public static Builder builder(ConnectionHandler handler) {
         return new Builder(handler);
@@ -136,78 +137,61 @@ public final class FrameServer implements Closeable {
 
     /** {@return the connections accepted and not yet closed} */
     public int connectionCount() {
-        return open.get();
+        return owner.connectionCount();
     }
 
     /** {@return the connections reset at acceptance because {@code maxConnections} were open} */
     public long rejectedConnections() {
-        return rejected.get();
+        return owner.rejected();
     }
 
     /** {@return frames handed to the handler so far, over all loops; may lag behind the loops} */
     public long framesRead() {
-        long sum = 0;
-        for (EventLoop loop : loops) {
-            sum += loop.framesRead();
-        }
-        return sum;
+        return owner.framesRead();
     }
 
     /** {@return bytes read from connections so far, over all loops; may lag behind the loops} */
     public long bytesRead() {
-        long sum = 0;
-        for (EventLoop loop : loops) {
-            sum += loop.bytesRead();
-        }
-        return sum;
+        return owner.bytesRead();
     }
 
-    /** {@return the direct memory the loops' buffer pools hold, in use or not; pools never shrink} */
+    /**
+     * {@return the direct memory the buffer pools of the server's loops hold, in use or not; pools never
+     * shrink}: on a shared group, the whole group's
+     */
     public long pooledBytes() {
-        long sum = 0;
-        for (EventLoop loop : loops) {
-            sum += loop.pooledBytes();
-        }
-        return sum;
+        return group.pooledBytes();
     }
 
     /** {@return bytes sent to connections so far, over all loops; may lag behind the loops} */
     public long bytesWritten() {
-        long sum = 0;
-        for (EventLoop loop : loops) {
-            sum += loop.bytesWritten();
-        }
-        return sum;
+        return owner.bytesWritten();
     }
 
     /**
      * Stops accepting, closes every connection (unsent output dropped, {@code onClose} called with a
-     * null cause, on its loop's thread), and waits for the loop threads to end. Idempotent. Called
-     * from a loop thread, it does not wait for that loop.
+     * null cause, on its loop's thread), and waits for that to be done: for the loop threads to end, if
+     * the server made its own group; else for each loop of the shared group to have closed the server's
+     * connections, the group going on. Idempotent. Called from a loop thread, it does not wait for the
+     * other loops.
      */
     @Override
     public void close() {
-        events.stopped();
-        closeListeners();
-        for (EventLoop loop : loops) {
-            loop.stop();
+        if (!closed.compareAndSet(false, true)) {
+            return;
         }
-        boolean interrupted = false;
-        for (Thread t : threads) {
-            if (t == Thread.currentThread()) {
-                continue;
-            }
-            while (true) {
-                try {
-                    t.join();
-                    break;
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
-            }
+        owner.events.stopped();
+        if (ownsGroup) {
+            closeListeners();
+            group.close();
+            return;
         }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
+        group.leave(this);
+        EventLoop first = group.loop(0);
+        first.onLoopQuietly(this::closeListeners);
+        for (int i = 0; i < group.loopCount(); i++) {
+            EventLoop loop = group.loop(i);
+            loop.onLoopQuietly(() -> loop.closeAll(owner));
         }
     }
 
@@ -224,38 +208,8 @@ public final class FrameServer implements Closeable {
         }
     }
 
-    LoopEvents events() {
-        return events;
-    }
-
-    /** Reports each loop's totals as JFR events; on JFR's periodic thread, so the figures may lag. */
-    void reportLoops() {
-        for (EventLoop loop : loops) {
-            if (loop != null) {
-                JfrLoopEvents.loopStatistics(loop.index(), loop.connectionCount(), loop.framesRead(), loop.bytesRead(),
-                        loop.bytesWritten(), loop.pooledBytes());
-            }
-        }
-    }
-
-    void loopStarted(int index) {
-        if (onLoopStart != null) {
-            onLoopStart.accept(index);
-        }
-    }
-
-    void loopFailed(int index, Exception e) {
-        Thread t = Thread.currentThread();
-        t.getUncaughtExceptionHandler().uncaughtException(t,
-                new IOException("loop " + index + " stopped: its poller failed", e));
-    }
-
-    void connectionClosed() {
-        open.decrementAndGet();
-    }
-
     /** Accepts what {@code listener} has waiting, on loop 0's thread, and deals it to the loops. */
-    void accept(Listener listener, EventLoop self) {
+    private void accept(Listener listener, EventLoop self) {
         for (int i = 0; i < 64; i++) {
             Endpoint ch;
             try {
@@ -267,21 +221,19 @@ public final class FrameServer implements Closeable {
             if (ch == null) {
                 return;
             }
-            if (open.incrementAndGet() > maxConnections) {
-                open.decrementAndGet();
-                rejected.incrementAndGet();
+            if (!owner.admit()) {
                 ch.reset();
                 continue;
             }
-            long id = ++accepted;
-            EventLoop target = loops[(int) ((id - 1) % loops.length)];
+            long id = owner.nextId();
+            EventLoop target = group.loop((int) ((id - 1) % group.loopCount()));
             if (target == self) {
-                target.adopt(ch, id);
+                target.adopt(ch, owner, id);
             } else {
                 try {
-                    target.execute(() -> target.adopt(ch, id));
+                    target.execute(() -> target.adopt(ch, owner, id));
                 } catch (RuntimeException e) {
-                    open.decrementAndGet();
+                    owner.connectionClosed();
                     ch.reset();
                 }
             }
@@ -294,26 +246,17 @@ public final class FrameServer implements Closeable {
      * <p>Thread safety: not thread-safe; build on one thread.
      */
     public static final class Builder {
-        final ConnectionHandler handler;
+        final ConnectionSettings settings;
         final List<SocketAddress> bind = new ArrayList<>();
-        int loops = 1;
-        IntConsumer onLoopStart;
-        IdleStrategy idle;
-        int chunkSize = 64 * 1024;
-        long outputLimit = 256 * 1024;
-        int maxFrameLength = FrameFormat.DEFAULT_MAX_FRAME_LENGTH;
-        int maxConnections = Integer.MAX_VALUE;
-        Duration idleTimeout;
-        Duration lingerTimeout = Duration.ofSeconds(2);
         int backlog = 1024;
-        String threadName = "wirespeed-loop";
-        LoopTransport transport = SelectorTransport.INSTANCE;
-        boolean jfrEvents;
-        /** The longest idle timeout: its nanoseconds must fit the loop's clock arithmetic. */
-        static final Duration MAX_IDLE_TIMEOUT = Duration.ofDays(365);
+        private LoopGroup group;
+        /** The settings of the server's own group, where it makes one. */
+        private final LoopGroup.Builder ownLoops = LoopGroup.builder();
+        /** Which of those were set, to refuse them beside {@link #group(LoopGroup)}. */
+        private final Set<String> loopSettings = new LinkedHashSet<>();
 
         private Builder(ConnectionHandler handler) {
-            this.handler = Objects.requireNonNull(handler, "handler");
+            this.settings = new ConnectionSettings(handler);
         }
 
         /**
@@ -339,10 +282,8 @@ public final class FrameServer implements Closeable {
          * @return this builder
          */
         public Builder loops(int loops) {
-            if (loops < 1 || loops > 1024) {
-                throw new IllegalArgumentException("loops=" + loops + " min=1 max=1024");
-            }
-            this.loops = loops;
+            ownLoops.loops(loops);
+            loopSettings.add("loops");
             return this;
         }
 
@@ -354,7 +295,8 @@ public final class FrameServer implements Closeable {
          * @return this builder
          */
         public Builder onLoopStart(IntConsumer onLoopStart) {
-            this.onLoopStart = Objects.requireNonNull(onLoopStart, "onLoopStart");
+            ownLoops.onLoopStart(onLoopStart);
+            loopSettings.add("onLoopStart");
             return this;
         }
 
@@ -367,7 +309,8 @@ public final class FrameServer implements Closeable {
          * @return this builder
          */
         public Builder busyPoll(IdleStrategy idle) {
-            this.idle = Objects.requireNonNull(idle, "idle");
+            ownLoops.busyPoll(idle);
+            loopSettings.add("busyPoll");
             return this;
         }
 
@@ -377,7 +320,8 @@ public final class FrameServer implements Closeable {
          * @return this builder
          */
         public Builder blocking() {
-            this.idle = null;
+            ownLoops.blocking();
+            loopSettings.add("blocking");
             return this;
         }
 
@@ -389,7 +333,8 @@ public final class FrameServer implements Closeable {
          * @return this builder
          */
         public Builder chunkSize(int chunkSize) {
-            this.chunkSize = BufferPool.checkChunkSize(chunkSize);
+            ownLoops.chunkSize(chunkSize);
+            loopSettings.add("chunkSize");
             return this;
         }
 
@@ -400,10 +345,7 @@ public final class FrameServer implements Closeable {
          * @return this builder
          */
         public Builder outputLimit(long outputLimit) {
-            if (outputLimit < 1) {
-                throw new IllegalArgumentException("outputLimit=" + outputLimit + " min=1");
-            }
-            this.outputLimit = outputLimit;
+            settings.outputLimit(outputLimit);
             return this;
         }
 
@@ -414,7 +356,7 @@ public final class FrameServer implements Closeable {
          * @return this builder
          */
         public Builder maxFrameLength(int maxFrameLength) {
-            this.maxFrameLength = FrameFormat.checkMaxFrameLength(maxFrameLength);
+            settings.maxFrameLength(maxFrameLength);
             return this;
         }
 
@@ -425,10 +367,7 @@ public final class FrameServer implements Closeable {
          * @return this builder
          */
         public Builder maxConnections(int maxConnections) {
-            if (maxConnections < 1) {
-                throw new IllegalArgumentException("maxConnections=" + maxConnections + " min=1");
-            }
-            this.maxConnections = maxConnections;
+            settings.maxConnections(maxConnections);
             return this;
         }
 
@@ -440,11 +379,7 @@ public final class FrameServer implements Closeable {
          * @return this builder
          */
         public Builder idleTimeout(Duration idleTimeout) {
-            if (idleTimeout.compareTo(Duration.ofMillis(1)) < 0 || idleTimeout.compareTo(MAX_IDLE_TIMEOUT) > 0) {
-                throw new IllegalArgumentException("idleTimeout=" + idleTimeout + " min=PT0.001S max="
-                        + MAX_IDLE_TIMEOUT);
-            }
-            this.idleTimeout = idleTimeout;
+            settings.idleTimeout(idleTimeout);
             return this;
         }
 
@@ -458,11 +393,7 @@ public final class FrameServer implements Closeable {
          * @return this builder
          */
         public Builder lingerTimeout(Duration lingerTimeout) {
-            if (lingerTimeout.isNegative() || lingerTimeout.compareTo(MAX_IDLE_TIMEOUT) > 0) {
-                throw new IllegalArgumentException("lingerTimeout=" + lingerTimeout + " min=PT0S max="
-                        + MAX_IDLE_TIMEOUT);
-            }
-            this.lingerTimeout = lingerTimeout;
+            settings.lingerTimeout(lingerTimeout);
             return this;
         }
 
@@ -488,7 +419,8 @@ public final class FrameServer implements Closeable {
          * @return this builder
          */
         public Builder transport(LoopTransport transport) {
-            this.transport = Objects.requireNonNull(transport, "transport");
+            ownLoops.transport(transport);
+            loopSettings.add("transport");
             return this;
         }
 
@@ -505,11 +437,7 @@ public final class FrameServer implements Closeable {
          * @throws IllegalStateException if {@code on} and the {@code jdk.jfr} module is not in the boot layer
          */
         public Builder jfrEvents(boolean on) {
-            if (on && ModuleLayer.boot().findModule("jdk.jfr").isEmpty()) {
-                throw new IllegalStateException("jfrEvents(true) needs the jdk.jfr module, which this JVM did not "
-                        + "resolve: add --add-modules jdk.jfr");
-            }
-            this.jfrEvents = on;
+            settings.jfrEvents(on);
             return this;
         }
 
@@ -520,22 +448,46 @@ public final class FrameServer implements Closeable {
          * @return this builder
          */
         public Builder threadName(String threadName) {
-            this.threadName = Objects.requireNonNull(threadName, "threadName");
+            ownLoops.threadName(threadName);
+            loopSettings.add("threadName");
             return this;
         }
 
         /**
-         * Binds every address and starts the loops.
+         * Serves on the loops of {@code group}, shared with other servers and clients, rather than on a
+         * group of the server's own; the group's builder then holds the loop settings ({@link #loops},
+         * {@link #transport}, {@link #chunkSize}, {@link #busyPoll}, {@link #blocking}, {@link
+         * #onLoopStart}, {@link #threadName}), which this builder refuses beside it.
+         *
+         * @param group running loops; closing the server leaves them running
+         * @return this builder
+         */
+        public Builder group(LoopGroup group) {
+            this.group = Objects.requireNonNull(group, "group");
+            return this;
+        }
+
+        /**
+         * Binds every address and starts serving: on the given group, or on loops of the server's own,
+         * started here.
          *
          * @return the running server
-         * @throws IllegalStateException if no address was given
-         * @throws IOException if an address cannot be bound (nothing is left open)
+         * @throws IllegalStateException if no address was given, if a loop setting was given beside
+         *     {@link #group(LoopGroup)} (naming it), or if the group is closed
+         * @throws IOException if an address cannot be bound, or the loops cannot start (nothing is left open)
          */
         public FrameServer start() throws IOException {
             if (bind.isEmpty()) {
                 throw new IllegalStateException("no address to listen on: call bind(address)");
             }
-            return new FrameServer(this);
+            if (group != null) {
+                if (!loopSettings.isEmpty()) {
+                    throw new IllegalStateException(loopSettings + " set for the server's own loops, but it serves on "
+                            + "a given group: set them on the LoopGroup's builder");
+                }
+                return new FrameServer(this, group, false);
+            }
+            return new FrameServer(this, ownLoops.start(), true);
         }
     }
 }

@@ -11,15 +11,22 @@ import jdk.jfr.Period;
 import jdk.jfr.StackTrace;
 
 /**
- * The JFR events of a {@link FrameServer} built with {@link FrameServer.Builder#jfrEvents(boolean)}:
- * connection opened and closed, protocol error, and each loop's totals once a second. Events are
+ * The JFR events of a {@link FrameServer} or {@link FrameClient} built with {@code jfrEvents(true)}:
+ * connection opened and closed, protocol error, and, once a second, its totals on each loop. Events are
  * created only at those moments, never per frame; a recording decides which it keeps.
  */
 final class JfrLoopEvents implements LoopEvents {
     private final Runnable periodic;
 
-    JfrLoopEvents(FrameServer server) {
-        this.periodic = () -> server.reportLoops();
+    JfrLoopEvents(Owner owner, LoopGroup group) {
+        this.periodic = () -> {
+            for (int i = 0; i < group.loopCount(); i++) {
+                EventLoop loop = group.loop(i);
+                LoopStats stats = owner.stats(i);
+                loopStatistics(i, loop.connectionCount(), stats.framesRead(), stats.bytesRead(), stats.bytesWritten(),
+                        loop.pooledBytes());
+            }
+        };
         FlightRecorder.addPeriodicEvent(LoopStatisticsEvent.class, periodic);
     }
 
@@ -63,8 +70,8 @@ final class JfrLoopEvents implements LoopEvents {
         FlightRecorder.removePeriodicEvent(periodic);
     }
 
-    /** Commits one loop's totals; called by the server for each loop, on JFR's periodic thread. */
-    static void loopStatistics(int loop, int connections, long frames, long bytesRead, long bytesWritten,
+    /** Commits one loop's totals, on JFR's periodic thread: the figures may lag. */
+    private static void loopStatistics(int loop, int connections, long frames, long bytesRead, long bytesWritten,
             long pooledBytes) {
         LoopStatisticsEvent e = new LoopStatisticsEvent();
         e.loop = loop;
@@ -79,7 +86,7 @@ final class JfrLoopEvents implements LoopEvents {
     @Name("dev.wirespeed.ConnectionOpened")
     @Label("Connection Opened")
     @Category({"wirespeed", "Frame Server"})
-    @Description("A connection was accepted onto a loop")
+    @Description("A connection was accepted onto a loop, or connected from one")
     @StackTrace(false)
     static final class ConnectionOpenedEvent extends Event {
         @Label("Connection")
@@ -129,7 +136,8 @@ final class JfrLoopEvents implements LoopEvents {
     @Name("dev.wirespeed.LoopStatistics")
     @Label("Loop Statistics")
     @Category({"wirespeed", "Frame Server"})
-    @Description("One loop's totals since the server started")
+    @Description("One loop's totals for one server or client since it started; connections and pooled bytes "
+            + "are the loop's, of every server and client on it")
     @Period("1 s")
     @StackTrace(false)
     static final class LoopStatisticsEvent extends Event {

@@ -26,15 +26,12 @@ final class Lingering {
 
     private final Poller poller;
     private final BufferPool pool;
-    /** 0 for no lingering: a graceful close closes at once. */
-    private final long lingerNanos;
     private Connection[] lingering = new Connection[16];
     private int count;
 
-    Lingering(Poller poller, BufferPool pool, long lingerNanos) {
+    Lingering(Poller poller, BufferPool pool) {
         this.poller = poller;
         this.pool = pool;
-        this.lingerNanos = lingerNanos;
     }
 
     /** {@return the sockets lingering} */
@@ -47,6 +44,7 @@ final class Lingering {
      * {@return false where lingering is off or the endpoint cannot, and so the caller closes it now}
      */
     boolean start(Connection c, long now) {
+        long lingerNanos = c.owner.lingerNanos; // 0 for no lingering: a graceful close closes at once
         if (lingerNanos == 0) {
             return false;
         }

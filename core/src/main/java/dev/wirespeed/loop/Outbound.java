@@ -11,7 +11,7 @@ import java.util.Arrays;
 /**
  * A loop's output: the frames its handlers queue, in pooled chunks per connection, sent at the end of
  * the turn in writes of whole chunks, and backpressure. A connection whose queued output reaches
- * {@code outputLimit} is paused (not read) until its output drains to half the limit, when the
+ * its {@code outputLimit} is paused (not read) until its output drains to half the limit, when the
  * handler hears {@link ConnectionHandler#onWritable}; what the socket would not take waits for it to
  * be writable.
  *
@@ -22,12 +22,8 @@ import java.util.Arrays;
  * <p>Thread safety: the loop's thread.
  */
 final class Outbound {
-    private final ConnectionHandler handler;
     private final BufferPool pool;
     private final Poller poller;
-    private final int maxFrameLength;
-    final long outputLimit;
-    private final LoopStats stats;
     private final Closer closer;
     /** Where an endpoint that took a chunk ({@link TakesOutput}) gives it back, once sent. */
     private final TakesOutput.Returns returns;
@@ -35,22 +31,17 @@ final class Outbound {
     private Connection[] flush = new Connection[64];
     private int flushCount;
 
-    Outbound(ConnectionHandler handler, BufferPool pool, Poller poller, int maxFrameLength, long outputLimit,
-            LoopStats stats, Closer closer) {
-        this.handler = handler;
+    Outbound(BufferPool pool, Poller poller, Closer closer) {
         this.pool = pool;
         this.poller = poller;
-        this.maxFrameLength = maxFrameLength;
-        this.outputLimit = outputLimit;
-        this.stats = stats;
         this.closer = closer;
         this.returns = token -> pool.give((Chunk) token);
     }
 
     /** {@return the output chunk with room for a frame of {@code length} body bytes at its end} */
     Chunk outputFor(Connection c, int length) {
-        if (length < 0 || length > maxFrameLength) {
-            throw new IllegalArgumentException("length=" + length + " min=0 maxFrameLength=" + maxFrameLength
+        if (length < 0 || length > c.maxFrameLength) {
+            throw new IllegalArgumentException("length=" + length + " min=0 maxFrameLength=" + c.maxFrameLength
                     + " for " + c);
         }
         int total = FrameFormat.HEADER_LENGTH + length;
@@ -82,7 +73,7 @@ final class Outbound {
      * go on, however much the turn's flush then sends. It is flushed at the end of the turn.
      */
     void queued(Connection c) {
-        if (c.queued >= outputLimit) {
+        if (c.queued >= c.outputLimit) {
             c.paused = true;
         }
         flushLater(c);
@@ -120,9 +111,9 @@ final class Outbound {
             return;
         }
         boolean resumed = false;
-        if (c.queued >= outputLimit) {
+        if (c.queued >= c.outputLimit) {
             c.paused = true;
-        } else if (c.paused && c.queued <= outputLimit / 2) {
+        } else if (c.paused && c.queued <= c.outputLimit / 2) {
             c.paused = false;
             resumed = true;
         }
@@ -142,7 +133,7 @@ final class Outbound {
         }
         if (resumed) {
             try {
-                handler.onWritable(c);
+                c.handler.onWritable(c);
             } catch (IOException | RuntimeException e) {
                 closer.closeNow(c, e, true);
             }
@@ -174,7 +165,7 @@ final class Outbound {
                 c.queued -= n;
                 c.lastActive = now;
                 c.bytesWritten += n;
-                stats.bytesWritten(n);
+                c.stats.bytesWritten(n);
             }
             if (head.available() > 0) {
                 break; // the socket is full
@@ -211,7 +202,7 @@ final class Outbound {
             c.queued -= n;
             c.lastActive = now;
             c.bytesWritten += n;
-            stats.bytesWritten(n);
+            c.stats.bytesWritten(n);
         }
         return null;
     }

@@ -52,6 +52,23 @@ final class SelectorTransport implements LoopTransport {
         }
     }
 
+    @Override
+    public Endpoint connect(SocketAddress address) throws IOException {
+        boolean inet = address instanceof InetSocketAddress;
+        SocketChannel channel = inet ? SocketChannel.open() : SocketChannel.open(StandardProtocolFamily.UNIX);
+        try {
+            channel.configureBlocking(false);
+            if (inet) {
+                channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            }
+            channel.connect(address); // true where it connected at once, as a Unix socket may
+            return new ChannelEndpoint(channel, address, inet);
+        } catch (IOException | RuntimeException e) {
+            channel.close();
+            throw e;
+        }
+    }
+
     /** A listening channel. */
     private record ChannelListener(ServerSocketChannel channel, SocketAddress localAddress) implements Listener {
         @Override
@@ -118,6 +135,11 @@ final class SelectorTransport implements LoopTransport {
         }
 
         @Override
+        public boolean finishConnect() throws IOException {
+            return channel.finishConnect();
+        }
+
+        @Override
         public void close() throws IOException {
             channel.close();
         }
@@ -151,7 +173,11 @@ final class SelectorTransport implements LoopTransport {
         @Override
         public void register(Endpoint endpoint, Object attachment, int ops) throws IOException {
             ChannelEndpoint e = (ChannelEndpoint) endpoint;
-            e.key = e.channel.register(selector, nio(ops), attachment);
+            int interest = nio(ops);
+            if (ops == CONNECT) { // a connect that ended at once shows as writable: OP_CONNECT would never fire
+                interest = e.channel.isConnectionPending() ? SelectionKey.OP_CONNECT : SelectionKey.OP_WRITE;
+            }
+            e.key = e.channel.register(selector, interest, attachment);
         }
 
         @Override
@@ -189,7 +215,7 @@ final class SelectorTransport implements LoopTransport {
             }
             int nio = key.readyOps();
             int ops = ((nio & (SelectionKey.OP_READ | SelectionKey.OP_ACCEPT)) != 0 ? READ : 0)
-                    | ((nio & SelectionKey.OP_WRITE) != 0 ? WRITE : 0);
+                    | ((nio & SelectionKey.OP_WRITE) != 0 ? WRITE : 0) | ((nio & SelectionKey.OP_CONNECT) != 0 ? CONNECT : 0);
             ready.ready(key.attachment(), ops);
         }
 

@@ -27,6 +27,18 @@ public interface Endpoint extends ByteChannel {
         throw new UnsupportedOperationException("shutdownOutput: " + this);
     }
 
+    /**
+     * Ends a connect that {@link LoopTransport#connect} began, once its poller reported it: the socket's
+     * outcome, on the loop's thread. An endpoint that was accepted, or has connected, returns true.
+     *
+     * @return true if connected: the endpoint reads and writes from now on; false if the connect is still
+     *     under way (a readiness that was not its end), and the poller reports it again
+     * @throws IOException the connect's failure (refused, unreachable, reset), naming the address
+     */
+    default boolean finishConnect() throws IOException {
+        return true;
+    }
+
     /** Closes at once, discarding unsent bytes, with a reset where the socket supports it; never throws. */
     void reset();
 }

@@ -17,6 +17,14 @@ public interface Poller extends Closeable {
     int READ = 1;
     /** Interest in, or readiness for, writing. */
     int WRITE = 2;
+    /**
+     * Interest in the end of a connect that {@link LoopTransport#connect} began, whichever way it ended;
+     * or readiness for it. Given alone, at registration; the loop then asks {@link Endpoint#finishConnect()}
+     * and, once connected, changes the interest to {@link #READ} and/or {@link #WRITE}. A poller may
+     * report it as {@link #WRITE} (the way a socket shows a connect's end) where it cannot tell the two
+     * apart: the loop treats any readiness of a connecting endpoint as the connect's.
+     */
+    int CONNECT = 4;
 
     /** Receives the ready sockets of one {@link #poll}. */
     @FunctionalInterface
@@ -25,7 +33,8 @@ public interface Poller extends Closeable {
          * One socket is ready.
          *
          * @param attachment what it was registered with
-         * @param ops {@link #READ} and/or {@link #WRITE}; an error or hang-up shows as both of its interests
+         * @param ops {@link #READ} and/or {@link #WRITE}, or {@link #CONNECT}; an error or hang-up shows
+     *     as each of its interests
          */
         void ready(Object attachment, int ops);
     }
@@ -35,7 +44,9 @@ public interface Poller extends Closeable {
      *
      * @param endpoint a connection of this poller's transport
      * @param attachment handed back with its readiness
-     * @param ops the interest, {@link #READ} and/or {@link #WRITE}
+     * @param ops the interest: {@link #READ} and/or {@link #WRITE}; or {@link #CONNECT} alone for an
+     *     endpoint from {@link LoopTransport#connect} whose connect has not been finished, which the poller
+     *     reports once the connect has ended (at its next poll where it ended already)
      * @throws IOException if the platform refuses
      */
     void register(Endpoint endpoint, Object attachment, int ops) throws IOException;

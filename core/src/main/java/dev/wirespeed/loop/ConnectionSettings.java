@@ -1,0 +1,72 @@
+package dev.wirespeed.loop;
+
+import dev.wirespeed.frame.FrameFormat;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * The settings a {@link FrameServer} and a {@link FrameClient} give each of their connections, checked
+ * once here for both builders: the handler, the frame and output limits, the idle and linger timeouts,
+ * the most connections, and the JFR events.
+ *
+ * <p>Thread safety: not thread-safe; filled on the builder's thread, read once at the start.
+ */
+final class ConnectionSettings {
+    /** The longest timeout: its nanoseconds must fit the loop's clock arithmetic. */
+    static final Duration MAX_TIMEOUT = Duration.ofDays(365);
+
+    final ConnectionHandler handler;
+    int maxFrameLength = FrameFormat.DEFAULT_MAX_FRAME_LENGTH;
+    long outputLimit = 256 * 1024;
+    int maxConnections = Integer.MAX_VALUE;
+    Duration idleTimeout;
+    Duration lingerTimeout = Duration.ofSeconds(2);
+    boolean jfrEvents;
+
+    ConnectionSettings(ConnectionHandler handler) {
+        this.handler = Objects.requireNonNull(handler, "handler");
+    }
+
+    void outputLimit(long outputLimit) {
+        if (outputLimit < 1) {
+            throw new IllegalArgumentException("outputLimit=" + outputLimit + " min=1");
+        }
+        this.outputLimit = outputLimit;
+    }
+
+    void maxFrameLength(int maxFrameLength) {
+        this.maxFrameLength = FrameFormat.checkMaxFrameLength(maxFrameLength);
+    }
+
+    void maxConnections(int maxConnections) {
+        if (maxConnections < 1) {
+            throw new IllegalArgumentException("maxConnections=" + maxConnections + " min=1");
+        }
+        this.maxConnections = maxConnections;
+    }
+
+    void idleTimeout(Duration idleTimeout) {
+        this.idleTimeout = checkTimeout("idleTimeout", idleTimeout, Duration.ofMillis(1));
+    }
+
+    void lingerTimeout(Duration lingerTimeout) {
+        this.lingerTimeout = checkTimeout("lingerTimeout", lingerTimeout, Duration.ZERO);
+    }
+
+    void jfrEvents(boolean on) {
+        if (on && ModuleLayer.boot().findModule("jdk.jfr").isEmpty()) {
+            throw new IllegalStateException("jfrEvents(true) needs the jdk.jfr module, which this JVM did not "
+                    + "resolve: add --add-modules jdk.jfr");
+        }
+        this.jfrEvents = on;
+    }
+
+    /** {@return {@code d}, if from {@code min} to {@link #MAX_TIMEOUT}} */
+    static Duration checkTimeout(String name, Duration d, Duration min) {
+        Objects.requireNonNull(d, name);
+        if (d.compareTo(min) < 0 || d.compareTo(MAX_TIMEOUT) > 0) {
+            throw new IllegalArgumentException(name + "=" + d + " min=" + min + " max=" + MAX_TIMEOUT);
+        }
+        return d;
+    }
+}

@@ -1,0 +1,106 @@
+package dev.wirespeed.loop;
+
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * What the connections of one {@link FrameServer} or {@link FrameClient} share on the loops of a
+ * {@link LoopGroup}: their handler, their limits, their events, and their counts. The loops read the
+ * settings from each connection (copied there at its start), so that one loop serves connections of
+ * several owners.
+ *
+ * <p>Thread safety: the settings are final; the counts are atomic, or written by one loop each
+ * ({@link #stats(int)}).
+ */
+final class Owner {
+    final ConnectionHandler handler;
+    final int maxFrameLength;
+    final long outputLimit;
+    /** 0 for no idle timeout. */
+    final long idleTimeoutNanos;
+    /** 0 for no lingering. */
+    final long lingerNanos;
+    final int maxConnections;
+    /** A client's connect timeout; 0 for a server. */
+    final long connectTimeoutNanos;
+    final LoopEvents events;
+    /** How a connection's {@code toString} names its peer: {@code "from"} for accepted, {@code "to"} for connected. */
+    final String direction;
+    private final LoopStats[] stats;
+    private final AtomicInteger open = new AtomicInteger();
+    private final AtomicLong rejected = new AtomicLong();
+    private final AtomicLong ids = new AtomicLong();
+
+    Owner(ConnectionSettings settings, LoopGroup group, String direction, long connectTimeoutNanos) {
+        this.handler = settings.handler;
+        this.maxFrameLength = settings.maxFrameLength;
+        this.outputLimit = settings.outputLimit;
+        this.idleTimeoutNanos = settings.idleTimeout == null ? 0 : settings.idleTimeout.toNanos();
+        this.lingerNanos = settings.lingerTimeout.toNanos();
+        this.maxConnections = settings.maxConnections;
+        this.direction = direction;
+        this.connectTimeoutNanos = connectTimeoutNanos;
+        this.stats = new LoopStats[group.loopCount()];
+        for (int i = 0; i < stats.length; i++) {
+            stats[i] = new LoopStats();
+        }
+        this.events = settings.jfrEvents ? new JfrLoopEvents(this, group) : LoopEvents.NONE;
+    }
+
+    /** {@return the counters of this owner's connections on loop {@code loop}}, written by that loop only */
+    LoopStats stats(int loop) {
+        return stats[loop];
+    }
+
+    /** {@return the next connection number, from 1} */
+    long nextId() {
+        return ids.incrementAndGet();
+    }
+
+    /** {@return true if one more connection fits under {@code maxConnections}; it is then counted open} */
+    boolean admit() {
+        if (open.incrementAndGet() > maxConnections) {
+            open.decrementAndGet();
+            rejected.incrementAndGet();
+            return false;
+        }
+        return true;
+    }
+
+    /** A connection counted by {@link #admit()} has closed, or never started. */
+    void connectionClosed() {
+        open.decrementAndGet();
+    }
+
+    int connectionCount() {
+        return open.get();
+    }
+
+    long rejected() {
+        return rejected.get();
+    }
+
+    long framesRead() {
+        long sum = 0;
+        for (LoopStats s : stats) {
+            sum += s.framesRead();
+        }
+        return sum;
+    }
+
+    long bytesRead() {
+        long sum = 0;
+        for (LoopStats s : stats) {
+            sum += s.bytesRead();
+        }
+        return sum;
+    }
+
+    long bytesWritten() {
+        long sum = 0;
+        for (LoopStats s : stats) {
+            sum += s.bytesWritten();
+        }
+        return sum;
+    }
+}
