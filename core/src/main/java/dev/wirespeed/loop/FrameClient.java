@@ -53,10 +53,10 @@ public final class FrameClient implements Closeable {
     private FrameClient(Builder b, LoopGroup group, boolean ownsGroup) {
         this.group = group;
         this.ownsGroup = ownsGroup;
-        this.owner = new Owner(b.settings, group, "to", b.connectTimeout.toNanos());
         if (!ownsGroup) {
-            group.join(this);
+            group.join(this); // refused if the group is closed, before the events start
         }
+        this.owner = new Owner(b.settings, group, "to", b.connectTimeout.toNanos());
     }
 
     /**

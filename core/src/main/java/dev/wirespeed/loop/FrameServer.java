@@ -100,20 +100,22 @@ public final class FrameServer implements Closeable {
         this.owner = new Owner(b.settings, group, "from", 0);
         EventLoop first = group.loop(0);
         try {
+            if (!ownsGroup) {
+                group.join(this); // refused if the group is closed, before anything is bound
+            }
             for (SocketAddress address : b.bind) {
                 Listener listener = group.transport().listen(address, b.backlog);
                 listeners.add(listener);
                 addresses.add(listener.localAddress());
                 first.onLoop(() -> first.listen(listener, loop -> accept(listener, loop)));
             }
-            if (!ownsGroup) {
-                group.join(this);
-            }
         } catch (IOException | RuntimeException e) {
             closeListeners();
             owner.events.stopped();
             if (ownsGroup) {
                 group.close();
+            } else {
+                group.leave(this);
             }
             throw e;
         }

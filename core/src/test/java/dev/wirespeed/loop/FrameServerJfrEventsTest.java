@@ -3,18 +3,21 @@ package dev.wirespeed.loop;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.wirespeed.testing.Frames;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import jdk.jfr.Recording;
 import jdk.jfr.consumer.RecordedEvent;
@@ -111,5 +114,44 @@ class FrameServerJfrEventsTest {
     @Test
     void emitsNothingUnlessAsked() throws Exception {
         assertTrue(record(false).stream().noneMatch(e -> e.getEventType().getName().startsWith("dev.wirespeed.")));
+    }
+
+    @Test
+    void reportsAClientsConnectsAndItsFailedConnectsAsWell() throws Exception {
+        Path file = dir.resolve("client.jfr");
+        SocketAddress refused;
+        try (java.nio.channels.ServerSocketChannel gone = java.nio.channels.ServerSocketChannel.open()) {
+            gone.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            refused = gone.getLocalAddress();
+        }
+        try (Recording recording = new Recording()) {
+            recording.enable("dev.wirespeed.ConnectionOpened");
+            recording.enable("dev.wirespeed.ConnectionClosed");
+            recording.start();
+            try (FrameServer server = FrameServer.builder((c, type, body) -> c.writeFrame(type, body))
+                    .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).start();
+                    FrameClient client = FrameClient.builder((c, type, body) -> c.close()).jfrEvents(true).build()) {
+                Connection c = client.connect(server.localAddresses().get(0)).get(20, TimeUnit.SECONDS);
+                c.execute(() -> c.writeFrame(1, ByteBuffer.wrap(new byte[] {1, 2})));
+                assertThrows(ExecutionException.class, () -> client.connect(refused).get(20, TimeUnit.SECONDS));
+                while (client.connectionCount() > 0) {
+                    Thread.sleep(5);
+                }
+            }
+            recording.stop();
+            recording.dump(file);
+        }
+        List<RecordedEvent> events = RecordingFile.readAllEvents(file);
+        Files.delete(file);
+        List<RecordedEvent> opened = named(events, "dev.wirespeed.ConnectionOpened");
+        assertEquals(List.of(1L), opened.stream().map(e -> e.getLong("connection")).toList(), "only the client's");
+        List<RecordedEvent> closed = named(events, "dev.wirespeed.ConnectionClosed");
+        assertEquals(2, closed.size(), events.toString());
+        RecordedEvent clean = closed.stream().filter(e -> e.getLong("connection") == 1).findFirst().orElseThrow();
+        assertNull(clean.getString("cause"));
+        assertEquals(10L, clean.getLong("bytesRead"));
+        RecordedEvent failed = closed.stream().filter(e -> e.getLong("connection") == 2).findFirst().orElseThrow();
+        assertTrue(failed.getString("cause").startsWith("java.net.ConnectException: connect to " + refused + " failed: "),
+                failed.getString("cause"));
     }
 }

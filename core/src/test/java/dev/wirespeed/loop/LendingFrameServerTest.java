@@ -1,5 +1,6 @@
 package dev.wirespeed.loop;
 
+import dev.wirespeed.loop.spi.LoopTransport;
 import dev.wirespeed.testing.FrameServerContract;
 
 /**
@@ -9,7 +10,7 @@ import dev.wirespeed.testing.FrameServerContract;
  */
 class LendingFrameServerTest extends FrameServerContract {
     @Override
-    protected FrameServer.Builder backend(FrameServer.Builder builder) {
-        return builder.transport(new LendingTestTransport(SEED.value())); // the contract's seed, printed and replayable
+    protected LoopTransport transport() {
+        return new LendingTestTransport(SEED.value()); // the contract's seed, printed and replayable
     }
 }

@@ -23,7 +23,7 @@ final class LendingTestTransport implements LoopTransport {
     private static final int BUFFER = 96 * 1024;
 
     private final long seed;
-    private int accepted;
+    private int made; // connections made so far, each with a seed of its own
 
     LendingTestTransport(long seed) {
         this.seed = seed;
@@ -44,6 +44,11 @@ final class LendingTestTransport implements LoopTransport {
         return new LendingListener(SelectorTransport.INSTANCE.listen(address, backlog));
     }
 
+    @Override
+    public Endpoint connect(SocketAddress address) throws IOException {
+        return new Lending(SelectorTransport.INSTANCE.connect(address), new Random(seed + made++));
+    }
+
     /** The selector's listener, its connections made to lend. */
     final class LendingListener implements Listener {
         final Listener inner;
@@ -60,7 +65,7 @@ final class LendingTestTransport implements LoopTransport {
         @Override
         public Endpoint accept() throws IOException {
             Endpoint e = inner.accept();
-            return e == null ? null : new Lending(e, new Random(seed + accepted++));
+            return e == null ? null : new Lending(e, new Random(seed + made++));
         }
 
         @Override
@@ -179,6 +184,11 @@ final class LendingTestTransport implements LoopTransport {
         @Override
         public void shutdownOutput() throws IOException {
             inner.shutdownOutput();
+        }
+
+        @Override
+        public boolean finishConnect() throws IOException {
+            return inner.finishConnect();
         }
 
         @Override

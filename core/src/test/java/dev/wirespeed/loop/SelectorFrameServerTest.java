@@ -1,11 +1,12 @@
 package dev.wirespeed.loop;
 
+import dev.wirespeed.loop.spi.LoopTransport;
 import dev.wirespeed.testing.FrameServerContract;
 
 /** The server's contract on the portable transport, the JDK's {@code Selector}. */
 class SelectorFrameServerTest extends FrameServerContract {
     @Override
-    protected FrameServer.Builder backend(FrameServer.Builder builder) {
-        return builder;
+    protected LoopTransport transport() {
+        return SelectorTransport.INSTANCE;
     }
 }

@@ -15,16 +15,23 @@ import dev.wirespeed.frame.FrameReader;
 import dev.wirespeed.frame.FrameTooLongException;
 import dev.wirespeed.frame.TruncatedFrameException;
 import dev.wirespeed.loop.Connection;
+import dev.wirespeed.loop.ConnectTimeoutException;
 import dev.wirespeed.loop.ConnectionHandler;
+import dev.wirespeed.loop.FrameClient;
 import dev.wirespeed.loop.FrameServer;
+import dev.wirespeed.loop.LoopGroup;
+import dev.wirespeed.loop.spi.LoopTransport;
 import java.io.IOException;
+import java.net.ConnectException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
+import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
+import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,22 +41,30 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.IntConsumer;
+import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The contract of {@link FrameServer}, for every {@link dev.wirespeed.loop.spi.LoopTransport} over TCP
- * and Unix sockets: a transport's test extends this and says how to build its server. The peers are
- * plain blocking sockets writing bytes built independently of the library's writer.
+ * The contract of a loop's connections, for every {@link LoopTransport} over TCP and Unix sockets, on
+ * connections accepted by a {@link FrameServer} and on connections opened by a {@link FrameClient}
+ * alike: a transport's test extends this and names its transport. The peers are plain blocking sockets
+ * writing bytes built independently of the library's writer: the server's clients, or what the client
+ * connects to.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 public abstract class FrameServerContract {
@@ -65,8 +80,21 @@ public abstract class FrameServerContract {
         UNIX
     }
 
-    /** {@return {@code builder}, set to the backend under test} */
-    protected abstract FrameServer.Builder backend(FrameServer.Builder builder);
+    /** Who opens the connection under test. */
+    public enum Opener {
+        /** The peer connects; a {@link FrameServer} accepts. */
+        PEER,
+        /** A {@link FrameClient} connects; the peer accepts. */
+        LOOP
+    }
+
+    /** {@return every socket kind with every opener} */
+    static Stream<Arguments> cases() {
+        return Stream.of(Transport.values()).flatMap(t -> Stream.of(Opener.values()).map(o -> Arguments.of(t, o)));
+    }
+
+    /** {@return a new transport under test} */
+    protected abstract LoopTransport transport();
 
     private Path dir;
     private final List<AutoCloseable> open = new ArrayList<>();
@@ -121,25 +149,261 @@ public abstract class FrameServerContract {
         }
     }
 
-    private FrameServer start(Transport transport, ConnectionHandler handler,
-            java.util.function.UnaryOperator<FrameServer.Builder> settings) throws IOException {
+    /** The loop settings and connection limits a test sets, for a server's builder or a group's and a client's. */
+    protected static final class Settings {
+        private Integer chunkSize;
+        private Long outputLimit;
+        private Integer maxFrameLength;
+        private Duration idleTimeout;
+        private Integer maxConnections;
+        private Duration lingerTimeout;
+        private int loops = 1;
+        private String threadName = "contract-loop";
+        private IntConsumer onLoopStart;
+
+        Settings chunkSize(int v) {
+            chunkSize = v;
+            return this;
+        }
+
+        Settings outputLimit(long v) {
+            outputLimit = v;
+            return this;
+        }
+
+        Settings maxFrameLength(int v) {
+            maxFrameLength = v;
+            return this;
+        }
+
+        Settings idleTimeout(Duration v) {
+            idleTimeout = v;
+            return this;
+        }
+
+        Settings maxConnections(int v) {
+            maxConnections = v;
+            return this;
+        }
+
+        Settings lingerTimeout(Duration v) {
+            lingerTimeout = v;
+            return this;
+        }
+
+        Settings loops(int v) {
+            loops = v;
+            return this;
+        }
+
+        Settings threadName(String v) {
+            threadName = v;
+            return this;
+        }
+
+        Settings onLoopStart(IntConsumer v) {
+            onLoopStart = v;
+            return this;
+        }
+
+        FrameServer.Builder applyTo(FrameServer.Builder b, LoopTransport transport) {
+            b.transport(transport).loops(loops).threadName(threadName);
+            if (onLoopStart != null) {
+                b.onLoopStart(onLoopStart);
+            }
+            if (chunkSize != null) {
+                b.chunkSize(chunkSize);
+            }
+            if (outputLimit != null) {
+                b.outputLimit(outputLimit);
+            }
+            if (maxFrameLength != null) {
+                b.maxFrameLength(maxFrameLength);
+            }
+            if (idleTimeout != null) {
+                b.idleTimeout(idleTimeout);
+            }
+            if (maxConnections != null) {
+                b.maxConnections(maxConnections);
+            }
+            if (lingerTimeout != null) {
+                b.lingerTimeout(lingerTimeout);
+            }
+            return b;
+        }
+
+        LoopGroup.Builder applyTo(LoopGroup.Builder b, LoopTransport transport) {
+            b.transport(transport).loops(loops).threadName(threadName);
+            if (onLoopStart != null) {
+                b.onLoopStart(onLoopStart);
+            }
+            if (chunkSize != null) {
+                b.chunkSize(chunkSize);
+            }
+            return b;
+        }
+
+        FrameClient.Builder applyTo(FrameClient.Builder b) {
+            if (outputLimit != null) {
+                b.outputLimit(outputLimit);
+            }
+            if (maxFrameLength != null) {
+                b.maxFrameLength(maxFrameLength);
+            }
+            if (idleTimeout != null) {
+                b.idleTimeout(idleTimeout);
+            }
+            if (maxConnections != null) {
+                b.maxConnections(maxConnections);
+            }
+            if (lingerTimeout != null) {
+                b.lingerTimeout(lingerTimeout);
+            }
+            return b;
+        }
+    }
+
+    /** The loop's end under test: a server and the address its peers connect to, or a client and the peers' listener. */
+    protected interface Side extends AutoCloseable {
+        /** {@return a new connection, open at both ends: the peer's blocking socket} */
+        Peer connect() throws IOException;
+
+        int connectionCount();
+
+        long framesRead();
+
+        long pooledBytes();
+
+        long rejectedConnections();
+
+        @Override
+        void close() throws IOException;
+    }
+
+    private Side start(Transport transport, Opener opener, ConnectionHandler handler, UnaryOperator<Settings> settings)
+            throws IOException {
         SocketAddress address = switch (transport) {
             case TCP -> new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
             case UNIX -> UnixDomainSocketAddress.of(dir.resolve("s.sock"));
         };
-        FrameServer server = settings.apply(backend(FrameServer.builder(handler).bind(address))).start();
-        open.add(server);
-        return server;
+        Settings set = settings.apply(new Settings());
+        Side side = switch (opener) {
+            case PEER -> new ServerSide(set.applyTo(FrameServer.builder(handler).bind(address), transport()).start());
+            case LOOP -> {
+                LoopGroup group = set.applyTo(LoopGroup.builder(), transport()).start();
+                try {
+                    yield new ClientSide(group, set.applyTo(FrameClient.builder(handler).group(group)).build(), address);
+                } catch (IOException | RuntimeException e) {
+                    group.close();
+                    throw e;
+                }
+            }
+        };
+        open.add(side);
+        return side;
     }
 
-    private Peer connect(FrameServer server) throws IOException {
-        Peer peer = new Peer(SocketChannel.open(server.localAddresses().get(0)));
+    private Peer connect(Side side) throws IOException {
+        Peer peer = side.connect();
         open.add(peer);
         return peer;
     }
 
+    /** A server: its peers connect to its first address. */
+    private record ServerSide(FrameServer server) implements Side {
+        @Override
+        public Peer connect() throws IOException {
+            return new Peer(SocketChannel.open(server.localAddresses().get(0)));
+        }
+
+        @Override
+        public int connectionCount() {
+            return server.connectionCount();
+        }
+
+        @Override
+        public long framesRead() {
+            return server.framesRead();
+        }
+
+        @Override
+        public long pooledBytes() {
+            return server.pooledBytes();
+        }
+
+        @Override
+        public long rejectedConnections() {
+            return server.rejectedConnections();
+        }
+
+        @Override
+        public void close() {
+            server.close();
+        }
+    }
+
+    /** A client on a group of its own: it connects to a blocking listener, whose accepted sockets are the peers. */
+    private static final class ClientSide implements Side {
+        final LoopGroup group;
+        final FrameClient client;
+        final ServerSocketChannel listener;
+        final SocketAddress address;
+
+        ClientSide(LoopGroup group, FrameClient client, SocketAddress address) throws IOException {
+            this.group = group;
+            this.client = client;
+            this.listener = address instanceof UnixDomainSocketAddress
+                    ? ServerSocketChannel.open(StandardProtocolFamily.UNIX) : ServerSocketChannel.open();
+            listener.bind(address);
+            this.address = listener.getLocalAddress();
+        }
+
+        @Override
+        public Peer connect() throws IOException {
+            CompletableFuture<Connection> opened = client.connect(address);
+            Peer peer = new Peer(listener.accept());
+            try {
+                opened.get(20, TimeUnit.SECONDS);
+            } catch (InterruptedException | ExecutionException | TimeoutException e) {
+                peer.close();
+                throw new IOException("the client's connect to " + address + " did not open", e);
+            }
+            return peer;
+        }
+
+        @Override
+        public int connectionCount() {
+            return client.connectionCount();
+        }
+
+        @Override
+        public long framesRead() {
+            return client.framesRead();
+        }
+
+        @Override
+        public long pooledBytes() {
+            return group.pooledBytes();
+        }
+
+        @Override
+        public long rejectedConnections() {
+            return client.rejectedConnections();
+        }
+
+        @Override
+        public void close() throws IOException {
+            client.close();
+            group.close();
+            listener.close();
+            if (address instanceof UnixDomainSocketAddress unix) {
+                Files.deleteIfExists(unix.getPath());
+            }
+        }
+    }
+
     /** A blocking client: raw bytes out, frames in through the library's reader. */
-    static final class Peer implements AutoCloseable {
+    protected static final class Peer implements AutoCloseable {
         final SocketChannel channel;
         final FrameReader reader;
         private int type;
@@ -185,11 +449,11 @@ public abstract class FrameServerContract {
     }
 
     @ParameterizedTest
-    @EnumSource(Transport.class)
-    void echoesEveryFrameUnchangedWhateverItsSizeAndHowTheBytesArrive(Transport transport) throws Exception {
+    @MethodSource("cases")
+    void echoesEveryFrameUnchangedWhateverItsSizeAndHowTheBytesArrive(Transport transport, Opener opener) throws Exception {
         long seed = SEED.value();
         Random random = new Random(seed);
-        FrameServer server = start(transport, recorder, b -> b.chunkSize(16 * 1024));
+        Side server = start(transport, opener, recorder, b -> b.chunkSize(16 * 1024));
         Peer peer = connect(server);
         int frames = 300;
         List<byte[]> bodies = new ArrayList<>();
@@ -231,9 +495,9 @@ public abstract class FrameServerContract {
     }
 
     @ParameterizedTest
-    @EnumSource(Transport.class)
-    void deliversFramesWhoseBytesArriveOneAtATime(Transport transport) throws Exception {
-        FrameServer server = start(transport, recorder, b -> b);
+    @MethodSource("cases")
+    void deliversFramesWhoseBytesArriveOneAtATime(Transport transport, Opener opener) throws Exception {
+        Side server = start(transport, opener, recorder, b -> b);
         Peer peer = connect(server);
         byte[] bytes = new Frames().frame(1, 3, new byte[] {1, 2, 3}).frame(2, 0, new byte[0])
                 .frame(3, 1, new byte[] {9}).toByteArray();
@@ -247,10 +511,10 @@ public abstract class FrameServerContract {
     }
 
     @ParameterizedTest
-    @EnumSource(Transport.class)
-    void closesAConnectionThatSendsANegativeLengthNamingItsOffsetAndNoOtherNotices(Transport transport)
+    @MethodSource("cases")
+    void closesAConnectionThatSendsANegativeLengthNamingItsOffsetAndNoOtherNotices(Transport transport, Opener opener)
             throws Exception {
-        FrameServer server = start(transport, recorder, b -> b);
+        Side server = start(transport, opener, recorder, b -> b);
         Peer good = connect(server);
         Peer bad = connect(server);
         good.send(new Frames().frame(1, 1, new byte[] {1}).toByteArray());
@@ -267,9 +531,9 @@ public abstract class FrameServerContract {
     }
 
     @ParameterizedTest
-    @EnumSource(Transport.class)
-    void closesAConnectionThatSendsAFrameOverTheLimitNamingTheLimit(Transport transport) throws Exception {
-        FrameServer server = start(transport, recorder, b -> b.maxFrameLength(1_000));
+    @MethodSource("cases")
+    void closesAConnectionThatSendsAFrameOverTheLimitNamingTheLimit(Transport transport, Opener opener) throws Exception {
+        Side server = start(transport, opener, recorder, b -> b.maxFrameLength(1_000));
         Peer bad = connect(server);
         bad.send(new Frames().frame(1, 1_000, new byte[1_000]).header(2, 1_001).toByteArray());
         bad.expect(1, new byte[1_000]);
@@ -279,9 +543,9 @@ public abstract class FrameServerContract {
     }
 
     @ParameterizedTest
-    @EnumSource(Transport.class)
-    void reportsAStreamThatEndsInsideAHeaderOrABody(Transport transport) throws Exception {
-        FrameServer server = start(transport, recorder, b -> b);
+    @MethodSource("cases")
+    void reportsAStreamThatEndsInsideAHeaderOrABody(Transport transport, Opener opener) throws Exception {
+        Side server = start(transport, opener, recorder, b -> b);
         Peer inHeader = connect(server);
         inHeader.send(new Frames().frame(1, 0, new byte[0]).raw(new byte[] {1, 2, 3, 4, 5}).toByteArray());
         inHeader.channel.shutdownOutput();
@@ -296,9 +560,9 @@ public abstract class FrameServerContract {
     }
 
     @ParameterizedTest
-    @EnumSource(Transport.class)
-    void aPeerThatClosesAtAFrameBoundaryGetsEveryReplyThenTheEnd(Transport transport) throws Exception {
-        FrameServer server = start(transport, recorder, b -> b.chunkSize(4096));
+    @MethodSource("cases")
+    void aPeerThatClosesAtAFrameBoundaryGetsEveryReplyThenTheEnd(Transport transport, Opener opener) throws Exception {
+        Side server = start(transport, opener, recorder, b -> b.chunkSize(4096));
         Peer peer = connect(server);
         Frames stream = new Frames();
         for (int i = 0; i < 1_000; i++) {
@@ -314,8 +578,8 @@ public abstract class FrameServerContract {
     }
 
     @ParameterizedTest
-    @EnumSource(Transport.class)
-    void aPeerThatDoesNotReadIsNotReadEitherAndHoldsBoundedOutputWhileOthersGoOn(Transport transport)
+    @MethodSource("cases")
+    void aPeerThatDoesNotReadIsNotReadEitherAndHoldsBoundedOutputWhileOthersGoOn(Transport transport, Opener opener)
             throws Exception {
         int chunk = 16 * 1024;
         int limit = 64 * 1024;
@@ -327,7 +591,7 @@ public abstract class FrameServerContract {
                 mostQueued.accumulateAndGet(connection.queuedBytes(), Math::max);
             }
         };
-        FrameServer server = start(transport, measuring, b -> b.chunkSize(chunk).outputLimit(limit));
+        Side server = start(transport, opener, measuring, b -> b.chunkSize(chunk).outputLimit(limit));
         Peer slow = connect(server);
         int frames = 20_000;
         Frames stream = new Frames();
@@ -357,8 +621,8 @@ public abstract class FrameServerContract {
     }
 
     @ParameterizedTest
-    @EnumSource(Transport.class)
-    void aProducerThatStopsAtIsWritableIsResumedByOnWritableUntilItsStreamIsSent(Transport transport)
+    @MethodSource("cases")
+    void aProducerThatStopsAtIsWritableIsResumedByOnWritableUntilItsStreamIsSent(Transport transport, Opener opener)
             throws Exception {
         int limit = 64 * 1024;
         int frames = 50_000;
@@ -393,7 +657,7 @@ public abstract class FrameServerContract {
                 }
             }
         };
-        FrameServer server = start(transport, producer, b -> b.outputLimit(limit));
+        Side server = start(transport, opener, producer, b -> b.outputLimit(limit));
         Peer peer = connect(server);
         peer.send(new Frames().frame(0, 0, new byte[0]).toByteArray());
         Thread.sleep(200); // the peer reads nothing yet: the socket's buffers fill and the producer stops
@@ -422,9 +686,9 @@ public abstract class FrameServerContract {
     }
 
     @ParameterizedTest
-    @EnumSource(Transport.class)
-    void resetsAConnectionIdleForTheTimeout(Transport transport) throws Exception {
-        FrameServer server = start(transport, recorder, b -> b.idleTimeout(Duration.ofMillis(200)));
+    @MethodSource("cases")
+    void resetsAConnectionIdleForTheTimeout(Transport transport, Opener opener) throws Exception {
+        Side server = start(transport, opener, recorder, b -> b.idleTimeout(Duration.ofMillis(200)));
         Peer quiet = connect(server);
         long start = System.nanoTime();
         SocketTimeoutException e = assertInstanceOf(SocketTimeoutException.class, recorder.nextClose().cause());
@@ -435,24 +699,32 @@ public abstract class FrameServerContract {
     }
 
     @ParameterizedTest
-    @EnumSource(Transport.class)
-    void resetsConnectionsPastTheLimit(Transport transport) throws Exception {
-        FrameServer server = start(transport, recorder, b -> b.maxConnections(2));
+    @MethodSource("cases")
+    void resetsConnectionsPastTheLimit(Transport transport, Opener opener) throws Exception {
+        Side server = start(transport, opener, recorder, b -> b.maxConnections(2));
         Peer one = connect(server);
         Peer two = connect(server);
         for (Peer p : List.of(one, two)) {
             p.send(new Frames().frame(1, 0, new byte[0]).toByteArray());
             p.expect(1, new byte[0]);
         }
-        Peer three = connect(server);
-        assertReadsNoMore(three);
+        if (opener == Opener.PEER) {
+            Peer three = connect(server);
+            assertReadsNoMore(three);
+        } else {
+            ClientSide client = (ClientSide) server;
+            ExecutionException e = assertThrows(ExecutionException.class,
+                    () -> client.client.connect(client.address).get(20, TimeUnit.SECONDS));
+            assertEquals("connect to " + client.address + " refused: maxConnections=2 connections are open or "
+                    + "connecting", e.getCause().getMessage());
+        }
         assertEquals(1, server.rejectedConnections());
         assertEquals(2, server.connectionCount());
     }
 
     @ParameterizedTest
-    @EnumSource(Transport.class)
-    void aHandlerClosesGracefullyAfterItsReplyOrAbortsWithoutIt(Transport transport) throws Exception {
+    @MethodSource("cases")
+    void aHandlerClosesGracefullyAfterItsReplyOrAbortsWithoutIt(Transport transport, Opener opener) throws Exception {
         ConnectionHandler closing = new Recorder() {
             @Override
             public void onFrame(Connection connection, int type, ByteBuffer body) throws IOException {
@@ -465,7 +737,7 @@ public abstract class FrameServerContract {
                 }
             }
         };
-        FrameServer server = start(transport, closing, b -> b);
+        Side server = start(transport, opener, closing, b -> b);
         Peer graceful = connect(server);
         graceful.send(new Frames().frame(99, 2, new byte[] {4, 2}).frame(7, 0, new byte[0]).toByteArray());
         graceful.expect(99, new byte[] {4, 2});
@@ -496,10 +768,10 @@ public abstract class FrameServerContract {
     }
 
     @ParameterizedTest
-    @EnumSource(Transport.class)
-    void aGracefulCloseReadsWhatThePeerStillSendsRatherThanResetIt(Transport transport) throws Exception {
+    @MethodSource("cases")
+    void aGracefulCloseReadsWhatThePeerStillSendsRatherThanResetIt(Transport transport, Opener opener) throws Exception {
         // The pause lets the peer's bytes fill the socket: they are unread at the close.
-        FrameServer server = start(transport, replyThenClose(200), b -> b.chunkSize(16 * 1024));
+        Side server = start(transport, opener, replyThenClose(200), b -> b.chunkSize(16 * 1024));
         Peer peer = connect(server);
         // The close comes while most of this is still unread in the server's socket: closed there and then,
         // the socket would answer with a reset, which can cost the peer the reply it has not read yet.
@@ -515,9 +787,9 @@ public abstract class FrameServerContract {
     }
 
     @ParameterizedTest
-    @EnumSource(Transport.class)
-    void aLingeringSocketClosesAtTheLingerTimeoutWhenThePeerGoesOnSending(Transport transport) throws Exception {
-        FrameServer server = start(transport, replyThenClose(0), b -> b.lingerTimeout(java.time.Duration.ofMillis(100)));
+    @MethodSource("cases")
+    void aLingeringSocketClosesAtTheLingerTimeoutWhenThePeerGoesOnSending(Transport transport, Opener opener) throws Exception {
+        Side server = start(transport, opener, replyThenClose(0), b -> b.lingerTimeout(java.time.Duration.ofMillis(100)));
         Peer peer = connect(server);
         peer.send(new Frames().frame(99, 2, new byte[] {4, 2}).toByteArray());
         peer.expect(99, new byte[] {4, 2});
@@ -538,8 +810,8 @@ public abstract class FrameServerContract {
     }
 
     @ParameterizedTest
-    @EnumSource(Transport.class)
-    void aHandlerThatThrowsClosesItsConnectionWithWhatItThrew(Transport transport) throws Exception {
+    @MethodSource("cases")
+    void aHandlerThatThrowsClosesItsConnectionWithWhatItThrew(Transport transport, Opener opener) throws Exception {
         IllegalStateException thrown = new IllegalStateException("handler failed on purpose");
         Recorder failing = new Recorder() {
             @Override
@@ -547,7 +819,7 @@ public abstract class FrameServerContract {
                 throw thrown;
             }
         };
-        FrameServer server = start(transport, failing, b -> b);
+        Side server = start(transport, opener, failing, b -> b);
         Peer peer = connect(server);
         peer.send(new Frames().frame(1, 0, new byte[0]).toByteArray());
         assertEquals(thrown, failing.nextClose().cause());
@@ -555,9 +827,9 @@ public abstract class FrameServerContract {
     }
 
     @ParameterizedTest
-    @EnumSource(Transport.class)
-    void otherThreadsWriteThroughExecuteOnly(Transport transport) throws Exception {
-        FrameServer server = start(transport, recorder, b -> b.threadName("contract-loop"));
+    @MethodSource("cases")
+    void otherThreadsWriteThroughExecuteOnly(Transport transport, Opener opener) throws Exception {
+        Side server = start(transport, opener, recorder, b -> b.threadName("contract-loop"));
         Peer peer = connect(server);
         Connection c = recorder.opened.poll(20, TimeUnit.SECONDS);
         assertNotNull(c);
@@ -570,14 +842,14 @@ public abstract class FrameServerContract {
     }
 
     @ParameterizedTest
-    @EnumSource(Transport.class)
-    void aClaimedFrameIsFilledInPlace(Transport transport) throws Exception {
+    @MethodSource("cases")
+    void aClaimedFrameIsFilledInPlace(Transport transport, Opener opener) throws Exception {
         ConnectionHandler claiming = (connection, type, body) -> {
             ByteBuffer reply = connection.claim(type + 1, 4);
             reply.putInt(0, body.remaining());
             connection.commit();
         };
-        FrameServer server = start(transport, claiming, b -> b);
+        Side server = start(transport, opener, claiming, b -> b);
         Peer peer = connect(server);
         peer.send(new Frames().frame(1, 70_000, new byte[70_000]).frame(5, 3, new byte[3]).toByteArray());
         peer.expect(2, ByteBuffer.allocate(4).putInt(70_000).array());
@@ -585,8 +857,8 @@ public abstract class FrameServerContract {
     }
 
     @ParameterizedTest
-    @EnumSource(Transport.class)
-    void spreadsConnectionsOverTheLoopsInTurn(Transport transport) throws Exception {
+    @MethodSource("cases")
+    void spreadsConnectionsOverTheLoopsInTurn(Transport transport, Opener opener) throws Exception {
         BlockingQueue<String> threads = new LinkedBlockingQueue<>();
         Recorder naming = new Recorder() {
             @Override
@@ -594,7 +866,7 @@ public abstract class FrameServerContract {
                 threads.add(connection.id() + "@" + Thread.currentThread().getName());
             }
         };
-        FrameServer server = start(transport, naming, b -> b.loops(2).threadName("spread"));
+        Side server = start(transport, opener, naming, b -> b.loops(2).threadName("spread"));
         List<String> seen = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
             Peer p = connect(server);
@@ -606,10 +878,10 @@ public abstract class FrameServerContract {
     }
 
     @ParameterizedTest
-    @EnumSource(Transport.class)
-    void idleConnectionsHoldNoBuffer(Transport transport) throws Exception {
+    @MethodSource("cases")
+    void idleConnectionsHoldNoBuffer(Transport transport, Opener opener) throws Exception {
         int chunk = 4096;
-        FrameServer server = start(transport, recorder, b -> b.chunkSize(chunk));
+        Side server = start(transport, opener, recorder, b -> b.chunkSize(chunk));
         long pooledForOne = 0;
         for (int i = 0; i < 200; i++) {
             Peer p = connect(server);
@@ -626,9 +898,9 @@ public abstract class FrameServerContract {
     }
 
     @ParameterizedTest
-    @EnumSource(Transport.class)
-    void closingTheServerClosesEveryConnectionOnce(Transport transport) throws Exception {
-        FrameServer server = start(transport, recorder, b -> b.loops(2));
+    @MethodSource("cases")
+    void closingTheServerClosesEveryConnectionOnce(Transport transport, Opener opener) throws Exception {
+        Side server = start(transport, opener, recorder, b -> b.loops(2));
         List<Peer> peers = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
             Peer p = connect(server);
@@ -641,14 +913,20 @@ public abstract class FrameServerContract {
         for (Peer p : peers) {
             assertFalse(p.receive());
         }
-        assertThrows(IOException.class, () -> SocketChannel.open(server.localAddresses().get(0)));
+        if (server instanceof ServerSide(FrameServer closed)) {
+            assertThrows(IOException.class, () -> SocketChannel.open(closed.localAddresses().get(0)));
+        } else {
+            ClientSide client = (ClientSide) server;
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> client.client.connect(client.address));
+            assertEquals("the client is closed: address=" + client.address, e.getMessage());
+        }
     }
 
     @ParameterizedTest
-    @EnumSource(Transport.class)
-    void theLoopAllocatesNothingPerEchoedFrameOnceWarm(Transport transport) throws Exception {
+    @MethodSource("cases")
+    void theLoopAllocatesNothingPerEchoedFrameOnceWarm(Transport transport, Opener opener) throws Exception {
         AtomicReference<Thread> loop = new AtomicReference<>();
-        FrameServer server = start(transport, recorder, b -> b.onLoopStart(i -> loop.set(Thread.currentThread())));
+        Side server = start(transport, opener, recorder, b -> b.onLoopStart(i -> loop.set(Thread.currentThread())));
         Peer peer = connect(server);
         byte[] frame = new Frames().frame(7, 100, new byte[100]).toByteArray();
         peer.send(frame);
@@ -660,6 +938,194 @@ public abstract class FrameServerContract {
             peer.send(frame);
             assertTrue(peer.receive(), "end of stream at round trip " + i);
         });
+    }
+
+    /** {@return a client on a group of its own, of this transport, closed after the test} */
+    private FrameClient client(ConnectionHandler handler, UnaryOperator<FrameClient.Builder> settings) throws IOException {
+        LoopGroup group = LoopGroup.builder().transport(transport()).threadName("contract-client").start();
+        open.add(group);
+        FrameClient client = settings.apply(FrameClient.builder(handler).group(group)).build();
+        open.add(client);
+        return client;
+    }
+
+    /** {@return an address of {@code transport} that nothing listens on} */
+    private SocketAddress nobodyListensAt(Transport transport) throws IOException {
+        return switch (transport) {
+            case TCP -> {
+                try (ServerSocketChannel s = ServerSocketChannel.open()) {
+                    s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+                    yield s.getLocalAddress(); // free again once closed
+                }
+            }
+            case UNIX -> UnixDomainSocketAddress.of(dir.resolve("nobody.sock"));
+        };
+    }
+
+    @ParameterizedTest
+    @EnumSource(Transport.class)
+    void aRefusedConnectNeverOpensAndClosesNamingTheAddress(Transport transport) throws Exception {
+        FrameClient client = client(recorder, b -> b);
+        SocketAddress nobody = nobodyListensAt(transport);
+        CompletableFuture<Connection> opening = client.connect(nobody);
+        ExecutionException failed = assertThrows(ExecutionException.class, () -> opening.get(20, TimeUnit.SECONDS));
+        ConnectException e = assertInstanceOf(ConnectException.class, failed.getCause());
+        assertTrue(e.getMessage().startsWith("connect to " + nobody + " failed: "), e.getMessage());
+        assertNotNull(e.getCause(), "the socket's own failure");
+        Recorder.Closed closed = recorder.nextClose();
+        assertEquals(e, closed.cause());
+        assertTrue(recorder.opened.isEmpty(), "a failed connect never opens");
+        assertEquals(nobody, closed.connection().remoteAddress());
+        assertEquals(0, client.connectionCount());
+    }
+
+    @org.junit.jupiter.api.Test
+    void aConnectThatGetsNoAnswerIsGivenUpAtTheConnectTimeout() throws Exception {
+        // A listener that never accepts, with its queue full: the kernel drops the next connect's SYN.
+        try (ServerSocketChannel full = ServerSocketChannel.open()) {
+            full.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 1);
+            SocketAddress address = full.getLocalAddress();
+            List<SocketChannel> queued = new ArrayList<>();
+            try {
+                for (int i = 0; i < 4; i++) {
+                    SocketChannel c = SocketChannel.open();
+                    queued.add(c);
+                    c.configureBlocking(false);
+                    c.connect(address);
+                }
+                FrameClient client = client(recorder, b -> b.connectTimeout(Duration.ofMillis(300)));
+                long start = System.nanoTime();
+                CompletableFuture<Connection> opening = client.connect(address);
+                ExecutionException failed = assertThrows(ExecutionException.class,
+                        () -> opening.get(20, TimeUnit.SECONDS));
+                long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+                ConnectTimeoutException e = assertInstanceOf(ConnectTimeoutException.class, failed.getCause());
+                assertEquals("connect to " + address + " timed out: connectTimeout=300 ms", e.getMessage());
+                assertTrue(millis >= 250, "given up after " + millis + " ms");
+                assertEquals(e, recorder.nextClose().cause());
+                assertEquals(0, client.connectionCount());
+                // The client goes on: a connect that is answered opens.
+                try (ServerSocketChannel open = ServerSocketChannel.open()) {
+                    open.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+                    CompletableFuture<Connection> answered = client.connect(open.getLocalAddress());
+                    try (SocketChannel peer = open.accept()) {
+                        assertEquals(peer.getLocalAddress(), answered.get(20, TimeUnit.SECONDS).remoteAddress());
+                    }
+                }
+            } finally {
+                for (SocketChannel c : queued) {
+                    c.close();
+                }
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Transport.class)
+    void closingAClientAbandonsItsConnectsUnderWay(Transport transport) throws Exception {
+        FrameClient client = client(recorder, b -> b);
+        // A Unix listener with its queue full refuses at once; a TCP one drops the SYN and leaves it connecting.
+        try (ServerSocketChannel full = switch (transport) {
+            case TCP -> ServerSocketChannel.open();
+            case UNIX -> ServerSocketChannel.open(StandardProtocolFamily.UNIX);
+        }) {
+            full.bind(transport == Transport.TCP ? new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)
+                    : UnixDomainSocketAddress.of(dir.resolve("full.sock")), 1);
+            SocketAddress address = full.getLocalAddress();
+            List<CompletableFuture<Connection>> opening = new ArrayList<>();
+            for (int i = 0; i < 6; i++) {
+                opening.add(client.connect(address));
+            }
+            client.close();
+            for (CompletableFuture<Connection> f : opening) {
+                assertTrue(f.isDone(), "close() returned with a connect under way");
+                if (f.isCompletedExceptionally()) {
+                    ExecutionException e = assertThrows(ExecutionException.class, f::get);
+                    assertInstanceOf(ConnectException.class, e.getCause());
+                    assertTrue(e.getCause().getMessage().startsWith("connect to " + address + " "),
+                            e.getCause().getMessage());
+                }
+            }
+            assertEquals(6, recorder.closed.size(), "each connect, opened or not, ends in one onClose");
+            assertEquals(0, client.connectionCount());
+            if (transport == Transport.UNIX) {
+                Files.deleteIfExists(dir.resolve("full.sock"));
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Transport.class)
+    void aGatewayAcceptsAndConnectsOnwardOnOneLoopThread(Transport transport) throws Exception {
+        // upstream: a plain echo server; the gateway relays each frame to it and each answer back,
+        // both connections of a session on the gateway loop's thread.
+        try (LoopGroup group = LoopGroup.builder().transport(transport()).loops(2).threadName("gateway").start()) {
+            SocketAddress upstreamAddress = switch (transport) {
+                case TCP -> new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
+                case UNIX -> UnixDomainSocketAddress.of(dir.resolve("up.sock"));
+            };
+            FrameServer upstream = FrameServer.builder(recorder).group(group).bind(upstreamAddress).start();
+            BlockingQueue<String> threads = new LinkedBlockingQueue<>();
+            ConnectionHandler back = new ConnectionHandler() {
+                @Override
+                public void onOpen(Connection connection) {
+                    threads.add("upstream " + Thread.currentThread().getName());
+                }
+
+                @Override
+                public void onFrame(Connection connection, int type, ByteBuffer body) {
+                    ((Connection) connection.attachment()).writeFrame(type, body);
+                }
+            };
+            FrameClient onward = FrameClient.builder(back).group(group).build();
+            ConnectionHandler gateway = new ConnectionHandler() {
+                @Override
+                public void onOpen(Connection downstream) {
+                    threads.add("downstream " + Thread.currentThread().getName());
+                    onward.connect(upstream.localAddresses().get(0)).thenAccept(up -> {
+                        up.attach(downstream);
+                        downstream.attach(up);
+                    });
+                }
+
+                @Override
+                public void onFrame(Connection downstream, int type, ByteBuffer body) {
+                    Connection up = (Connection) downstream.attachment();
+                    if (up != null) {
+                        up.writeFrame(type, body);
+                    }
+                }
+            };
+            SocketAddress gatewayAddress = switch (transport) {
+                case TCP -> new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
+                case UNIX -> UnixDomainSocketAddress.of(dir.resolve("gw.sock"));
+            };
+            FrameServer front = FrameServer.builder(gateway).group(group).bind(gatewayAddress).start();
+            List<String> sessionThreads = new ArrayList<>();
+            for (int session = 0; session < 2; session++) {
+                try (Peer peer = new Peer(SocketChannel.open(front.localAddresses().get(0)))) {
+                    String down = threads.poll(20, TimeUnit.SECONDS);
+                    String up = threads.poll(20, TimeUnit.SECONDS);
+                    assertNotNull(up, "the onward connection did not open");
+                    assertEquals(down.substring("downstream ".length()), up.substring("upstream ".length()),
+                            "both ends of session " + session + " on one thread");
+                    sessionThreads.add(up.substring("upstream ".length()));
+                    // The onward connection is attached on the loop thread before it reads the peer again.
+                    for (int i = 0; i < 100; i++) {
+                        peer.send(new Frames().frame(i, 3, new byte[] {1, 2, (byte) i}).toByteArray());
+                        peer.expect(i, new byte[] {1, 2, (byte) i});
+                    }
+                }
+            }
+            assertEquals(List.of("gateway-0", "gateway-1"), sessionThreads, "the front server's sessions in turn");
+            front.close();
+            assertEquals(0, front.connectionCount());
+            // The group and its other members go on after one server closes.
+            try (Peer peer = new Peer(SocketChannel.open(upstream.localAddresses().get(0)))) {
+                peer.send(new Frames().frame(5, 1, new byte[] {5}).toByteArray());
+                peer.expect(5, new byte[] {5});
+            }
+        }
     }
 
     /** The server closed or reset the peer: no frame comes, the read ends or fails. */

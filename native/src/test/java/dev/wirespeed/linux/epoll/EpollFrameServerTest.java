@@ -1,5 +1,6 @@
 package dev.wirespeed.linux.epoll;
 
+import dev.wirespeed.loop.spi.LoopTransport;
 import dev.wirespeed.linux.NativeFeatures;
 import dev.wirespeed.loop.FrameServer;
 import dev.wirespeed.testing.FrameServerContract;
@@ -16,7 +17,7 @@ class EpollFrameServerTest extends FrameServerContract {
     }
 
     @Override
-    protected FrameServer.Builder backend(FrameServer.Builder builder) {
-        return builder.transport(EpollTransport.create());
+    protected LoopTransport transport() {
+        return EpollTransport.create();
     }
 }

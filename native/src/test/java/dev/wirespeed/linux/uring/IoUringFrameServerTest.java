@@ -1,5 +1,6 @@
 package dev.wirespeed.linux.uring;
 
+import dev.wirespeed.loop.spi.LoopTransport;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -26,8 +27,8 @@ class IoUringFrameServerTest extends FrameServerContract {
     }
 
     @Override
-    protected FrameServer.Builder backend(FrameServer.Builder builder) {
-        return builder.transport(IoUringTransport.create());
+    protected LoopTransport transport() {
+        return IoUringTransport.create();
     }
 
     @Test

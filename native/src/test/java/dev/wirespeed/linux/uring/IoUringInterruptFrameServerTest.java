@@ -1,5 +1,6 @@
 package dev.wirespeed.linux.uring;
 
+import dev.wirespeed.loop.spi.LoopTransport;
 import dev.wirespeed.linux.NativeFeatures;
 import dev.wirespeed.loop.FrameServer;
 import dev.wirespeed.testing.FrameServerContract;
@@ -16,7 +17,7 @@ class IoUringInterruptFrameServerTest extends FrameServerContract {
     }
 
     @Override
-    protected FrameServer.Builder backend(FrameServer.Builder builder) {
-        return builder.transport(IoUringTransport.create().setup());
+    protected LoopTransport transport() {
+        return IoUringTransport.create().setup();
     }
 }

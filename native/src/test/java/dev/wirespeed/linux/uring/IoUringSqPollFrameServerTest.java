@@ -1,5 +1,6 @@
 package dev.wirespeed.linux.uring;
 
+import dev.wirespeed.loop.spi.LoopTransport;
 import dev.wirespeed.linux.NativeFeatures;
 import dev.wirespeed.loop.FrameServer;
 import dev.wirespeed.testing.FrameServerContract;
@@ -20,7 +21,7 @@ class IoUringSqPollFrameServerTest extends FrameServerContract {
     }
 
     @Override
-    protected FrameServer.Builder backend(FrameServer.Builder builder) {
-        return builder.transport(IoUringTransport.create().sqPoll(-1, 10).rings(8, 16));
+    protected LoopTransport transport() {
+        return IoUringTransport.create().sqPoll(-1, 10).rings(8, 16);
     }
 }

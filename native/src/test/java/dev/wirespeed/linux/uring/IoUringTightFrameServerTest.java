@@ -1,5 +1,6 @@
 package dev.wirespeed.linux.uring;
 
+import dev.wirespeed.loop.spi.LoopTransport;
 import dev.wirespeed.linux.NativeFeatures;
 import dev.wirespeed.loop.FrameServer;
 import dev.wirespeed.testing.FrameServerContract;
@@ -21,7 +22,7 @@ class IoUringTightFrameServerTest extends FrameServerContract {
     }
 
     @Override
-    protected FrameServer.Builder backend(FrameServer.Builder builder) {
-        return builder.transport(IoUringTransport.create().receiveBuffers(4, 64).sendLimit(4096).rings(4, 8));
+    protected LoopTransport transport() {
+        return IoUringTransport.create().receiveBuffers(4, 64).sendLimit(4096).rings(4, 8);
     }
 }
