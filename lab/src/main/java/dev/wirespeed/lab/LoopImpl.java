@@ -4,10 +4,11 @@ import dev.wirespeed.linux.epoll.EpollTransport;
 import dev.wirespeed.linux.uring.IoUringTransport;
 import dev.wirespeed.linux.NativeIoException;
 import dev.wirespeed.loop.FrameServer;
+import dev.wirespeed.loop.LoopGroup;
 
 /**
- * The transports of the library's event loop, by the {@code --impl} name of {@code server --loop} and
- * {@code echo --loop}.
+ * The transports of the library's event loop, by the {@code --impl} name of {@code server --loop},
+ * {@code echo --loop} and {@code load}.
  */
 public enum LoopImpl implements CliName {
     /** The core's own: the JDK's {@code Selector}. */
@@ -49,6 +50,20 @@ public enum LoopImpl implements CliName {
             throw new IllegalArgumentException("--ring " + ring + " needs --impl " + URING + ", not " + this);
         }
         return builder.transport(ring.apply(IoUringTransport.create()));
+    }
+
+    /**
+     * {@return {@code builder}, its loops on this transport}
+     *
+     * @param builder a loop group's builder
+     * @throws UnsupportedOperationException where this machine lacks the transport, saying why
+     */
+    public LoopGroup.Builder apply(LoopGroup.Builder builder) {
+        return switch (this) {
+            case JDK -> builder;
+            case NATIVE -> builder.transport(EpollTransport.create());
+            case URING -> builder.transport(IoUringTransport.create());
+        };
     }
 
     /** {@return null where this machine can run the loops, else why not} */

@@ -17,6 +17,7 @@ import dev.wirespeed.lab.result.Measurement;
 import dev.wirespeed.lab.result.Medium;
 import dev.wirespeed.lab.result.Percentile;
 import dev.wirespeed.lab.result.Placement;
+import dev.wirespeed.lab.result.Role;
 import dev.wirespeed.lab.result.Rule;
 import dev.wirespeed.lab.result.Series;
 import dev.wirespeed.lab.result.Stats;
@@ -42,8 +43,9 @@ import java.util.function.Function;
  * Many connections on one server: echo servers (the C epoll ceiling, the library's event loop, a
  * thread per connection, platform or virtual, and Netty's epoll server) under the lab's C load
  * generator, which opens 1 to 1,000 TCP connections, keeps {@value #WINDOW} frames of {@value #SIZE}
- * body bytes in flight on each and checks every echo byte for byte; then the server's resident memory
- * per idle connection, with thousands held open after one round trip each. The server runs on one CPU
+ * body bytes in flight on each and checks every echo byte for byte; the same load from the library's
+ * client loop ({@code wirespeed load}) against the C echo, beside the C generator's; then the server's
+ * resident memory per idle connection, with thousands held open after one round trip each. The server runs on one CPU
  * and the load on the other, so that the load never limits the server.
  */
 public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
@@ -140,6 +142,16 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
                 cases.add(new ManyCase.Slow(server, SLOW_CASE_CONNECTIONS));
             }
         }
+        for (ManyLoad generator : ManyLoad.values()) {
+            if (generator == ManyLoad.C) {
+                continue; // its row is the C echo's own load, above
+            }
+            if (generator.unavailable() != null) {
+                lab.note("many: " + generator.label() + " skipped: " + generator.unavailable());
+                continue;
+            }
+            cases.add(new ManyCase.Driven(generator, settings.connections().getLast()));
+        }
         for (ManyServer server : ManyServer.values()) {
             if (server.holdsIdle()) {
                 cases.add(new ManyCase.Idle(server, settings.idleConnections()));
@@ -192,6 +204,7 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
                         case ManyCase.Idle idle -> idle(idle);
                         case ManyCase.Slow slow -> slow(slow);
                         case ManyCase.Across far -> across(far);
+                        case ManyCase.Driven driven -> driven(driven);
                     };
                 } finally {
                     lab.stepDone();
@@ -218,50 +231,74 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
             private ManyResult.Load across(ManyCase.Across far) throws IOException, InterruptedException {
                 lab.progress(String.format(Locale.ROOT, "many: %s, %,d connections across a veth link",
                         far.server().label(), far.connections()));
-                return generate(far.server(), far.connections(), 0, new long[1]);
+                return generate(far.server(), ManyLoad.C, far.connections(), 0, new long[1]);
             }
 
             private ManyResult.Load load(ManyCase.Load load) throws IOException, InterruptedException {
                 lab.progress(String.format(Locale.ROOT, "many: %s, %,d connections", load.server().label(),
                         load.connections()));
-                return generate(load.server(), load.connections(), 0, new long[1]);
+                return generate(load.server(), ManyLoad.C, load.connections(), 0, new long[1]);
+            }
+
+            private ManyResult.Load driven(ManyCase.Driven driven) throws IOException, InterruptedException {
+                lab.progress(String.format(Locale.ROOT, "many: %s driving the %s, %,d connections",
+                        driven.generator().label(), driven.server().label(), driven.connections()));
+                return generate(driven.server(), driven.generator(), driven.connections(), 0, new long[1]);
             }
 
             private ManyResult.Slow slow(ManyCase.Slow slow) throws IOException, InterruptedException {
                 lab.progress(String.format(Locale.ROOT, "many: %s, %,d connections and a slow reader",
                         slow.server().label(), slow.connections()));
-                ManyResult.Load alone = generate(slow.server(), slow.connections(), 0, new long[1]);
+                ManyResult.Load alone = generate(slow.server(), ManyLoad.C, slow.connections(), 0, new long[1]);
                 long before = residentKib(server);
                 long[] peak = {before};
-                ManyResult.Load beside = generate(slow.server(), slow.connections(), 1, peak);
+                ManyResult.Load beside = generate(slow.server(), ManyLoad.C, slow.connections(), 1, peak);
                 return new ManyResult.Slow(alone.framesPerSecond(), beside.framesPerSecond(), before, peak[0]);
             }
 
             /**
-             * Runs the load generator against the server.
+             * Runs a load generator against the server.
              *
+             * @param load the C generator, or the library's client loop on one of its transports
+             * @param slowReaders slow readers beside the load: the C generator's only
              * @param peakRssKib raised to the server's resident KiB at the end of each round where larger
              */
-            private ManyResult.Load generate(ManyServer s, int connections, int slowReaders, long[] peakRssKib)
-                    throws IOException, InterruptedException {
-                Process generator = new ProcessBuilder(Children.pinned(placement.clientCpu(), List.of(many.toString(),
-                        "load", address, port, String.valueOf(connections),
-                        String.valueOf(settings.framesPerConnection(connections)), String.valueOf(WINDOW),
-                        String.valueOf(SIZE), String.valueOf(settings.rounds()), String.valueOf(slowReaders)))).start();
-                String what = "many load against " + s.label();
+            private ManyResult.Load generate(ManyServer s, ManyLoad load, int connections, int slowReaders,
+                    long[] peakRssKib) throws IOException, InterruptedException {
+                String perConnection = String.valueOf(settings.framesPerConnection(connections));
+                List<String> command;
+                if (load.loadArgs() == null) {
+                    command = Children.pinned(placement.clientCpu(), List.of(many.toString(), "load", address, port,
+                            String.valueOf(connections), perConnection, String.valueOf(WINDOW), String.valueOf(SIZE),
+                            String.valueOf(settings.rounds()), String.valueOf(slowReaders)));
+                } else {
+                    List<String> args = new ArrayList<>(List.of("load", "--host", address, "--port", port,
+                            "--connections", String.valueOf(connections), "--frames", perConnection, "--window",
+                            String.valueOf(WINDOW), "--size", String.valueOf(SIZE), "--rounds",
+                            String.valueOf(settings.rounds())));
+                    args.addAll(load.loadArgs());
+                    command = lab.jvm().command(placement.clientCpu(), "load-" + load.name().toLowerCase(Locale.ROOT),
+                            args);
+                }
+                Process generator = new ProcessBuilder(command).start();
+                String what = load.label() + " against " + s.label();
                 CompletableFuture<String> err = Children.drainLater(generator.getErrorStream());
                 List<ChildReport.Load> rounds = new ArrayList<>();
                 // The server's CPU time is read as each round's line arrives, so that it covers the measured rounds.
                 CpuTime serverCpuAfterWarmUp = CpuTime.NONE;
                 CpuTime serverCpu = CpuTime.NONE;
+                CpuTime loadCpuAfterWarmUp = CpuTime.NONE;
+                CpuTime loadCpu = CpuTime.NONE;
                 try (BufferedReader out = new BufferedReader(new InputStreamReader(generator.getInputStream(),
                         StandardCharsets.UTF_8))) {
                     for (String line = out.readLine(); line != null; line = out.readLine()) {
                         serverCpu = cpuTime(server.pid());
+                        loadCpu = cpuTime(generator.pid());
                         peakRssKib[0] = Math.max(peakRssKib[0], residentKib(server));
                         ChildReport.Load round = (ChildReport.Load) ChildReports.read(line);
                         if (round.round() == 1) {
                             serverCpuAfterWarmUp = serverCpu;
+                            loadCpuAfterWarmUp = loadCpu;
                         } else {
                             rounds.add(round);
                         }
@@ -286,7 +323,8 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
                         stats(rounds, ChildReport.Load::p50), stats(rounds, ChildReport.Load::p99),
                         stats(rounds, ChildReport.Load::p999), stats(rounds, ChildReport.Load::max),
                         Stats.of(List.of(serverNsPerFrame)), Stats.of(List.of(kernelShare)),
-                        stats(rounds, ChildReport.Load::cpuShare));
+                        stats(rounds, ChildReport.Load::cpuShare),
+                        Stats.of(List.of((double) (loadCpu.total() - loadCpuAfterWarmUp.total()) / frames)));
             }
 
             private ManyResult.Idle idle(ManyCase.Idle idle) throws IOException, InterruptedException {
@@ -407,8 +445,11 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
                     slow.server().label(), slow.connections());
             case ManyCase.Across far -> String.format(Locale.ROOT, "%s, %d connections across a veth link",
                     far.server().label(), far.connections());
+            case ManyCase.Driven driven -> String.format(Locale.ROOT, "%s driving the %s, %d connections",
+                    driven.generator().label(), driven.server().label(), driven.connections());
         };
-        return new Series(name(), name, kase.server().role(), Medium.TCP, SIZE);
+        return new Series(name(), name, kase instanceof ManyCase.Driven ? Role.LIBRARY : kase.server().role(),
+                Medium.TCP, SIZE);
     }
 
     @Override
@@ -420,7 +461,8 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
             switch (results.get(kase)) {
                 case ManyResult.Load r -> {
                     rows.add(series.at(placement, Unit.MSG_PER_S, r.framesPerSecond()));
-                    rows.add(series.at(placement, Unit.CPU_NS_PER_MSG, r.serverCpuNsPerFrame()));
+                    rows.add(series.at(placement, Unit.CPU_NS_PER_MSG, kase instanceof ManyCase.Driven
+                            ? r.loadCpuNsPerFrame() : r.serverCpuNsPerFrame()));
                     rows.add(series.at(placement, Unit.MICROSECONDS, r.p50()).percentile(Percentile.P50));
                     rows.add(series.at(placement, Unit.MICROSECONDS, r.p99()).percentile(Percentile.P99));
                     rows.add(series.at(placement, Unit.MICROSECONDS, r.p999()).percentile(Percentile.P999));
@@ -441,7 +483,20 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
         List<List<String>> idles = new ArrayList<>();
         List<List<String>> slows = new ArrayList<>();
         List<List<String>> far = new ArrayList<>();
+        List<List<String>> generators = new ArrayList<>();
+        int most = settings.connections().getLast();
+        ManyCase.Load cLoad = new ManyCase.Load(ManyServer.C_EPOLL, most);
+        if (results.has(cLoad) && results.cases().stream().anyMatch(k -> k instanceof ManyCase.Driven)) {
+            generators.add(generatorRow(ManyLoad.C, (ManyResult.Load) results.get(cLoad),
+                    (ManyResult.Load) results.get(cLoad)));
+        }
         for (ManyCase kase : results.cases()) {
+            if (kase instanceof ManyCase.Driven driven) {
+                ManyResult.Load r = (ManyResult.Load) results.get(kase);
+                generators.add(generatorRow(driven.generator(), r,
+                        results.has(cLoad) ? (ManyResult.Load) results.get(cLoad) : null));
+                continue;
+            }
             switch (results.get(kase)) {
                 case ManyResult.Load r -> (kase instanceof ManyCase.Across ? far : loads).add(List.of(kase.server().label(),
                         String.format(Locale.ROOT, "%,d", kase.connections()),
@@ -480,6 +535,18 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
                             + "generator's share of one CPU then (near 100%, the load and not the server set the "
                             + "rate)")));
         }
+        if (!generators.isEmpty()) {
+            tables.add(new Table(String.format(Locale.ROOT, "many: load generators driving the C epoll echo, the same "
+                    + "pipelined load (%,d connections, %d-byte bodies, %d frames in flight each); median of %d "
+                    + "round(s) after one; %s (%s)", most, SIZE, WINDOW, settings.rounds() - 1, placement,
+                    placement.cpus()),
+                    List.of("generator", "frames/s [min-max]", "of the C generator's", "generator CPU ns/frame",
+                            "generator CPU", "p50 us", "p99 us", "p99.9 us"),
+                    generators, List.of("the C generator's row is the C epoll echo's load above; the library's "
+                            + "generator is 'wirespeed load', a FrameClient on one loop thread, checking every echo "
+                            + "byte for byte as the C one does; generator CPU: its process's CPU time, all threads, "
+                            + "over the measured rounds, per frame and as a share of one CPU")));
+        }
         if (!far.isEmpty()) {
             tables.add(new Table(String.format(Locale.ROOT, "many across a link: the same load, the server in a "
                     + "network namespace behind a veth pair; median of %d round(s) after one; %s (%s)",
@@ -508,6 +575,17 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
                             SETTLE_CONNECTIONS))));
         }
         return tables;
+    }
+
+    private static List<String> generatorRow(ManyLoad generator, ManyResult.Load r, ManyResult.Load c) {
+        return List.of(generator.label(),
+                String.format(Locale.ROOT, "%,.0f [%,.0f-%,.0f]", r.framesPerSecond().median(), r.framesPerSecond().min(),
+                        r.framesPerSecond().max()),
+                c == null ? "-" : String.format(Locale.ROOT, "%.2fx", r.framesPerSecond().median()
+                        / c.framesPerSecond().median()),
+                String.format(Locale.ROOT, "%,.0f", r.loadCpuNsPerFrame().median()),
+                String.format(Locale.ROOT, "%.0f%%", 100 * r.loadCpuShare().median()),
+                micros(r.p50()), micros(r.p99()), micros(r.p999()));
     }
 
     private static String micros(Stats s) {
@@ -591,6 +669,20 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
             findings.add(Finding.target(NAME, "the library's event loop over io_uring costs the server at most 1/1.2 "
                     + "of Netty's io_uring transport's CPU per frame (Netty's over the loop's, at least 1.2x)",
                     Rule.atLeast(1.2), List.of(new Check(where, cpu(results, nettyUring), cpu(results, uring)))));
+        }
+        List<Check> drives = new ArrayList<>();
+        for (ManyLoad generator : ManyLoad.values()) {
+            ManyCase.Driven driven = new ManyCase.Driven(generator, most);
+            if (generator != ManyLoad.C && results.has(driven) && results.has(c)) {
+                drives.add(new Check(where, new Figure(generator.label(),
+                        ((ManyResult.Load) results.get(driven)).framesPerSecond(), Unit.MSG_PER_S),
+                        new Figure(ManyLoad.C.label(), ((ManyResult.Load) results.get(c)).framesPerSecond(),
+                                Unit.MSG_PER_S)));
+            }
+        }
+        if (!drives.isEmpty()) {
+            findings.add(Finding.target(NAME, "the library's client loop drives the C epoll echo at least 0.9x as "
+                    + "fast as the C load generator does, the same load", Rule.atLeast(0.9), drives));
         }
         ManyCase.Load recorded = new ManyCase.Load(ManyServer.LOOP_EPOLL_JFR, most);
         if (results.has(epoll) && results.has(recorded)) {

@@ -28,7 +28,8 @@ class ManyExperimentTest {
 
     private static ManyResult.Load load(double framesPerSecond, double cpuNs, double p99) {
         return new ManyResult.Load(Stats.exact(framesPerSecond), Stats.exact(p99 / 2), Stats.exact(p99),
-                Stats.exact(p99 * 1.2), Stats.exact(p99 * 1.5), Stats.exact(cpuNs), Stats.exact(0.85), Stats.exact(1.0));
+                Stats.exact(p99 * 1.2), Stats.exact(p99 * 1.5), Stats.exact(cpuNs), Stats.exact(0.85), Stats.exact(1.0),
+                Stats.exact(cpuNs / 2));
     }
 
     /**
@@ -51,6 +52,7 @@ class ManyExperimentTest {
             r.put(new ManyCase.Idle(server, 10_000), new ManyResult.Idle(60_000, 90_000, Stats.exact(idleBytes)));
         }
         r.put(new ManyCase.Load(ManyServer.LOOP_EPOLL_JFR, MOST), load(loop, loopCpu * jfr, 12_000));
+        r.put(new ManyCase.Driven(ManyLoad.LOOP_EPOLL, MOST), load(loop * 1.0, 350, 12_000));
         return r;
     }
 
@@ -61,7 +63,7 @@ class ManyExperimentTest {
     @Test
     void everyTargetHoldsForALoopAtCsRateAndHalfNettysCost() {
         List<Finding> findings = new ManyExperiment().findings(results(1_900_000, 320, 1.3, 0.95, 1_024, 3_000, 1.05), LAB);
-        assertEquals(12, findings.size(), findings.toString());
+        assertEquals(13, findings.size(), findings.toString());
         for (Finding f : findings) {
             assertTrue(f.holds(), f.summary());
         }
@@ -75,6 +77,7 @@ class ManyExperimentTest {
                 "the library's event loop echoes at least 1.2x",
                 "beside a slow reader", "a slow reader grows", "an idle connection costs",
                 "the server's JFR events", "the library's event loop over io_uring echoes at least 1.2x",
+                "the library's client loop drives the C epoll echo at least 0.9x",
                 "the library's event loop over io_uring costs the server at most 1/1.2 of its CPU")) {
             assertFalse(finding(slow, claim).holds(), claim);
         }
@@ -304,7 +307,7 @@ class ManyExperimentTest {
         r.put(new ManyCase.Across(ManyServer.LOOP_EPOLL, MOST), load(1_200_000, 640, 15_000));
         r.put(at(ManyServer.LOOP_EPOLL), new ManyResult.Load(new Stats(1_900_000, 1_850_000, 1_950_000, 5),
                 Stats.exact(6_000), Stats.exact(12_000), Stats.exact(14_400), Stats.exact(18_000), Stats.exact(320),
-                Stats.exact(0.85), Stats.exact(0.994)));
+                Stats.exact(0.85), Stats.exact(0.994), Stats.exact(400)));
         List<Table> tables = new ManyExperiment().tables(r, LAB);
         assertEquals(4, tables.size(), tables.toString());
         List<String> loadHeader = List.of("server", "connections", "frames/s [min-max]", "server CPU ns/frame",
@@ -354,6 +357,50 @@ class ManyExperimentTest {
                 idle.rows());
         assertEquals(List.of("before: after 100 connections came and went; the thread-per-connection echoes are left "
                 + "out: a 512 KiB reader per connection by design"), idle.notes());
+    }
+
+    private static final String DRIVES = "the library's client loop drives the C epoll echo at least 0.9x as fast as "
+            + "the C load generator does, the same load";
+
+    @Test
+    void theClientLoopDrivesTheCEchoAtLeastNineTenthsAsFastAsTheCGenerator() {
+        assertVerdict(true, AT_MOST + "wirespeed FrameClient over epoll, 1 loop 1,900,000.0 msg/s / C load generator "
+                + "(many.c) 2,000,000.0 msg/s = 0.95x", judged(DRIVES, at(ManyServer.C_EPOLL), load(2_000_000, 300, 10_000),
+                        new ManyCase.Driven(ManyLoad.LOOP_EPOLL, MOST), load(1_900_000, 300, 12_000)));
+        assertVerdict(false, AT_MOST + "wirespeed FrameClient over epoll, 1 loop 1,700,000.0 msg/s / C load generator "
+                + "(many.c) 2,000,000.0 msg/s = 0.85x", judged(DRIVES, at(ManyServer.C_EPOLL), load(2_000_000, 300, 10_000),
+                        new ManyCase.Driven(ManyLoad.LOOP_EPOLL, MOST), load(1_700_000, 300, 12_000)));
+    }
+
+    @Test
+    void theGeneratorsTableSetsTheLibrarysClientBesideTheCGenerator() {
+        Results<ManyCase, ManyResult> r = new Results<>();
+        r.put(at(ManyServer.C_EPOLL), load(2_000_000, 300, 10_000));
+        r.put(new ManyCase.Driven(ManyLoad.LOOP_URING, MOST), load(1_800_000, 500, 12_000));
+        Table generators = new ManyExperiment().tables(r, LAB).get(1);
+        assertTrue(generators.title().startsWith("many: load generators driving the C epoll echo, the same pipelined "
+                + "load (1,000 connections, 100-byte bodies, 16 frames in flight each); "), generators.title());
+        assertEquals(List.of(
+                List.of("C load generator (many.c)", "2,000,000 [2,000,000-2,000,000]", "1.00x", "150", "100%",
+                        "5,000.0", "10,000.0", "12,000.0"),
+                List.of("wirespeed FrameClient over io_uring, 1 loop", "1,800,000 [1,800,000-1,800,000]", "0.90x", "250",
+                        "100%", "6,000.0", "12,000.0", "14,400.0")), generators.rows());
+    }
+
+    @Test
+    void everyLibraryGeneratorsOptionsAreOptionsTheLoadCommandTakes() {
+        for (ManyLoad load : ManyLoad.values()) {
+            if (load.loadArgs() == null) {
+                continue; // the C generator
+            }
+            List<String> args = new java.util.ArrayList<>(List.of("load", "--host", "127.0.0.1", "--port", "1",
+                    "--connections", "1000", "--frames", "1000", "--window", "16", "--size", "100", "--rounds", "6"));
+            args.addAll(load.loadArgs());
+            picocli.CommandLine.ParseResult parsed = dev.wirespeed.lab.Main.commandLine()
+                    .parseArgs(args.toArray(String[]::new));
+            assertEquals("load", parsed.subcommand().commandSpec().name(), load.label());
+            assertEquals(List.of(), parsed.subcommand().unmatched(), load.label());
+        }
     }
 
     @Test
