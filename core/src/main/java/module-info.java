@@ -15,6 +15,7 @@ module dev.wirespeed.core {
     exports dev.wirespeed.frame;
     exports dev.wirespeed.loop;
     exports dev.wirespeed.loop.spi;
+    exports dev.wirespeed.tls;
     // Not API: how the native module's endpoints read and write the loop's buffers by address.
     exports dev.wirespeed.loop.internal to dev.wirespeed.linux;
 
