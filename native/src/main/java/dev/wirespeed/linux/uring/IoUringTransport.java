@@ -45,8 +45,8 @@ import java.util.Set;
  *
  * <h2>Closing</h2>
  * A graceful close sends what waits, then closes the descriptor; a reset drops it and closes with
- * {@code SO_LINGER} 0. Either way the connection's operations are cancelled, and the kernel
- * releases the socket when the last of them completes, within the loop's next turn.
+ * {@code SO_LINGER} 0. Either way the connection's operations are cancelled, and the descriptor is
+ * closed when the last of them completes, within the loop's next turn.
  *
  * <h2>Waiting</h2>
  * A loop waits in {@code io_uring_enter}, which submits the turn's sends and receives in the same call

@@ -33,9 +33,9 @@ import java.nio.channels.ClosedChannelException;
  * into a buffer of the poller's and sends that the same way, for callers that do not hand over.
  *
  * <h2>Closing</h2>
- * A graceful close sends what waits, then closes the descriptor; a reset cancels what is in flight,
- * gives every chunk back once the kernel has let go of it, and closes with {@code SO_LINGER} 0. The
- * poller frees the connection's slot when nothing of it is in flight.
+ * A graceful close sends what waits, then closes; a reset cancels what is in flight, gives every chunk
+ * back once the kernel has let go of it, and closes with {@code SO_LINGER} 0. The poller frees the
+ * connection's slot and closes its descriptor when nothing of it is in flight.
  *
  * <p>Before it is registered with a poller only {@link #reset()} and {@link #close()} apply.
  *
@@ -547,8 +547,10 @@ final class UringEndpoint implements LendingEndpoint, TakesOutput {
     }
 
     /**
-     * Closes the descriptor and cancels the receive; the kernel releases the socket when the last
-     * operation on it completes, and the poller frees the slot then.
+     * Cancels the receive; the poller frees the slot and closes the descriptor once the last operation on
+     * it has completed. Not before: an operation prepared and not yet submitted names the descriptor by
+     * its number, which, closed, the next socket opened would take, and the operation would then act on
+     * that socket.
      */
     private void finishClose(boolean reset) {
         closed = true;
@@ -562,16 +564,23 @@ final class UringEndpoint implements LendingEndpoint, TakesOutput {
             cancels++;
             recvCancelling = true;
         }
-        if (reset) {
-            socket.reset();
-        } else {
+        if (reset && socket.inet()) {
             try {
-                socket.close();
+                socket.setLinger(0); // the close, when it comes, resets
             } catch (IOException ignored) {
-                // closing releases the descriptor even when it reports an error
+                // a socket that refuses the option is broken already: closing it is all that is left
             }
         }
         poller.release(this);
+    }
+
+    /** Closes the descriptor: called by the poller once nothing of this connection is in flight. */
+    void closeDescriptor() {
+        try {
+            socket.close();
+        } catch (IOException ignored) {
+            // closing releases the descriptor even when it reports an error
+        }
     }
 
     @Override

@@ -262,7 +262,7 @@ public final class UringPoller implements Poller {
         starved[starvedCount++] = e;
     }
 
-    /** Frees a closed connection's slot once nothing of it is in flight. */
+    /** Frees a closed connection's slot, and closes its descriptor, once nothing of it is in flight. */
     void release(UringEndpoint e) {
         if (!e.closed || e.inFlight() || e.slot < 0) {
             return;
@@ -273,6 +273,7 @@ public final class UringPoller implements Poller {
         freeSlots[freeCount++] = slot;
         e.slot = -1;
         live--;
+        e.closeDescriptor();
     }
 
     /** {@return a buffer for a write that copies} */
@@ -577,6 +578,11 @@ public final class UringPoller implements Poller {
                 buffers.close();
             }
             ring.close();
+            for (int i = 0; i < slotsUsed; i++) {
+                if (slots[i] != null) {
+                    slots[i].closeDescriptor(); // the ring is gone: nothing it prepared can reach the number now
+                }
+            }
         }
         Sys.closeQuietly(eventfd);
         if (drained) {
