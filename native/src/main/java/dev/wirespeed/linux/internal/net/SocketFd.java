@@ -46,7 +46,7 @@ public final class SocketFd implements Endpoint, SegmentIo {
     private Gather gather;
     private volatile boolean open = true;
     private boolean blocking = true;
-    /** A connect under way, begun by {@link #connectForLoop} or for a ring by {@link #open}; false once it has ended well. */
+    /** A connect under way, begun by {@link #connectForLoop}; false once it has ended well, and for other sockets. */
     private boolean connecting;
     /** The errno the connect failed with, kept for every later {@link #finishConnect()}; 0 while it has not. */
     private int connectErrno;
@@ -99,8 +99,8 @@ public final class SocketFd implements Endpoint, SegmentIo {
 
     /**
      * Opens a stream socket for {@code address}'s family, not yet connected, with {@code TCP_NODELAY} over TCP:
-     * for a transport that connects it by other means (io_uring's {@code IORING_OP_CONNECT}). Until
-     * {@link #connectForLoop} or that connect ends, {@link #remoteAddress()} is the address to connect to.
+     * for a transport that connects it by other means (io_uring's {@code IORING_OP_CONNECT}), or for
+     * {@link #connectForLoop}. Its {@link #remoteAddress()} is {@code address} from the start.
      *
      * @param address an {@code InetSocketAddress}, resolved, or a {@code UnixDomainSocketAddress}
      * @param nonBlocking true for {@code SOCK_NONBLOCK}
@@ -114,7 +114,6 @@ public final class SocketFd implements Endpoint, SegmentIo {
                 + " address=" + SocketAddresses.describe(address));
         SocketFd socket = new SocketFd(fd, address, inet);
         socket.blocking = !nonBlocking;
-        socket.connecting = true;
         if (inet) {
             try {
                 socket.setTcpNoDelay(true);
@@ -144,14 +143,13 @@ public final class SocketFd implements Endpoint, SegmentIo {
             MemorySegment sockaddr = SocketAddresses.encode(address, arena);
             MemorySegment capture = LibC.captureSegment(arena);
             int rc = (int) LibC.CONNECT.invokeExact(capture, socket.fd, sockaddr, (int) sockaddr.byteSize());
-            if (rc == 0) {
-                socket.connecting = false;
-            } else {
+            if (rc != 0) {
                 int errno = LibC.errno(capture);
                 // After EINTR a non-blocking connect goes on, as after EINPROGRESS: repeating it would say EALREADY.
                 if (errno != Errno.EINPROGRESS && errno != Errno.EINTR) {
                     throw new NativeIoException("connect", errno, socket.describe());
                 }
+                socket.connecting = true;
             }
             begun = true;
             return socket;
@@ -188,7 +186,7 @@ public final class SocketFd implements Endpoint, SegmentIo {
             throw new NativeIoException("connect", connectErrno, describe());
         }
         if (!Sys.hasPeer(fd)) {
-            return false; // a readiness that was not the connect's end; a failure after SO_ERROR was read shows next time
+            return false; // not the connect's end; a failure that came after SO_ERROR was read shows next time
         }
         connecting = false;
         return true;
@@ -471,7 +469,8 @@ public final class SocketFd implements Endpoint, SegmentIo {
 
     @Override
     public String toString() {
-        return describe() + (open ? "" : " closed") + (blocking ? "" : " non-blocking") + (connecting ? " connecting" : "");
+        return describe() + (open ? "" : " closed") + (blocking ? "" : " non-blocking")
+                + (connecting ? " connecting" : "");
     }
 
     private long readAt(long address, long length) throws IOException {
