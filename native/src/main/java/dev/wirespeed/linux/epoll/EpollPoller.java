@@ -18,7 +18,9 @@ import java.util.Arrays;
 
 /**
  * An {@code epoll} instance, level-triggered, its event array, and the attachments by descriptor; an
- * {@code eventfd} for {@link #wakeup()}.
+ * {@code eventfd} for {@link #wakeup()}. A connecting socket is registered for {@code EPOLLOUT} (errors
+ * come whatever the interest) with {@link #CONNECT_MARK} in its event's data, so that its readiness,
+ * whichever, is reported as {@link #CONNECT}, until its interest is changed.
  *
  * <p>Thread safety: its loop's thread, but for {@link #wakeup()}, which any thread may call.
  */
@@ -36,6 +38,8 @@ final class EpollPoller implements Poller {
     private static final boolean PACKED = System.getProperty("os.arch", "").matches("amd64|x86_64");
     private static final long EVENT_SIZE = PACKED ? 12 : 16;
     private static final long DATA_OFFSET = PACKED ? 4 : 8;
+    /** In an event's data above the descriptor: the socket was registered for {@link #CONNECT}. */
+    private static final long CONNECT_MARK = 1L << 32;
     /** Ready sockets taken per {@code epoll_wait}. */
     static final int MAX_EVENTS = 1024;
 
@@ -80,7 +84,11 @@ final class EpollPoller implements Poller {
     public void register(Endpoint endpoint, Object attachment, int ops) throws IOException {
         int fd = ((SocketFd) endpoint).fd();
         attach(fd, attachment);
-        control(EPOLL_CTL_ADD, fd, epoll(ops));
+        if (ops == CONNECT) {
+            control(EPOLL_CTL_ADD, fd, EPOLLOUT, fd | CONNECT_MARK);
+        } else {
+            control(EPOLL_CTL_ADD, fd, epoll(ops));
+        }
     }
 
     @Override
@@ -118,8 +126,12 @@ final class EpollPoller implements Poller {
     }
 
     private void control(int op, int fd, int interest) throws IOException {
+        control(op, fd, interest, fd);
+    }
+
+    private void control(int op, int fd, int interest, long data) throws IOException {
         control.set(ValueLayout.JAVA_INT, 0, interest);
-        control.set(ValueLayout.JAVA_LONG_UNALIGNED, DATA_OFFSET, fd);
+        control.set(ValueLayout.JAVA_LONG_UNALIGNED, DATA_OFFSET, data);
         int rc;
         try {
             rc = (int) LibC.EPOLL_CTL.invokeExact(capture, epfd, op, fd, control);
@@ -149,7 +161,8 @@ final class EpollPoller implements Poller {
         for (int i = 0; i < n; i++) {
             long at = i * EVENT_SIZE;
             int got = events.get(ValueLayout.JAVA_INT_UNALIGNED, at);
-            int fd = (int) events.get(ValueLayout.JAVA_LONG_UNALIGNED, at + DATA_OFFSET);
+            long data = events.get(ValueLayout.JAVA_LONG_UNALIGNED, at + DATA_OFFSET);
+            int fd = (int) data;
             if (fd == eventfd) {
                 drainWakeups();
                 continue;
@@ -161,7 +174,7 @@ final class EpollPoller implements Poller {
             boolean failed = (got & (EPOLLERR | EPOLLHUP)) != 0;
             int ops = (failed || (got & (EPOLLIN | EPOLLRDHUP)) != 0 ? READ : 0)
                     | (failed || (got & EPOLLOUT) != 0 ? WRITE : 0);
-            ready.ready(attachment, ops);
+            ready.ready(attachment, data == fd ? ops : CONNECT); // marked: a connect's end, or its failure
             handed++;
         }
         return handed;

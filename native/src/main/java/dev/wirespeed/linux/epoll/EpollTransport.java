@@ -1,7 +1,9 @@
 package dev.wirespeed.linux.epoll;
 
 import dev.wirespeed.linux.internal.net.ListenFd;
+import dev.wirespeed.linux.internal.net.SocketFd;
 import dev.wirespeed.linux.internal.sys.LibC;
+import dev.wirespeed.loop.spi.Endpoint;
 import dev.wirespeed.loop.spi.Listener;
 import dev.wirespeed.loop.spi.LoopTransport;
 import dev.wirespeed.loop.spi.Poller;
@@ -19,7 +21,10 @@ import java.net.SocketAddress;
  * }</pre>
  *
  * <p>Each poller is an {@code epoll} instance and an {@code eventfd} for {@link Poller#wakeup()}; a
- * socket's descriptor is its key, and its attachment is kept in an array indexed by descriptor.
+ * socket's descriptor is its key, and its attachment is kept in an array indexed by descriptor. The
+ * loops connect as they accept ({@link dev.wirespeed.loop.FrameClient} on a
+ * {@link dev.wirespeed.loop.LoopGroup} of this transport): a non-blocking {@code connect(2)}, reported
+ * when the socket becomes writable or fails.
  *
  * <p>Thread safety: stateless; safe from any thread. Its pollers and sockets are confined to their loop.
  */
@@ -50,5 +55,15 @@ public final class EpollTransport implements LoopTransport {
     @Override
     public Listener listen(SocketAddress address, int backlog) throws IOException {
         return new EpollListener(ListenFd.bindNonBlocking(address, backlog));
+    }
+
+    /**
+     * {@inheritDoc} A non-blocking {@code connect(2)}; its poller reports it once the socket is writable
+     * (or failed), and {@link dev.wirespeed.loop.spi.Endpoint#finishConnect()} reads its outcome
+     * ({@code SO_ERROR}).
+     */
+    @Override
+    public Endpoint connect(SocketAddress address) throws IOException {
+        return SocketFd.connectForLoop(address);
     }
 }

@@ -25,8 +25,9 @@ import java.util.Set;
 public final class IoUring {
     /**
      * Operations by kernel opcode: those the library submits ({@code NOP}, {@code POLL_ADD},
-     * {@code ASYNC_CANCEL}, {@code READ}, {@code WRITE}, {@code SEND}, {@code RECV}, {@code SEND_ZC}) and
-     * others a caller may need the kernel to have, as {@link IoUringSupport} reports them.
+     * {@code ASYNC_CANCEL}, {@code CONNECT}, {@code READ}, {@code WRITE}, {@code SEND}, {@code RECV},
+     * {@code SEND_ZC}) and others a caller may need the kernel to have, as {@link IoUringSupport} reports
+     * them.
      */
     public enum Op {
         /** Does nothing; completes with 0. */
@@ -37,6 +38,8 @@ public final class IoUring {
         ACCEPT(Ring.OP_ACCEPT),
         /** Cancels an operation in flight. */
         ASYNC_CANCEL(Ring.OP_ASYNC_CANCEL),
+        /** {@code connect(2)}, the kernel waiting for the handshake. */
+        CONNECT(Ring.OP_CONNECT),
         /** {@code read(2)}. */
         READ(Ring.OP_READ),
         /** {@code write(2)}. */

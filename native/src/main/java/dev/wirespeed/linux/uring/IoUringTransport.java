@@ -2,8 +2,10 @@ package dev.wirespeed.linux.uring;
 
 import dev.wirespeed.linux.internal.net.ListenFd;
 import dev.wirespeed.linux.internal.sys.LibC;
+import dev.wirespeed.linux.internal.uring.UringConnector;
 import dev.wirespeed.linux.internal.uring.UringListener;
 import dev.wirespeed.linux.internal.uring.UringPoller;
+import dev.wirespeed.loop.spi.Endpoint;
 import dev.wirespeed.loop.spi.Listener;
 import dev.wirespeed.loop.spi.LoopTransport;
 import dev.wirespeed.loop.spi.Poller;
@@ -45,8 +47,15 @@ import java.util.Set;
  *
  * <h2>Closing</h2>
  * A graceful close sends what waits, then closes the descriptor; a reset drops it and closes with
- * {@code SO_LINGER} 0. Either way the connection's operations are cancelled, and the kernel
- * releases the socket when the last of them completes, within the loop's next turn.
+ * {@code SO_LINGER} 0. Either way the connection's operations are cancelled, and the descriptor is
+ * closed when the last of them completes, within the loop's next turn.
+ *
+ * <h2>Connecting</h2>
+ * The loops connect as they accept ({@link dev.wirespeed.loop.FrameClient} on a
+ * {@link dev.wirespeed.loop.LoopGroup} of this transport): a connection's connect is an
+ * {@code IORING_OP_CONNECT}, submitted when the loop registers it, which the kernel ends once the
+ * handshake is done or has failed; the connection then receives and sends as an accepted one. A connect
+ * the loop gives up on (its timeout) is cancelled, and the kernel lets go of its socket within a turn.
  *
  * <h2>Waiting</h2>
  * A loop waits in {@code io_uring_enter}, which submits the turn's sends and receives in the same call
@@ -123,7 +132,8 @@ public final class IoUringTransport implements LoopTransport {
     /** As {@link #create()}, judged by {@code support} (a probe masked by a test, say). */
     static IoUringTransport create(IoUringSupport support) {
         LibC.checkSupported();
-        support.require(IoUring.Op.RECV, IoUring.Op.SEND, IoUring.Op.POLL_ADD, IoUring.Op.ASYNC_CANCEL);
+        support.require(IoUring.Op.RECV, IoUring.Op.SEND, IoUring.Op.POLL_ADD, IoUring.Op.ASYNC_CANCEL,
+                IoUring.Op.CONNECT);
         return new IoUringTransport(DEFAULT_BUFFER_COUNT, DEFAULT_BUFFER_SIZE, DEFAULT_SEND_LIMIT,
                 DEFAULT_SQ_ENTRIES, DEFAULT_CQ_ENTRIES, Ring.DEFAULT);
     }
@@ -284,6 +294,12 @@ public final class IoUringTransport implements LoopTransport {
     @Override
     public Listener listen(SocketAddress address, int backlog) throws IOException {
         return new UringListener(ListenFd.bindNonBlocking(address, backlog));
+    }
+
+    /** {@inheritDoc} The connect itself is an {@code IORING_OP_CONNECT}, submitted when the loop registers it. */
+    @Override
+    public Endpoint connect(SocketAddress address) throws IOException {
+        return UringConnector.open(address);
     }
 
     @Override

@@ -305,6 +305,25 @@ class IoUringTransportTest {
     }
 
     @Test
+    void aSendLeftUnsubmittedByAResetNeverReachesTheSocketThatTakesItsDescriptorNumber() throws Exception {
+        Harness h = new Harness(IoUringTransport.create());
+        h.connect();
+        Endpoint reset = h.accepted.get(0);
+        reset.write(ByteBuffer.wrap(new byte[] {1, 2, 3, 4})); // prepared; the next poll submits it
+        h.poller.deregister(reset);
+        reset.reset();
+        // The next peer's socket takes the lowest free descriptor number: the reset one's, had it been closed.
+        SocketChannel peer = h.connect();
+        Endpoint next = h.accepted.get(1);
+        peer.shutdownOutput();
+        ByteBuffer got = ByteBuffer.allocate(64);
+        while (h.readWhenReady(next, got) > 0) {
+            // until the end of the peer's stream
+        }
+        assertEquals(0, got.position(), "bytes the peer never sent");
+    }
+
+    @Test
     void aWakeupFromAnotherThreadEndsAWaitWithoutLimit() throws Exception {
         Harness h = new Harness(IoUringTransport.create());
         h.poll(0); // the ring is opened on this thread

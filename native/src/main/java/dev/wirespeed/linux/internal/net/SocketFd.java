@@ -23,7 +23,8 @@ import java.util.Objects;
  * A connected stream socket's descriptor and the calls on it: what {@code NativeSocket} offers its
  * users, and the {@code epoll} loop's endpoint, which the loop reads and writes by the address of its
  * own buffers ({@link SegmentIo}). The contract of each call is {@code NativeSocket}'s; as an
- * endpoint, the loop puts it in non-blocking mode.
+ * endpoint, the loop puts it in non-blocking mode, or connects it so ({@link #connectForLoop},
+ * {@link #finishConnect()}).
  *
  * <p>Thread safety: one reader and one writer at a time (each direction has its own errno capture and
  * copy buffer); {@link #close()} must not race with a call in another thread.
@@ -45,6 +46,10 @@ public final class SocketFd implements Endpoint, SegmentIo {
     private Gather gather;
     private volatile boolean open = true;
     private boolean blocking = true;
+    /** A connect under way, begun by {@link #connectForLoop}; false once it has ended well, and for other sockets. */
+    private boolean connecting;
+    /** The errno the connect failed with, kept for every later {@link #finishConnect()}; 0 while it has not. */
+    private int connectErrno;
 
     /**
      * Owns {@code fd} from now on.
@@ -90,6 +95,101 @@ public final class SocketFd implements Endpoint, SegmentIo {
                 Sys.closeQuietly(fd);
             }
         }
+    }
+
+    /**
+     * Opens a stream socket for {@code address}'s family, not yet connected, with {@code TCP_NODELAY} over TCP:
+     * for a transport that connects it by other means (io_uring's {@code IORING_OP_CONNECT}), or for
+     * {@link #connectForLoop}. Its {@link #remoteAddress()} is {@code address} from the start.
+     *
+     * @param address an {@code InetSocketAddress}, resolved, or a {@code UnixDomainSocketAddress}
+     * @param nonBlocking true for {@code SOCK_NONBLOCK}
+     * @throws NativeIoException if {@code socket} or {@code setsockopt} fails, naming the address
+     */
+    public static SocketFd open(SocketAddress address, boolean nonBlocking) throws IOException {
+        LibC.checkSupported();
+        int family = SocketAddresses.family(address);
+        boolean inet = family != SocketAddresses.AF_UNIX;
+        int fd = Sys.check(Sys.socket(family, nonBlocking ? Flags.SOCK_NONBLOCK : 0), "socket", "family=" + family
+                + " address=" + SocketAddresses.describe(address));
+        SocketFd socket = new SocketFd(fd, address, inet);
+        socket.blocking = !nonBlocking;
+        if (inet) {
+            try {
+                socket.setTcpNoDelay(true);
+            } catch (IOException | RuntimeException e) {
+                Sys.closeQuietly(fd);
+                throw e;
+            }
+        }
+        return socket;
+    }
+
+    /**
+     * Begins connecting a non-blocking socket to {@code address}, for an event loop: {@code TCP_NODELAY} set
+     * over TCP, connected at once (as a Unix socket usually is) or with the connect under way, which
+     * {@link #finishConnect()} ends once the socket is writable.
+     *
+     * @param address an {@code InetSocketAddress}, resolved, or a {@code UnixDomainSocketAddress}
+     * @return the socket, non-blocking
+     * @throws NativeIoException if no socket can be made, or the connect fails at once ({@code ENOENT} for a
+     *     Unix socket's path that does not exist, {@code ECONNREFUSED} where nothing listens on it), naming
+     *     the address
+     */
+    public static SocketFd connectForLoop(SocketAddress address) throws IOException {
+        SocketFd socket = open(address, true);
+        boolean begun = false;
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment sockaddr = SocketAddresses.encode(address, arena);
+            MemorySegment capture = LibC.captureSegment(arena);
+            int rc = (int) LibC.CONNECT.invokeExact(capture, socket.fd, sockaddr, (int) sockaddr.byteSize());
+            if (rc != 0) {
+                int errno = LibC.errno(capture);
+                // After EINTR a non-blocking connect goes on, as after EINPROGRESS: repeating it would say EALREADY.
+                if (errno != Errno.EINPROGRESS && errno != Errno.EINTR) {
+                    throw new NativeIoException("connect", errno, socket.describe());
+                }
+                socket.connecting = true;
+            }
+            begun = true;
+            return socket;
+        } catch (IOException | RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException("connect down-call failed", t);
+        } finally {
+            if (!begun) {
+                socket.reset();
+            }
+        }
+    }
+
+    /**
+     * Ends a connect that {@link #connectForLoop} began, once the socket was reported writable (or failed):
+     * the socket's pending error ({@code SO_ERROR}), else whether it has a peer yet.
+     *
+     * @return true if connected (always, for an accepted socket); false if the connect goes on
+     * @throws NativeIoException the connect's failure ({@code ECONNREFUSED}, {@code ETIMEDOUT}, ...), naming
+     *     the address, at this and every later call
+     * @throws ClosedChannelException if the socket is closed
+     */
+    @Override
+    public boolean finishConnect() throws IOException {
+        if (!connecting) {
+            return true;
+        }
+        ensureOpen();
+        if (connectErrno == 0) {
+            connectErrno = Sys.getIntOption(fd, Flags.SOL_SOCKET, Flags.SO_ERROR, "SO_ERROR"); // read, it is cleared
+        }
+        if (connectErrno != 0) {
+            throw new NativeIoException("connect", connectErrno, describe());
+        }
+        if (!Sys.hasPeer(fd)) {
+            return false; // not the connect's end; a failure that came after SO_ERROR was read shows next time
+        }
+        connecting = false;
+        return true;
     }
 
     public int fd() {
@@ -369,7 +469,8 @@ public final class SocketFd implements Endpoint, SegmentIo {
 
     @Override
     public String toString() {
-        return describe() + (open ? "" : " closed") + (blocking ? "" : " non-blocking");
+        return describe() + (open ? "" : " closed") + (blocking ? "" : " non-blocking")
+                + (connecting ? " connecting" : "");
     }
 
     private long readAt(long address, long length) throws IOException {

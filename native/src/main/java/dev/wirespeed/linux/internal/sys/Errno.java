@@ -9,6 +9,8 @@ import java.lang.foreign.MemorySegment;
 public final class Errno {
     /** Operation not permitted. */
     public static final int EPERM = 1;
+    /** No such file or directory: a Unix socket's path that does not exist. */
+    public static final int ENOENT = 2;
     /** Interrupted system call: the call is repeated. */
     public static final int EINTR = 4;
     /** Bad file descriptor: a closed one, where the channel was closed. */
@@ -27,6 +29,12 @@ public final class Errno {
     public static final int EOPNOTSUPP = 95;
     /** No buffer space: every provided buffer is taken. */
     public static final int ENOBUFS = 105;
+    /** The socket is not connected: a connect still under way, for {@code getpeername}. */
+    public static final int ENOTCONN = 107;
+    /** Connection refused: nothing listens at the address. */
+    public static final int ECONNREFUSED = 111;
+    /** A non-blocking connect has begun and goes on. */
+    public static final int EINPROGRESS = 115;
     /** Operation cancelled. */
     public static final int ECANCELED = 125;
 

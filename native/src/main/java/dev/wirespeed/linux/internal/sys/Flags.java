@@ -20,10 +20,14 @@ public final class Flags {
     public static final int SOCK_STREAM = 1;
     /** {@code socket} and {@code accept4}: close on exec. */
     public static final int SOCK_CLOEXEC = 0x80000;
+    /** {@code socket} and {@code accept4}: non-blocking. */
+    public static final int SOCK_NONBLOCK = 0x800;
     /** {@code setsockopt}: the socket level. */
     public static final int SOL_SOCKET = 1;
     /** {@code SOL_SOCKET}: reuse a local address in {@code TIME_WAIT}. */
     public static final int SO_REUSEADDR = 2;
+    /** {@code SOL_SOCKET}: the socket's pending error, read once (a non-blocking connect's outcome). */
+    public static final int SO_ERROR = 4;
     /** {@code SOL_SOCKET}: what {@code close} does with unsent bytes. */
     public static final int SO_LINGER = 13;
     /** {@code setsockopt}: the TCP level. */

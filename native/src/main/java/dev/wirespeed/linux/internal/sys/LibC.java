@@ -60,6 +60,9 @@ public final class LibC {
     /** {@code int getsockname(int fd, struct sockaddr *, socklen_t *)}, errno captured. */
     public static final MethodHandle GETSOCKNAME = errnoCall("getsockname", FunctionDescriptor.of(ValueLayout.JAVA_INT,
             ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS));
+    /** {@code int getpeername(int fd, struct sockaddr *, socklen_t *)}, errno captured. */
+    public static final MethodHandle GETPEERNAME = errnoCall("getpeername", FunctionDescriptor.of(ValueLayout.JAVA_INT,
+            ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS));
     /** {@code int setsockopt(int fd, int level, int name, const void *, socklen_t)}, errno captured. */
     public static final MethodHandle SETSOCKOPT = errnoCall("setsockopt", FunctionDescriptor.of(ValueLayout.JAVA_INT,
             ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));

@@ -7,7 +7,7 @@ import java.lang.foreign.ValueLayout;
 
 /**
  * The socket calls off the hot path, each in its own confined arena: {@code socket}, {@code fcntl},
- * {@code setsockopt}/{@code getsockopt}, {@code shutdown}, {@code close}. Failures become
+ * {@code setsockopt}/{@code getsockopt}, {@code getpeername}, {@code shutdown}, {@code close}. Failures become
  * {@link NativeIoException}s naming the call and its arguments.
  */
 public final class Sys {
@@ -26,9 +26,14 @@ public final class Sys {
     }
 
     public static Result socket(int family) {
+        return socket(family, 0);
+    }
+
+    /** {@return a stream socket of {@code family}, close-on-exec, with {@code flags} ({@code SOCK_NONBLOCK}) added} */
+    public static Result socket(int family, int flags) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment capture = LibC.captureSegment(arena);
-            int rc = (int) LibC.SOCKET.invokeExact(capture, family, Flags.SOCK_STREAM | Flags.SOCK_CLOEXEC, 0);
+            int rc = (int) LibC.SOCKET.invokeExact(capture, family, Flags.SOCK_STREAM | Flags.SOCK_CLOEXEC | flags, 0);
             return new Result(rc, rc < 0 ? LibC.errno(capture) : 0);
         } catch (RuntimeException | Error e) {
             throw e;
@@ -84,6 +89,32 @@ public final class Sys {
             throw e;
         } catch (Throwable t) {
             throw new IllegalStateException("getsockopt down-call failed", t);
+        }
+    }
+
+    /**
+     * {@return whether {@code fd}, a socket, has a peer: false while its connect is under way ({@code ENOTCONN})}
+     *
+     * @throws NativeIoException if {@code getpeername} fails otherwise
+     */
+    public static boolean hasPeer(int fd) throws NativeIoException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment storage = arena.allocate(128); // sizeof(struct sockaddr_storage)
+            MemorySegment length = arena.allocateFrom(ValueLayout.JAVA_INT, 128);
+            MemorySegment capture = LibC.captureSegment(arena);
+            int rc = (int) LibC.GETPEERNAME.invokeExact(capture, fd, storage, length);
+            if (rc == 0) {
+                return true;
+            }
+            int errno = LibC.errno(capture);
+            if (errno == Errno.ENOTCONN) {
+                return false;
+            }
+            throw new NativeIoException("getpeername", errno, "fd=" + fd);
+        } catch (NativeIoException | RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException("getpeername down-call failed", t);
         }
     }
 

@@ -14,7 +14,8 @@ import java.lang.invoke.VarHandle;
  * liburing, no JNI): a submission queue and a completion queue the process shares with the kernel.
  *
  * <p>Use: {@link #open(Params)}; prepare operations ({@link #nop}, {@link #read}, {@link #write},
- * {@link #recv}, {@link #recvMultishot}, {@link #send}, {@link #sendZeroCopy}, {@link #poll}, {@link #cancel}), each of which takes the next
+ * {@link #recv}, {@link #recvMultishot}, {@link #send}, {@link #sendZeroCopy}, {@link #poll}, {@link #connect},
+ * {@link #cancel}), each of which takes the next
  * free submission entry and returns false, preparing nothing, when the submission queue is full; {@link #submit()} hands the
  * prepared ones to the kernel and {@link #submitAndWait(int)} also waits until completions are there;
  * {@link #complete(Completion)} hands each waiting completion to a callback. Every operation carries a
@@ -81,6 +82,7 @@ public final class Ring implements AutoCloseable {
     public static final int OP_POLL_ADD = 6;
     public static final int OP_ACCEPT = 13;
     public static final int OP_ASYNC_CANCEL = 14;
+    public static final int OP_CONNECT = 16;
     public static final int OP_READ = 22;
     public static final int OP_WRITE = 23;
     public static final int OP_SEND = 26;
@@ -399,6 +401,22 @@ public final class Ring implements AutoCloseable {
     public boolean sendZeroCopy(int fd, long address, int length, int flags, boolean reportUsage, long userData) {
         return prepare(OP_SEND_ZC, 0, reportUsage ? SEND_ZC_REPORT_USAGE : 0, fd, 0, address, length, flags,
                 userData, 0);
+    }
+
+    /**
+     * Prepares a {@code connect(2)} of the socket {@code fd} to the {@code struct sockaddr} at
+     * {@code sockaddr}: it completes with 0 once connected, or minus the connect's {@code errno}
+     * ({@code -ECONNREFUSED}, {@code -ETIMEDOUT}, ...); the kernel waits for a TCP handshake itself, and
+     * a cancellation ends the wait with {@code -ECANCELED}.
+     *
+     * @param fd the socket
+     * @param sockaddr the address, left untouched until the completion
+     * @param length its bytes
+     * @param userData returned in its completion
+     * @return false if the submission queue is full
+     */
+    public boolean connect(int fd, long sockaddr, int length, long userData) {
+        return prepare(OP_CONNECT, fd, length, sockaddr, 0, 0, userData); // the length in addr2, the offset's place
     }
 
     /**

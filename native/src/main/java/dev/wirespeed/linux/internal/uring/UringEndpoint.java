@@ -32,10 +32,17 @@ import java.nio.channels.ClosedChannelException;
  * (always one), so a peer that does not read holds the loop's output back. A {@link #write} copies
  * into a buffer of the poller's and sends that the same way, for callers that do not hand over.
  *
+ * <h2>Connecting</h2>
+ * A connection the transport connects ({@link UringConnector}) holds its peer's address in memory of its
+ * own until its {@code IORING_OP_CONNECT}, submitted when it is registered for {@link Poller#CONNECT},
+ * completes; it is then ready for {@code CONNECT}, and {@link #finishConnect()} tells the outcome. Once
+ * the loop asks to read, it receives as an accepted one does. A close while the connect is under way
+ * cancels it; the address, the slot and the descriptor go once it has completed.
+ *
  * <h2>Closing</h2>
- * A graceful close sends what waits, then closes the descriptor; a reset cancels what is in flight,
- * gives every chunk back once the kernel has let go of it, and closes with {@code SO_LINGER} 0. The
- * poller frees the connection's slot when nothing of it is in flight.
+ * A graceful close sends what waits, then closes; a reset cancels what is in flight, gives every chunk
+ * back once the kernel has let go of it, and closes with {@code SO_LINGER} 0. The poller frees the
+ * connection's slot and closes its descriptor when nothing of it is in flight.
  *
  * <p>Before it is registered with a poller only {@link #reset()} and {@link #close()} apply.
  *
@@ -46,13 +53,15 @@ final class UringEndpoint implements LendingEndpoint, TakesOutput {
     private static final int[] NO_LENGTHS = {};
     private static final Object[] NO_TOKENS = {};
     private static final Returns[] NO_RETURNS = {};
+    private static final int CONNECTED = 0;
+    private static final int CONNECTING = 1;
     final SocketFd socket;
     final int fd;
     /** Set by {@link UringPoller#register}; null before. */
     private UringPoller poller;
     /** What the loop registered the connection with; null once it is forgotten. */
     Object attachment;
-    /** The loop's interest, {@code Poller.READ | Poller.WRITE}. */
+    /** The loop's interest: {@code Poller.READ | Poller.WRITE}, or {@code Poller.CONNECT} alone while connecting. */
     int interest;
     /** The slot in the poller's table and that slot's generation, both in every operation's user data; -1 once freed. */
     int slot = -1;
@@ -67,6 +76,14 @@ final class UringEndpoint implements LendingEndpoint, TakesOutput {
     private boolean shutdownAfterSend;
     /** Cancellations in flight. */
     private int cancels;
+
+    // Connecting: the outcome, CONNECTED (accepted, or the connect ended well), CONNECTING, or minus the
+    // connect's errno; the address the kernel reads while the connect is in flight, null for an accepted
+    // connection and once the connect has completed.
+    private int connect;
+    private MemorySegment sockaddr;
+    private boolean connectInFlight;
+    private boolean connectCancelling;
 
     // The poller's lists this connection is on: to be handed to the loop, armed again, waiting for a buffer.
     boolean listed;
@@ -101,19 +118,45 @@ final class UringEndpoint implements LendingEndpoint, TakesOutput {
     /** The send's errno, or 0. */
     private int sendError;
 
+    /** An accepted connection. */
     UringEndpoint(SocketFd socket) {
-        this.socket = socket;
-        this.fd = socket.fd();
+        this(socket, null);
     }
 
-    /** Called by {@link UringPoller#register}. */
+    /**
+     * A connection to connect to {@code sockaddr} once registered for {@link Poller#CONNECT}, or an accepted
+     * one where it is null.
+     */
+    UringEndpoint(SocketFd socket, MemorySegment sockaddr) {
+        this.socket = socket;
+        this.fd = socket.fd();
+        this.sockaddr = sockaddr;
+        this.connect = sockaddr == null ? CONNECTED : CONNECTING;
+    }
+
+    /**
+     * Called by {@link UringPoller#register}: submits the connect where it is registered for
+     * {@link Poller#CONNECT}, else arms the receive.
+     */
     void registered(UringPoller poller, int slot, int generation, Object attachment, int interest) {
         this.poller = poller;
         this.slot = slot;
         this.generation = generation;
         this.attachment = attachment;
         this.interest = interest;
-        updateReceive();
+        if (interest == Poller.CONNECT) {
+            if (connect == CONNECTING) {
+                poller.submitConnect(this, sockaddr.address(), (int) sockaddr.byteSize());
+                connectInFlight = true;
+            } else {
+                poller.list(this); // connected already: reported at the next poll
+            }
+        } else if (connect != CONNECTED) {
+            throw new IllegalStateException("ops=" + interest + ": a connection not yet connected is registered for "
+                    + "CONNECT alone; " + this);
+        } else {
+            updateReceive();
+        }
     }
 
     @Override
@@ -123,6 +166,9 @@ final class UringEndpoint implements LendingEndpoint, TakesOutput {
 
     /** {@return what the loop can do now that it wants: {@code Poller.READ} and/or {@code Poller.WRITE}, or 0} */
     int readiness() {
+        if ((interest & Poller.CONNECT) != 0) {
+            return connectInFlight ? 0 : Poller.CONNECT;
+        }
         int ops = 0;
         if ((interest & Poller.READ) != 0 && (heldCount > 0 || endOfStream || recvError != 0)) {
             ops |= Poller.READ;
@@ -138,7 +184,41 @@ final class UringEndpoint implements LendingEndpoint, TakesOutput {
 
     /** {@return whether operations of this connection are in flight in the ring} */
     boolean inFlight() {
-        return recvArmed || inFlight > 0 || cancels > 0;
+        return recvArmed || inFlight > 0 || cancels > 0 || connectInFlight;
+    }
+
+    // ---- connecting
+
+    /** The connect's completion: 0, or minus its errno. */
+    void connected(int result) {
+        connectInFlight = false;
+        sockaddr = null; // the kernel has let go of it
+        if (closed) {
+            poller.release(this);
+            return;
+        }
+        connect = result >= 0 ? CONNECTED : result;
+        poller.list(this);
+    }
+
+    /**
+     * {@return true once connected (always, for an accepted connection); false while the connect is in flight}
+     *
+     * @throws NativeIoException the connect's failure, naming the address, at this and every later call
+     * @throws ClosedChannelException if closed
+     */
+    @Override
+    public boolean finishConnect() throws IOException {
+        if (closed) {
+            throw new ClosedChannelException();
+        }
+        if (connect == CONNECTED) {
+            return true;
+        }
+        if (connect == CONNECTING) {
+            return false;
+        }
+        throw new NativeIoException("connect", -connect, socket.describe());
     }
 
     // ---- receiving
@@ -149,7 +229,7 @@ final class UringEndpoint implements LendingEndpoint, TakesOutput {
             return;
         }
         boolean want = (interest & Poller.READ) != 0 && !endOfStream && recvError == 0
-                && heldCount < poller.maxHeld();
+                && heldCount < poller.maxHeld() && connect == CONNECTED;
         if (want) {
             if (!recvArmed && !starved && cancels == 0) {
                 poller.submitReceive(this);
@@ -547,8 +627,10 @@ final class UringEndpoint implements LendingEndpoint, TakesOutput {
     }
 
     /**
-     * Closes the descriptor and cancels the receive; the kernel releases the socket when the last
-     * operation on it completes, and the poller frees the slot then.
+     * Cancels the receive; the poller frees the slot and closes the descriptor once the last operation on
+     * it has completed. Not before: an operation prepared and not yet submitted names the descriptor by
+     * its number, which, closed, the next socket opened would take, and the operation would then act on
+     * that socket.
      */
     private void finishClose(boolean reset) {
         closed = true;
@@ -562,21 +644,34 @@ final class UringEndpoint implements LendingEndpoint, TakesOutput {
             cancels++;
             recvCancelling = true;
         }
-        if (reset) {
-            socket.reset();
-        } else {
+        if (connectInFlight && !connectCancelling) {
+            poller.submitCancel(this, UringPoller.OP_CONNECT);
+            cancels++;
+            connectCancelling = true;
+        }
+        if (reset && socket.inet()) {
             try {
-                socket.close();
+                socket.setLinger(0); // the close, when it comes, resets
             } catch (IOException ignored) {
-                // closing releases the descriptor even when it reports an error
+                // a socket that refuses the option is broken already: closing it is all that is left
             }
         }
         poller.release(this);
     }
 
+    /** Closes the descriptor: called by the poller once nothing of this connection is in flight. */
+    void closeDescriptor() {
+        try {
+            socket.close();
+        } catch (IOException ignored) {
+            // closing releases the descriptor even when it reports an error
+        }
+    }
+
     @Override
     public String toString() {
         return "UringEndpoint[" + socket + " slot=" + slot + " held=" + heldCount + " sending=" + waiting
+                + (connect == CONNECTING ? " connecting" : connect < 0 ? " connect failed" : "")
                 + (closed ? " closed" : "") + "]";
     }
 }

@@ -27,7 +27,8 @@ import java.util.concurrent.TimeUnit;
  * something: readiness to hand to the loop, a receive to arm again, a buffer to wait for. It turns
  * completions into the readiness the loop asks for, level-triggered as {@code epoll} would report it: a
  * connection is handed over while it holds received bytes (or its end, or an error) and the loop wants
- * to read, or can take output and the loop wants to write.
+ * to read, or can take output and the loop wants to write; a connecting one, with {@link #CONNECT}, once
+ * its connect has completed.
  *
  * <p>Every operation's user data is the connection's slot and that slot's generation, with the
  * operation in the low bits; a slot is reused only once every operation of its connection has completed.
@@ -40,6 +41,7 @@ public final class UringPoller implements Poller {
     private static final int OP_CANCEL = 2;
     private static final int OP_WAKE = 3;
     private static final int OP_LISTEN = 4;
+    static final int OP_CONNECT = 5;
     private static final int OP_BITS = 3;
     private static final int COPY_BUFFERS_PER_SLAB = 16;
     private static final int PAGE = 4096;
@@ -214,7 +216,13 @@ public final class UringPoller implements Poller {
         ring.send(e.fd, address, length, Flags.MSG_NOSIGNAL, userData(OP_SEND, e));
     }
 
-    /** Cancels {@code e}'s operation {@code op} ({@link #OP_RECV} or {@link #OP_SEND}). */
+    /** Connects {@code e} to the {@code struct sockaddr} of {@code length} bytes at {@code sockaddr}. */
+    void submitConnect(UringEndpoint e, long sockaddr, int length) {
+        room();
+        ring.connect(e.fd, sockaddr, length, userData(OP_CONNECT, e));
+    }
+
+    /** Cancels {@code e}'s operation {@code op} ({@link #OP_RECV}, {@link #OP_SEND} or {@link #OP_CONNECT}). */
     void submitCancel(UringEndpoint e, int op) {
         room();
         ring.cancel(userData(op, e), userData(OP_CANCEL, e));
@@ -262,7 +270,7 @@ public final class UringPoller implements Poller {
         starved[starvedCount++] = e;
     }
 
-    /** Frees a closed connection's slot once nothing of it is in flight. */
+    /** Frees a closed connection's slot, and closes its descriptor, once nothing of it is in flight. */
     void release(UringEndpoint e) {
         if (!e.closed || e.inFlight() || e.slot < 0) {
             return;
@@ -273,6 +281,7 @@ public final class UringPoller implements Poller {
         freeSlots[freeCount++] = slot;
         e.slot = -1;
         live--;
+        e.closeDescriptor();
     }
 
     /** {@return a buffer for a write that copies} */
@@ -530,6 +539,7 @@ public final class UringPoller implements Poller {
             case OP_RECV -> e.received(result, buffer ? flags >>> Ring.CQE_BUFFER_SHIFT : -1,
                     (flags & Ring.CQE_F_MORE) != 0);
             case OP_SEND -> e.sent(result);
+            case OP_CONNECT -> e.connected(result);
             default -> e.cancelled();
         }
     }
@@ -577,6 +587,11 @@ public final class UringPoller implements Poller {
                 buffers.close();
             }
             ring.close();
+            for (int i = 0; i < slotsUsed; i++) {
+                if (slots[i] != null) {
+                    slots[i].closeDescriptor(); // the ring is gone: nothing it prepared can reach the number now
+                }
+            }
         }
         Sys.closeQuietly(eventfd);
         if (drained) {
