@@ -35,12 +35,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>{@code conns[0, count)} are the connecting, open and closing connections, each knowing its slot;
  * {@code connecting[0, connectingCount)} the connecting ones, each knowing its {@code connectSlot}.
  */
-final class EventLoop implements Runnable, Closer, LoopThread {
+final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
     private final LoopGroup group;
     private final int index;
     private final LoopTransport transport;
     private final Poller poller;
-    private final Poller.Ready onReady = this::ready;
     private final IdleStrategy idle;
     private final LoopStats stats = new LoopStats();
     private final FrameAssembler input;
@@ -250,12 +249,12 @@ final class EventLoop implements Runnable, Closer, LoopThread {
                 }
                 int ready;
                 if (idle == null) {
-                    ready = poller.poll(pollTimeoutMillis(), onReady);
+                    ready = poller.poll(pollTimeoutMillis(), this);
                     if (wakeupPending.get()) {
                         wakeupPending.set(false); // a volatile store, and so a fence, only after a wakeup
                     }
                 } else {
-                    ready = poller.poll(0, onReady);
+                    ready = poller.poll(0, this);
                 }
                 output.flushDirty(now);
                 now = System.nanoTime();
@@ -310,7 +309,13 @@ final class EventLoop implements Runnable, Closer, LoopThread {
         return millis;
     }
 
-    private void ready(Object attachment, int ops) {
+    /**
+     * One socket is ready: the poller's call, made on this loop's thread. The loop is its own {@link
+     * Poller.Ready}, not a lambda's target, so that the read and write paths below it stay within the
+     * JIT's inlining depth down to the native call (see docs/investigations.md).
+     */
+    @Override
+    public void ready(Object attachment, int ops) {
         if (attachment instanceof Connection c) {
             if (c.state == Connection.State.CLOSED) {
                 if (c.lingering) {
