@@ -9,6 +9,7 @@ import java.net.SocketAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.concurrent.CompletableFuture;
+import javax.net.ssl.SSLSession;
 
 /**
  * One connection of a {@link FrameServer}, accepted, or of a {@link FrameClient}, connected: frames
@@ -32,6 +33,13 @@ import java.util.concurrent.CompletableFuture;
  * then closes, because a socket closed with input unread resets its peer, which can cost the peer
  * replies it has not read yet. A lingering connection is no longer counted or seen by the handler.
  *
+ * <h2>TLS</h2>
+ * A connection of a server or client given {@link dev.wirespeed.tls.TlsSettings} opens (its handler's
+ * {@link ConnectionHandler#onOpen}) once its handshake is done; frames are read from the decrypted bytes
+ * and written encrypted, with the same contract. {@link #close()} sends a close_notify after what is
+ * queued and waits, for the settings' {@code closeTimeout}, for the peer's; an end of stream that comes
+ * without the peer's close_notify is reported to {@code onClose} as a failure, never as a clean close.
+ *
  * <h2>Thread safety</h2>
  * Every method but {@link #id()}, {@link #remoteAddress()}, {@link #execute(Runnable)} and
  * {@link #toString()} must be called on the connection's loop thread: from a handler, or from a task
@@ -39,7 +47,7 @@ import java.util.concurrent.CompletableFuture;
  * {@link IllegalStateException}.
  */
 public final class Connection {
-    enum State { CONNECTING, OPEN, CLOSING, CLOSED }
+    enum State { CONNECTING, HANDSHAKING, OPEN, CLOSING, CLOSED }
 
     /** The loop's thread, its ways of closing, and its output: what this connection's methods ask of it. */
     private final LoopThread thread;
@@ -66,9 +74,14 @@ public final class Connection {
     State state = State.OPEN;
     /** While connecting: what {@link FrameClient#connect} returned, completed once it opens or fails; else null. */
     CompletableFuture<Connection> opening;
-    /** While connecting: the loop time at which the connect is given up, and the index in the loop's list of them. */
-    long connectDeadline;
-    int connectSlot;
+    /**
+     * While connecting or in its TLS handshake: the loop time at which that is given up, and the index in
+     * the loop's list of opening connections.
+     */
+    long openDeadline;
+    int openSlot;
+    /** In the loop's list of connections to read without a readiness (their TLS holds input). */
+    boolean readPending;
     /** The input chunk while bytes are buffered (from a lending channel: only the start of one frame), else null. */
     Chunk in;
     /** Output not yet sent, oldest first; bytes queued {@code = sum of available()}. */
@@ -103,19 +116,25 @@ public final class Connection {
     private Chunk claimed;
     private int claimedTotal;
 
-    Connection(EventLoop loop, Outbound output, Endpoint channel, Owner owner, long id, SocketAddress remote) {
+    /** The connection's TLS, between the socket and the loop; null for plaintext. */
+    final TlsLayer tls;
+
+    Connection(EventLoop loop, Outbound output, Endpoint channel, Owner owner, long id, SocketAddress remote,
+            TlsLayer tls) {
         this.thread = loop;
         this.closer = loop;
         this.output = output;
+        this.tls = tls;
         this.owner = owner;
         this.handler = owner.handler;
         this.maxFrameLength = owner.maxFrameLength;
         this.outputLimit = owner.outputLimit;
         this.stats = owner.stats(loop.index());
         this.channel = channel;
-        this.lender = channel instanceof LendingEndpoint l ? l : null;
-        this.io = channel instanceof SegmentIo s ? s : null;
-        this.taker = channel instanceof TakesOutput t ? t : null;
+        // Over TLS the plaintext is the TLS layer's to lend, and the socket carries only its ciphertext.
+        this.lender = tls != null ? tls : channel instanceof LendingEndpoint l ? l : null;
+        this.io = tls == null && channel instanceof SegmentIo s ? s : null;
+        this.taker = tls == null && channel instanceof TakesOutput t ? t : null;
         this.id = id;
         this.remote = remote;
     }
@@ -166,6 +185,22 @@ public final class Connection {
     public boolean isOpen() {
         thread.checkThread(this);
         return state == State.OPEN;
+    }
+
+    /**
+     * {@return the TLS session, once the handshake is done: the protocol, the cipher suite, the peer's
+     * certificates; null for a plaintext connection}
+     */
+    public SSLSession tlsSession() {
+        thread.checkThread(this);
+        return tls == null ? null : tls.engine.getSession();
+    }
+
+    /** {@return the application protocol agreed by ALPN, or null where there was none (or no TLS)} */
+    public String applicationProtocol() {
+        thread.checkThread(this);
+        String p = tls == null ? null : tls.engine.getApplicationProtocol();
+        return p == null || p.isEmpty() ? null : p;
     }
 
     /** {@return true if open and its queued output is under the output limit} */

@@ -7,9 +7,9 @@ import java.nio.ByteBuffer;
  * What a {@link FrameServer} or {@link FrameClient} calls for each of its connections, always on the
  * connection's loop thread, never on two threads at once for one connection, in this order: {@link
  * #onOpen} once, then {@link #onFrame} once per frame in stream order (and {@link #onWritable} between
- * frames when output that had reached the limit drained), then {@link #onClose} once. A client's
- * connect that fails never opens: {@link #onClose} alone is called, with a {@link
- * java.net.ConnectException} naming the address.
+ * frames when output that had reached the limit drained), then {@link #onClose} once. A connection that
+ * never opens gets {@link #onClose} alone: a client's connect that failed (a {@link
+ * java.net.ConnectException} naming the address), or a TLS handshake that failed or timed out.
  *
  * <p>The {@code body} handed to {@code onFrame} is a read-only view of the bytes where they were
  * received (the connection's input buffer, or the transport's own memory where it lends it), not a
@@ -24,7 +24,8 @@ import java.nio.ByteBuffer;
  */
 public interface ConnectionHandler {
     /**
-     * A connection was accepted, or a client's connect succeeded; it will be read once this returns.
+     * A connection was accepted, or a client's connect succeeded, and over TLS its handshake is done; it
+     * will be read once this returns.
      *
      * @param connection the new connection
      * @throws IOException to refuse it (closed abortively)
@@ -60,7 +61,10 @@ public interface ConnectionHandler {
      * @param connection the connection
      * @param cause null after a clean close (by either end, or its server's or client's); otherwise why:
      *     a {@link java.net.ConnectException} naming the address for a connect that failed
-     *     ({@link ConnectTimeoutException} past the connect timeout), the
+     *     ({@link ConnectTimeoutException} past the connect timeout); over TLS, a
+     *     {@link dev.wirespeed.tls.PeerCertificateException} for a refused certificate, another
+     *     {@link javax.net.ssl.SSLException} for a handshake or record that failed or a stream that ended
+     *     without close_notify, a {@link java.net.SocketTimeoutException} for a handshake past its timeout; the
      *     protocol's {@link dev.wirespeed.frame.CorruptFrameException},
      *     {@link dev.wirespeed.frame.FrameTooLongException} or
      *     {@link dev.wirespeed.frame.TruncatedFrameException} (with the stream offset), a

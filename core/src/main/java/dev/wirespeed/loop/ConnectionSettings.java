@@ -1,13 +1,17 @@
 package dev.wirespeed.loop;
 
 import dev.wirespeed.frame.FrameFormat;
+import dev.wirespeed.tls.TlsContext;
+import dev.wirespeed.tls.TlsSettings;
+import java.security.GeneralSecurityException;
 import java.time.Duration;
 import java.util.Objects;
+import javax.net.ssl.SSLException;
 
 /**
  * The settings a {@link FrameServer} and a {@link FrameClient} give each of their connections, checked
  * once here for both builders: the handler, the frame and output limits, the idle and linger timeouts,
- * the most connections, and the JFR events.
+ * the most connections, the JFR events, and TLS.
  *
  * <p>Thread safety: not thread-safe; filled on the builder's thread, read once at the start.
  */
@@ -22,6 +26,9 @@ final class ConnectionSettings {
     Duration idleTimeout;
     Duration lingerTimeout = Duration.ofSeconds(2);
     boolean jfrEvents;
+    TlsSettings tls;
+    /** Made from {@link #tls} at the start, by {@link #startTls}. */
+    TlsContext tlsContext;
 
     ConnectionSettings(ConnectionHandler handler) {
         this.handler = Objects.requireNonNull(handler, "handler");
@@ -59,6 +66,28 @@ final class ConnectionSettings {
                     + "resolve: add --add-modules jdk.jfr");
         }
         this.jfrEvents = on;
+    }
+
+    void tls(TlsSettings tls) {
+        this.tls = Objects.requireNonNull(tls, "tls");
+    }
+
+    /**
+     * Loads the TLS settings, if any, into their engine's context.
+     *
+     * @param client true for a client's connections
+     * @throws SSLException if the engine refuses the settings, saying why
+     */
+    void startTls(boolean client) throws SSLException {
+        if (tls == null) {
+            return;
+        }
+        try {
+            tlsContext = tls.engine().context(tls, client);
+        } catch (GeneralSecurityException | RuntimeException e) {
+            throw new SSLException("the " + tls.engine().name() + " TLS engine refused the settings: " + e.getMessage(),
+                    e);
+        }
     }
 
     /** {@return {@code d}, if from {@code min} to {@link #MAX_TIMEOUT}} */

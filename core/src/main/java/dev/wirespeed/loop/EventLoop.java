@@ -7,6 +7,7 @@ import dev.wirespeed.loop.spi.LoopTransport;
 import dev.wirespeed.loop.spi.Poller;
 import java.io.IOException;
 import java.net.ConnectException;
+import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.net.SocketTimeoutException;
 import java.util.Arrays;
@@ -17,6 +18,8 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLException;
 
 /**
  * One thread of a {@link LoopGroup}, one {@link Poller}, the connections given to it (accepted by a
@@ -32,8 +35,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * connection written to during the turn; then the connects past their timeout, where an idle timeout
  * is set and due, a sweep for idle connections, and the lingering sockets past their deadline.
  *
- * <p>{@code conns[0, count)} are the connecting, open and closing connections, each knowing its slot;
- * {@code connecting[0, connectingCount)} the connecting ones, each knowing its {@code connectSlot}.
+ * <p>{@code conns[0, count)} are the connecting, handshaking, open and closing connections, each knowing
+ * its slot; {@code opening[0, openingCount)} the connecting and handshaking ones, each knowing its
+ * {@code openSlot} and its deadline; {@code readLater[0, readLaterCount)} the connections whose TLS holds
+ * input the poller will not announce.
  */
 final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
     private final LoopGroup group;
@@ -54,8 +59,14 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
 
     private Connection[] conns = new Connection[64];
     private int count;
-    private Connection[] connecting = new Connection[8];
-    private int connectingCount;
+    private Connection[] opening = new Connection[8];
+    private int openingCount;
+    private Connection[] readLater = new Connection[8];
+    private Connection[] readLaterSpare = new Connection[8];
+    private int readLaterCount;
+    /** The TLS layers' buffers: made at the first TLS connection, sized for its engine's records. */
+    private BufferPool tlsPool;
+    private final LoopStats tlsStats = new LoopStats();
     /** The loop's clock, read once per turn. */
     private long now;
     /** How often idle connections are looked for: a quarter of the shortest idle timeout of any connection so far. */
@@ -70,7 +81,7 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
         this.idle = config.idle;
         BufferPool pool = new BufferPool(config.chunkSize, stats);
         this.input = new FrameAssembler(pool, this);
-        this.output = new Outbound(pool, poller, this);
+        this.output = new Outbound(pool, poller, this, this);
         this.lingering = new Lingering(poller, pool);
     }
 
@@ -78,9 +89,9 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
         return index;
     }
 
-    /** {@return the bytes the loop's pool has allocated}, from any thread */
+    /** {@return the bytes the loop's pools (chunks, and TLS records) have allocated}, from any thread */
     long pooledBytes() {
-        return stats.pooledBytes();
+        return stats.pooledBytes() + tlsStats.pooledBytes();
     }
 
     /** {@return the connections open or closing on this loop; exact on the loop thread} */
@@ -256,10 +267,14 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
                 } else {
                     ready = poller.poll(0, this);
                 }
+                if (readLaterCount > 0) { // TLS input held past a turn's budget: read as a readiness would
+                    ready += readLaterCount;
+                    readHeld();
+                }
                 output.flushDirty(now);
                 now = System.nanoTime();
-                if (connectingCount > 0) {
-                    expireConnects();
+                if (openingCount > 0) {
+                    expireOpenings();
                 }
                 if (now - nextSweep >= 0) {
                     sweepIdle();
@@ -297,9 +312,12 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
     }
 
     private long pollTimeoutMillis() {
+        if (readLaterCount > 0) {
+            return 0; // TLS input is held: read it at once
+        }
         long wake = nextSweep;
-        for (int i = 0; i < connectingCount; i++) {
-            wake = Math.min(wake, connecting[i].connectDeadline);
+        for (int i = 0; i < openingCount; i++) {
+            wake = Math.min(wake, opening[i].openDeadline);
         }
         long millis = wake == Long.MAX_VALUE ? -1 // no limit
                 : Math.max(1, TimeUnit.NANOSECONDS.toMillis(wake - System.nanoTime()) + 1);
@@ -327,12 +345,19 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
                 finishConnect(c); // whatever the poller reported: the connect's end, or nothing yet
                 return;
             }
+            if (c.state == Connection.State.HANDSHAKING) {
+                handshake(c);
+                return;
+            }
             if ((ops & Poller.WRITE) != 0) {
                 output.flush(c, now);
             }
             if ((ops & Poller.READ) != 0 && c.state == Connection.State.OPEN && !c.paused) {
                 if (c.lender != null) {
                     input.readLent(c, c.lender, now);
+                    if (c.tls != null) {
+                        readLaterIfHeld(c);
+                    }
                 } else {
                     input.readCopy(c, now);
                 }
@@ -344,7 +369,8 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
 
     /** Takes over a connection {@code owner} accepted and counted: called on this loop's thread. */
     void adopt(Endpoint endpoint, Owner owner, long id) {
-        Connection c = new Connection(this, output, endpoint, owner, id, endpoint.remoteAddress());
+        SocketAddress remote = endpoint.remoteAddress();
+        Connection c = new Connection(this, output, endpoint, owner, id, remote, tlsFor(owner, endpoint, remote, false));
         try {
             poller.register(endpoint, c, Poller.READ);
         } catch (IOException e) {
@@ -354,18 +380,137 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
         }
         c.interest = Poller.READ;
         add(c);
+        if (c.tls != null) {
+            startHandshake(c);
+        } else {
+            opened(c);
+        }
+    }
+
+    /** {@return the TLS layer of a new connection of {@code owner}, or null for plaintext} */
+    private TlsLayer tlsFor(Owner owner, Endpoint endpoint, SocketAddress remote, boolean client) {
+        if (owner.tls == null) {
+            return null;
+        }
+        String host = null;
+        int port = -1;
+        if (remote instanceof InetSocketAddress inet) {
+            host = client ? inet.getHostString() : inet.getAddress().getHostAddress();
+            port = inet.getPort();
+        }
+        SSLEngine engine = owner.tls.newEngine(host, port);
+        if (tlsPool == null) {
+            int record = Math.max(engine.getSession().getPacketBufferSize(), engine.getSession().getApplicationBufferSize());
+            tlsPool = new BufferPool(Math.ceilDiv(record + 1024, BufferPool.PAGE_SIZE) * BufferPool.PAGE_SIZE, tlsStats);
+        }
+        return new TlsLayer(engine, endpoint, tlsPool, owner.tlsCloseNanos);
+    }
+
+    /** A TLS connection's socket is open: its handshake starts, watched for its deadline. */
+    private void startHandshake(Connection c) {
+        if (c.state != Connection.State.CONNECTING) {
+            addOpening(c); // a connected one is in the list already
+        }
+        c.state = Connection.State.HANDSHAKING;
+        c.openDeadline = now + c.owner.handshakeNanos;
+        try {
+            c.tls.engine.beginHandshake();
+        } catch (SSLException e) {
+            closeNow(c, TlsLayer.described(e), true);
+            return;
+        }
+        handshake(c); // a client's first flight goes at once
+    }
+
+    /** Moves a handshake on; once done, the connection opens. */
+    private void handshake(Connection c) {
+        boolean done;
+        try {
+            done = c.tls.handshake();
+        } catch (IOException | RuntimeException e) {
+            failHandshake(c, e);
+            return;
+        }
+        int want = Poller.READ | (c.tls.outputPending() ? Poller.WRITE : 0);
+        if (want != c.interest) {
+            try {
+                poller.interest(c.channel, want);
+                c.interest = want;
+            } catch (IOException e) {
+                closeNow(c, e, true);
+                return;
+            }
+        }
+        if (!done) {
+            return;
+        }
+        c.lastActive = now;
+        forgetOpening(c);
+        c.state = Connection.State.OPEN;
         opened(c);
+        if (c.state == Connection.State.OPEN) {
+            readLaterIfHeld(c); // bytes that came with the handshake's last flight
+        }
+    }
+
+    /** A handshake failed: the engine's alert goes to the peer if the socket takes it, then the socket closes. */
+    private void failHandshake(Connection c, Exception e) {
+        try {
+            c.tls.flush();
+        } catch (IOException | RuntimeException ignored) {
+            // the alert is a courtesy: the peer hears the close either way
+        }
+        c.inputEnded = true; // no lingering: closed with a FIN, after the alert
+        closeNow(c, e, false);
+    }
+
+    private void addOpening(Connection c) {
+        if (openingCount == opening.length) {
+            opening = Arrays.copyOf(opening, openingCount * 2);
+        }
+        c.openSlot = openingCount;
+        opening[openingCount++] = c;
+    }
+
+    /** Puts {@code c} in the list read each turn while its TLS holds input: the poller does not know of it. */
+    @Override
+    public void readLaterIfHeld(Connection c) {
+        if (!c.readPending && c.tls != null && c.tls.holdsInput()) {
+            c.readPending = true;
+            if (readLaterCount == readLater.length) {
+                readLater = Arrays.copyOf(readLater, readLaterCount * 2);
+            }
+            readLater[readLaterCount++] = c;
+        }
+    }
+
+    /** Reads the connections whose TLS held input, as a readiness would. */
+    private void readHeld() {
+        Connection[] batch = readLater;
+        int n = readLaterCount;
+        readLater = readLaterSpare; // a read that leaves input held puts its connection in the other list
+        readLaterSpare = batch;
+        readLaterCount = 0;
+        for (int i = 0; i < n; i++) {
+            Connection c = batch[i];
+            batch[i] = null;
+            c.readPending = false;
+            if (c.state == Connection.State.OPEN && !c.paused) {
+                input.readLent(c, c.lender, now);
+                readLaterIfHeld(c);
+            }
+        }
     }
 
     /**
      * Begins connecting a connection of {@code owner}, counted already, to {@code address}: called on this
-     * loop's thread. {@code opening} completes once the handler's {@code onOpen} has run, or exceptionally
+     * loop's thread. {@code done} completes once the handler's {@code onOpen} has run, or exceptionally
      * with the failure that the handler's {@code onClose} gets too.
      */
-    void connect(Owner owner, long id, SocketAddress address, long timeoutNanos, CompletableFuture<Connection> opening) {
+    void connect(Owner owner, long id, SocketAddress address, long timeoutNanos, CompletableFuture<Connection> done) {
         if (stopping) {
             owner.connectionClosed();
-            opening.completeExceptionally(new ConnectException("connect to " + address
+            done.completeExceptionally(new ConnectException("connect to " + address
                     + " abandoned: the loop group is closed"));
             return;
         }
@@ -373,18 +518,30 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
         try {
             endpoint = transport.connect(address);
         } catch (IOException | RuntimeException e) {
-            Connection c = new Connection(this, output, null, owner, id, address);
+            Connection c = new Connection(this, output, null, owner, id, address, null);
             c.state = Connection.State.CLOSED;
             owner.connectionClosed();
             IOException failure = connectFailure(address, e);
-            opening.completeExceptionally(failure);
+            done.completeExceptionally(failure);
             tellClosed(c, failure);
             return;
         }
-        Connection c = new Connection(this, output, endpoint, owner, id, address);
+        Connection c;
+        try {
+            c = new Connection(this, output, endpoint, owner, id, address, tlsFor(owner, endpoint, address, true));
+        } catch (RuntimeException e) {
+            endpoint.reset();
+            Connection failed = new Connection(this, output, null, owner, id, address, null);
+            failed.state = Connection.State.CLOSED;
+            owner.connectionClosed();
+            IOException failure = connectFailure(address, e);
+            done.completeExceptionally(failure);
+            tellClosed(failed, failure);
+            return;
+        }
         c.state = Connection.State.CONNECTING;
-        c.opening = opening;
-        c.connectDeadline = now + timeoutNanos;
+        c.opening = done;
+        c.openDeadline = now + timeoutNanos;
         try {
             poller.register(endpoint, c, Poller.CONNECT);
         } catch (IOException e) {
@@ -393,17 +550,13 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
             c.state = Connection.State.CLOSED;
             c.opening = null;
             IOException failure = connectFailure(address, e);
-            opening.completeExceptionally(failure);
+            done.completeExceptionally(failure);
             tellClosed(c, failure);
             return;
         }
         c.interest = Poller.CONNECT;
         add(c);
-        if (connectingCount == connecting.length) {
-            connecting = Arrays.copyOf(connecting, connectingCount * 2);
-        }
-        c.connectSlot = connectingCount;
-        connecting[connectingCount++] = c;
+        addOpening(c);
     }
 
     private static IOException connectFailure(SocketAddress address, Exception e) {
@@ -424,8 +577,6 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
         if (!connected) {
             return;
         }
-        forgetConnect(c);
-        c.state = Connection.State.OPEN;
         try {
             poller.interest(c.channel, Poller.READ);
         } catch (IOException e) {
@@ -433,24 +584,36 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
             return;
         }
         c.interest = Poller.READ;
+        if (c.tls != null) {
+            startHandshake(c); // it stays among the opening connections, with the handshake's deadline
+            return;
+        }
+        forgetOpening(c);
+        c.state = Connection.State.OPEN;
         opened(c);
     }
 
-    private void forgetConnect(Connection c) {
-        int slot = c.connectSlot;
-        Connection last = connecting[--connectingCount];
-        connecting[slot] = last;
-        last.connectSlot = slot;
-        connecting[connectingCount] = null;
+    private void forgetOpening(Connection c) {
+        int slot = c.openSlot;
+        Connection last = opening[--openingCount];
+        opening[slot] = last;
+        last.openSlot = slot;
+        opening[openingCount] = null;
     }
 
-    /** Resets the connects past their deadline. */
-    private void expireConnects() {
-        for (int i = connectingCount - 1; i >= 0; i--) {
-            Connection c = connecting[i];
-            if (now - c.connectDeadline >= 0) {
-                closeNow(c, new ConnectTimeoutException("connect to " + c.remoteAddress() + " timed out: connectTimeout="
-                        + TimeUnit.NANOSECONDS.toMillis(c.owner.connectTimeoutNanos) + " ms"), true);
+    /** Resets the connects and handshakes past their deadline. */
+    private void expireOpenings() {
+        for (int i = openingCount - 1; i >= 0; i--) {
+            if (i >= openingCount) {
+                continue; // a close's handler closed others
+            }
+            Connection c = opening[i];
+            if (now - c.openDeadline >= 0) {
+                closeNow(c, c.state == Connection.State.CONNECTING
+                        ? new ConnectTimeoutException("connect to " + c.remoteAddress() + " timed out: connectTimeout="
+                                + TimeUnit.NANOSECONDS.toMillis(c.owner.connectTimeoutNanos) + " ms")
+                        : new SocketTimeoutException("TLS handshake not done within handshakeTimeout="
+                                + TimeUnit.NANOSECONDS.toMillis(c.owner.handshakeNanos) + " ms: " + c), true);
             }
         }
     }
@@ -498,6 +661,13 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
         c.state = Connection.State.CLOSING;
         input.releaseInput(c);
         output.send(c, now); // best effort: a failure here changes nothing, the connection closes either way
+        if (c.tls != null) {
+            try {
+                c.tls.closeOutbound();
+            } catch (IOException ignored) {
+                // the close_notify is a courtesy here: the connection closes either way
+            }
+        }
         closeNow(c, cause, false);
     }
 
@@ -505,10 +675,10 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
     public void closeGracefully(Connection c) {
         c.state = Connection.State.CLOSING;
         input.releaseInput(c);
-        if (c.queued == 0) {
+        if (c.queued == 0 && c.tls == null) {
             closeNow(c, null, false);
         } else {
-            output.flushLater(c);
+            output.flushLater(c); // the flush sends what is queued, then a TLS close_notify, then closes
         }
     }
 
@@ -517,7 +687,7 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
         if (c.state == Connection.State.CLOSED) {
             return;
         }
-        boolean wasConnecting = c.state == Connection.State.CONNECTING;
+        Connection.State was = c.state;
         c.state = Connection.State.CLOSED;
         // Counted out before the socket closes, so that a peer seeing the close finds the count exact.
         int slot = c.slot;
@@ -526,23 +696,32 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
         last.slot = slot;
         conns[count] = null;
         c.owner.connectionClosed();
-        if (wasConnecting) {
-            forgetConnect(c);
-            lingering.release(c.channel, true);
+        if (was == Connection.State.CONNECTING || was == Connection.State.HANDSHAKING) {
+            forgetOpening(c); // never opened: no lingering, and its client's future fails
+            lingering.release(c.channel, reset || was == Connection.State.CONNECTING);
+            if (c.tls != null) {
+                c.tls.release();
+            }
             if (cause == null) {
-                cause = new ConnectException("connect to " + c.remoteAddress() + " abandoned: "
-                        + (stopping ? "the loop group closed" : "its client closed"));
+                String why = stopping ? "the loop group closed" : "its " + (c.opening != null ? "client" : "server")
+                        + " closed";
+                cause = was == Connection.State.CONNECTING
+                        ? new ConnectException("connect to " + c.remoteAddress() + " abandoned: " + why)
+                        : new SSLException("TLS handshake abandoned: " + why + "; " + c);
             }
             CompletableFuture<Connection> opening = c.opening;
             c.opening = null;
-            opening.completeExceptionally(cause);
-        } else {
-            if (reset || stopping || c.inputEnded || !lingering.start(c, now)) {
-                lingering.release(c.channel, reset);
+            if (opening != null) {
+                opening.completeExceptionally(cause);
             }
-            input.releaseInput(c);
-            output.discard(c);
+        } else if (reset || stopping || c.inputEnded || !lingering.start(c, now)) {
+            lingering.release(c.channel, reset);
+            if (c.tls != null) {
+                c.tls.release();
+            }
         }
+        input.releaseInput(c);
+        output.discard(c);
         tellClosed(c, cause);
     }
 

@@ -1,5 +1,6 @@
 package dev.wirespeed.loop;
 
+import dev.wirespeed.tls.TlsSettings;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.ConnectException;
@@ -49,8 +50,10 @@ public final class FrameClient implements Closeable {
     private final boolean ownsGroup;
     private final Owner owner;
     private final AtomicBoolean closed = new AtomicBoolean();
+    private final TlsSettings tlsSettings;
 
     private FrameClient(Builder b, LoopGroup group, boolean ownsGroup) {
+        this.tlsSettings = b.settings.tls;
         this.group = group;
         this.ownsGroup = ownsGroup;
         if (!ownsGroup) {
@@ -80,7 +83,8 @@ public final class FrameClient implements Closeable {
      *     connection is made and the handler hears nothing), or the client closes first, and with what
      *     {@code onOpen} threw if it threw
      * @throws IllegalArgumentException if {@code address} is of another kind, or unresolved (resolve it
-     *     first, off the loop threads)
+     *     first, off the loop threads), or a Unix-domain address where TLS must verify a host name and was
+     *     given none
      * @throws IllegalStateException if the client is closed
      */
     public CompletableFuture<Connection> connect(SocketAddress address) {
@@ -95,6 +99,12 @@ public final class FrameClient implements Closeable {
         }
         if (closed.get()) {
             throw new IllegalStateException("the client is closed: address=" + address);
+        }
+        TlsSettings tls = tlsSettings;
+        if (tls != null && address instanceof UnixDomainSocketAddress && tls.hostnameVerification()
+                && tls.serverName() == null) {
+            throw new IllegalArgumentException("address=" + address + " has no host name to verify the server's "
+                    + "certificate against: set TlsSettings.Builder.serverName, or hostnameVerification(false)");
         }
         CompletableFuture<Connection> opening = new CompletableFuture<>();
         if (!owner.admit()) {
@@ -197,6 +207,21 @@ public final class FrameClient implements Closeable {
         }
 
         /**
+         * Speaks TLS on every connection: each opens (its handler's {@code onOpen}, then the future) once
+         * its handshake is done; a handshake that fails closes it as a connect that failed, the
+         * certificate's refusal a {@link dev.wirespeed.tls.PeerCertificateException} naming what was
+         * expected and what came. The server's name is checked and sent as SNI: the address's host name,
+         * or {@link TlsSettings.Builder#serverName}, which a Unix-domain address needs.
+         *
+         * @param tls the settings
+         * @return this builder
+         */
+        public Builder tls(TlsSettings tls) {
+            settings.tls(tls);
+            return this;
+        }
+
+        /**
          * Sets how long a connect may take before it is given up with a {@link ConnectTimeoutException}.
          *
          * @param connectTimeout from 1 ms to 365 days; 10 seconds unless set. Checked at the loop's turns,
@@ -283,10 +308,12 @@ public final class FrameClient implements Closeable {
          * Makes the client: on the given group, or on a loop of its own, started here.
          *
          * @return the client, ready to connect
+         * @throws javax.net.ssl.SSLException if the TLS engine refuses the settings
          * @throws IOException if its own loop cannot start
          * @throws IllegalStateException if the given group is closed
          */
         public FrameClient build() throws IOException {
+            settings.startTls(true);
             if (group != null) {
                 return new FrameClient(this, group, false);
             }

@@ -5,6 +5,7 @@ import dev.wirespeed.io.IdleStrategy;
 import dev.wirespeed.loop.spi.Endpoint;
 import dev.wirespeed.loop.spi.Listener;
 import dev.wirespeed.loop.spi.LoopTransport;
+import dev.wirespeed.tls.TlsSettings;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -456,6 +457,18 @@ public final class FrameServer implements Closeable {
         }
 
         /**
+         * Serves TLS on every connection: each opens (its handler's {@code onOpen}) once its handshake is
+         * done; see {@link Connection}'s "TLS".
+         *
+         * @param tls the settings, with an identity
+         * @return this builder
+         */
+        public Builder tls(TlsSettings tls) {
+            settings.tls(tls);
+            return this;
+        }
+
+        /**
          * Serves on the loops of {@code group}, shared with other servers and clients, rather than on a
          * group of the server's own; the group's builder then holds the loop settings ({@link #loops},
          * {@link #transport}, {@link #chunkSize}, {@link #busyPoll}, {@link #blocking}, {@link
@@ -476,12 +489,14 @@ public final class FrameServer implements Closeable {
          * @return the running server
          * @throws IllegalStateException if no address was given, if a loop setting was given beside
          *     {@link #group(LoopGroup)} (naming it), or if the group is closed
+         * @throws javax.net.ssl.SSLException if the TLS engine refuses the settings (no identity, say)
          * @throws IOException if an address cannot be bound, or the loops cannot start (nothing is left open)
          */
         public FrameServer start() throws IOException {
             if (bind.isEmpty()) {
                 throw new IllegalStateException("no address to listen on: call bind(address)");
             }
+            settings.startTls(false);
             if (group != null) {
                 if (!loopSettings.isEmpty()) {
                     throw new IllegalStateException(loopSettings + " set for the server's own loops, but it serves on "

@@ -44,7 +44,8 @@ final class Lingering {
      * {@return false where lingering is off or the endpoint cannot, and so the caller closes it now}
      */
     boolean start(Connection c, long now) {
-        long lingerNanos = c.owner.lingerNanos; // 0 for no lingering: a graceful close closes at once
+        // 0 for no lingering: a graceful close closes at once. Over TLS it waits for the peer's close_notify.
+        long lingerNanos = c.tls != null ? c.tls.closeNanos : c.owner.lingerNanos;
         if (lingerNanos == 0) {
             return false;
         }
@@ -139,6 +140,9 @@ final class Lingering {
         lingering[count] = null;
         c.lingering = false;
         release(c.channel, reset);
+        if (c.tls != null) {
+            c.tls.release();
+        }
     }
 
     /** Takes {@code ch} from the poller and closes it: with a reset where asked, else quietly. */

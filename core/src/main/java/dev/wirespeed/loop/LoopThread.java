@@ -21,4 +21,7 @@ interface LoopThread {
      * @throws IllegalStateException if the calling thread is not the loop's, naming both threads and {@code c}
      */
     void checkThread(Connection c);
+
+    /** On the loop's thread: reads {@code c} at the next turn if its TLS holds input the poller will not announce. */
+    void readLaterIfHeld(Connection c);
 }

@@ -25,16 +25,18 @@ final class Outbound {
     private final BufferPool pool;
     private final Poller poller;
     private final Closer closer;
+    private final LoopThread thread;
     /** Where an endpoint that took a chunk ({@link TakesOutput}) gives it back, once sent. */
     private final TakesOutput.Returns returns;
     /** {@code flush[0, flushCount)}: connections written to during this turn. */
     private Connection[] flush = new Connection[64];
     private int flushCount;
 
-    Outbound(BufferPool pool, Poller poller, Closer closer) {
+    Outbound(BufferPool pool, Poller poller, Closer closer, LoopThread thread) {
         this.pool = pool;
         this.poller = poller;
         this.closer = closer;
+        this.thread = thread;
         this.returns = token -> pool.give((Chunk) token);
     }
 
@@ -117,11 +119,23 @@ final class Outbound {
             c.paused = false;
             resumed = true;
         }
+        TlsLayer tls = c.tls;
         if (c.queued == 0 && c.state == Connection.State.CLOSING) {
-            closer.closeNow(c, null, false);
-            return;
+            if (tls != null) {
+                try {
+                    tls.closeOutbound(); // the close_notify, after every frame; once
+                } catch (IOException e) {
+                    closer.closeNow(c, e, true);
+                    return;
+                }
+            }
+            if (tls == null || !tls.outputPending()) {
+                closer.closeNow(c, null, false);
+                return;
+            }
         }
-        int want = (c.state == Connection.State.OPEN && !c.paused ? Poller.READ : 0) | (c.queued > 0 ? Poller.WRITE : 0);
+        boolean pending = c.queued > 0 || (tls != null && tls.outputPending());
+        int want = (c.state == Connection.State.OPEN && !c.paused ? Poller.READ : 0) | (pending ? Poller.WRITE : 0);
         if (want != c.interest) {
             c.interest = want;
             try {
@@ -132,6 +146,9 @@ final class Outbound {
             }
         }
         if (resumed) {
+            if (tls != null) {
+                thread.readLaterIfHeld(c); // what its TLS held while paused, which no readiness announces
+            }
             try {
                 c.handler.onWritable(c);
             } catch (IOException | RuntimeException e) {
@@ -145,6 +162,9 @@ final class Outbound {
         TakesOutput taker = c.taker;
         if (taker != null) {
             return handOver(c, taker, now);
+        }
+        if (c.tls != null) {
+            return sendTls(c, c.tls, now);
         }
         Chunk head;
         while ((head = c.out.peekFirst()) != null && head.available() > 0) {
@@ -205,6 +225,47 @@ final class Outbound {
             c.stats.bytesWritten(n);
         }
         return null;
+    }
+
+    /**
+     * Wraps {@code c}'s output a record at a time and sends the ciphertext, until the socket takes no
+     * more; {@return the failure, or null}. The bytes counted as written are the plaintext's.
+     */
+    private IOException sendTls(Connection c, TlsLayer tls, long now) {
+        try {
+            if (!tls.flush()) {
+                return null; // the ciphertext of earlier output waits for the socket
+            }
+            Chunk head;
+            while ((head = c.out.peekFirst()) != null && head.available() > 0) {
+                ByteBuffer b = head.buf;
+                b.limit(head.end);
+                b.position(head.start);
+                int n;
+                try {
+                    n = tls.write(b);
+                } finally {
+                    b.limit(b.capacity());
+                }
+                if (n > 0) {
+                    head.start += n;
+                    c.queued -= n;
+                    c.lastActive = now;
+                    c.bytesWritten += n;
+                    c.stats.bytesWritten(n);
+                }
+                if (head.available() == 0) {
+                    c.out.pollFirst();
+                    pool.give(head);
+                }
+                if (tls.outputPending()) {
+                    break; // the socket is full
+                }
+            }
+            return null;
+        } catch (IOException e) {
+            return e;
+        }
     }
 
     /** Drops {@code c}'s queued output, its chunks given back: at its close. */

@@ -1,5 +1,6 @@
 package dev.wirespeed.loop;
 
+import dev.wirespeed.tls.TlsContext;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -23,6 +24,11 @@ final class Owner {
     final int maxConnections;
     /** A client's connect timeout; 0 for a server. */
     final long connectTimeoutNanos;
+    /** Makes each connection's TLS engine; null for plaintext. */
+    final TlsContext tls;
+    /** With TLS: the longest a handshake may take, and the longest a close waits for the peer's close_notify. */
+    final long handshakeNanos;
+    final long tlsCloseNanos;
     final LoopEvents events;
     /** How a connection's {@code toString} names its peer: {@code "from"} for accepted, {@code "to"} for connected. */
     final String direction;
@@ -40,6 +46,9 @@ final class Owner {
         this.maxConnections = settings.maxConnections;
         this.direction = direction;
         this.connectTimeoutNanos = connectTimeoutNanos;
+        this.tls = settings.tlsContext;
+        this.handshakeNanos = settings.tls == null ? 0 : settings.tls.handshakeTimeout().toNanos();
+        this.tlsCloseNanos = settings.tls == null ? 0 : settings.tls.closeTimeout().toNanos();
         this.stats = new LoopStats[group.loopCount()];
         for (int i = 0; i < stats.length; i++) {
             stats[i] = new LoopStats();

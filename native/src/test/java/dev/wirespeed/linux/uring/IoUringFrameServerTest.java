@@ -1,11 +1,11 @@
 package dev.wirespeed.linux.uring;
 
-import dev.wirespeed.loop.spi.LoopTransport;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.wirespeed.linux.NativeFeatures;
 import dev.wirespeed.loop.FrameServer;
+import dev.wirespeed.loop.spi.LoopTransport;
 import dev.wirespeed.testing.FrameServerContract;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

@@ -1,8 +1,7 @@
 package dev.wirespeed.linux.uring;
 
-import dev.wirespeed.loop.spi.LoopTransport;
 import dev.wirespeed.linux.NativeFeatures;
-import dev.wirespeed.loop.FrameServer;
+import dev.wirespeed.loop.spi.LoopTransport;
 import dev.wirespeed.testing.FrameServerContract;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.condition.EnabledOnOs;

@@ -1,0 +1,446 @@
+package dev.wirespeed.loop;
+
+import dev.wirespeed.loop.spi.Endpoint;
+import dev.wirespeed.loop.spi.LendingEndpoint;
+import dev.wirespeed.tls.PeerCertificateException;
+import java.io.IOException;
+import java.net.SocketAddress;
+import java.nio.ByteBuffer;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLEngineResult;
+import javax.net.ssl.SSLException;
+
+/**
+ * A connection's TLS: its {@link SSLEngine} between the socket and the loop. To the loop's reading it is
+ * a {@link LendingEndpoint} of plaintext: it reads ciphertext from the socket, unwraps a record at a time
+ * into a buffer of its own, and lends that, so that frames are parsed in the decrypted bytes where they
+ * lie. To the loop's writing it wraps the output chunks into ciphertext and sends that. Its three buffers
+ * (ciphertext in, plaintext, ciphertext out) come from the loop's TLS pool only while they hold bytes.
+ *
+ * <p>The socket itself stays the connection's endpoint for the poller; the poller does not know what this
+ * holds, so the loop asks {@link #holdsInput()} after reading and comes back without a readiness.
+ *
+ * <p>Thread safety: the loop's thread.
+ */
+final class TlsLayer implements LendingEndpoint {
+    private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
+
+    final SSLEngine engine;
+    private final Endpoint raw;
+    private final BufferPool pool;
+    /** The longest the loop waits for the peer's close_notify after sending its own. */
+    final long closeNanos;
+    /** Ciphertext read, {@code [start, end)} not yet unwrapped; null while none. */
+    private Chunk netIn;
+    /** Plaintext unwrapped, {@code [start, end)} not yet consumed; null while none. */
+    private Chunk plain;
+    /** Ciphertext wrapped, {@code [start, end)} not yet sent; null while none. */
+    private Chunk netOut;
+    /** The plaintext lent, re-pointed at each lend. */
+    private ByteBuffer lent;
+    /** The socket's end of stream was read. */
+    private boolean eof;
+    /** The peer's close_notify was unwrapped. */
+    private boolean closeNotified;
+    /** Our close_notify was wrapped. */
+    private boolean outboundClosed;
+    /** The handshake that opened the connection is done; another one (renegotiation) is refused on TLS 1.2. */
+    private boolean established;
+    /** A post-handshake message (a TLS 1.3 key update) wants a wrap. */
+    private boolean wantsWrap;
+
+    TlsLayer(SSLEngine engine, Endpoint raw, BufferPool pool, long closeNanos) {
+        this.engine = engine;
+        this.raw = raw;
+        this.pool = pool;
+        this.closeNanos = closeNanos;
+    }
+
+    // ---- the handshake
+
+    /**
+     * Moves the handshake as far as the bytes at hand take it: runs the engine's tasks, wraps what it
+     * must send, reads and unwraps what it needs; sends what it wrapped as far as the socket takes it.
+     *
+     * @return true once the handshake is done (bytes past it may be held: see {@link #holdsInput()})
+     * @throws IOException the handshake's failure: a {@link PeerCertificateException} where the engine
+     *     refused a certificate, else its {@link SSLException}; or the socket's; or an end of stream in it
+     */
+    boolean handshake() throws IOException {
+        try {
+            while (true) {
+                SSLEngineResult.HandshakeStatus status = engine.getHandshakeStatus();
+                switch (status) {
+                    case NEED_TASK -> runTasks();
+                    case NEED_WRAP -> {
+                        if (!flush()) {
+                            return false; // the socket is full: on with it when writable
+                        }
+                        wrap(EMPTY);
+                    }
+                    case NEED_UNWRAP, NEED_UNWRAP_AGAIN -> {
+                        if (!flush()) {
+                            return false;
+                        }
+                        if (!unwrapForHandshake()) {
+                            return false; // nothing to unwrap until the peer sends more
+                        }
+                    }
+                    case NOT_HANDSHAKING, FINISHED -> {
+                        if (!flush()) {
+                            return false;
+                        }
+                        established = true;
+                        return true;
+                    }
+                }
+            }
+        } catch (SSLException e) {
+            throw described(e);
+        }
+    }
+
+    /** Unwraps one handshake record; {@return false if none is whole and the socket has no more} */
+    private boolean unwrapForHandshake() throws IOException {
+        if (netIn == null || netIn.available() == 0 || lastUnderflow) {
+            if (!readSocket()) {
+                if (eof) {
+                    throw new SSLException("the peer ended the stream in the TLS handshake");
+                }
+                return false;
+            }
+        }
+        Chunk p = plain == null ? plain = pool.take() : plain;
+        unwrapInto(p);
+        releasePlainIfEmpty();
+        return true;
+    }
+
+    /** {@return {@code e}, or the certificate refusal among its causes, which says more} */
+    static IOException described(SSLException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof PeerCertificateException p) {
+                return p;
+            }
+        }
+        return e;
+    }
+
+    private void runTasks() {
+        for (Runnable task; (task = engine.getDelegatedTask()) != null; ) {
+            task.run();
+        }
+    }
+
+    // ---- reading: plaintext lent to the loop
+
+    /** The last unwrap wanted more ciphertext than {@code netIn} holds. */
+    private boolean lastUnderflow;
+
+    @Override
+    public ByteBuffer lend() {
+        if (plain != null && plain.available() > 0) {
+            return view(plain);
+        }
+        try {
+            while (!closeNotified) {
+                if (netIn != null && netIn.available() > 0 && !lastUnderflow) {
+                    Chunk p = plain == null ? plain = pool.take() : plain;
+                    p.start = p.end = 0;
+                    unwrapInto(p);
+                    if (p.available() > 0) {
+                        return view(p);
+                    }
+                    continue; // a record of no application data (a ticket, a key update), or a partial one
+                }
+                if (!readSocket()) {
+                    break;
+                }
+            }
+        } catch (IOException e) {
+            failure = e instanceof SSLException s ? described(s) : e;
+        }
+        releasePlainIfEmpty();
+        return null;
+    }
+
+    private IOException failure;
+
+    private ByteBuffer view(Chunk p) {
+        ByteBuffer v = lent == null ? lent = p.buf.asReadOnlyBuffer().order(java.nio.ByteOrder.BIG_ENDIAN) : lent;
+        if (v.capacity() != p.buf.capacity()) {
+            v = lent = p.buf.asReadOnlyBuffer().order(java.nio.ByteOrder.BIG_ENDIAN);
+        }
+        return v.limit(p.end).position(p.start);
+    }
+
+    @Override
+    public void consume(int n) {
+        plain.start += n;
+        releasePlainIfEmpty();
+    }
+
+    private void releasePlainIfEmpty() {
+        if (plain != null && plain.available() == 0) {
+            pool.give(plain);
+            plain = null;
+            lent = null;
+        }
+    }
+
+    @Override
+    public boolean ended() throws IOException {
+        if (failure != null) {
+            throw failure;
+        }
+        if (closeNotified) {
+            return true;
+        }
+        if (eof) {
+            if (outboundClosed) {
+                return true; // we closed first: the peer's FIN alone ends it well enough
+            }
+            throw new SSLException("the peer ended the stream without a TLS close_notify: a truncation, not a clean "
+                    + "close");
+        }
+        return false;
+    }
+
+    /** {@return whether plaintext or ciphertext is held that the socket's readiness will not announce} */
+    boolean holdsInput() {
+        return (plain != null && plain.available() > 0) || (netIn != null && netIn.available() > 0 && !lastUnderflow);
+    }
+
+    /** Unwraps one record of {@code netIn} into {@code p} at its end. */
+    private void unwrapInto(Chunk p) throws IOException {
+        ByteBuffer src = netIn.buf;
+        src.limit(netIn.end).position(netIn.start);
+        ByteBuffer dst = p.buf;
+        dst.limit(dst.capacity()).position(p.end);
+        SSLEngineResult r;
+        try {
+            r = engine.unwrap(src, dst);
+        } finally {
+            netIn.start = src.position();
+            p.end = dst.position();
+            src.limit(src.capacity());
+            dst.limit(dst.capacity());
+        }
+        if (netIn.available() == 0) {
+            pool.give(netIn);
+            netIn = null;
+        }
+        switch (r.getStatus()) {
+            case BUFFER_UNDERFLOW -> lastUnderflow = true;
+            case BUFFER_OVERFLOW -> throw new SSLException("a TLS record of more than " + dst.capacity()
+                    + " bytes of plaintext: packet buffer " + engine.getSession().getPacketBufferSize() + ", application "
+                    + engine.getSession().getApplicationBufferSize());
+            case CLOSED -> closeNotified = true;
+            case OK -> lastUnderflow = false;
+        }
+        afterHandshakeStep(r.getHandshakeStatus());
+    }
+
+    /** After an established connection's unwrap or wrap: a TLS 1.3 key update is answered, a renegotiation refused. */
+    private void afterHandshakeStep(SSLEngineResult.HandshakeStatus status) throws SSLException {
+        if (!established || status == SSLEngineResult.HandshakeStatus.NOT_HANDSHAKING
+                || status == SSLEngineResult.HandshakeStatus.FINISHED) {
+            return;
+        }
+        if (!"TLSv1.3".equals(engine.getSession().getProtocol())) {
+            throw new SSLException("TLS renegotiation refused: the peer began a new handshake on an established "
+                    + engine.getSession().getProtocol() + " connection");
+        }
+        if (status == SSLEngineResult.HandshakeStatus.NEED_TASK) {
+            runTasks();
+        }
+        wantsWrap = engine.getHandshakeStatus() == SSLEngineResult.HandshakeStatus.NEED_WRAP;
+    }
+
+    /** Reads what the socket has into {@code netIn}; {@return true if it read any} */
+    private boolean readSocket() throws IOException {
+        if (eof) {
+            return false;
+        }
+        Chunk in = netIn;
+        if (in == null) {
+            in = netIn = pool.take();
+        } else if (in.start > 0) { // a partial record: moved to the front, the socket's bytes after it
+            int n = in.available();
+            in.buf.put(0, in.buf, in.start, n);
+            in.start = 0;
+            in.end = n;
+        }
+        ByteBuffer b = in.buf;
+        b.limit(b.capacity()).position(in.end);
+        int n;
+        try {
+            n = raw.read(b);
+        } finally {
+            b.limit(b.capacity());
+        }
+        if (n < 0) {
+            eof = true;
+        }
+        if (n > 0) {
+            in.end += n;
+            lastUnderflow = false;
+            return true;
+        }
+        if (in.available() == 0) {
+            pool.give(in);
+            netIn = null;
+        }
+        return false;
+    }
+
+    // ---- writing: the loop's chunks wrapped and sent
+
+    /**
+     * Wraps plaintext from {@code src}'s position into ciphertext, one record or as much as fits, after
+     * sending what was wrapped before; {@return the plaintext bytes taken}: 0 while earlier ciphertext waits
+     * for the socket.
+     */
+    @Override
+    public int write(ByteBuffer src) throws IOException {
+        if (!flush()) {
+            return 0;
+        }
+        int before = src.position();
+        try {
+            wrap(src);
+        } catch (SSLException e) {
+            throw described(e);
+        }
+        flush();
+        return src.position() - before;
+    }
+
+    /** Wraps {@code src} (or nothing, for a handshake or a close) into {@code netOut}. */
+    private void wrap(ByteBuffer src) throws SSLException {
+        Chunk out = netOut == null ? netOut = pool.take() : netOut;
+        ByteBuffer dst = out.buf;
+        dst.limit(dst.capacity()).position(out.end);
+        SSLEngineResult r;
+        try {
+            r = engine.wrap(src, dst);
+        } finally {
+            out.end = dst.position();
+            dst.limit(dst.capacity());
+        }
+        if (r.getStatus() == SSLEngineResult.Status.BUFFER_OVERFLOW) {
+            throw new SSLException("a TLS record of more than " + (dst.capacity() - out.end) + " bytes: packet buffer "
+                    + engine.getSession().getPacketBufferSize());
+        }
+        if (r.getStatus() == SSLEngineResult.Status.CLOSED && src.hasRemaining()) {
+            throw new SSLException("TLS output closed: " + src.remaining() + " bytes not sent");
+        }
+        if (established) {
+            afterHandshakeStep(r.getHandshakeStatus());
+        }
+        if (out.available() == 0) {
+            pool.give(out);
+            netOut = null;
+        }
+    }
+
+    /** {@return true once no ciphertext waits}: sends what does, as far as the socket takes it */
+    boolean flush() throws IOException {
+        if (wantsWrap && established) {
+            wantsWrap = false;
+            try {
+                wrap(EMPTY);
+            } catch (SSLException e) {
+                throw described(e);
+            }
+        }
+        Chunk out = netOut;
+        if (out == null) {
+            return true;
+        }
+        ByteBuffer b = out.buf;
+        b.limit(out.end).position(out.start);
+        try {
+            while (b.hasRemaining()) {
+                if (raw.write(b) == 0) {
+                    break;
+                }
+            }
+        } finally {
+            out.start = b.position();
+            b.limit(b.capacity());
+        }
+        if (out.available() > 0) {
+            return false;
+        }
+        pool.give(out);
+        netOut = null;
+        return true;
+    }
+
+    /** {@return whether ciphertext waits for the socket, or a wrap is due} */
+    boolean outputPending() {
+        return netOut != null || wantsWrap;
+    }
+
+    /** Wraps our close_notify, once, after everything before it; sends it as far as the socket takes it. */
+    void closeOutbound() throws IOException {
+        if (outboundClosed) {
+            return;
+        }
+        outboundClosed = true;
+        engine.closeOutbound();
+        try {
+            for (int i = 0; i < 4 && !engine.isOutboundDone(); i++) { // the close_notify: one record
+                wrap(EMPTY);
+            }
+        } catch (SSLException e) {
+            throw described(e);
+        }
+        flush();
+    }
+
+    /** Gives every buffer back: at the connection's close. */
+    void release() {
+        if (netIn != null) {
+            pool.give(netIn);
+        }
+        if (plain != null) {
+            pool.give(plain);
+        }
+        if (netOut != null) {
+            pool.give(netOut);
+        }
+        netIn = plain = netOut = null;
+        lent = null;
+    }
+
+    // ---- the rest of an endpoint: the socket's
+
+    @Override
+    public int read(ByteBuffer dst) {
+        throw new UnsupportedOperationException("a TLS connection's plaintext is lent, not read");
+    }
+
+    @Override
+    public SocketAddress remoteAddress() {
+        return raw.remoteAddress();
+    }
+
+    @Override
+    public boolean isOpen() {
+        return raw.isOpen();
+    }
+
+    @Override
+    public void close() throws IOException {
+        release();
+        raw.close();
+    }
+
+    @Override
+    public void reset() {
+        release();
+        raw.reset();
+    }
+}

@@ -1,0 +1,604 @@
+package dev.wirespeed.testing;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.wirespeed.frame.FrameReader;
+import dev.wirespeed.loop.Connection;
+import dev.wirespeed.loop.ConnectionHandler;
+import dev.wirespeed.loop.FrameClient;
+import dev.wirespeed.loop.FrameServer;
+import dev.wirespeed.loop.LoopGroup;
+import dev.wirespeed.loop.spi.LoopTransport;
+import dev.wirespeed.tls.PeerCertificateException;
+import dev.wirespeed.tls.TlsEngineFactory;
+import dev.wirespeed.tls.TlsSettings;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketAddress;
+import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.SocketChannel;
+import java.security.KeyStore;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLServerSocket;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.TrustManagerFactory;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The loop's TLS, for every {@link LoopTransport} and every {@link TlsEngineFactory}: a server's and a
+ * client's connections against the JDK's blocking {@link SSLSocket}s, as peers nobody here wrote the TLS
+ * of. A transport's and engine's test extends this and names both.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+public abstract class TlsLoopContract {
+    /** The random sizes of the tests that choose them. */
+    @RegisterExtension
+    protected static final Seed SEED = Seed.fromPropertyOrNew();
+
+    /** {@return a new transport under test} */
+    protected abstract LoopTransport transport();
+
+    /** {@return the engine under test} */
+    protected abstract TlsEngineFactory engine();
+
+    private static final SocketAddress LOOPBACK = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
+    private final List<AutoCloseable> open = new ArrayList<>();
+    private final Recorder recorder = new Recorder();
+
+    @AfterEach
+    void closeAll() throws Exception {
+        for (int i = open.size() - 1; i >= 0; i--) {
+            open.get(i).close();
+        }
+    }
+
+    /** Echoes every frame; records opens and closes. */
+    static class Recorder implements ConnectionHandler {
+        final BlockingQueue<Connection> opened = new LinkedBlockingQueue<>();
+        final BlockingQueue<Throwable> closed = new LinkedBlockingQueue<>();
+        /** A close's cause, or this for a clean close. */
+        static final Throwable CLEAN = new Throwable("clean");
+
+        @Override
+        public void onOpen(Connection connection) {
+            opened.add(connection);
+        }
+
+        @Override
+        public void onFrame(Connection connection, int type, ByteBuffer body) throws IOException {
+            connection.writeFrame(type, body);
+        }
+
+        @Override
+        public void onClose(Connection connection, Throwable cause) {
+            closed.add(cause == null ? CLEAN : cause);
+        }
+
+        Throwable nextClose() throws InterruptedException {
+            Throwable t = closed.poll(20, TimeUnit.SECONDS);
+            assertNotNull(t, "no connection closed within 20 s");
+            return t;
+        }
+    }
+
+    /** {@return the JDK's context with {@code identity} (or none) trusting the test CA, for the peers} */
+    private static SSLContext peerContext(String identity) throws Exception {
+        KeyStore keys = KeyStore.getInstance("PKCS12");
+        keys.load(null, null);
+        KeyManagerFactory km = null;
+        if (identity != null) {
+            keys.setKeyEntry("id", TestCertificates.key(identity), new char[0],
+                    TestCertificates.certificates(identity).toArray(new java.security.cert.Certificate[0]));
+            km = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+            km.init(keys, new char[0]);
+        }
+        KeyStore trust = KeyStore.getInstance("PKCS12");
+        trust.load(null, null);
+        trust.setCertificateEntry("ca", TestCertificates.ca());
+        TrustManagerFactory tm = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        tm.init(trust);
+        SSLContext context = SSLContext.getInstance("TLS");
+        context.init(km == null ? null : km.getKeyManagers(), tm.getTrustManagers(), null);
+        return context;
+    }
+
+    private FrameServer server(ConnectionHandler handler, TlsSettings tls) throws IOException {
+        FrameServer server = FrameServer.builder(handler).transport(transport()).bind(LOOPBACK).tls(tls).start();
+        open.add(server);
+        return server;
+    }
+
+    private FrameClient client(ConnectionHandler handler, TlsSettings tls) throws IOException {
+        LoopGroup group = LoopGroup.builder().transport(transport()).threadName("tls-client").start();
+        open.add(group);
+        FrameClient client = FrameClient.builder(handler).group(group).tls(tls).build();
+        open.add(client);
+        return client;
+    }
+
+    private TlsSettings.Builder serverTls(String identity) {
+        return TestCertificates.identity(identity).engine(engine());
+    }
+
+    private TlsSettings.Builder clientTls() {
+        return TestCertificates.trustingTheTestCa().engine(engine());
+    }
+
+    /** A blocking TLS peer: frames out as raw bytes, frames in through the library's reader. */
+    static final class Peer implements AutoCloseable {
+        final SSLSocket socket;
+        final OutputStream out;
+        final FrameReader reader;
+
+        Peer(SSLSocket socket) throws IOException {
+            this.socket = socket;
+            this.out = socket.getOutputStream();
+            InputStream in = socket.getInputStream();
+            this.reader = FrameReader.builder(Channels.newChannel(in)).bufferCapacity(64 * 1024).build();
+        }
+
+        void send(byte[] bytes) throws IOException {
+            out.write(bytes);
+            out.flush();
+        }
+
+        void expect(int type, byte[] body) throws IOException {
+            int[] got = {-1};
+            byte[][] bytes = {null};
+            assertTrue(reader.readFrame((t, b) -> {
+                got[0] = t;
+                bytes[0] = new byte[b.remaining()];
+                b.get(bytes[0]);
+            }), "end of stream where frame type " + type + " was due");
+            assertEquals(type, got[0]);
+            assertArrayEquals(body, bytes[0], "body of frame type " + type);
+        }
+
+        /** {@return true at a clean end of stream (the server's close_notify), false if a frame came} */
+        boolean ended() throws IOException {
+            return !reader.readFrame((t, b) -> { });
+        }
+
+        @Override
+        public void close() throws IOException {
+            socket.close();
+        }
+    }
+
+    private Peer connect(FrameServer server) throws Exception {
+        InetSocketAddress address = (InetSocketAddress) server.localAddresses().getFirst();
+        SSLSocket socket = (SSLSocket) peerContext(null).getSocketFactory().createSocket(address.getAddress(),
+                address.getPort());
+        socket.startHandshake();
+        Peer peer = new Peer(socket);
+        open.add(peer);
+        return peer;
+    }
+
+    private static byte[] stream(Random random, int frames, List<byte[]> bodies) {
+        Frames stream = new Frames();
+        for (int i = 0; i < frames; i++) {
+            int length = switch (random.nextInt(3)) {
+                case 0 -> random.nextInt(16);
+                case 1 -> random.nextInt(2_000);
+                default -> random.nextInt(70_000); // records of 16 KiB: frames across several
+            };
+            byte[] b = new byte[length];
+            random.nextBytes(b);
+            bodies.add(b);
+            stream.frame(i, length, b);
+        }
+        return stream.toByteArray();
+    }
+
+    @Test
+    void aServerEchoesEveryFrameOverTlsAndClosesWithCloseNotify() throws Exception {
+        FrameServer server = server(recorder, serverTls("server").build());
+        Peer peer = connect(server);
+        Connection c = recorder.opened.poll(20, TimeUnit.SECONDS);
+        assertNotNull(c, "opened once the handshake was done");
+        Random random = new Random(SEED.value());
+        List<byte[]> bodies = new ArrayList<>();
+        byte[] bytes = stream(random, 100, bodies);
+        CompletableFuture<Void> writing = CompletableFuture.runAsync(() -> {
+            try {
+                for (int at = 0; at < bytes.length; ) { // pieces of random sizes: records split anywhere
+                    int n = Math.min(bytes.length - at, 1 + random.nextInt(30_000));
+                    peer.out.write(bytes, at, n);
+                    peer.out.flush();
+                    at += n;
+                }
+            } catch (IOException e) {
+                throw new RuntimeException(e);
+            }
+        });
+        for (int i = 0; i < bodies.size(); i++) {
+            peer.expect(i, bodies.get(i));
+        }
+        writing.get();
+        assertEquals(100, server.framesRead());
+        server.close();
+        assertTrue(peer.ended(), "a clean end: the server's close_notify");
+    }
+
+    @Test
+    void aClientEchoesThroughTlsToAnSslServerSocketAndSeesTheSession() throws Exception {
+        SSLServerSocket listener = (SSLServerSocket) peerContext("server").getServerSocketFactory()
+                .createServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        open.add(listener);
+        listener.setNeedClientAuth(true);
+        javax.net.ssl.SSLParameters p = listener.getSSLParameters();
+        p.setApplicationProtocols(new String[] {"wirespeed/1"});
+        listener.setSSLParameters(p);
+        FrameClient client = client(recorder, TestCertificates.identity("client").engine(engine())
+                .alpn("wirespeed/1").serverName("localhost").build());
+        CompletableFuture<Connection> opening = client.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(),
+                listener.getLocalPort()));
+        try (SSLSocket accepted = (SSLSocket) listener.accept()) {
+            Peer peer = new Peer(accepted);
+            accepted.startHandshake();
+            assertEquals("CN=wirespeed test client", accepted.getSession().getPeerPrincipal().getName());
+            Connection c = opening.get(20, TimeUnit.SECONDS);
+            CompletableFuture<String> seen = new CompletableFuture<>();
+            c.execute(() -> {
+                try {
+                    seen.complete(c.tlsSession().getProtocol() + " " + c.applicationProtocol() + " "
+                            + c.tlsSession().getPeerPrincipal().getName());
+                } catch (javax.net.ssl.SSLPeerUnverifiedException e) {
+                    seen.completeExceptionally(e);
+                }
+            });
+            assertEquals("TLSv1.3 wirespeed/1 CN=localhost", seen.get(20, TimeUnit.SECONDS));
+            Random random = new Random(SEED.value() + 1);
+            List<byte[]> bodies = new ArrayList<>();
+            byte[] bytes = stream(random, 50, bodies);
+            peer.send(bytes); // the client's handler echoes: the peer here gets its own frames back
+            for (int i = 0; i < bodies.size(); i++) {
+                peer.expect(i, bodies.get(i));
+            }
+            c.execute(c::close);
+            assertTrue(peer.ended(), "the client's close_notify ends the peer's stream cleanly");
+            assertEquals(Recorder.CLEAN, recorder.nextClose(), "then the peer's close_notify: a clean close");
+        }
+    }
+
+    /** {@return the refusal a client on this engine gets from a server with {@code identity}} */
+    private PeerCertificateException refusedBy(String identity) throws Exception {
+        FrameServer server = server(new Recorder(), TlsSettings.builder().identity(TestCertificates.key(identity),
+                TestCertificates.certificates(identity)).engine(engine()).build());
+        FrameClient client = client(recorder, clientTls().serverName("localhost").build());
+        CompletableFuture<Connection> opening = client.connect(server.localAddresses().getFirst());
+        ExecutionException e = assertThrows(ExecutionException.class, () -> opening.get(20, TimeUnit.SECONDS));
+        PeerCertificateException refusal = assertInstanceOf(PeerCertificateException.class, e.getCause());
+        assertEquals(refusal, recorder.nextClose(), "the handler hears the same");
+        assertTrue(recorder.opened.isEmpty(), "never opened");
+        assertEquals(0, client.connectionCount());
+        return refusal;
+    }
+
+    @Test
+    void aClientRefusesAServerCertificateForAnotherHostNamingBoth() throws Exception {
+        PeerCertificateException e = refusedBy("other-host");
+        assertEquals(PeerCertificateException.Problem.WRONG_HOST, e.problem());
+        assertTrue(e.getMessage().startsWith("server certificate for another host: expected localhost; came "
+                + "CN=example.invalid, names [DNS:example.invalid]"), e.getMessage());
+    }
+
+    @Test
+    void aClientRefusesAnExpiredServerCertificate() throws Exception {
+        PeerCertificateException e = refusedBy("expired");
+        assertEquals(PeerCertificateException.Problem.EXPIRED, e.problem());
+        assertTrue(e.getMessage().endsWith("valid 2020-01-01T00:00:00Z to 2021-01-01T00:00:00Z"), e.getMessage());
+    }
+
+    @Test
+    void aClientRefusesAnUntrustedServerCertificate() throws Exception {
+        PeerCertificateException e = refusedBy("untrusted");
+        assertEquals(PeerCertificateException.Problem.UNTRUSTED, e.problem());
+        assertTrue(e.getMessage().contains("issued by CN=wirespeed rogue CA"), e.getMessage());
+    }
+
+    @Test
+    void plaintextFramesSentToATlsPortCloseThatConnectionOnly() throws Exception {
+        FrameServer server = server(recorder, serverTls("server").build());
+        Peer good = connect(server);
+        try (SocketChannel plain = SocketChannel.open(server.localAddresses().getFirst())) {
+            plain.write(ByteBuffer.wrap(new Frames().frame(1, 100, new byte[100]).toByteArray()));
+            assertInstanceOf(SSLException.class, recorder.nextClose());
+            assertEquals(-1, readQuietly(plain), "closed");
+        }
+        good.send(new Frames().frame(2, 3, new byte[] {1, 2, 3}).toByteArray());
+        good.expect(2, new byte[] {1, 2, 3});
+    }
+
+    private static int readQuietly(SocketChannel channel) {
+        ByteBuffer b = ByteBuffer.allocate(4096);
+        try {
+            int n;
+            while ((n = channel.read(b.clear())) > 0) {
+                // an alert, then the end
+            }
+            return n;
+        } catch (IOException reset) {
+            return -1;
+        }
+    }
+
+    @Test
+    void aHandshakeNeverFinishedIsClosedAtTheHandshakeTimeout() throws Exception {
+        FrameServer server = server(recorder, serverTls("server").handshakeTimeout(Duration.ofMillis(200)).build());
+        try (Socket silent = new Socket()) {
+            silent.connect(server.localAddresses().getFirst());
+            long start = System.nanoTime();
+            SocketTimeoutException e = assertInstanceOf(SocketTimeoutException.class, recorder.nextClose());
+            long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            assertTrue(e.getMessage().startsWith("TLS handshake not done within handshakeTimeout=200 ms: "),
+                    e.getMessage());
+            assertTrue(millis >= 150, "closed after " + millis + " ms");
+            try {
+                assertEquals(-1, silent.getInputStream().read(), "closed");
+            } catch (java.net.SocketException reset) {
+                assertTrue(reset.getMessage().contains("reset"), reset.getMessage()); // reset, as at an idle timeout
+            }
+            assertTrue(recorder.opened.isEmpty());
+        }
+    }
+
+    @Test
+    void anEndOfStreamWithoutCloseNotifyIsATruncationNotACleanClose() throws Exception {
+        FrameServer server = server(recorder, serverTls("server").build());
+        InetSocketAddress address = (InetSocketAddress) server.localAddresses().getFirst();
+        Socket tcp = new Socket(address.getAddress(), address.getPort());
+        SSLSocket tls = (SSLSocket) peerContext(null).getSocketFactory().createSocket(tcp, "localhost",
+                address.getPort(), false);
+        tls.startHandshake();
+        Peer peer = new Peer(tls);
+        peer.send(new Frames().frame(1, 1, new byte[] {7}).toByteArray());
+        peer.expect(1, new byte[] {7});
+        tcp.shutdownOutput(); // a FIN under the TLS layer, no close_notify
+        Throwable cause = recorder.nextClose();
+        assertInstanceOf(SSLException.class, cause);
+        assertEquals("the peer ended the stream without a TLS close_notify: a truncation, not a clean close",
+                cause.getMessage());
+        tcp.close();
+    }
+
+    @Test
+    void aPeersCloseNotifyIsACleanClose() throws Exception {
+        FrameServer server = server(recorder, serverTls("server").build());
+        Peer peer = connect(server);
+        peer.send(new Frames().frame(1, 1, new byte[] {7}).toByteArray());
+        peer.expect(1, new byte[] {7});
+        peer.socket.shutdownOutput(); // SSLSocket: a close_notify
+        assertEquals(Recorder.CLEAN, recorder.nextClose());
+        assertTrue(peer.ended(), "and the server's own close_notify comes back");
+    }
+
+    @Test
+    void renegotiationOnTls12IsRefused() throws Exception {
+        FrameServer server = server(recorder, serverTls("server").protocols(TlsSettings.Protocol.TLS_1_2).build());
+        InetSocketAddress address = (InetSocketAddress) server.localAddresses().getFirst();
+        SSLSocket socket = (SSLSocket) peerContext(null).getSocketFactory().createSocket(address.getAddress(),
+                address.getPort());
+        open.add(socket);
+        socket.setEnabledProtocols(new String[] {"TLSv1.2"});
+        socket.startHandshake();
+        Peer peer = new Peer(socket);
+        peer.send(new Frames().frame(1, 1, new byte[] {7}).toByteArray());
+        peer.expect(1, new byte[] {7});
+        try {
+            socket.startHandshake(); // a second handshake: renegotiation
+            peer.send(new Frames().frame(2, 1, new byte[] {8}).toByteArray());
+        } catch (IOException refusedAtOnce) {
+            // the server's refusal may reach the peer first
+        }
+        Throwable cause = recorder.nextClose();
+        assertInstanceOf(SSLException.class, cause);
+        assertTrue(cause.getMessage().startsWith("TLS renegotiation refused"), cause.getMessage());
+    }
+
+    @Test
+    void aServerRequiringClientCertificatesRefusesAClientWithout() throws Exception {
+        FrameServer server = server(recorder, serverTls("server").clientAuth(TlsSettings.ClientAuth.REQUIRED).build());
+        Recorder anonymousSide = new Recorder();
+        FrameClient anonymous = client(anonymousSide, clientTls().build());
+        anonymous.connect(server.localAddresses().getFirst());
+        assertInstanceOf(SSLException.class, recorder.nextClose(), "the server's handler hears of it");
+        // Over TLS 1.3 the client's handshake is done before the server checks its certificate: the
+        // server's alert then closes a connection that opened, with the refusal as its cause.
+        assertInstanceOf(SSLException.class, anonymousSide.nextClose(), "the client's handler hears the refusal");
+        FrameClient known = client(new Recorder(), TestCertificates.identity("client").engine(engine()).build());
+        Connection c = known.connect(server.localAddresses().getFirst()).get(20, TimeUnit.SECONDS);
+        assertNotNull(c);
+        assertNull(recorder.closed.poll(), "the known client stays");
+    }
+
+    @Test
+    void aClientOfTheLoopTalksToAServerOfTheLoop() throws Exception {
+        FrameServer server = server(recorder, serverTls("server").build());
+        BlockingQueue<Integer> echoed = new LinkedBlockingQueue<>();
+        FrameClient client = client((connection, type, body) -> echoed.add(type), clientTls().build());
+        Connection c = client.connect(new InetSocketAddress("localhost",
+                ((InetSocketAddress) server.localAddresses().getFirst()).getPort())).get(20, TimeUnit.SECONDS);
+        for (int i = 0; i < 1_000; i++) {
+            int type = i;
+            c.execute(() -> c.writeFrame(type, ByteBuffer.wrap(new byte[100])));
+        }
+        for (int i = 0; i < 1_000; i++) {
+            assertEquals(i, echoed.poll(20, TimeUnit.SECONDS));
+        }
+        assertFalse(recorder.opened.isEmpty());
+    }
+
+    @Test
+    void aClientHelloInOneBytePiecesStillHandshakes() throws Exception {
+        FrameServer server = server(recorder, serverTls("server").build());
+        InetSocketAddress address = (InetSocketAddress) server.localAddresses().getFirst();
+        // A TLS client over a socket that sends every byte in a write of its own, with a pause between.
+        try (Socket tcp = new Socket(address.getAddress(), address.getPort())) {
+            tcp.setTcpNoDelay(true);
+            OutputStream trickle = new OutputStream() {
+                private final OutputStream out = tcp.getOutputStream();
+
+                @Override
+                public void write(int b) throws IOException {
+                    out.write(b);
+                    out.flush();
+                }
+
+                @Override
+                public void write(byte[] b, int off, int len) throws IOException {
+                    for (int i = 0; i < len; i++) {
+                        write(b[off + i]);
+                        if (i % 64 == 0) {
+                            try {
+                                Thread.sleep(1);
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                            }
+                        }
+                    }
+                }
+            };
+            Socket layered = new Socket() {
+                @Override
+                public OutputStream getOutputStream() {
+                    return trickle;
+                }
+
+                @Override
+                public InputStream getInputStream() throws IOException {
+                    return tcp.getInputStream();
+                }
+
+                @Override
+                public boolean isConnected() {
+                    return true;
+                }
+            };
+            SSLSocket tls = (SSLSocket) peerContext(null).getSocketFactory().createSocket(layered, "localhost",
+                    address.getPort(), false);
+            tls.startHandshake();
+            Peer peer = new Peer(tls);
+            peer.send(new Frames().frame(4, 2, new byte[] {4, 2}).toByteArray());
+            peer.expect(4, new byte[] {4, 2});
+        }
+    }
+
+    @Test
+    void aThousandUnfinishedHandshakesHoldBoundedMemoryAndTimeOutWhileOthersAreServed() throws Exception {
+        FrameServer server = server(recorder, serverTls("server").handshakeTimeout(Duration.ofSeconds(2)).build());
+        List<Socket> silent = new ArrayList<>();
+        try {
+            Peer peer = connect(server); // served beside them
+            peer.send(new Frames().frame(1, 1, new byte[] {1}).toByteArray());
+            peer.expect(1, new byte[] {1});
+            long pooledBefore = server.pooledBytes();
+            for (int i = 0; i < 1_000; i++) {
+                Socket s = new Socket();
+                s.connect(server.localAddresses().getFirst());
+                silent.add(s);
+            }
+            peer.send(new Frames().frame(1, 1, new byte[] {1}).toByteArray());
+            peer.expect(1, new byte[] {1});
+            // A handshake that has received nothing holds no buffer: the pool did not grow for 1,000 of them.
+            assertEquals(pooledBefore, server.pooledBytes(), "the pool grew with 1,000 silent handshakes");
+            int timedOut = 0;
+            for (int i = 0; i < 1_000; i++) {
+                if (recorder.nextClose() instanceof SocketTimeoutException) {
+                    timedOut++;
+                }
+            }
+            assertEquals(1_000, timedOut);
+            peer.send(new Frames().frame(2, 1, new byte[] {2}).toByteArray());
+            peer.expect(2, new byte[] {2});
+        } finally {
+            for (Socket s : silent) {
+                s.close();
+            }
+        }
+    }
+
+    @Test
+    void recordsAfterThePeersCloseNotifyAreNotRead() throws Exception {
+        BlockingQueue<Integer> frames = new LinkedBlockingQueue<>();
+        Recorder counting = new Recorder() {
+            @Override
+            public void onFrame(Connection connection, int type, ByteBuffer body) {
+                frames.add(type);
+            }
+        };
+        FrameServer server = server(counting, serverTls("server").build());
+        InetSocketAddress address = (InetSocketAddress) server.localAddresses().getFirst();
+        try (Socket tcp = new Socket(address.getAddress(), address.getPort())) {
+            // The peer's engine, by hand: a frame, its close_notify, then a frame after it in the same write.
+            javax.net.ssl.SSLEngine engine = peerContext(null).createSSLEngine("localhost", address.getPort());
+            engine.setUseClientMode(true);
+            ByteBuffer toServer = ByteBuffer.allocate(1 << 16);
+            ByteBuffer fromServer = ByteBuffer.allocate(1 << 16);
+            ByteBuffer app = ByteBuffer.allocate(1 << 16);
+            OutputStream out = tcp.getOutputStream();
+            InputStream in = tcp.getInputStream();
+            engine.beginHandshake();
+            while (engine.getHandshakeStatus() != javax.net.ssl.SSLEngineResult.HandshakeStatus.NOT_HANDSHAKING
+                    && engine.getHandshakeStatus() != javax.net.ssl.SSLEngineResult.HandshakeStatus.FINISHED) {
+                switch (engine.getHandshakeStatus()) {
+                    case NEED_WRAP -> {
+                        toServer.clear();
+                        engine.wrap(ByteBuffer.allocate(0), toServer);
+                        out.write(toServer.array(), 0, toServer.position());
+                    }
+                    case NEED_TASK -> engine.getDelegatedTask().run();
+                    default -> {
+                        fromServer.flip();
+                        javax.net.ssl.SSLEngineResult r = engine.unwrap(fromServer, app);
+                        fromServer.compact();
+                        if (r.getStatus() == javax.net.ssl.SSLEngineResult.Status.BUFFER_UNDERFLOW) {
+                            int n = in.read(fromServer.array(), fromServer.position(), fromServer.remaining());
+                            assertTrue(n > 0, "the server ended the handshake");
+                            fromServer.position(fromServer.position() + n);
+                        }
+                    }
+                }
+            }
+            toServer.clear();
+            engine.wrap(ByteBuffer.wrap(new Frames().frame(1, 1, new byte[] {1}).toByteArray()), toServer);
+            engine.closeOutbound();
+            engine.wrap(ByteBuffer.allocate(0), toServer); // the close_notify
+            // A record after it, sealed by a second engine state: bytes the server must not read as frames.
+            toServer.put(new byte[] {23, 3, 3, 0, 20});
+            toServer.put(new byte[20]);
+            out.write(toServer.array(), 0, toServer.position());
+            out.flush();
+            assertEquals(Recorder.CLEAN, counting.nextClose(), "closed at the close_notify, cleanly");
+            assertEquals(List.of(1), List.copyOf(frames), "the frame before it, and nothing after");
+        }
+    }
+}
