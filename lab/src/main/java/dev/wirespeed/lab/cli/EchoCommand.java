@@ -5,33 +5,40 @@ import dev.wirespeed.io.IdleStrategy;
 import dev.wirespeed.lab.ExitCode;
 import dev.wirespeed.lab.Idle;
 import dev.wirespeed.lab.Listening;
+import dev.wirespeed.lab.Ring;
 import dev.wirespeed.lab.Threads;
 import dev.wirespeed.lab.Transport;
+import dev.wirespeed.lab.pingpong.EchoImpl;
 import dev.wirespeed.lab.pingpong.EchoLoop;
 import dev.wirespeed.lab.pingpong.NettyEcho;
 import dev.wirespeed.lab.pingpong.Primer;
-import dev.wirespeed.lab.Ring;
-import dev.wirespeed.lab.pingpong.EchoImpl;
 import dev.wirespeed.lab.pingpong.Sockets;
+import dev.wirespeed.lab.tls.TlsOptions;
 import dev.wirespeed.linux.NativeIoException;
 import dev.wirespeed.loop.Connection;
 import dev.wirespeed.loop.ConnectionHandler;
 import dev.wirespeed.loop.FrameServer;
+import dev.wirespeed.tls.TlsSettings;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.SslProvider;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.ByteChannel;
+import java.security.GeneralSecurityException;
+import java.security.cert.X509Certificate;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicLong;
 import jdk.jfr.Configuration;
 import jdk.jfr.Recording;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine;
 
 /** {@code wirespeed echo}: sends every frame back, for {@code ping}. */
 @Command(name = "echo", mixinStandardHelpOptions = true,
@@ -40,7 +47,8 @@ import picocli.CommandLine;
                 + "whenever no whole input is left buffered. With --loop the connections share event loops instead "
                 + "(the library's FrameServer; --loops N threads; over the JDK's Selector, epoll with --impl native, or "
                 + "io_uring with --impl uring), "
-                + "each reply sent at the end of the loop's turn.",
+                + "each reply sent at the end of the loop's turn. With --tls the loop (or Netty's echo) speaks TLS, "
+                + "with --cert and --key or a self-signed certificate for localhost made at start.",
             "With --prime N it first echoes N round trips of 100-byte frames to itself over a loopback connection, "
                 + Primer.CONNECTIONS + " connections one after another, so that the JIT has compiled the echo's path, "
                 + "its end of stream included, before the first peer.",
@@ -102,6 +110,9 @@ public final class EchoCommand implements Callable<Integer> {
             + "listening; 0: none (default ${DEFAULT-VALUE})")
     long prime;
 
+    @CommandLine.Mixin
+    TlsOptions tlsOptions;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -145,6 +156,13 @@ public final class EchoCommand implements Callable<Integer> {
             if (loops > 1 && !loop && !netty) {
                 throw new IllegalArgumentException("--loops " + loops + " needs --loop or --impl netty");
             }
+            if (tlsOptions.on() && !(loop || netty)) {
+                throw new IllegalArgumentException("--tls needs --loop, or --impl netty: the library's TLS is on its "
+                        + "event loops");
+            }
+            if (tlsOptions.on() && (prime > 0 || spin)) {
+                throw new IllegalArgumentException("--tls cannot go with --prime or --spin");
+            }
             address = listen.address(transport, Defaults.ECHO_PORT);
         } catch (IllegalArgumentException e) {
             err.println("wirespeed echo: " + e.getMessage());
@@ -187,11 +205,21 @@ public final class EchoCommand implements Callable<Integer> {
     /** Netty's echo: runs until the process is killed. */
     private int serveNetty(InetSocketAddress address, PrintWriter err) {
         try {
+            SslContext ssl = null;
+            if (tlsOptions.on()) {
+                TlsSettings tls = tlsOptions.server(err);
+                ssl = SslContextBuilder.forServer(tls.privateKey(), tls.certificateChain().toArray(new X509Certificate[0]))
+                        .sslProvider(SslProvider.JDK).protocols("TLSv1.3", "TLSv1.2").build();
+            }
             NettyEcho.serve(address, loops, maxFrame, bound -> {
                 err.println(Listening.line(bound));
                 err.flush();
-            }, err, impl.netty());
+            }, err, impl.netty(), ssl);
             return ExitCode.OK;
+        } catch (GeneralSecurityException | IllegalArgumentException e) {
+            err.println("wirespeed echo: --tls: " + e.getMessage());
+            err.flush();
+            return ExitCode.USAGE;
         } catch (IOException e) {
             err.println("wirespeed echo: " + e.getMessage());
             err.flush();
@@ -235,6 +263,18 @@ public final class EchoCommand implements Callable<Integer> {
         }
         if (spin) {
             builder.busyPoll(idleStrategy);
+        }
+        try {
+            if (tlsOptions.on()) {
+                builder.tls(tlsOptions.server(err));
+            }
+        } catch (IOException | GeneralSecurityException | IllegalArgumentException e) {
+            err.println("wirespeed echo: --tls: " + e.getMessage());
+            err.flush();
+            return ExitCode.USAGE;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return ExitCode.IO_FAILURE;
         }
         try {
             FrameServer server = builder.start();

@@ -5,7 +5,9 @@ import dev.wirespeed.lab.LoopImpl;
 import dev.wirespeed.lab.Transport;
 import dev.wirespeed.lab.client.LoopLoad;
 import dev.wirespeed.lab.result.ChildReports;
+import dev.wirespeed.lab.tls.TlsOptions;
 import dev.wirespeed.loop.LoopGroup;
+import dev.wirespeed.tls.TlsSettings;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.SocketAddress;
@@ -20,7 +22,7 @@ import picocli.CommandLine.Option;
                 + "FrameClient; over the JDK's Selector, epoll with --impl native, or io_uring with --impl uring), "
                 + "keeps --window frames of --size body bytes in flight on each, checks every echo byte for byte, "
                 + "and prints one JSON line per round of --frames frames per connection: what the lab's C generator "
-                + "('many load') prints, for the same servers."})
+                + "('many load') prints, for the same servers. With --tls (and --trust) every connection speaks TLS."})
 public final class LoadCommand implements Callable<Integer> {
     /** A command whose options picocli sets. */
     public LoadCommand() {
@@ -54,6 +56,9 @@ public final class LoadCommand implements Callable<Integer> {
     @Option(names = "--rounds", defaultValue = "3", description = "rounds (default ${DEFAULT-VALUE})")
     int rounds;
 
+    @CommandLine.Mixin
+    TlsOptions tlsOptions;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -63,18 +68,23 @@ public final class LoadCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         SocketAddress address;
         LoopGroup.Builder group;
+        TlsSettings tls = null;
         try {
+            if (tlsOptions.on()) {
+                tls = tlsOptions.client();
+            }
             if (rounds < 1) {
                 throw new IllegalArgumentException("--rounds=" + rounds + " must be at least 1");
             }
             address = connect.socket(transport, Defaults.ECHO_PORT);
             group = impl.apply(LoopGroup.builder().threadName("wirespeed-load"));
-        } catch (IllegalArgumentException | UnsupportedOperationException e) {
+        } catch (IllegalArgumentException | UnsupportedOperationException | IOException
+                | java.security.GeneralSecurityException e) {
             err.println("wirespeed load: " + e.getMessage());
             return ExitCode.USAGE;
         }
         try (LoopGroup loops = group.start()) {
-            new LoopLoad(loops, address, connections, frames, window, size).run(rounds, round -> {
+            new LoopLoad(loops, address, connections, frames, window, size, tls).run(rounds, round -> {
                 out.println(ChildReports.line(round));
                 out.flush();
             });

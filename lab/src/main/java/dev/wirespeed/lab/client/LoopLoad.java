@@ -6,6 +6,7 @@ import dev.wirespeed.loop.Connection;
 import dev.wirespeed.loop.ConnectionHandler;
 import dev.wirespeed.loop.FrameClient;
 import dev.wirespeed.loop.LoopGroup;
+import dev.wirespeed.tls.TlsSettings;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.net.SocketAddress;
@@ -38,6 +39,7 @@ public final class LoopLoad {
     private final long frames;
     private final int window;
     private final int size;
+    private final TlsSettings tls;
     /** Bytes 0 to 255, then again up to {@code size} more: a body is the slice from its first byte's value. */
     private final ByteBuffer ramp;
     private final List<Connection> open = new ArrayList<>();
@@ -57,8 +59,10 @@ public final class LoopLoad {
      * @param frames frames per connection per round, at least 1
      * @param window frames in flight per connection, at least 1
      * @param size body bytes per frame, 0 to 65,536
+     * @param tls the connections' TLS, or null for plaintext
      */
-    public LoopLoad(LoopGroup group, SocketAddress address, int connections, long frames, int window, int size) {
+    public LoopLoad(LoopGroup group, SocketAddress address, int connections, long frames, int window, int size,
+            TlsSettings tls) {
         if (group.loopCount() != 1 || connections < 1 || frames < 1 || window < 1 || size < 0 || size > 65_536
                 || (long) connections * frames > Integer.MAX_VALUE - 8) {
             throw new IllegalArgumentException("loops=" + group.loopCount() + " connections=" + connections + " frames="
@@ -71,6 +75,7 @@ public final class LoopLoad {
         this.frames = frames;
         this.window = window;
         this.size = size;
+        this.tls = tls;
         byte[] bytes = new byte[256 + size];
         for (int i = 0; i < bytes.length; i++) {
             bytes[i] = (byte) i;
@@ -102,7 +107,11 @@ public final class LoopLoad {
      * @throws InterruptedException if interrupted while waiting for a connect or a round
      */
     public void run(int rounds, Consumer<ChildReport.Load> report) throws IOException, InterruptedException {
-        FrameClient client = FrameClient.builder(new Echoes()).group(group).build();
+        FrameClient.Builder builder = FrameClient.builder(new Echoes()).group(group);
+        if (tls != null) {
+            builder.tls(tls);
+        }
+        FrameClient client = builder.build();
         try {
             for (int c = 0; c < connections; c++) { // one at a time, as the C generator connects
                 await(client.connect(address), "connect " + c + " to " + address);

@@ -13,6 +13,7 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
+import io.netty.handler.ssl.SslContext;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
@@ -24,7 +25,8 @@ import java.net.SocketAddress;
  * {@code TCP_NODELAY}, {@code LengthFieldBasedFrameDecoder} handing each whole frame (header
  * included) to a handler that writes it back, flushed once per read as Netty's own examples do
  * ({@code channelReadComplete}). {@code loops} event-loop threads both accept and serve, as a
- * Netty user sizing one group would write it.
+ * Netty user sizing one group would write it. With TLS, an {@code SslHandler} comes first in each
+ * pipeline.
  */
 public final class NettyEcho {
     private NettyEcho() {
@@ -39,11 +41,12 @@ public final class NettyEcho {
      * @param listening told the bound address once connections are accepted
      * @param err where a connection that fails is named
      * @param transport the Netty transport to serve over
+     * @param tls Netty's TLS for every connection ({@code SslHandler} first in each pipeline), or null
      * @throws InterruptedException if interrupted while serving
      * @throws IOException if it cannot bind, or the transport is unavailable here (saying why)
      */
     public static void serve(InetSocketAddress address, int loops, int maxFrame, java.util.function.Consumer<SocketAddress> listening,
-            PrintWriter err, NettyTransport transport) throws IOException, InterruptedException {
+            PrintWriter err, NettyTransport transport, SslContext tls) throws IOException, InterruptedException {
         String why = transport.unavailable();
         if (why != null) {
             throw new IOException(why);
@@ -58,6 +61,9 @@ public final class NettyEcho {
                     .childHandler(new ChannelInitializer<SocketChannel>() {
                         @Override
                         protected void initChannel(SocketChannel ch) {
+                            if (tls != null) {
+                                ch.pipeline().addLast(tls.newHandler(ch.alloc()));
+                            }
                             ch.pipeline().addLast(new LengthFieldBasedFrameDecoder(
                                     maxFrame + FrameFormat.HEADER_LENGTH, 4, 4, 0, 0), echo);
                         }

@@ -23,6 +23,7 @@ import dev.wirespeed.lab.result.Series;
 import dev.wirespeed.lab.result.Stats;
 import dev.wirespeed.lab.result.Table;
 import dev.wirespeed.lab.result.Unit;
+import dev.wirespeed.lab.tls.SelfSigned;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -66,6 +67,8 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
             ManyServer.NETTY);
     /** The library's event loop on each of its transports: Selector, epoll, io_uring. */
     static final List<ManyServer> LOOPS = List.of(ManyServer.LOOP, ManyServer.LOOP_EPOLL, ManyServer.LOOP_URING);
+    /** The servers measured over TLS: the library's epoll loop and Netty's epoll server, the JDK's engine each. */
+    static final List<ManyServer> OVER_TLS = List.of(ManyServer.LOOP_EPOLL, ManyServer.NETTY);
     /** The most the server's resident memory may grow while a slow reader is connected. */
     static final double SLOW_GROWTH_BOUND = 4 * 1024 * 1024;
 
@@ -152,6 +155,13 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
             }
             cases.add(new ManyCase.Driven(generator, settings.connections().getLast()));
         }
+        if (ManyLoad.LOOP_EPOLL.unavailable() == null) {
+            for (ManyServer server : OVER_TLS) {
+                if (server.unavailable() == null) {
+                    cases.add(new ManyCase.Tls(server, settings.connections().getLast()));
+                }
+            }
+        }
         for (ManyServer server : ManyServer.values()) {
             if (server.holdsIdle()) {
                 cases.add(new ManyCase.Idle(server, settings.idleConnections()));
@@ -176,6 +186,9 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
         return new CaseRunner<>() {
             private ManyServer running;
             private boolean runningAcross;
+            private boolean runningTls;
+            /** The TLS cases' identity, made at the first of them. */
+            private SelfSigned identity;
             private Process server;
             private String port;
             /** The link of the {@link ManyCase.Across} cases, made at the first of them. */
@@ -186,16 +199,22 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
             @Override
             public ManyResult run(ManyCase kase) throws IOException, InterruptedException {
                 boolean across = kase instanceof ManyCase.Across;
-                if (kase instanceof ManyCase.Idle || kase.server() != running || across != runningAcross) {
+                boolean tls = kase instanceof ManyCase.Tls;
+                if (kase instanceof ManyCase.Idle || kase.server() != running || across != runningAcross
+                        || tls != runningTls) {
                     stopServer(); // an idle case gets a server of its own, its memory untouched by loads
                     if (across && link == null) {
                         link = VethLink.open(note -> { }).orElseThrow(() -> new IOException(
                                 "the veth link could be made when the cases were listed, and not now"));
                     }
                     address = across ? VethLink.PEER_ADDRESS : "127.0.0.1";
-                    server = start(kase.server(), across);
+                    if (tls && identity == null) {
+                        identity = SelfSigned.create(Files.createTempDirectory("wirespeed-many-tls"));
+                    }
+                    server = start(kase.server(), across, tls);
                     running = kase.server();
                     runningAcross = across;
+                    runningTls = tls;
                     port = Children.awaitListening(server, null);
                 }
                 try {
@@ -205,6 +224,7 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
                         case ManyCase.Slow slow -> slow(slow);
                         case ManyCase.Across far -> across(far);
                         case ManyCase.Driven driven -> driven(driven);
+                        case ManyCase.Tls overTls -> overTls(overTls);
                     };
                 } finally {
                     lab.stepDone();
@@ -214,7 +234,7 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
                 }
             }
 
-            private Process start(ManyServer s, boolean across) throws IOException {
+            private Process start(ManyServer s, boolean across, boolean tls) throws IOException {
                 List<String> command;
                 if (s.echoArgs() == null) {
                     command = Children.pinned(placement.serverCpu(), List.of(many.toString(), "echo", address, "0"));
@@ -222,6 +242,10 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
                     List<String> args = new ArrayList<>(List.of("echo", "--transport", Transport.TCP.cliName(),
                             "--port", "0", "--bind", address));
                     args.addAll(s.echoArgs());
+                    if (tls) {
+                        args.addAll(List.of("--tls", "--cert", identity.certificate().toString(), "--key",
+                                identity.key().toString()));
+                    }
                     command = lab.jvm().command(placement.serverCpu(), "echo-many-" + s.name().toLowerCase(Locale.ROOT),
                             args);
                 }
@@ -238,6 +262,12 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
                 lab.progress(String.format(Locale.ROOT, "many: %s, %,d connections", load.server().label(),
                         load.connections()));
                 return generate(load.server(), ManyLoad.C, load.connections(), 0, new long[1]);
+            }
+
+            private ManyResult.Load overTls(ManyCase.Tls overTls) throws IOException, InterruptedException {
+                lab.progress(String.format(Locale.ROOT, "many: %s over TLS, %,d connections", overTls.server().label(),
+                        overTls.connections()));
+                return generate(overTls.server(), ManyLoad.LOOP_EPOLL, overTls.connections(), 0, new long[1]);
             }
 
             private ManyResult.Load driven(ManyCase.Driven driven) throws IOException, InterruptedException {
@@ -277,8 +307,11 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
                             String.valueOf(WINDOW), "--size", String.valueOf(SIZE), "--rounds",
                             String.valueOf(settings.rounds())));
                     args.addAll(load.loadArgs());
-                    command = lab.jvm().command(placement.clientCpu(), "load-" + load.name().toLowerCase(Locale.ROOT),
-                            args);
+                    if (runningTls) {
+                        args.addAll(List.of("--tls", "--trust", identity.certificate().toString()));
+                    }
+                    command = lab.jvm().command(placement.clientCpu(), "load-" + load.name().toLowerCase(Locale.ROOT)
+                            + (runningTls ? "-tls" : ""), args);
                 }
                 Process generator = new ProcessBuilder(command).start();
                 String what = load.label() + " against " + s.label();
@@ -387,6 +420,12 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
             @Override
             public void close() throws IOException {
                 stopServer();
+                if (identity != null) {
+                    Files.deleteIfExists(identity.certificate());
+                    Files.deleteIfExists(identity.key());
+                    Files.deleteIfExists(identity.certificate().getParent());
+                    identity = null;
+                }
                 if (link != null) {
                     link.close();
                     link = null;
@@ -447,6 +486,8 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
                     far.server().label(), far.connections());
             case ManyCase.Driven driven -> String.format(Locale.ROOT, "%s driving the %s, %d connections",
                     driven.generator().label(), driven.server().label(), driven.connections());
+            case ManyCase.Tls overTls -> String.format(Locale.ROOT, "%s over TLS, %d connections",
+                    overTls.server().label(), overTls.connections());
         };
         return new Series(name(), name, kase instanceof ManyCase.Driven ? Role.LIBRARY : kase.server().role(),
                 Medium.TCP, SIZE);
@@ -484,6 +525,7 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
         List<List<String>> slows = new ArrayList<>();
         List<List<String>> far = new ArrayList<>();
         List<List<String>> generators = new ArrayList<>();
+        List<List<String>> overTls = new ArrayList<>();
         int most = settings.connections().getLast();
         ManyCase.Load cLoad = new ManyCase.Load(ManyServer.C_EPOLL, most);
         if (results.has(cLoad) && results.cases().stream().anyMatch(k -> k instanceof ManyCase.Driven)) {
@@ -498,7 +540,8 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
                 continue;
             }
             switch (results.get(kase)) {
-                case ManyResult.Load r -> (kase instanceof ManyCase.Across ? far : loads).add(List.of(kase.server().label(),
+                case ManyResult.Load r -> (kase instanceof ManyCase.Across ? far : kase instanceof ManyCase.Tls ? overTls
+                        : loads).add(List.of(kase.server().label(),
                         String.format(Locale.ROOT, "%,d", kase.connections()),
                         String.format(Locale.ROOT, "%,.0f [%,.0f-%,.0f]", r.framesPerSecond().median(),
                                 r.framesPerSecond().min(), r.framesPerSecond().max()),
@@ -546,6 +589,16 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
                             + "generator is 'wirespeed load', a FrameClient on one loop thread, checking every echo "
                             + "byte for byte as the C one does; generator CPU: its process's CPU time, all threads, "
                             + "over the measured rounds, per frame and as a share of one CPU")));
+        }
+        if (!overTls.isEmpty()) {
+            tables.add(new Table(String.format(Locale.ROOT, "many over TLS: the same pipelined load over TLS, the "
+                    + "JDK's engine at both ends, generated by the library's client loop; median of %d round(s) after "
+                    + "one; %s (%s)", settings.rounds() - 1, placement, placement.cpus()),
+                    List.of("server", "connections", "frames/s [min-max]", "server CPU ns/frame", "of it kernel", "load CPU",
+                            "p50 us", "p99 us", "p99.9 us", "max us"),
+                    overTls, List.of("the load: 'wirespeed load --tls', a FrameClient over epoll on one loop, "
+                            + "trusting the server's self-signed EC P-256 certificate (made by keytool for the run); "
+                            + "TLS 1.3 as negotiated; Netty: SslHandler with the JDK provider")));
         }
         if (!far.isEmpty()) {
             tables.add(new Table(String.format(Locale.ROOT, "many across a link: the same load, the server in a "
@@ -683,6 +736,24 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
         if (!drives.isEmpty()) {
             findings.add(Finding.target(NAME, "the library's client loop drives the C epoll echo at least 0.9x as "
                     + "fast as the C load generator does, the same load", Rule.atLeast(0.9), drives));
+        }
+        ManyCase.Tls ourTls = new ManyCase.Tls(ManyServer.LOOP_EPOLL, most);
+        ManyCase.Tls nettyTls = new ManyCase.Tls(ManyServer.NETTY, most);
+        if (results.has(ourTls) && results.has(nettyTls)) {
+            String overTls = String.format(Locale.ROOT, "%s over TLS (JDK engines), %,d connections, %s", NAME, most,
+                    placement);
+            findings.add(Finding.target(NAME, "over TLS, the library's event loop costs the server at most 1/1.2 of "
+                    + "Netty's CPU per frame, the JDK's engine each (Netty's over the loop's, at least 1.2x)",
+                    Rule.atLeast(1.2), List.of(new Check(overTls, cpu(results, nettyTls), cpu(results, ourTls)))));
+            ManyResult.Load ours = (ManyResult.Load) results.get(ourTls);
+            ManyResult.Load theirs = (ManyResult.Load) results.get(nettyTls);
+            findings.add(Finding.target(NAME, "over TLS, the library's event loop's latency under that load is no "
+                    + "worse than Netty's at p99 and p99.9", Rule.atMost(1.0), List.of(
+                            new Check(overTls, new Figure(ourTls.server().label() + " p99", ours.p99(), Unit.MICROSECONDS),
+                                    new Figure(nettyTls.server().label() + " p99", theirs.p99(), Unit.MICROSECONDS)),
+                            new Check(overTls, new Figure(ourTls.server().label() + " p99.9", ours.p999(),
+                                    Unit.MICROSECONDS), new Figure(nettyTls.server().label() + " p99.9", theirs.p999(),
+                                            Unit.MICROSECONDS)))));
         }
         ManyCase.Load recorded = new ManyCase.Load(ManyServer.LOOP_EPOLL_JFR, most);
         if (results.has(epoll) && results.has(recorded)) {
