@@ -20,6 +20,8 @@ final class BufferPool {
     static final int MAX_CHUNK_SIZE = (1 << 30) / CHUNKS_PER_SLAB;
 
     private final int chunkSize;
+    /** Slabs on the Java heap rather than direct: for the JDK's TLS engine, whose ciphers copy direct buffers. */
+    private final boolean heap;
     /** Told of each slab, so that other threads see what the pool holds. */
     private final LoopStats stats;
     /** {@code free[0, freeCount)} are the chunks no connection holds. */
@@ -29,8 +31,13 @@ final class BufferPool {
     private int chunks;
 
     BufferPool(int chunkSize, LoopStats stats) {
+        this(chunkSize, stats, false);
+    }
+
+    BufferPool(int chunkSize, LoopStats stats, boolean heap) {
         this.chunkSize = checkChunkSize(chunkSize);
         this.stats = stats;
+        this.heap = heap;
     }
 
     /** {@return {@code chunkSize}, if a multiple of a page from a page to 64 MiB (a slab within 1 GiB)} */
@@ -82,7 +89,8 @@ final class BufferPool {
 
     private void carveSlab() {
         int slabSize = chunkSize * CHUNKS_PER_SLAB;
-        ByteBuffer slab = ByteBuffer.allocateDirect(slabSize + PAGE_SIZE - 1).alignedSlice(PAGE_SIZE);
+        ByteBuffer slab = heap ? ByteBuffer.allocate(slabSize)
+                : ByteBuffer.allocateDirect(slabSize + PAGE_SIZE - 1).alignedSlice(PAGE_SIZE);
         if (free.length < chunks + CHUNKS_PER_SLAB) {
             free = Arrays.copyOf(free, Math.max(free.length * 2, chunks + CHUNKS_PER_SLAB));
         }

@@ -64,9 +64,14 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
     private Connection[] readLater = new Connection[8];
     private Connection[] readLaterSpare = new Connection[8];
     private int readLaterCount;
-    /** The TLS layers' buffers: made at the first TLS connection, sized for its engine's records. */
-    private BufferPool tlsPool;
-    private final LoopStats tlsStats = new LoopStats();
+    /**
+     * The TLS layers' buffers, on the heap and direct, as their engines prefer: each made at the first
+     * connection that wants it, sized for its engine's records.
+     */
+    private BufferPool tlsHeapPool;
+    private BufferPool tlsDirectPool;
+    private final LoopStats tlsHeapStats = new LoopStats();
+    private final LoopStats tlsDirectStats = new LoopStats();
     /** The loop's clock, read once per turn. */
     private long now;
     /** How often idle connections are looked for: a quarter of the shortest idle timeout of any connection so far. */
@@ -89,9 +94,9 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
         return index;
     }
 
-    /** {@return the bytes the loop's pools (chunks, and TLS records) have allocated}, from any thread */
+    /** {@return the bytes the loop's pools (chunks, and TLS records, direct or on the heap) hold}, from any thread */
     long pooledBytes() {
-        return stats.pooledBytes() + tlsStats.pooledBytes();
+        return stats.pooledBytes() + tlsHeapStats.pooledBytes() + tlsDirectStats.pooledBytes();
     }
 
     /** {@return the connections open or closing on this loop; exact on the loop thread} */
@@ -399,11 +404,19 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
             port = inet.getPort();
         }
         SSLEngine engine = owner.tls.newEngine(host, port);
-        if (tlsPool == null) {
-            int record = Math.max(engine.getSession().getPacketBufferSize(), engine.getSession().getApplicationBufferSize());
-            tlsPool = new BufferPool(Math.ceilDiv(record + 1024, BufferPool.PAGE_SIZE) * BufferPool.PAGE_SIZE, tlsStats);
+        boolean direct = owner.tls.directBuffers();
+        BufferPool pool = direct ? tlsDirectPool : tlsHeapPool;
+        int record = Math.max(engine.getSession().getPacketBufferSize(), engine.getSession().getApplicationBufferSize());
+        if (pool == null || pool.chunkSize() < record) { // a smaller pool is left to the layers holding its buffers
+            pool = new BufferPool(Math.ceilDiv(record + 1024, BufferPool.PAGE_SIZE) * BufferPool.PAGE_SIZE,
+                    direct ? tlsDirectStats : tlsHeapStats, !direct);
+            if (direct) {
+                tlsDirectPool = pool;
+            } else {
+                tlsHeapPool = pool;
+            }
         }
-        return new TlsLayer(engine, endpoint, tlsPool, owner.tlsCloseNanos);
+        return new TlsLayer(engine, endpoint, pool, owner.tlsCloseNanos);
     }
 
     /** A TLS connection's socket is open: its handshake starts, watched for its deadline. */

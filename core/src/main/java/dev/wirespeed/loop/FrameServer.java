@@ -159,8 +159,8 @@ public final class FrameServer implements Closeable {
     }
 
     /**
-     * {@return the direct memory the buffer pools of the server's loops hold, in use or not; pools never
-     * shrink}: on a shared group, the whole group's
+     * {@return the memory the buffer pools of the server's loops hold, in use or not (direct, and on the
+     * heap for the JDK's TLS engine); pools never shrink}: on a shared group, the whole group's
      */
     public long pooledBytes() {
         return group.pooledBytes();

@@ -88,7 +88,8 @@ public final class LoopGroup implements Closeable {
         return transport;
     }
 
-    /** {@return the direct memory the loops' buffer pools hold, in use or not; pools never shrink} */
+    /** {@return the memory the loops' buffer pools hold, in use or not (direct, and on the heap for the JDK's
+     * TLS engine); pools never shrink} */
     public long pooledBytes() {
         long sum = 0;
         for (EventLoop loop : loops) {

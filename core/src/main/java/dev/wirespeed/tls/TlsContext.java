@@ -19,4 +19,13 @@ public interface TlsContext {
      * @return a new engine
      */
     SSLEngine newEngine(String peerHost, int peerPort);
+
+    /**
+     * {@return whether the engines work best on direct buffers} (an engine that hands their memory to
+     * native code) or on heap buffers (the JDK's, whose ciphers copy a direct buffer into an array first);
+     * the loop gives each engine the kind it prefers
+     */
+    default boolean directBuffers() {
+        return false;
+    }
 }

@@ -320,18 +320,14 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
                 // The server's CPU time is read as each round's line arrives, so that it covers the measured rounds.
                 CpuTime serverCpuAfterWarmUp = CpuTime.NONE;
                 CpuTime serverCpu = CpuTime.NONE;
-                CpuTime loadCpuAfterWarmUp = CpuTime.NONE;
-                CpuTime loadCpu = CpuTime.NONE;
                 try (BufferedReader out = new BufferedReader(new InputStreamReader(generator.getInputStream(),
                         StandardCharsets.UTF_8))) {
                     for (String line = out.readLine(); line != null; line = out.readLine()) {
                         serverCpu = cpuTime(server.pid());
-                        loadCpu = cpuTime(generator.pid());
                         peakRssKib[0] = Math.max(peakRssKib[0], residentKib(server));
                         ChildReport.Load round = (ChildReport.Load) ChildReports.read(line);
                         if (round.round() == 1) {
                             serverCpuAfterWarmUp = serverCpu;
-                            loadCpuAfterWarmUp = loadCpu;
                         } else {
                             rounds.add(round);
                         }
@@ -357,7 +353,9 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
                         stats(rounds, ChildReport.Load::p999), stats(rounds, ChildReport.Load::max),
                         Stats.of(List.of(serverNsPerFrame)), Stats.of(List.of(kernelShare)),
                         stats(rounds, ChildReport.Load::cpuShare),
-                        Stats.of(List.of((double) (loadCpu.total() - loadCpuAfterWarmUp.total()) / frames)));
+                        // the generator's own CPU, from what it reports of each round: its share of the round's time
+                        Stats.of(List.of(rounds.stream().mapToDouble(r -> r.cpuShare() * r.seconds() * 1e9).sum()
+                                / frames)));
             }
 
             private ManyResult.Idle idle(ManyCase.Idle idle) throws IOException, InterruptedException {

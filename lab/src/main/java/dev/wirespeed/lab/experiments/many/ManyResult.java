@@ -18,8 +18,8 @@ public sealed interface ManyResult {
      *     what a change of the server's own code or of its system calls can and cannot reach
      * @param loadCpuShare the load generator's CPU time over each measured round as a share of its wall
      *     time: near 1, the load and not the server set the rate
-     * @param loadCpuNsPerFrame the load generator process's CPU time (user and system, all its threads) per
-     *     frame over the measured rounds, in nanoseconds
+     * @param loadCpuNsPerFrame the load generator process's CPU time (user and system, all its threads, as it
+     *     reports its share of each round) per frame over the measured rounds, in nanoseconds
      */
     record Load(Stats framesPerSecond, Stats p50, Stats p99, Stats p999, Stats max, Stats serverCpuNsPerFrame,
             Stats serverKernelShare, Stats loadCpuShare, Stats loadCpuNsPerFrame) implements ManyResult {
