@@ -7,18 +7,21 @@ import dev.wirespeed.frame.TruncatedFrameException;
 import dev.wirespeed.io.IdleStrategy;
 import dev.wirespeed.lab.ExitCode;
 import dev.wirespeed.lab.Idle;
+import dev.wirespeed.lab.Ring;
 import dev.wirespeed.lab.Transport;
 import dev.wirespeed.lab.pingpong.Impl;
 import dev.wirespeed.lab.pingpong.NettyPing;
 import dev.wirespeed.lab.pingpong.Percentiles;
 import dev.wirespeed.lab.pingpong.PingLoop;
-import dev.wirespeed.lab.Ring;
 import dev.wirespeed.lab.pingpong.SocketApi;
 import dev.wirespeed.lab.pingpong.Sockets;
 import dev.wirespeed.lab.pingpong.WarmupEnd;
 import dev.wirespeed.lab.result.ChildReport;
 import dev.wirespeed.lab.result.ChildReports;
+import dev.wirespeed.lab.tls.TlsOptions;
+import dev.wirespeed.lab.tls.TlsSockets;
 import dev.wirespeed.testkit.SequenceMismatchException;
+import dev.wirespeed.tls.TlsSettings;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -27,12 +30,13 @@ import java.net.SocketAddress;
 import java.nio.channels.ByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.HdrHistogram.Histogram;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine;
 
 /** {@code wirespeed ping}: round-trip latency to {@code wirespeed echo}, as percentiles. */
 @Command(name = "ping", mixinStandardHelpOptions = true,
@@ -101,6 +105,9 @@ public final class PingCommand implements Callable<Integer> {
     @Option(names = "--hgrm", description = "also write the histogram's percentile distribution (microseconds) here")
     Path hgrm;
 
+    @CommandLine.Mixin
+    TlsOptions tlsOptions;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -109,6 +116,7 @@ public final class PingCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         PrintWriter out = spec.commandLine().getOut();
         SocketAddress address;
+        TlsSettings tls = null;
         try {
             if (count < 1 || warmup < 0 || warmupMs < 0 || warmupMs > 3_600_000 || settleMs < 0 || settleMs > 60_000
                     || size < 0 || size > FrameFormat.DEFAULT_MAX_FRAME_LENGTH || rate < 0) {
@@ -127,8 +135,17 @@ public final class PingCommand implements Callable<Integer> {
             if (idle != null && !impl.spin()) {
                 throw new IllegalArgumentException("--idle " + idle + " needs --impl jdk-spin, native-spin or uring-spin");
             }
-        } catch (IllegalArgumentException e) {
+            if (tlsOptions.on()) {
+                if (impl != Impl.JDK || transport != Transport.TCP) {
+                    throw new IllegalArgumentException("--tls needs --impl jdk --transport tcp: the JDK's SSLSocket");
+                }
+                tls = tlsOptions.client();
+            }
+        } catch (IllegalArgumentException | GeneralSecurityException e) {
             err.println("wirespeed ping: " + e.getMessage());
+            return ExitCode.USAGE;
+        } catch (IOException e) {
+            err.println("wirespeed ping: --trust: " + e.getMessage());
             return ExitCode.USAGE;
         }
         IdleStrategy idleStrategy = (idle == null ? Idle.SPIN : idle).strategy();
@@ -140,7 +157,8 @@ public final class PingCommand implements Callable<Integer> {
                 warmedUp = NettyPing.run(impl.netty(), (InetSocketAddress) address, size, warmup, warmupEnd, count, rate,
                         histogram);
             } else {
-                try (ByteChannel channel = Sockets.connect(address, impl.api(), impl.spin(), idleStrategy, ring)) {
+                try (ByteChannel channel = tls != null ? TlsSockets.connect((InetSocketAddress) address, tls)
+                        : Sockets.connect(address, impl.api(), impl.spin(), idleStrategy, ring)) {
                     PingLoop loop = new PingLoop(channel, size, idleStrategy);
                     warmedUp = loop.run(warmup, warmupEnd, count, rate, histogram);
                 }
