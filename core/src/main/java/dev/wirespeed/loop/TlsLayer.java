@@ -96,7 +96,24 @@ final class TlsLayer implements LendingEndpoint {
                 }
             }
         } catch (SSLException e) {
+            wrapAlert();
             throw described(e);
+        }
+    }
+
+    /**
+     * After a failed handshake: wraps the alert the engine holds (an {@link SSLEngine} that fails keeps it
+     * for the next {@code wrap}), so that the flush before the close tells the peer why (a certificate
+     * refused, no common application protocol) rather than ending its stream without a word.
+     */
+    private void wrapAlert() {
+        try {
+            for (int i = 0; i < 4 && !engine.isOutboundDone()
+                    && engine.getHandshakeStatus() == SSLEngineResult.HandshakeStatus.NEED_WRAP; i++) {
+                wrap(EMPTY);
+            }
+        } catch (SSLException | RuntimeException ignored) {
+            // no alert, then: the peer hears the close alone
         }
     }
 

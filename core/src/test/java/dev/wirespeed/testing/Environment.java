@@ -50,7 +50,9 @@ public final class Environment {
         /** Network namespaces and a veth pair between them: root and {@code ip}. */
         NETWORK_NAMESPACES("netns"),
         /** The {@code git} command, for what the lab reads of its checkout. */
-        GIT("git");
+        GIT("git"),
+        /** The {@code openssl} command, whose {@code s_client} is a TLS peer nobody here wrote. */
+        OPENSSL("openssl");
 
         private final String key;
 

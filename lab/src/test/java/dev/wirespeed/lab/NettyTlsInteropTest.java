@@ -1,0 +1,311 @@
+package dev.wirespeed.lab;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.wirespeed.frame.FrameFormat;
+import dev.wirespeed.loop.Connection;
+import dev.wirespeed.loop.ConnectionHandler;
+import dev.wirespeed.loop.FrameClient;
+import dev.wirespeed.loop.LoopGroup;
+import dev.wirespeed.testing.Seed;
+import dev.wirespeed.testing.TestCertificates;
+import dev.wirespeed.tls.PeerCertificateException;
+import dev.wirespeed.tls.TlsEngineFactory;
+import dev.wirespeed.tls.TlsSettings;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
+import io.netty.handler.ssl.ClientAuth;
+import io.netty.handler.ssl.OpenSsl;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.ssl.SslProvider;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.security.cert.X509Certificate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLHandshakeException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The loop's TLS client against a TLS server nobody here wrote: Netty's {@link SslHandler} in front of a
+ * {@link LengthFieldBasedFrameDecoder} echo of our frames, on Netty's JDK engine and on its OpenSSL
+ * (BoringSSL, from {@code netty-tcnative-boringssl-static}). The client's engine is {@link #engine()}: a
+ * subclass naming another runs every test on it.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class NettyTlsInteropTest {
+    /** The sizes of the echoed frames. */
+    @RegisterExtension
+    static final Seed SEED = Seed.fromPropertyOrNew();
+
+    /** How long any one wait (a handshake, a frame, a close) may take. */
+    private static final long WAIT_SECONDS = 20;
+
+    private final List<AutoCloseable> open = new ArrayList<>();
+
+    /** {@return the engine of our client} */
+    protected TlsEngineFactory engine() {
+        return TlsEngineFactory.jdk();
+    }
+
+    @AfterEach
+    void closeAll() throws Exception {
+        for (int i = open.size() - 1; i >= 0; i--) {
+            open.get(i).close();
+        }
+    }
+
+    /** Skips where the BoringSSL jar of the tests is not for this machine; fails where it is and will not load. */
+    private static void needs(SslProvider provider) {
+        if (provider != SslProvider.OPENSSL) {
+            return;
+        }
+        String os = System.getProperty("os.name").toLowerCase(Locale.ROOT);
+        String arch = System.getProperty("os.arch");
+        Assumptions.assumeTrue(os.equals("linux") && (arch.equals("amd64") || arch.equals("x86_64")),
+                "the tests' netty-tcnative-boringssl-static is for linux-x86_64: os.name=" + os + " os.arch=" + arch);
+        assertTrue(OpenSsl.isAvailable(), () -> "Netty's OpenSSL did not load: " + OpenSsl.unavailabilityCause());
+    }
+
+    /** A Netty server on loopback: its port, and how each of its handshakes ended (the session's protocol and client, or the failure). */
+    private record NettyServer(int port, BlockingQueue<Object> handshakes) {
+    }
+
+    /**
+     * Starts Netty's echo of our frames behind its {@link SslHandler}, as a Netty user would write it, with
+     * the certificate and key {@code identity} and, where {@code requireClientCertificates}, trusting the
+     * test CA for client certificates and requiring one.
+     */
+    private NettyServer netty(SslProvider provider, String identity, boolean requireClientCertificates)
+            throws Exception {
+        needs(provider);
+        SslContextBuilder b = SslContextBuilder.forServer(TestCertificates.key(identity),
+                        TestCertificates.certificates(identity).toArray(X509Certificate[]::new))
+                .sslProvider(provider).protocols("TLSv1.3", "TLSv1.2");
+        if (requireClientCertificates) {
+            b.trustManager(TestCertificates.ca()).clientAuth(ClientAuth.REQUIRE);
+        }
+        SslContext context = b.build();
+        NettyTransport transport = NettyTransport.epollOrNio();
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, transport.handlers());
+        open.add(() -> group.shutdownGracefully(0, WAIT_SECONDS, TimeUnit.SECONDS)
+                .await(WAIT_SECONDS + 5, TimeUnit.SECONDS));
+        BlockingQueue<Object> handshakes = new LinkedBlockingQueue<>();
+        Echo echo = new Echo();
+        Channel server = new ServerBootstrap().group(group).channel(transport.serverChannel())
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        SslHandler tls = context.newHandler(ch.alloc());
+                        tls.handshakeFuture().addListener(f -> {
+                            if (f.isSuccess()) {
+                                var session = tls.engine().getSession();
+                                handshakes.add(session.getProtocol() + " client="
+                                        + (requireClientCertificates ? session.getPeerPrincipal().getName() : "none"));
+                            } else {
+                                handshakes.add(f.cause());
+                            }
+                        });
+                        ch.pipeline().addLast(tls, new LengthFieldBasedFrameDecoder(
+                                FrameFormat.DEFAULT_MAX_FRAME_LENGTH + FrameFormat.HEADER_LENGTH, 4, 4, 0, 0), echo);
+                    }
+                })
+                .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).sync().channel();
+        open.add(() -> server.close().await(WAIT_SECONDS, TimeUnit.SECONDS));
+        return new NettyServer(((InetSocketAddress) server.localAddress()).getPort(), handshakes);
+    }
+
+    /** Writes every frame back, header and all; flushes when the read that brought it is done. */
+    @ChannelHandler.Sharable
+    private static final class Echo extends ChannelInboundHandlerAdapter {
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            ctx.write(msg, ctx.voidPromise());
+        }
+
+        @Override
+        public void channelReadComplete(ChannelHandlerContext ctx) {
+            ctx.flush();
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            ctx.close(); // a handshake's failure is in the handshake future
+        }
+    }
+
+    /** A frame echoed to our client, copied out of the loop's buffer. */
+    private record Echoed(int type, byte[] body) {
+    }
+
+    /** Our client's handler: each echoed frame, and each close's cause. */
+    private static final class Received implements ConnectionHandler {
+        /** A close's cause, or this for a clean close. */
+        static final Throwable CLEAN = new Throwable("clean");
+        final BlockingQueue<Echoed> frames = new LinkedBlockingQueue<>();
+        final BlockingQueue<Throwable> closed = new LinkedBlockingQueue<>();
+
+        @Override
+        public void onFrame(Connection connection, int type, ByteBuffer body) {
+            byte[] copy = new byte[body.remaining()];
+            body.get(copy);
+            frames.add(new Echoed(type, copy));
+        }
+
+        @Override
+        public void onClose(Connection connection, Throwable cause) {
+            closed.add(cause == null ? CLEAN : cause);
+        }
+
+        Throwable nextClose() throws InterruptedException {
+            Throwable t = closed.poll(WAIT_SECONDS, TimeUnit.SECONDS);
+            assertNotNull(t, "no connection closed within " + WAIT_SECONDS + " s");
+            return t;
+        }
+    }
+
+    /** {@return our client on a loop of its own, speaking TLS as {@code tls} says, with our engine} */
+    private FrameClient client(ConnectionHandler handler, TlsSettings.Builder tls) throws Exception {
+        LoopGroup group = LoopGroup.builder().threadName("netty-interop-client").start();
+        open.add(group);
+        FrameClient client = FrameClient.builder(handler).group(group)
+                .tls(tls.engine(engine()).serverName("localhost").build()).build();
+        open.add(client);
+        return client;
+    }
+
+    private static CompletableFuture<Connection> connect(FrameClient client, NettyServer server) {
+        return client.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), server.port()));
+    }
+
+    /** {@return what {@code c}'s handshake agreed, read on its loop} */
+    private static String protocol(Connection c) throws Exception {
+        CompletableFuture<String> protocol = new CompletableFuture<>();
+        c.execute(() -> protocol.complete(c.tlsSession().getProtocol()));
+        return protocol.get(WAIT_SECONDS, TimeUnit.SECONDS);
+    }
+
+    /**
+     * Writes {@code count} frames of random types and sizes (from empty to several TLS records) and checks
+     * each echo, in order, byte for byte.
+     */
+    private static void echoes(Connection c, Received received, Random random, int count) throws Exception {
+        List<Echoed> sent = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            int length = switch (random.nextInt(3)) {
+                case 0 -> random.nextInt(16);
+                case 1 -> random.nextInt(2_000);
+                default -> random.nextInt(40_000);
+            };
+            byte[] body = new byte[length];
+            random.nextBytes(body);
+            sent.add(new Echoed(random.nextInt(), body));
+        }
+        c.execute(() -> {
+            for (Echoed e : sent) {
+                c.writeFrame(e.type(), ByteBuffer.wrap(e.body()));
+            }
+        });
+        for (int i = 0; i < count; i++) {
+            Echoed echoed = received.frames.poll(WAIT_SECONDS, TimeUnit.SECONDS);
+            assertNotNull(echoed, "frame " + i + " of " + count + " not echoed within " + WAIT_SECONDS + " s");
+            assertEquals(sent.get(i).type(), echoed.type(), "type of frame " + i);
+            assertArrayEquals(sent.get(i).body(), echoed.body(), "body of frame " + i);
+        }
+    }
+
+    @ParameterizedTest(name = "Netty on {0}")
+    @EnumSource(value = SslProvider.class, names = {"JDK", "OPENSSL"})
+    void ourClientGetsAThousandFramesOfRandomSizesEchoedByNettysSslHandler(SslProvider provider) throws Exception {
+        NettyServer server = netty(provider, "server", false);
+        Received received = new Received();
+        Connection c = connect(client(received, TestCertificates.trustingTheTestCa()), server)
+                .get(WAIT_SECONDS, TimeUnit.SECONDS);
+        assertEquals("TLSv1.3 client=none", server.handshakes().poll(WAIT_SECONDS, TimeUnit.SECONDS));
+        assertEquals("TLSv1.3", protocol(c));
+        echoes(c, received, new Random(SEED.value()), 1_000);
+        c.execute(c::close); // our close_notify; Netty's SslHandler answers with its own
+        assertEquals(Received.CLEAN, received.nextClose());
+    }
+
+    @ParameterizedTest(name = "Netty on {0}")
+    @EnumSource(value = SslProvider.class, names = {"JDK", "OPENSSL"})
+    void ourClientOverTls12GetsFramesEchoedByNettysSslHandler(SslProvider provider) throws Exception {
+        NettyServer server = netty(provider, "server", false);
+        Received received = new Received();
+        Connection c = connect(client(received, TestCertificates.trustingTheTestCa()
+                .protocols(TlsSettings.Protocol.TLS_1_2)), server).get(WAIT_SECONDS, TimeUnit.SECONDS);
+        assertEquals("TLSv1.2 client=none", server.handshakes().poll(WAIT_SECONDS, TimeUnit.SECONDS));
+        assertEquals("TLSv1.2", protocol(c));
+        echoes(c, received, new Random(SEED.value() + 1), 100);
+    }
+
+    @ParameterizedTest(name = "Netty on {0}")
+    @EnumSource(value = SslProvider.class, names = {"JDK", "OPENSSL"})
+    void ourClientRefusesNettysCertificateForAnotherHostNamingBoth(SslProvider provider) throws Exception {
+        NettyServer server = netty(provider, "other-host", false);
+        Received received = new Received();
+        CompletableFuture<Connection> opening = connect(client(received, TestCertificates.trustingTheTestCa()), server);
+        ExecutionException e = assertThrows(ExecutionException.class, () -> opening.get(WAIT_SECONDS, TimeUnit.SECONDS));
+        PeerCertificateException refusal = assertInstanceOf(PeerCertificateException.class, e.getCause());
+        assertEquals(PeerCertificateException.Problem.WRONG_HOST, refusal.problem());
+        assertTrue(refusal.getMessage().startsWith("server certificate for another host: expected localhost; came "
+                + "CN=example.invalid, names [DNS:example.invalid]"), refusal.getMessage());
+        assertEquals(refusal, received.nextClose(), "our handler hears the same");
+        assertInstanceOf(SSLHandshakeException.class, server.handshakes().poll(WAIT_SECONDS, TimeUnit.SECONDS),
+                "Netty's handshake fails too");
+    }
+
+    @ParameterizedTest(name = "Netty on {0}")
+    @EnumSource(value = SslProvider.class, names = {"JDK", "OPENSSL"})
+    void nettyRequiringClientCertificatesServesOurClientPresentingOne(SslProvider provider) throws Exception {
+        NettyServer server = netty(provider, "server", true);
+        Received received = new Received();
+        Connection c = connect(client(received, TestCertificates.identity("client")), server)
+                .get(WAIT_SECONDS, TimeUnit.SECONDS);
+        assertEquals("TLSv1.3 client=CN=wirespeed test client", server.handshakes().poll(WAIT_SECONDS, TimeUnit.SECONDS));
+        echoes(c, received, new Random(SEED.value() + 2), 100);
+    }
+
+    @ParameterizedTest(name = "Netty on {0}")
+    @EnumSource(value = SslProvider.class, names = {"JDK", "OPENSSL"})
+    void nettyRequiringClientCertificatesRefusesOurClientWithout(SslProvider provider) throws Exception {
+        NettyServer server = netty(provider, "server", true);
+        Received received = new Received();
+        connect(client(received, TestCertificates.trustingTheTestCa()), server);
+        // Over TLS 1.3 our handshake is done before Netty reads our (empty) certificate: its alert then
+        // closes a connection that opened, with the refusal as its cause.
+        assertInstanceOf(SSLException.class, received.nextClose(), "our handler hears the refusal");
+        assertInstanceOf(SSLHandshakeException.class, server.handshakes().poll(WAIT_SECONDS, TimeUnit.SECONDS),
+                "Netty's handshake failed");
+    }
+}
