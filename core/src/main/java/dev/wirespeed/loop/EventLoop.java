@@ -727,10 +727,19 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
             if (opening != null) {
                 opening.completeExceptionally(cause);
             }
-        } else if (reset || stopping || c.inputEnded || !lingering.start(c, now)) {
-            lingering.release(c.channel, reset);
-            if (c.tls != null) {
-                c.tls.release();
+        } else {
+            if (c.tls != null && !reset) {
+                try {
+                    c.tls.closeOutbound(); // a close_notify, as far as the socket takes it: a clean close to the peer
+                } catch (IOException | RuntimeException ignored) {
+                    // the peer then sees an end of stream alone; the connection closes either way
+                }
+            }
+            if (reset || stopping || c.inputEnded || !lingering.start(c, now)) {
+                lingering.release(c.channel, reset);
+                if (c.tls != null) {
+                    c.tls.release();
+                }
             }
         }
         input.releaseInput(c);

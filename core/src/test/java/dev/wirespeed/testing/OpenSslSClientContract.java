@@ -317,6 +317,18 @@ public abstract class OpenSslSClientContract {
     }
 
     @Test
+    void closingTheServerSendsSClientACloseNotify() throws Exception {
+        FrameServer server = server(TestCertificates.identity("server"));
+        SClient s = sClient(server, "-quiet");
+        byte[] sent = randomFrames(new Random(SEED.value()), 3);
+        s.send(sent);
+        recorder.nextOpen();
+        assertArrayEquals(sent, s.read(sent.length), "the echo, byte for byte");
+        server.close(); // every connection closed at once: each with a close_notify, OpenSSL's clean end
+        assertEquals(0, s.exit(), "s_client's exit status; " + s);
+    }
+
+    @Test
     void sClientOverTls12GetsEveryFrameBackByteForByte() throws Exception {
         assertEquals("TLSv1.2 alpn=null client=none", echoesByteForByte(TestCertificates.identity("server"), 50,
                 "-tls1_2"));
