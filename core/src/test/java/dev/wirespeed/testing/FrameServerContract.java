@@ -361,7 +361,7 @@ public abstract class FrameServerContract {
         @Override
         public Peer connect() throws IOException {
             CompletableFuture<Connection> opened = client.connect(address);
-            Peer peer = new Peer(listener.accept());
+            Peer peer = new Peer(accept(opened));
             try {
                 opened.get(20, TimeUnit.SECONDS);
             } catch (InterruptedException | ExecutionException | TimeoutException e) {
@@ -369,6 +369,31 @@ public abstract class FrameServerContract {
                 throw new IOException("the client's connect to " + address + " did not open", e);
             }
             return peer;
+        }
+
+        /** {@return the connection the client is opening, accepted; or the client's failure, at once} */
+        private SocketChannel accept(CompletableFuture<Connection> opened) throws IOException {
+            listener.configureBlocking(false);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (true) {
+                SocketChannel accepted = listener.accept();
+                if (accepted != null) {
+                    accepted.configureBlocking(true);
+                    return accepted;
+                }
+                if (opened.isCompletedExceptionally()) {
+                    throw new IOException("the client's connect to " + address + " failed: " + opened.exceptionNow());
+                }
+                if (System.nanoTime() - deadline > 0) {
+                    throw new IOException("nothing connected to " + address + " within 20 s");
+                }
+                try {
+                    Thread.sleep(1);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IOException("interrupted", e);
+                }
+            }
         }
 
         @Override
