@@ -107,6 +107,8 @@ public final class OpenSslEngine extends SSLEngine implements AutoCloseable {
     private int verifyMode;
     private SSLEngineResult lastWrap;
     private SSLEngineResult lastUnwrap;
+    /** The one-buffer array of {@link #wrap(ByteBuffer, ByteBuffer)} and {@link #unwrap(ByteBuffer, ByteBuffer)}. */
+    private final ByteBuffer[] one = new ByteBuffer[1];
     private final ByteBuffer[] addressed = new ByteBuffer[ADDRESSES];
     private final long[] bases = new long[ADDRESSES];
     private int nextAddress;
@@ -293,6 +295,17 @@ public final class OpenSslEngine extends SSLEngine implements AutoCloseable {
 
     // ---- wrap
 
+    /** As {@link SSLEngine#wrap(ByteBuffer, ByteBuffer)}, without the array the JDK's allocates per call. */
+    @Override
+    public SSLEngineResult wrap(ByteBuffer src, ByteBuffer dst) throws SSLException {
+        one[0] = Objects.requireNonNull(src, "src");
+        try {
+            return wrap(one, 0, 1, dst);
+        } finally {
+            one[0] = null;
+        }
+    }
+
     @Override
     public SSLEngineResult wrap(ByteBuffer[] srcs, int offset, int length, ByteBuffer dst) throws SSLException {
         Objects.checkFromIndexSize(offset, length, srcs.length);
@@ -404,6 +417,17 @@ public final class OpenSslEngine extends SSLEngine implements AutoCloseable {
     }
 
     // ---- unwrap
+
+    /** As {@link SSLEngine#unwrap(ByteBuffer, ByteBuffer)}, without the array the JDK's allocates per call. */
+    @Override
+    public SSLEngineResult unwrap(ByteBuffer src, ByteBuffer dst) throws SSLException {
+        one[0] = Objects.requireNonNull(dst, "dst");
+        try {
+            return unwrap(src, one, 0, 1);
+        } finally {
+            one[0] = null;
+        }
+    }
 
     @Override
     public SSLEngineResult unwrap(ByteBuffer src, ByteBuffer[] dsts, int offset, int length) throws SSLException {
