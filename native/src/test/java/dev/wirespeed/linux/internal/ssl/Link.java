@@ -24,10 +24,10 @@ final class Link {
         final ByteBuffer app;
         final ByteArrayOutputStream received = new ByteArrayOutputStream();
 
-        End(SSLEngine engine, boolean direct) {
+        End(SSLEngine engine, boolean direct, int box) {
             this.engine = engine;
-            this.outbox = allocate(1 << 18, direct);
-            this.inbox = allocate(1 << 18, direct);
+            this.outbox = allocate(box, direct);
+            this.inbox = allocate(box, direct);
             this.app = allocate(engine.getSession().getApplicationBufferSize(), direct);
         }
 
@@ -61,8 +61,14 @@ final class Link {
     int chunk = Integer.MAX_VALUE;
 
     Link(TlsSettings server, TlsSettings client, String host, boolean direct) throws GeneralSecurityException {
-        this.server = new End(server.engine().context(server, false).newEngine(null, -1), direct);
-        this.client = new End(client.engine().context(client, true).newEngine(host, 443), direct);
+        this.server = new End(server.engine().context(server, false).newEngine(null, -1), direct, 1 << 18);
+        this.client = new End(client.engine().context(client, true).newEngine(host, 443), direct, 1 << 18);
+    }
+
+    /** Engines of these contexts, the client's connecting to localhost, with heap buffers of 48 KiB. */
+    Link(dev.wirespeed.tls.TlsContext server, dev.wirespeed.tls.TlsContext client) {
+        this.server = new End(server.newEngine(null, -1), false, 48 << 10);
+        this.client = new End(client.newEngine("localhost", 443), false, 48 << 10);
     }
 
     static ByteBuffer allocate(int n, boolean direct) {
