@@ -230,6 +230,9 @@ public final class OpenSslEngine extends SSLEngine implements AutoCloseable {
 
     /** One {@code SSL_do_handshake}: on to {@link #DONE}, or waiting for the peer, or failed (thrown). */
     private void handshake() throws SSLException {
+        // SSL_get_error reads the thread's error queue: anything left there by another call would read as this
+        // call's failure. The data path keeps the queue empty instead (every failure drains it).
+        LibSsl.clearErrors();
         HANDSHAKING.set(this);
         int rc;
         try {

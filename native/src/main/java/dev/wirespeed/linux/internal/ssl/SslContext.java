@@ -124,6 +124,7 @@ public final class SslContext implements TlsContext {
             throw e;
         }
         this.ctx = c;
+        LibSsl.clearErrors(); // what loading the default trust paths may leave, say
         this.expectedIssuers = "an issuer among " + (settings.trusted() == null
                 ? "the platform's trust (OpenSSL's default paths, " + LibSsl.defaultCertDir() + ")"
                 : issuers(settings.trusted()));

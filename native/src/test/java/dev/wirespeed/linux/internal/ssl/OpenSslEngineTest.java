@@ -500,6 +500,40 @@ class OpenSslEngineTest {
                 });
     }
 
+    @ParameterizedTest(name = "the JDK's {0} asks")
+    @EnumSource(value = Ends.class, names = {"SERVER", "CLIENT"})
+    void aRenegotiationOnTls12IsRefusedWithNoRenegotiation(Ends openssl) throws Exception {
+        Link link = link(openssl.server(), openssl.client(), true, TlsSettings.Protocol.TLS_1_2);
+        link.handshake();
+        Link.End asking = openssl == Ends.SERVER ? link.client : link.server;
+        SSLEngine refusing = link.other(asking).engine;
+        asking.engine.beginHandshake();
+        SSLException e = assertThrows(SSLException.class, () -> {
+            for (int i = 0; i < 10; i++) {
+                link.step(link.client);
+                link.step(link.server);
+                assertFalse(refusing.getHandshakeStatus() == SSLEngineResult.HandshakeStatus.NEED_UNWRAP,
+                        "the OpenSSL end handshakes again");
+            }
+        });
+        assertEquals("(handshake_failure) received handshake warning: no_renegotiation", e.getMessage());
+    }
+
+    @Test
+    void bytesAfterTheCloseNotifyAreNotRead() throws Exception {
+        Link link = link(OPENSSL, OPENSSL, true);
+        link.handshake();
+        link.client.engine.closeOutbound();
+        link.step(link.client);
+        link.step(link.server);
+        assertTrue(link.server.engine.isInboundDone());
+        ByteBuffer more = ByteBuffer.wrap(new byte[] {23, 3, 3, 0, 20, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+            16, 17, 18, 19, 20});
+        SSLEngineResult r = link.server.engine.unwrap(more, ByteBuffer.allocate(100));
+        assertEquals(List.of(SSLEngineResult.Status.CLOSED, 0, 0), List.of(r.getStatus(), r.bytesConsumed(),
+                r.bytesProduced()));
+    }
+
     /** {@return the body lengths of the records in {@code wire}, which holds whole records} */
     static List<Integer> records(ByteBuffer wire) {
         List<Integer> lengths = new ArrayList<>();
