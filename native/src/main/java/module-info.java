@@ -2,7 +2,8 @@
  * wirespeed native: Linux system calls through the Foreign Function and Memory API, with
  * {@code errno} captured on every call. Sockets and pipes ({@link dev.wirespeed.linux}), the event
  * loop's {@code epoll} transport ({@link dev.wirespeed.linux.epoll}) and io_uring
- * ({@link dev.wirespeed.linux.uring}); the system-call layer, the raw rings and the file-read provider
+ * ({@link dev.wirespeed.linux.uring}), and TLS through OpenSSL 3 ({@link dev.wirespeed.linux.tls}); the
+ * system-call layer, OpenSSL's bindings, the raw rings and the file-read provider
  * live in packages the module does not export. Needs {@code --enable-native-access=dev.wirespeed.linux}
  * (or {@code ALL-UNNAMED} on the class path) to run without a warning.
  */
@@ -12,6 +13,7 @@ module dev.wirespeed.linux {
     exports dev.wirespeed.linux;
     exports dev.wirespeed.linux.epoll;
     exports dev.wirespeed.linux.uring;
+    exports dev.wirespeed.linux.tls;
 
     provides dev.wirespeed.io.spi.FileReadProvider with dev.wirespeed.linux.internal.files.LinuxFileReads;
 }

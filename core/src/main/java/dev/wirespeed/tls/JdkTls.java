@@ -140,7 +140,7 @@ final class JdkTls implements TlsEngineFactory {
 
         private static String expectedHost(SSLEngine engine) {
             SSLParameters p = engine.getSSLParameters();
-            return p.getServerNames().isEmpty() ? engine.getPeerHost()
+            return p.getServerNames() == null || p.getServerNames().isEmpty() ? engine.getPeerHost()
                     : ((SNIHostName) p.getServerNames().getFirst()).getAsciiName();
         }
 

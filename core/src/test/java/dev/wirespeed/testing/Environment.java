@@ -41,6 +41,8 @@ public final class Environment {
         EPOLL("epoll"),
         /** A ring opens here: Linux 6.0 or later, io_uring not disabled, not filtered by seccomp. */
         IO_URING("io_uring"),
+        /** OpenSSL 3's {@code libssl.so.3} and {@code libcrypto.so.3}, for the native module's TLS engine. */
+        LIBSSL("libssl"),
         /** {@code cachestat(2)} (Linux 6.5), for reading files straight into arrays. */
         CACHESTAT("cachestat"),
         /** A C compiler, {@code cc}, for the lab's C programs. */

@@ -47,6 +47,6 @@ class EnvironmentTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> Environment.parse("wirespeed.requireFeatures", "io_uring,iouring"));
         assertEquals("wirespeed.requireFeatures=io_uring,iouring: no feature is called 'iouring'; the features: "
-                + "native,epoll,io_uring,cachestat,cc,chromium,netns,git,openssl", e.getMessage());
+                + "native,epoll,io_uring,libssl,cachestat,cc,chromium,netns,git,openssl", e.getMessage());
     }
 }

@@ -1,6 +1,7 @@
 package dev.wirespeed.linux;
 
 import dev.wirespeed.linux.epoll.EpollTransport;
+import dev.wirespeed.linux.tls.OpenSsl;
 import dev.wirespeed.linux.uring.IoUring;
 import dev.wirespeed.linux.uring.IoUringSupport;
 import dev.wirespeed.loop.spi.Poller;
@@ -58,5 +59,11 @@ public final class NativeFeatures {
         Environment.assume(Feature.IO_URING, kernel.accepts(flag), () -> "io_uring on this kernel ("
                 + System.getProperty("os.version") + ") refuses the setup flag " + flag + " to this process; it takes "
                 + kernel.setupFlags());
+    }
+
+    /** Goes on where OpenSSL 3's libraries are found and usable ({@link OpenSsl#isAvailable()}). */
+    public static void assumeOpenSsl() {
+        assumeNative();
+        Environment.assume(Feature.LIBSSL, OpenSsl.isAvailable(), OpenSsl::unavailableReason);
     }
 }

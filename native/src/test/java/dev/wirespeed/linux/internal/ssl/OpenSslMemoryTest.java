@@ -1,0 +1,143 @@
+package dev.wirespeed.linux.internal.ssl;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.wirespeed.linux.NativeFeatures;
+import dev.wirespeed.testing.TestCertificates;
+import dev.wirespeed.tls.TlsContext;
+import dev.wirespeed.tls.TlsSettings;
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import javax.net.ssl.SSLEngine;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * What the engines hold of the C heap, read from glibc's {@code mallinfo2} (the bytes in use in every
+ * arena, and in mapped chunks): engines closed both ways, or dropped and collected, give it back. The
+ * links use heap buffers, so that the JDK's direct buffers (from the same C heap) do not count.
+ */
+class OpenSslMemoryTest {
+    private static final int PAIRS = 1_000;
+
+    @BeforeEach
+    void needsOpenSslAndGlibc() {
+        NativeFeatures.assumeOpenSsl();
+        org.junit.jupiter.api.Assumptions.assumeTrue(MALLINFO2.isPresent(),
+                "glibc's mallinfo2 (2.33 and later) is not in this C library: the C heap is not measured");
+    }
+
+    private static final StructLayout MALLINFO = MemoryLayout.structLayout(ValueLayout.JAVA_LONG.withName("arena"),
+            ValueLayout.JAVA_LONG.withName("ordblks"), ValueLayout.JAVA_LONG.withName("smblks"),
+            ValueLayout.JAVA_LONG.withName("hblks"), ValueLayout.JAVA_LONG.withName("hblkhd"),
+            ValueLayout.JAVA_LONG.withName("usmblks"), ValueLayout.JAVA_LONG.withName("fsmblks"),
+            ValueLayout.JAVA_LONG.withName("uordblks"), ValueLayout.JAVA_LONG.withName("fordblks"),
+            ValueLayout.JAVA_LONG.withName("keepcost"));
+
+    @SuppressWarnings("restricted")
+    private static final Optional<MethodHandle> MALLINFO2 = Linker.nativeLinker().defaultLookup().find("mallinfo2")
+            .map(f -> Linker.nativeLinker().downcallHandle(f, FunctionDescriptor.of(MALLINFO)));
+    /** {@return the C heap's bytes in use: {@code uordblks + hblkhd}} */
+    private static long inUse() throws Throwable {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment info = (MemorySegment) MALLINFO2.orElseThrow().invokeExact((java.lang.foreign.SegmentAllocator) arena);
+            return info.get(ValueLayout.JAVA_LONG, 7 * 8) + info.get(ValueLayout.JAVA_LONG, 4 * 8);
+        }
+    }
+
+    private static final TlsContext SERVER;
+    private static final TlsContext CLIENT;
+
+    static {
+        TlsContext server = null;
+        TlsContext client = null;
+        if (LibSsl.UNUSABLE == null) {
+            try {
+                server = OpenSslTls.INSTANCE.context(TestCertificates.identity("server").engine(OpenSslTls.INSTANCE)
+                        .build(), false);
+                client = OpenSslTls.INSTANCE.context(TestCertificates.trustingTheTestCa().engine(OpenSslTls.INSTANCE)
+                        .build(), true);
+            } catch (java.security.GeneralSecurityException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+        SERVER = server;
+        CLIENT = client;
+    }
+
+    /** {@return two engines after a handshake and {@code bytes} each way} */
+    private static Link pair(int bytes) throws Exception {
+        Link link = new Link(SERVER, CLIENT);
+        link.handshake();
+        link.send(link.client, new byte[bytes], bytes);
+        link.send(link.server, new byte[bytes], bytes);
+        return link;
+    }
+
+    @ParameterizedTest(name = "after {0} bytes each way")
+    @ValueSource(ints = {100, 20_000})
+    void enginesClosedBothWaysGiveTheirMemoryBack(int bytes) throws Throwable {
+        for (int i = 0; i < 100; i++) {
+            close(pair(bytes));
+        }
+        long before = inUse();
+        List<Link> open = new ArrayList<>();
+        for (int i = 0; i < PAIRS; i++) {
+            open.add(pair(bytes));
+        }
+        long held = inUse() - before;
+        for (Link link : open) {
+            close(link);
+        }
+        long after = inUse() - before;
+        System.out.println("OpenSslMemoryTest: " + PAIRS + " pairs of engines after a handshake and " + bytes
+                + " bytes each way (in one wrap) hold "
+                + held + " bytes of the C heap (" + held / (2 * PAIRS) + " per engine); closed both ways, " + after);
+        assertTrue(held > 2L * PAIRS * 1_000, "the engines hold at least 1 KB each: held=" + held);
+        assertTrue(after < held / 10, "closed engines gave back all but " + after + " of " + held + " bytes");
+    }
+
+    @Test
+    void enginesDroppedOpenAreFreedOnceCollected() throws Throwable {
+        for (int i = 0; i < 100; i++) {
+            close(pair(20_000));
+        }
+        long before = inUse();
+        List<Link> open = new ArrayList<>();
+        for (int i = 0; i < PAIRS; i++) {
+            open.add(pair(20_000));
+        }
+        long held = inUse() - before;
+        open.clear();
+        long left = held;
+        for (int i = 0; i < 100 && left >= held / 10; i++) {
+            System.gc();
+            Thread.sleep(50);
+            left = inUse() - before;
+        }
+        assertTrue(left < held / 10, "the cleaner freed all but " + left + " of " + held + " bytes within 5 s of GCs");
+    }
+
+    private static void close(Link link) throws Exception {
+        link.client.engine.closeOutbound();
+        link.server.engine.closeOutbound();
+        for (int i = 0; i < 4; i++) {
+            link.step(link.client);
+            link.step(link.server);
+        }
+        for (SSLEngine e : List.of(link.client.engine, link.server.engine)) {
+            assertTrue(((OpenSslEngine) e).isReleased(), e.toString());
+        }
+    }
+}
