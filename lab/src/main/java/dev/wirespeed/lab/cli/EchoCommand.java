@@ -209,7 +209,8 @@ public final class EchoCommand implements Callable<Integer> {
             if (tlsOptions.on()) {
                 TlsSettings tls = tlsOptions.server(err);
                 ssl = SslContextBuilder.forServer(tls.privateKey(), tls.certificateChain().toArray(new X509Certificate[0]))
-                        .sslProvider(SslProvider.JDK).protocols("TLSv1.3", "TLSv1.2").build();
+                        .sslProvider(tlsOptions.openssl() ? SslProvider.OPENSSL : SslProvider.JDK)
+                        .protocols("TLSv1.3", "TLSv1.2").build();
             }
             NettyEcho.serve(address, loops, maxFrame, bound -> {
                 err.println(Listening.line(bound));

@@ -1,5 +1,6 @@
 package dev.wirespeed.lab.tls;
 
+import dev.wirespeed.linux.tls.OpenSsl;
 import dev.wirespeed.tls.Pem;
 import dev.wirespeed.tls.TlsEngineFactory;
 import dev.wirespeed.tls.TlsSettings;
@@ -34,8 +35,8 @@ public final class TlsOptions {
             + "server's own for a self-signed one); the host name checked is localhost")
     Path trust;
 
-    @Option(names = "--tls-engine", defaultValue = "jdk", description = "with --tls: jdk (the JDK's SSLEngine) "
-            + "(default ${DEFAULT-VALUE})")
+    @Option(names = "--tls-engine", defaultValue = "jdk", description = "with --tls: jdk (the JDK's SSLEngine) or "
+            + "openssl (OpenSSL 3 through FFM; Netty's echo: its OpenSSL provider, BoringSSL) (default ${DEFAULT-VALUE})")
     String engine;
 
     /** {@return whether {@code --tls} was given} */
@@ -43,12 +44,27 @@ public final class TlsOptions {
         return tls;
     }
 
-    /** {@return the engine {@code --tls-engine} names} */
+    /**
+     * {@return the engine {@code --tls-engine} names}
+     *
+     * @throws IllegalArgumentException for another name, or OpenSSL where it is unusable (saying why)
+     */
     public TlsEngineFactory engine() {
         return switch (engine) {
             case "jdk" -> TlsEngineFactory.jdk();
-            default -> throw new IllegalArgumentException("--tls-engine " + engine + ": use jdk");
+            case "openssl" -> {
+                if (!OpenSsl.isAvailable()) {
+                    throw new IllegalArgumentException("--tls-engine openssl: " + OpenSsl.unavailableReason());
+                }
+                yield OpenSsl.engine();
+            }
+            default -> throw new IllegalArgumentException("--tls-engine " + engine + ": use jdk or openssl");
         };
+    }
+
+    /** {@return whether {@code --tls-engine openssl} was given} */
+    public boolean openssl() {
+        return "openssl".equals(engine);
     }
 
     /**

@@ -156,9 +156,16 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
             cases.add(new ManyCase.Driven(generator, settings.connections().getLast()));
         }
         if (ManyLoad.LOOP_EPOLL.unavailable() == null) {
-            for (ManyServer server : OVER_TLS) {
-                if (server.unavailable() == null) {
-                    cases.add(new ManyCase.Tls(server, settings.connections().getLast()));
+            for (boolean openssl : List.of(false, true)) {
+                if (openssl && !dev.wirespeed.linux.tls.OpenSsl.isAvailable()) {
+                    lab.note("many over TLS: the OpenSSL rows skipped: " + dev.wirespeed.linux.tls.OpenSsl
+                            .unavailableReason());
+                    continue;
+                }
+                for (ManyServer server : OVER_TLS) {
+                    if (server.unavailable() == null) {
+                        cases.add(new ManyCase.Tls(server, settings.connections().getLast(), openssl));
+                    }
                 }
             }
         }
@@ -187,6 +194,8 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
             private ManyServer running;
             private boolean runningAcross;
             private boolean runningTls;
+            /** The TLS engine of the running server and of its load: OpenSSL, else the JDK's. */
+            private boolean runningOpenssl;
             /** The TLS cases' identity, made at the first of them. */
             private SelfSigned identity;
             private Process server;
@@ -200,8 +209,9 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
             public ManyResult run(ManyCase kase) throws IOException, InterruptedException {
                 boolean across = kase instanceof ManyCase.Across;
                 boolean tls = kase instanceof ManyCase.Tls;
+                boolean openssl = kase instanceof ManyCase.Tls t && t.openssl();
                 if (kase instanceof ManyCase.Idle || kase.server() != running || across != runningAcross
-                        || tls != runningTls) {
+                        || tls != runningTls || openssl != runningOpenssl) {
                     stopServer(); // an idle case gets a server of its own, its memory untouched by loads
                     if (across && link == null) {
                         link = VethLink.open(note -> { }).orElseThrow(() -> new IOException(
@@ -211,6 +221,7 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
                     if (tls && identity == null) {
                         identity = SelfSigned.create(Files.createTempDirectory("wirespeed-many-tls"));
                     }
+                    runningOpenssl = openssl;
                     server = start(kase.server(), across, tls);
                     running = kase.server();
                     runningAcross = across;
@@ -244,7 +255,7 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
                     args.addAll(s.echoArgs());
                     if (tls) {
                         args.addAll(List.of("--tls", "--cert", identity.certificate().toString(), "--key",
-                                identity.key().toString()));
+                                identity.key().toString(), "--tls-engine", runningOpenssl ? "openssl" : "jdk"));
                     }
                     command = lab.jvm().command(placement.serverCpu(), "echo-many-" + s.name().toLowerCase(Locale.ROOT),
                             args);
@@ -265,8 +276,8 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
             }
 
             private ManyResult.Load overTls(ManyCase.Tls overTls) throws IOException, InterruptedException {
-                lab.progress(String.format(Locale.ROOT, "many: %s over TLS, %,d connections", overTls.server().label(),
-                        overTls.connections()));
+                lab.progress(String.format(Locale.ROOT, "many: %s over TLS (%s engines), %,d connections",
+                        overTls.server().label(), overTls.engine(), overTls.connections()));
                 return generate(overTls.server(), ManyLoad.LOOP_EPOLL, overTls.connections(), 0, new long[1]);
             }
 
@@ -308,7 +319,8 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
                             String.valueOf(settings.rounds())));
                     args.addAll(load.loadArgs());
                     if (runningTls) {
-                        args.addAll(List.of("--tls", "--trust", identity.certificate().toString()));
+                        args.addAll(List.of("--tls", "--trust", identity.certificate().toString(), "--tls-engine",
+                                runningOpenssl ? "openssl" : "jdk"));
                     }
                     command = lab.jvm().command(placement.clientCpu(), "load-" + load.name().toLowerCase(Locale.ROOT)
                             + (runningTls ? "-tls" : ""), args);
@@ -484,8 +496,8 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
                     far.server().label(), far.connections());
             case ManyCase.Driven driven -> String.format(Locale.ROOT, "%s driving the %s, %d connections",
                     driven.generator().label(), driven.server().label(), driven.connections());
-            case ManyCase.Tls overTls -> String.format(Locale.ROOT, "%s over TLS, %d connections",
-                    overTls.server().label(), overTls.connections());
+            case ManyCase.Tls overTls -> String.format(Locale.ROOT, "%s over TLS (%s engines), %d connections",
+                    overTls.server().label(), overTls.engine(), overTls.connections());
         };
         return new Series(name(), name, kase instanceof ManyCase.Driven ? Role.LIBRARY : kase.server().role(),
                 Medium.TCP, SIZE);
@@ -539,7 +551,8 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
             }
             switch (results.get(kase)) {
                 case ManyResult.Load r -> (kase instanceof ManyCase.Across ? far : kase instanceof ManyCase.Tls ? overTls
-                        : loads).add(List.of(kase.server().label(),
+                        : loads).add(List.of(kase instanceof ManyCase.Tls t ? t.server().label() + ", " + t.engine()
+                                + " engine" : kase.server().label(),
                         String.format(Locale.ROOT, "%,d", kase.connections()),
                         String.format(Locale.ROOT, "%,.0f [%,.0f-%,.0f]", r.framesPerSecond().median(),
                                 r.framesPerSecond().min(), r.framesPerSecond().max()),
@@ -589,14 +602,16 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
                             + "over the measured rounds, per frame and as a share of one CPU")));
         }
         if (!overTls.isEmpty()) {
-            tables.add(new Table(String.format(Locale.ROOT, "many over TLS: the same pipelined load over TLS, the "
-                    + "JDK's engine at both ends, generated by the library's client loop; median of %d round(s) after "
+            tables.add(new Table(String.format(Locale.ROOT, "many over TLS: the same pipelined load over TLS, one kind of "
+                    + "engine at both ends, generated by the library's client loop; median of %d round(s) after "
                     + "one; %s (%s)", settings.rounds() - 1, placement, placement.cpus()),
                     List.of("server", "connections", "frames/s [min-max]", "server CPU ns/frame", "of it kernel", "load CPU",
                             "p50 us", "p99 us", "p99.9 us", "max us"),
                     overTls, List.of("the load: 'wirespeed load --tls', a FrameClient over epoll on one loop, "
                             + "trusting the server's self-signed EC P-256 certificate (made by keytool for the run); "
-                            + "TLS 1.3 as negotiated; Netty: SslHandler with the JDK provider")));
+                            + "TLS 1.3 as negotiated; JDK engine: the JDK's SSLEngine (Netty's JDK provider); OpenSSL "
+                            + "engine: the library's OpenSSL 3 through FFM, Netty's OpenSSL provider (BoringSSL from "
+                            + "netty-tcnative-boringssl-static)")));
         }
         if (!far.isEmpty()) {
             tables.add(new Table(String.format(Locale.ROOT, "many across a link: the same load, the server in a "
@@ -735,18 +750,22 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
             findings.add(Finding.target(NAME, "the library's client loop drives the C epoll echo at least 0.9x as "
                     + "fast as the C load generator does, the same load", Rule.atLeast(0.9), drives));
         }
-        ManyCase.Tls ourTls = new ManyCase.Tls(ManyServer.LOOP_EPOLL, most);
-        ManyCase.Tls nettyTls = new ManyCase.Tls(ManyServer.NETTY, most);
-        if (results.has(ourTls) && results.has(nettyTls)) {
-            String overTls = String.format(Locale.ROOT, "%s over TLS (JDK engines), %,d connections, %s", NAME, most,
-                    placement);
+        for (boolean openssl : List.of(false, true)) {
+            ManyCase.Tls ourTls = new ManyCase.Tls(ManyServer.LOOP_EPOLL, most, openssl);
+            ManyCase.Tls nettyTls = new ManyCase.Tls(ManyServer.NETTY, most, openssl);
+            if (!results.has(ourTls) || !results.has(nettyTls)) {
+                continue;
+            }
+            String engine = ourTls.engine();
+            String overTls = String.format(Locale.ROOT, "%s over TLS (%s engines), %,d connections, %s", NAME, engine,
+                    most, placement);
             findings.add(Finding.target(NAME, "over TLS, the library's event loop costs the server at most 1/1.2 of "
-                    + "Netty's CPU per frame, the JDK's engine each (Netty's over the loop's, at least 1.2x)",
+                    + "Netty's CPU per frame, the " + engine + " engine each (Netty's over the loop's, at least 1.2x)",
                     Rule.atLeast(1.2), List.of(new Check(overTls, cpu(results, nettyTls), cpu(results, ourTls)))));
             ManyResult.Load ours = (ManyResult.Load) results.get(ourTls);
             ManyResult.Load theirs = (ManyResult.Load) results.get(nettyTls);
             findings.add(Finding.target(NAME, "over TLS, the library's event loop's latency under that load is no "
-                    + "worse than Netty's at p99 and p99.9", Rule.atMost(1.0), List.of(
+                    + "worse than Netty's at p99 and p99.9, the " + engine + " engine each", Rule.atMost(1.0), List.of(
                             new Check(overTls, new Figure(ourTls.server().label() + " p99", ours.p99(), Unit.MICROSECONDS),
                                     new Figure(nettyTls.server().label() + " p99", theirs.p99(), Unit.MICROSECONDS)),
                             new Check(overTls, new Figure(ourTls.server().label() + " p99.9", ours.p999(),

@@ -258,6 +258,12 @@ public final class SslContext implements TlsContext {
         return new OpenSslEngine(this, peerHost, peerPort);
     }
 
+    /** {@return true: OpenSSL reads and writes a direct buffer where it lies, a heap one through a copy} */
+    @Override
+    public boolean directBuffers() {
+        return true;
+    }
+
     @Override
     public String toString() {
         return "SslContext[" + (client ? "client" : "server") + " " + settings + "]";
