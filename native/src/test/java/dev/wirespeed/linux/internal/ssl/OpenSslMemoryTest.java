@@ -26,10 +26,14 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * What the engines hold of the C heap, read from glibc's {@code mallinfo2} (the bytes in use in every
  * arena, and in mapped chunks): engines closed both ways, or dropped and collected, give it back. The
- * links use heap buffers, so that the JDK's direct buffers (from the same C heap) do not count.
+ * links use heap buffers, so that the JDK's direct buffers (from the same C heap) do not count. The
+ * figures printed are the engines' footprint on this machine's OpenSSL, give or take the JVM's own
+ * movements of the C heap.
  */
 class OpenSslMemoryTest {
     private static final int PAIRS = 1_000;
+    /** Pairs made and closed before measuring, so that the JIT's own use of the C heap has mostly settled. */
+    private static final int WARM_PAIRS = 300;
 
     @BeforeEach
     void needsOpenSslAndGlibc() {
@@ -88,7 +92,7 @@ class OpenSslMemoryTest {
     @ParameterizedTest(name = "after {0} bytes each way")
     @ValueSource(ints = {100, 20_000})
     void enginesClosedBothWaysGiveTheirMemoryBack(int bytes) throws Throwable {
-        for (int i = 0; i < 100; i++) {
+        for (int i = 0; i < WARM_PAIRS; i++) {
             close(pair(bytes));
         }
         long before = inUse();
@@ -105,12 +109,14 @@ class OpenSslMemoryTest {
                 + " bytes each way (in one wrap) hold "
                 + held + " bytes of the C heap (" + held / (2 * PAIRS) + " per engine); closed both ways, " + after);
         assertTrue(held > 2L * PAIRS * 1_000, "the engines hold at least 1 KB each: held=" + held);
-        assertTrue(after < held / 10, "closed engines gave back all but " + after + " of " + held + " bytes");
+        // The JVM's own use of the C heap (the JIT's arenas) moves by megabytes meanwhile: half is the bound a
+        // leak of the SSL or of its buffers (two thirds of an engine after 20 KB) would cross.
+        assertTrue(after < held / 2, "closed engines gave back all but " + after + " of " + held + " bytes");
     }
 
     @Test
     void enginesDroppedOpenAreFreedOnceCollected() throws Throwable {
-        for (int i = 0; i < 100; i++) {
+        for (int i = 0; i < WARM_PAIRS; i++) {
             close(pair(20_000));
         }
         long before = inUse();
@@ -121,12 +127,12 @@ class OpenSslMemoryTest {
         long held = inUse() - before;
         open.clear();
         long left = held;
-        for (int i = 0; i < 100 && left >= held / 10; i++) {
+        for (int i = 0; i < 100 && left >= held / 2; i++) {
             System.gc();
             Thread.sleep(50);
             left = inUse() - before;
         }
-        assertTrue(left < held / 10, "the cleaner freed all but " + left + " of " + held + " bytes within 5 s of GCs");
+        assertTrue(left < held / 2, "the cleaner freed all but " + left + " of " + held + " bytes within 5 s of GCs");
     }
 
     private static void close(Link link) throws Exception {
