@@ -701,6 +701,7 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
             return;
         }
         Connection.State was = c.state;
+        boolean releaseTls = false; // after the handler's onClose, which may still ask for the TLS session
         c.state = Connection.State.CLOSED;
         // Counted out before the socket closes, so that a peer seeing the close finds the count exact.
         int slot = c.slot;
@@ -712,9 +713,7 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
         if (was == Connection.State.CONNECTING || was == Connection.State.HANDSHAKING) {
             forgetOpening(c); // never opened: no lingering, and its client's future fails
             lingering.release(c.channel, reset || was == Connection.State.CONNECTING);
-            if (c.tls != null) {
-                c.tls.release();
-            }
+            releaseTls = c.tls != null;
             if (cause == null) {
                 String why = stopping ? "the loop group closed" : "its " + (c.opening != null ? "client" : "server")
                         + " closed";
@@ -737,14 +736,15 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
             }
             if (reset || stopping || c.inputEnded || !lingering.start(c, now)) {
                 lingering.release(c.channel, reset);
-                if (c.tls != null) {
-                    c.tls.release();
-                }
+                releaseTls = c.tls != null;
             }
         }
         input.releaseInput(c);
         output.discard(c);
         tellClosed(c, cause);
+        if (releaseTls) {
+            c.tls.release(); // a lingering one's, when its lingering ends
+        }
     }
 
     private void tellClosed(Connection c, Throwable cause) {

@@ -48,6 +48,8 @@ final class TlsLayer implements LendingEndpoint {
     private boolean established;
     /** A post-handshake message (a TLS 1.3 key update) wants a wrap. */
     private boolean wantsWrap;
+    /** {@link #release()} closed the engine. */
+    private boolean engineClosed;
 
     TlsLayer(SSLEngine engine, Endpoint raw, BufferPool pool, long closeNanos) {
         this.engine = engine;
@@ -417,8 +419,20 @@ final class TlsLayer implements LendingEndpoint {
         flush();
     }
 
-    /** Gives every buffer back: at the connection's close. */
+    /**
+     * Gives every buffer back and lets the engine go: at the connection's close. An engine that holds
+     * memory of its own beside the JVM's (OpenSSL's) and is {@link AutoCloseable} is closed here, on the
+     * loop's thread, rather than left to a collection.
+     */
     void release() {
+        if (engine instanceof AutoCloseable closeable && !engineClosed) {
+            engineClosed = true;
+            try {
+                closeable.close();
+            } catch (Exception ignored) {
+                // the engine is done with either way; its own cleaner is the backstop
+            }
+        }
         if (netIn != null) {
             pool.give(netIn);
         }
