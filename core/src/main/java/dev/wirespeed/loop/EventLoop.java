@@ -7,18 +7,14 @@ import dev.wirespeed.loop.spi.LoopTransport;
 import dev.wirespeed.loop.spi.Poller;
 import java.io.IOException;
 import java.net.ConnectException;
-import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.net.SocketTimeoutException;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLException;
 
 /**
@@ -36,9 +32,8 @@ import javax.net.ssl.SSLException;
  * is set and due, a sweep for idle connections, and the lingering sockets past their deadline.
  *
  * <p>{@code conns[0, count)} are the connecting, handshaking, open and closing connections, each knowing
- * its slot; {@code opening[0, openingCount)} the connecting and handshaking ones, each knowing its
- * {@code openSlot} and its deadline; {@code readLater[0, readLaterCount)} the connections whose TLS holds
- * input the poller will not announce.
+ * its slot; {@link Openings} watches the connecting and handshaking ones' deadlines, {@link HeldInput}
+ * the connections whose TLS holds input the poller will not announce.
  */
 final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
     private final LoopGroup group;
@@ -59,19 +54,9 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
 
     private Connection[] conns = new Connection[64];
     private int count;
-    private Connection[] opening = new Connection[8];
-    private int openingCount;
-    private Connection[] readLater = new Connection[8];
-    private Connection[] readLaterSpare = new Connection[8];
-    private int readLaterCount;
-    /**
-     * The TLS layers' buffers, on the heap and direct, as their engines prefer: each made at the first
-     * connection that wants it, sized for its engine's records.
-     */
-    private BufferPool tlsHeapPool;
-    private BufferPool tlsDirectPool;
-    private final LoopStats tlsHeapStats = new LoopStats();
-    private final LoopStats tlsDirectStats = new LoopStats();
+    private final Openings opening = new Openings();
+    private final HeldInput held;
+    private final TlsLayers tlsLayers = new TlsLayers();
     /** The loop's clock, read once per turn. */
     private long now;
     /** How often idle connections are looked for: a quarter of the shortest idle timeout of any connection so far. */
@@ -86,6 +71,7 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
         this.idle = config.idle;
         BufferPool pool = new BufferPool(config.chunkSize, stats);
         this.input = new FrameAssembler(pool, this);
+        this.held = new HeldInput(input);
         this.output = new Outbound(pool, poller, this, this);
         this.lingering = new Lingering(poller, pool);
     }
@@ -96,7 +82,7 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
 
     /** {@return the bytes the loop's pools (chunks, and TLS records, direct or on the heap) hold}, from any thread */
     long pooledBytes() {
-        return stats.pooledBytes() + tlsHeapStats.pooledBytes() + tlsDirectStats.pooledBytes();
+        return stats.pooledBytes() + tlsLayers.pooledBytes();
     }
 
     /** {@return the connections open or closing on this loop; exact on the loop thread} */
@@ -123,106 +109,9 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
         void accept(EventLoop loop);
     }
 
-    /** Work to run on the loop's thread, which may fail with an {@link IOException}. */
-    interface LoopTask {
-        void run() throws IOException;
-    }
-
-    /**
-     * Runs {@code task} on this loop's thread and waits for it: at once if called there.
-     *
-     * @throws IOException what the task threw
-     * @throws IllegalStateException if the loop group is closed, or the wait was interrupted
-     */
-    void onLoop(LoopTask task) throws IOException {
-        if (Thread.currentThread() == thread) {
-            task.run();
-            return;
-        }
-        CompletableFuture<Void> done = new CompletableFuture<>();
-        try {
-            execute(() -> {
-                try {
-                    task.run();
-                    done.complete(null);
-                } catch (IOException | RuntimeException e) {
-                    done.completeExceptionally(e);
-                }
-            });
-            if (!await(done)) {
-                throw new IllegalStateException("the loop group closed before loop " + index + " ran the task");
-            }
-        } catch (RejectedExecutionException e) {
-            throw new IllegalStateException("the loop group is closed; loop " + index, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for loop " + index, e);
-        } catch (ExecutionException e) {
-            switch (e.getCause()) {
-                case IOException io -> throw io;
-                case RuntimeException r -> throw r;
-                default -> throw new IllegalStateException(e.getCause());
-            }
-        }
-    }
-
-    /**
-     * Runs {@code task} on this loop's thread: at once if called there; else queued, and waited for
-     * unless the caller is another loop's thread (two loops waiting for each other would never wake).
-     * Nothing if the loop has stopped: its end closed everything.
-     */
-    void onLoopQuietly(Runnable task) {
-        if (Thread.currentThread() == thread) {
-            task.run();
-            return;
-        }
-        CompletableFuture<Void> done = new CompletableFuture<>();
-        try {
-            execute(() -> {
-                try {
-                    task.run();
-                } finally {
-                    done.complete(null);
-                }
-            });
-        } catch (RejectedExecutionException e) {
-            return;
-        }
-        if (group.current() == null) {
-            boolean interrupted = false;
-            while (true) {
-                try {
-                    await(done);
-                    break;
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                } catch (ExecutionException e) {
-                    break; // the task's failure went to the loop's uncaught-exception handler
-                }
-            }
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
-
-    /**
-     * Waits for a task given to {@link #execute}; {@return false if the loop ended without running it}
-     * (given just as the loop stopped)
-     */
-    private boolean await(CompletableFuture<Void> done) throws InterruptedException, ExecutionException {
-        boolean sawEnd = false;
-        while (true) {
-            try {
-                done.get(50, TimeUnit.MILLISECONDS);
-                return true;
-            } catch (TimeoutException e) {
-                if (sawEnd) {
-                    return false; // a wait past the loop's last tasks
-                }
-                sawEnd = ended;
-            }
-        }
+    /** {@return whether the loop has closed everything and run its last tasks}, from any thread */
+    boolean ended() {
+        return ended;
     }
 
     @Override
@@ -272,14 +161,14 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
                 } else {
                     ready = poller.poll(0, this);
                 }
-                if (readLaterCount > 0) { // TLS input held past a turn's budget: read as a readiness would
-                    ready += readLaterCount;
-                    readHeld();
+                if (held.count() > 0) { // TLS input held past a turn's budget: read as a readiness would
+                    ready += held.count();
+                    held.read(now);
                 }
                 output.flushDirty(now);
                 now = System.nanoTime();
-                if (openingCount > 0) {
-                    expireOpenings();
+                if (opening.count() > 0) {
+                    opening.expire(now, this);
                 }
                 if (now - nextSweep >= 0) {
                     sweepIdle();
@@ -317,13 +206,10 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
     }
 
     private long pollTimeoutMillis() {
-        if (readLaterCount > 0) {
+        if (held.count() > 0) {
             return 0; // TLS input is held: read it at once
         }
-        long wake = nextSweep;
-        for (int i = 0; i < openingCount; i++) {
-            wake = Math.min(wake, opening[i].openDeadline);
-        }
+        long wake = Math.min(nextSweep, opening.earliest());
         long millis = wake == Long.MAX_VALUE ? -1 // no limit
                 : Math.max(1, TimeUnit.NANOSECONDS.toMillis(wake - System.nanoTime()) + 1);
         if (lingering.count() > 0) { // lingering sockets close at their deadline, give or take this
@@ -375,7 +261,7 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
     /** Takes over a connection {@code owner} accepted and counted: called on this loop's thread. */
     void adopt(Endpoint endpoint, Owner owner, long id) {
         SocketAddress remote = endpoint.remoteAddress();
-        Connection c = new Connection(this, output, endpoint, owner, id, remote, tlsFor(owner, endpoint, remote, false));
+        Connection c = new Connection(this, output, endpoint, owner, id, remote, tlsLayers.layerFor(owner, endpoint, remote, false));
         try {
             poller.register(endpoint, c, Poller.READ);
         } catch (IOException e) {
@@ -392,37 +278,10 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
         }
     }
 
-    /** {@return the TLS layer of a new connection of {@code owner}, or null for plaintext} */
-    private TlsLayer tlsFor(Owner owner, Endpoint endpoint, SocketAddress remote, boolean client) {
-        if (owner.tls == null) {
-            return null;
-        }
-        String host = null;
-        int port = -1;
-        if (remote instanceof InetSocketAddress inet) {
-            host = client ? inet.getHostString() : inet.getAddress().getHostAddress();
-            port = inet.getPort();
-        }
-        SSLEngine engine = owner.tls.newEngine(host, port);
-        boolean direct = owner.tls.directBuffers();
-        BufferPool pool = direct ? tlsDirectPool : tlsHeapPool;
-        int record = Math.max(engine.getSession().getPacketBufferSize(), engine.getSession().getApplicationBufferSize());
-        if (pool == null || pool.chunkSize() < record) { // a smaller pool is left to the layers holding its buffers
-            pool = new BufferPool(Math.ceilDiv(record + 1024, BufferPool.PAGE_SIZE) * BufferPool.PAGE_SIZE,
-                    direct ? tlsDirectStats : tlsHeapStats, !direct);
-            if (direct) {
-                tlsDirectPool = pool;
-            } else {
-                tlsHeapPool = pool;
-            }
-        }
-        return new TlsLayer(engine, endpoint, pool, owner.tlsCloseNanos);
-    }
-
     /** A TLS connection's socket is open: its handshake starts, watched for its deadline. */
     private void startHandshake(Connection c) {
         if (c.state != Connection.State.CONNECTING) {
-            addOpening(c); // a connected one is in the list already
+            opening.add(c); // a connected one is in the list already
         }
         c.state = Connection.State.HANDSHAKING;
         c.openDeadline = now + c.owner.handshakeNanos;
@@ -458,7 +317,7 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
             return;
         }
         c.lastActive = now;
-        forgetOpening(c);
+        opening.remove(c);
         c.state = Connection.State.OPEN;
         opened(c);
         if (c.state == Connection.State.OPEN) {
@@ -477,42 +336,9 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
         closeNow(c, e, false);
     }
 
-    private void addOpening(Connection c) {
-        if (openingCount == opening.length) {
-            opening = Arrays.copyOf(opening, openingCount * 2);
-        }
-        c.openSlot = openingCount;
-        opening[openingCount++] = c;
-    }
-
-    /** Puts {@code c} in the list read each turn while its TLS holds input: the poller does not know of it. */
     @Override
     public void readLaterIfHeld(Connection c) {
-        if (!c.readPending && c.tls != null && c.tls.holdsInput()) {
-            c.readPending = true;
-            if (readLaterCount == readLater.length) {
-                readLater = Arrays.copyOf(readLater, readLaterCount * 2);
-            }
-            readLater[readLaterCount++] = c;
-        }
-    }
-
-    /** Reads the connections whose TLS held input, as a readiness would. */
-    private void readHeld() {
-        Connection[] batch = readLater;
-        int n = readLaterCount;
-        readLater = readLaterSpare; // a read that leaves input held puts its connection in the other list
-        readLaterSpare = batch;
-        readLaterCount = 0;
-        for (int i = 0; i < n; i++) {
-            Connection c = batch[i];
-            batch[i] = null;
-            c.readPending = false;
-            if (c.state == Connection.State.OPEN && !c.paused) {
-                input.readLent(c, c.lender, now);
-                readLaterIfHeld(c);
-            }
-        }
+        held.addIfHeld(c);
     }
 
     /**
@@ -541,7 +367,7 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
         }
         Connection c;
         try {
-            c = new Connection(this, output, endpoint, owner, id, address, tlsFor(owner, endpoint, address, true));
+            c = new Connection(this, output, endpoint, owner, id, address, tlsLayers.layerFor(owner, endpoint, address, true));
         } catch (RuntimeException e) {
             endpoint.reset();
             Connection failed = new Connection(this, output, null, owner, id, address, null);
@@ -569,7 +395,7 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
         }
         c.interest = Poller.CONNECT;
         add(c);
-        addOpening(c);
+        opening.add(c);
     }
 
     private static IOException connectFailure(SocketAddress address, Exception e) {
@@ -601,34 +427,9 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
             startHandshake(c); // it stays among the opening connections, with the handshake's deadline
             return;
         }
-        forgetOpening(c);
+        opening.remove(c);
         c.state = Connection.State.OPEN;
         opened(c);
-    }
-
-    private void forgetOpening(Connection c) {
-        int slot = c.openSlot;
-        Connection last = opening[--openingCount];
-        opening[slot] = last;
-        last.openSlot = slot;
-        opening[openingCount] = null;
-    }
-
-    /** Resets the connects and handshakes past their deadline. */
-    private void expireOpenings() {
-        for (int i = openingCount - 1; i >= 0; i--) {
-            if (i >= openingCount) {
-                continue; // a close's handler closed others
-            }
-            Connection c = opening[i];
-            if (now - c.openDeadline >= 0) {
-                closeNow(c, c.state == Connection.State.CONNECTING
-                        ? new ConnectTimeoutException("connect to " + c.remoteAddress() + " timed out: connectTimeout="
-                                + TimeUnit.NANOSECONDS.toMillis(c.owner.connectTimeoutNanos) + " ms")
-                        : new SocketTimeoutException("TLS handshake not done within handshakeTimeout="
-                                + TimeUnit.NANOSECONDS.toMillis(c.owner.handshakeNanos) + " ms: " + c), true);
-            }
-        }
     }
 
     /** Puts a new connection in the table, its idle timeout watched from now. */
@@ -711,7 +512,7 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
         conns[count] = null;
         c.owner.connectionClosed();
         if (was == Connection.State.CONNECTING || was == Connection.State.HANDSHAKING) {
-            forgetOpening(c); // never opened: no lingering, and its client's future fails
+            opening.remove(c); // never opened: no lingering, and its client's future fails
             lingering.release(c.channel, reset || was == Connection.State.CONNECTING);
             releaseTls = c.tls != null;
             if (cause == null) {

@@ -176,7 +176,7 @@ public final class FrameClient implements Closeable {
         group.leave(this);
         for (int i = 0; i < group.loopCount(); i++) {
             EventLoop loop = group.loop(i);
-            loop.onLoopQuietly(() -> loop.closeAll(owner));
+            LoopCalls.run(loop, group, () -> loop.closeAll(owner));
         }
     }
 

@@ -108,7 +108,7 @@ public final class FrameServer implements Closeable {
                 Listener listener = group.transport().listen(address, b.backlog);
                 listeners.add(listener);
                 addresses.add(listener.localAddress());
-                first.onLoop(() -> first.listen(listener, loop -> accept(listener, loop)));
+                LoopCalls.call(first, () -> first.listen(listener, loop -> accept(listener, loop)));
             }
         } catch (IOException | RuntimeException e) {
             closeListeners();
@@ -191,10 +191,10 @@ public final class FrameServer implements Closeable {
         }
         group.leave(this);
         EventLoop first = group.loop(0);
-        first.onLoopQuietly(this::closeListeners);
+        LoopCalls.run(first, group, this::closeListeners);
         for (int i = 0; i < group.loopCount(); i++) {
             EventLoop loop = group.loop(i);
-            loop.onLoopQuietly(() -> loop.closeAll(owner));
+            LoopCalls.run(loop, group, () -> loop.closeAll(owner));
         }
     }
 

@@ -1,0 +1,57 @@
+package dev.wirespeed.loop;
+
+import dev.wirespeed.loop.spi.Endpoint;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import javax.net.ssl.SSLEngine;
+
+/**
+ * Makes a loop's {@link TlsLayer}s, and keeps the pools their buffers come from: one on the heap and one
+ * direct, each made at the first engine that prefers it ({@link dev.wirespeed.tls.TlsContext#directBuffers()}),
+ * its buffers sized for that engine's records.
+ *
+ * <p>Thread safety: the loop's thread, but for {@link #pooledBytes()}.
+ */
+final class TlsLayers {
+    private BufferPool heapPool;
+    private BufferPool directPool;
+    private final LoopStats heapStats = new LoopStats();
+    private final LoopStats directStats = new LoopStats();
+
+    /** {@return the bytes both pools hold}, from any thread */
+    long pooledBytes() {
+        return heapStats.pooledBytes() + directStats.pooledBytes();
+    }
+
+    /**
+     * {@return the TLS layer of a new connection of {@code owner} over {@code endpoint}, or null for plaintext}
+     *
+     * @param remote the peer's address: the host a client checks and names, the address a server notes
+     * @param client true for a connection the loop opened
+     */
+    TlsLayer layerFor(Owner owner, Endpoint endpoint, SocketAddress remote, boolean client) {
+        if (owner.tls == null) {
+            return null;
+        }
+        String host = null;
+        int port = -1;
+        if (remote instanceof InetSocketAddress inet) {
+            host = client ? inet.getHostString() : inet.getAddress().getHostAddress();
+            port = inet.getPort();
+        }
+        SSLEngine engine = owner.tls.newEngine(host, port);
+        boolean direct = owner.tls.directBuffers();
+        BufferPool pool = direct ? directPool : heapPool;
+        int record = Math.max(engine.getSession().getPacketBufferSize(), engine.getSession().getApplicationBufferSize());
+        if (pool == null || pool.chunkSize() < record) { // a smaller pool is left to the layers holding its buffers
+            pool = new BufferPool(Math.ceilDiv(record + 1024, BufferPool.PAGE_SIZE) * BufferPool.PAGE_SIZE,
+                    direct ? directStats : heapStats, !direct);
+            if (direct) {
+                directPool = pool;
+            } else {
+                heapPool = pool;
+            }
+        }
+        return new TlsLayer(engine, endpoint, pool, owner.tlsCloseNanos);
+    }
+}
