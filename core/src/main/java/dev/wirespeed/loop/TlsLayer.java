@@ -36,8 +36,6 @@ final class TlsLayer implements LendingEndpoint {
     private Chunk plain;
     /** Ciphertext wrapped, {@code [start, end)} not yet sent; null while none. */
     private Chunk netOut;
-    /** The plaintext lent, re-pointed at each lend. */
-    private ByteBuffer lent;
     /** The socket's end of stream was read. */
     private boolean eof;
     /** The peer's close_notify was unwrapped. */
@@ -50,6 +48,10 @@ final class TlsLayer implements LendingEndpoint {
     private boolean wantsWrap;
     /** {@link #release()} closed the engine. */
     private boolean engineClosed;
+    /** The last unwrap wanted more ciphertext than {@code netIn} holds. */
+    private boolean lastUnderflow;
+    /** Why reading failed, told by {@link #ended()} once the plaintext before it is consumed; else null. */
+    private IOException failure;
 
     TlsLayer(SSLEngine engine, Endpoint raw, BufferPool pool, long closeNanos) {
         this.engine = engine;
@@ -153,9 +155,6 @@ final class TlsLayer implements LendingEndpoint {
 
     // ---- reading: plaintext lent to the loop
 
-    /** The last unwrap wanted more ciphertext than {@code netIn} holds. */
-    private boolean lastUnderflow;
-
     @Override
     public ByteBuffer lend() {
         if (plain != null && plain.available() > 0) {
@@ -183,14 +182,9 @@ final class TlsLayer implements LendingEndpoint {
         return null;
     }
 
-    private IOException failure;
-
-    private ByteBuffer view(Chunk p) {
-        ByteBuffer v = lent == null ? lent = p.buf.asReadOnlyBuffer().order(java.nio.ByteOrder.BIG_ENDIAN) : lent;
-        if (v.capacity() != p.buf.capacity()) {
-            v = lent = p.buf.asReadOnlyBuffer().order(java.nio.ByteOrder.BIG_ENDIAN);
-        }
-        return v.limit(p.end).position(p.start);
+    /** {@return the read-only twin of {@code p}'s buffer, pointed at its unconsumed plaintext} */
+    private static ByteBuffer view(Chunk p) {
+        return p.view.limit(p.end).position(p.start);
     }
 
     @Override
@@ -203,7 +197,6 @@ final class TlsLayer implements LendingEndpoint {
         if (plain != null && plain.available() == 0) {
             pool.give(plain);
             plain = null;
-            lent = null;
         }
     }
 
@@ -443,7 +436,6 @@ final class TlsLayer implements LendingEndpoint {
             pool.give(netOut);
         }
         netIn = plain = netOut = null;
-        lent = null;
     }
 
     // ---- the rest of an endpoint: the socket's
