@@ -1,5 +1,6 @@
 package dev.wirespeed.loop;
 
+import dev.wirespeed.loop.internal.SegmentIo;
 import dev.wirespeed.loop.spi.Endpoint;
 import dev.wirespeed.loop.spi.LendingEndpoint;
 import dev.wirespeed.tls.PeerCertificateException;
@@ -27,6 +28,8 @@ final class TlsLayer implements LendingEndpoint {
 
     final SSLEngine engine;
     private final Endpoint raw;
+    /** The socket, where it reads and writes by the address of a buffer's memory; else null. */
+    private final SegmentIo io;
     private final BufferPool pool;
     /** The longest the loop waits for the peer's close_notify after sending its own. */
     final long closeNanos;
@@ -56,6 +59,7 @@ final class TlsLayer implements LendingEndpoint {
     TlsLayer(SSLEngine engine, Endpoint raw, BufferPool pool, long closeNanos) {
         this.engine = engine;
         this.raw = raw;
+        this.io = raw instanceof SegmentIo s ? s : null;
         this.pool = pool;
         this.closeNanos = closeNanos;
     }
@@ -287,7 +291,7 @@ final class TlsLayer implements LendingEndpoint {
         b.limit(b.capacity()).position(in.end);
         int n;
         try {
-            n = raw.read(b);
+            n = io != null && b.isDirect() ? io.read(b, in.memory) : raw.read(b); // by address, no lookup
         } finally {
             b.limit(b.capacity());
         }
@@ -374,7 +378,7 @@ final class TlsLayer implements LendingEndpoint {
         b.limit(out.end).position(out.start);
         try {
             while (b.hasRemaining()) {
-                if (raw.write(b) == 0) {
+                if ((io != null && b.isDirect() ? io.write(b, out.memory) : raw.write(b)) == 0) {
                     break;
                 }
             }

@@ -5,7 +5,24 @@ import dev.wirespeed.linux.tls.OpenSsl;
 import dev.wirespeed.loop.spi.LoopTransport;
 import dev.wirespeed.testing.TlsLoopContract;
 import dev.wirespeed.tls.TlsEngineFactory;
+import dev.wirespeed.loop.FrameServer;
+import dev.wirespeed.testing.Frames;
+import dev.wirespeed.testing.SteadyState;
+import dev.wirespeed.testing.TestCertificates;
+import dev.wirespeed.tls.TlsSettings;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.security.KeyStore;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 
@@ -26,5 +43,46 @@ class EpollOpenSslTlsTest extends TlsLoopContract {
     @Override
     protected TlsEngineFactory engine() {
         return OpenSsl.engine();
+    }
+
+    @Test
+    void theLoopAllocatesNothingPerEchoedTlsFrameOnceWarm() throws Exception {
+        AtomicReference<Thread> loop = new AtomicReference<>();
+        TlsSettings tls = TestCertificates.identity("server").engine(engine()).build();
+        try (FrameServer server = FrameServer.builder((c, type, body) -> c.writeFrame(type, body))
+                .transport(transport()).onLoopStart(i -> loop.set(Thread.currentThread()))
+                .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).tls(tls).start()) {
+            InetSocketAddress address = (InetSocketAddress) server.localAddresses().getFirst();
+            KeyStore trust = KeyStore.getInstance("PKCS12");
+            trust.load(null, null);
+            trust.setCertificateEntry("ca", TestCertificates.ca());
+            TrustManagerFactory tm = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            tm.init(trust);
+            SSLContext context = SSLContext.getInstance("TLS");
+            context.init(null, tm.getTrustManagers(), null);
+            try (SSLSocket peer = (SSLSocket) context.getSocketFactory().createSocket(address.getAddress(),
+                    address.getPort())) {
+                peer.setTcpNoDelay(true);
+                peer.startHandshake();
+                OutputStream out = peer.getOutputStream();
+                InputStream in = peer.getInputStream();
+                byte[] frame = new Frames().frame(7, 100, new byte[100]).toByteArray();
+                byte[] echo = new byte[frame.length];
+                // The loop thread is measured: its reads, the engine's unwrap and wrap, its writes. The peer is
+                // the JDK's SSLSocket on this thread, which allocates as it likes.
+                SteadyState.assertAllocatesNothingPerOperation("TLS echoes by the loop thread, OpenSSL engine",
+                        List.of(loop.get()), 40_000, i -> {
+                            out.write(frame);
+                            out.flush();
+                            for (int at = 0; at < echo.length; ) {
+                                int n = in.read(echo, at, echo.length - at);
+                                if (n < 0) {
+                                    throw new IOException("end of stream at round trip " + i);
+                                }
+                                at += n;
+                            }
+                        });
+            }
+        }
     }
 }
