@@ -14,7 +14,7 @@ import javax.net.ssl.SSLHandshakeException;
  * expected and what came, in one format for every {@link TlsEngineFactory}:
  *
  * <pre>
- * server certificate for another host: expected localhost; came CN=example.invalid, names [DNS:example.invalid], issued by CN=wirespeed test CA, valid 2025-11-26T10:00:00Z to 2125-11-02T10:00:00Z
+ * server certificate for another host: expected HOST; came SUBJECT, names [DNS:NAME, IP:ADDRESS], issued by ISSUER, valid NOT_BEFORE to NOT_AFTER
  * </pre>
  *
  * <p>Engines make it with {@link #of}; the cause, where there is one, is the engine's own failure.
