@@ -63,7 +63,9 @@ final class FrameAssembler {
      * them, and given back once handled, until about a chunk's worth is taken (the budget of a copying
      * read); what is left is lent again next turn. Only a frame that continues past the lent bytes is
      * copied, once, into a chunk (or a buffer of its own size); then {@code c.in} holds that frame's
-     * start and nothing else.
+     * start and nothing else. A frame begun in an earlier turn counts whole against this turn's budget,
+     * as its start would fill a copying read's chunk: a turn hands over at most a chunk's worth of
+     * bytes plus the one frame that crosses the budget.
      */
     void readLent(Connection c, LendingEndpoint lender, long now) {
         ByteBuffer data = lender.lend();
@@ -71,7 +73,7 @@ final class FrameAssembler {
             ended(c, lender);
             return;
         }
-        int budget = pool.chunkSize();
+        int budget = pool.chunkSize() - (c.in == null ? 0 : c.in.available());
         do {
             int start = data.position();
             int end = data.limit();

@@ -41,6 +41,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -643,6 +644,52 @@ public abstract class FrameServerContract {
             slow.expect(i, body(new Random(i), 1_000));
         }
         writing.get();
+    }
+
+    @ParameterizedTest
+    @MethodSource("cases")
+    void aTurnHandsOverAtMostAChunkAndTheFrameThatCrossesIt(Transport transport, Opener opener) throws Exception {
+        // What bounds a peer's held output: a read hands the handler at most a chunk's worth of frames,
+        // plus the one that crosses it, however the stream is split (a task given to the loop runs
+        // between turns, and so marks where one ends).
+        int chunk = 16 * 1024;
+        int most = 2_000;
+        AtomicLong mostInATurn = new AtomicLong();
+        CountDownLatch last = new CountDownLatch(1);
+        int frames = 20_000;
+        ConnectionHandler counting = new Recorder() {
+            private long inTurn;
+            private boolean marked;
+
+            @Override
+            public void onFrame(Connection connection, int type, ByteBuffer body) {
+                if (!marked) {
+                    marked = true;
+                    connection.execute(() -> {
+                        marked = false;
+                        inTurn = 0;
+                    });
+                }
+                inTurn += FrameFormat.HEADER_LENGTH + body.remaining();
+                mostInATurn.accumulateAndGet(inTurn, Math::max);
+                if (type == frames - 1) {
+                    last.countDown();
+                }
+            }
+        };
+        Side server = start(transport, opener, counting, b -> b.chunkSize(chunk));
+        Peer peer = connect(server);
+        Random random = new Random(SEED.value());
+        Frames stream = new Frames();
+        for (int i = 0; i < frames; i++) {
+            int length = random.nextInt(most + 1);
+            stream.frame(i, length, new byte[length]);
+        }
+        peer.send(stream.toByteArray());
+        assertTrue(last.await(30, TimeUnit.SECONDS), "the last frame did not arrive, seed=" + SEED);
+        long bound = chunk + FrameFormat.HEADER_LENGTH + most - 1;
+        assertTrue(mostInATurn.get() <= bound,
+                "a turn handed over " + mostInATurn.get() + " bytes, chunk=" + chunk + " bound=" + bound + " seed=" + SEED);
     }
 
     @ParameterizedTest
