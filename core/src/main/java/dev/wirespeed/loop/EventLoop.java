@@ -57,8 +57,14 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
     private final Openings opening = new Openings();
     private final HeldInput held;
     private final TlsLayers tlsLayers = new TlsLayers();
-    /** The loop's clock, read once per turn. */
+    /** The loop's clock, read once per turn, and again after a poll that may have waited. */
     private long now;
+    /**
+     * Set before a poll that may wait: the first readiness it reports reads the clock again, so that a
+     * connection accepted or read after a long wait is not given deadlines (handshake, idle) that have
+     * already passed.
+     */
+    private boolean waited;
     /** How often idle connections are looked for: a quarter of the shortest idle timeout of any connection so far. */
     private long sweepNanos = Long.MAX_VALUE;
     private long nextSweep = Long.MAX_VALUE;
@@ -154,7 +160,12 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
                 }
                 int ready;
                 if (idle == null) {
+                    waited = true;
                     ready = poller.poll(pollTimeoutMillis(), this);
+                    if (waited) {
+                        waited = false;
+                        now = System.nanoTime(); // for what follows the poll: held TLS input, the flushes
+                    }
                     if (wakeupPending.get()) {
                         wakeupPending.set(false); // a volatile store, and so a fence, only after a wakeup
                     }
@@ -225,6 +236,10 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
      */
     @Override
     public void ready(Object attachment, int ops) {
+        if (waited) {
+            waited = false;
+            now = System.nanoTime();
+        }
         if (attachment instanceof Connection c) {
             if (c.state == Connection.State.CLOSED) {
                 if (c.lingering) {

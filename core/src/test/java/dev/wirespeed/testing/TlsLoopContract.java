@@ -372,6 +372,22 @@ public abstract class TlsLoopContract {
     }
 
     @Test
+    void aHandshakeAfterTheLoopWaitedLongerThanTheTimeoutGetsTheWholeTimeout() throws Exception {
+        // The loop blocks in its poll with nothing to do; the connection that wakes it must be timed from
+        // when it came, not from the turn before the wait.
+        FrameServer server = server(recorder, serverTls("server").handshakeTimeout(Duration.ofMillis(300)).build());
+        Thread.sleep(1_000);
+        InetSocketAddress address = (InetSocketAddress) server.localAddresses().getFirst();
+        try (SSLSocket tls = (SSLSocket) peerContext(null).getSocketFactory().createSocket(address.getAddress(),
+                address.getPort())) {
+            tls.startHandshake();
+            Peer peer = new Peer(tls);
+            peer.send(new Frames().frame(1, 1, new byte[] {7}).toByteArray());
+            peer.expect(1, new byte[] {7});
+        }
+    }
+
+    @Test
     void anEndOfStreamWithoutCloseNotifyIsATruncationNotACleanClose() throws Exception {
         FrameServer server = server(recorder, serverTls("server").build());
         InetSocketAddress address = (InetSocketAddress) server.localAddresses().getFirst();
