@@ -15,6 +15,7 @@ import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -24,11 +25,15 @@ import picocli.CommandLine.Option;
 @Command(name = "handshakes", mixinStandardHelpOptions = true,
         description = {"Keeps --connections TLS connections in flight to a TLS echo server from one event loop (the "
                 + "library's FrameClient; epoll unless --impl says otherwise): each connects, completes a TLS 1.3 "
-                + "handshake, closes cleanly (close_notify) and is replaced by a new one. The client resumes no "
-                + "session, so every handshake is a full one. Prints one JSON line per round of --round-ms: the "
-                + "handshakes completed, per second, this process's CPU share, and the time from a connect's start "
-                + "to its handshake's end. Trusts the certificates of --trust and checks the name localhost."})
+                + "handshake, closes cleanly (its close_notify, then up to 10 s for the server's) and is replaced by a "
+                + "new one. The client resumes no session, so every handshake is a full one. Prints one JSON line per "
+                + "round of --round-ms: the handshakes completed, per second, this process's CPU share, and the time "
+                + "from a connect's start to its handshake's end. Trusts the certificates of --trust and checks the "
+                + "name localhost."})
 public final class HandshakesCommand implements Callable<Integer> {
+    /** How long a handshake may take, and a closing connection wait for the server's close_notify. */
+    static final Duration CLOSE_AND_HANDSHAKE_TIMEOUT = Duration.ofSeconds(10);
+
     /** A command whose options picocli sets. */
     public HandshakesCommand() {
     }
@@ -83,8 +88,11 @@ public final class HandshakesCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--port=" + port + " must be 1 to 65535 to connect");
             }
             address = new InetSocketAddress(host, port);
+            // A client that stops waiting for the server's close_notify closes its socket, and a busy server's
+            // close_notify (or the JDK engine's session ticket) then meets a reset: it waits as long as a handshake may.
             tls = TlsSettings.builder().trust(Pem.certificates(trust)).serverName("localhost")
-                    .protocols(TlsSettings.Protocol.TLS_1_3).engine(new NoResumption(engine())).build();
+                    .protocols(TlsSettings.Protocol.TLS_1_3).handshakeTimeout(CLOSE_AND_HANDSHAKE_TIMEOUT)
+                    .closeTimeout(CLOSE_AND_HANDSHAKE_TIMEOUT).engine(new NoResumption(engine())).build();
             group = impl.apply(LoopGroup.builder().threadName("wirespeed-handshakes"));
         } catch (IllegalArgumentException | UnsupportedOperationException | IOException | GeneralSecurityException e) {
             err.println("wirespeed handshakes: " + e.getMessage());

@@ -24,6 +24,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -108,9 +109,14 @@ class HandshakeLoadTest {
         return (InetSocketAddress) server.localAddresses().getFirst();
     }
 
+    /**
+     * A client's settings as the command's: TLS 1.3, waiting as long as a handshake may take for the
+     * server's close_notify, since a client that stops waiting closes its socket, and a busy server's
+     * late close_notify (or the JDK engine's ticket) then meets a reset.
+     */
     private static TlsSettings client(TlsEngineFactory engine) {
         return TestCertificates.trustingTheTestCa().serverName("localhost").protocols(TlsSettings.Protocol.TLS_1_3)
-                .engine(engine).build();
+                .closeTimeout(Duration.ofSeconds(10)).engine(engine).build();
     }
 
     @ParameterizedTest
