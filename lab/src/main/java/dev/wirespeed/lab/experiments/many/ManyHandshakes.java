@@ -216,8 +216,8 @@ final class ManyHandshakes {
                         : "JDK", plan(mode).rounds() - 1, placement, placement.cpus()),
                 List.of("server", "handshakes/s [min-max]", "server CPU us/handshake", "server CPU", "load CPU",
                         "p50 ms", "p99 ms"),
-                rows, List.of("each handshake a new TCP connection: TLS 1.3, X25519 (the load's and every server's "
-                        + "first choice), the server's self-signed EC P-256 certificate made by keytool, no "
+                rows, List.of("each handshake a new TCP connection: TLS 1.3, X25519 (the load's first offer, which "
+                        + "every server here takes), the server's self-signed EC P-256 certificate made by keytool, no "
                         + "resumption (the load offers no session; the servers on the JDK's engine send their one "
                         + "ticket each, those on OpenSSL none), then close_notify both ways; the load: 'wirespeed "
                         + "handshakes', a FrameClient over epoll, the same for every server",
