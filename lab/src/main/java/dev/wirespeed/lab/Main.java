@@ -2,6 +2,7 @@ package dev.wirespeed.lab;
 
 import dev.wirespeed.lab.cli.ClientCommand;
 import dev.wirespeed.lab.cli.EchoCommand;
+import dev.wirespeed.lab.cli.HandshakesCommand;
 import dev.wirespeed.lab.cli.LoadCommand;
 import dev.wirespeed.lab.cli.LabCommand;
 import dev.wirespeed.lab.cli.PingCommand;
@@ -25,6 +26,7 @@ public final class Main implements Runnable {
         COMMANDS.put("echo", EchoCommand::new);
         COMMANDS.put("ping", PingCommand::new);
         COMMANDS.put("load", LoadCommand::new);
+        COMMANDS.put("handshakes", HandshakesCommand::new);
         COMMANDS.put("lab", LabCommand::new);
     }
 

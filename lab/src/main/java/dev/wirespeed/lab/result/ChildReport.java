@@ -8,13 +8,15 @@ import java.util.Objects;
 /**
  * What a child process of the lab reports on standard output, one JSON object per line: the client's
  * rounds and summary ({@code wirespeed client --json}, and the C reader in the same shape) and
- * ping's percentiles ({@code wirespeed ping --json}, and the C ping-pong), and the rounds of the C load
- * generator of many connections ({@code many load}). {@link ChildReports} writes
+ * ping's percentiles ({@code wirespeed ping --json}, and the C ping-pong), the rounds of the C load
+ * generator of many connections ({@code many load}), and the rounds of the TLS handshake load
+ * ({@code wirespeed handshakes}). {@link ChildReports} writes
  * and reads every line, so both sides share one schema; the kind of a line is told by its fields.
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.DEDUCTION)
 @JsonSubTypes({@JsonSubTypes.Type(ChildReport.Round.class), @JsonSubTypes.Type(ChildReport.Summary.class),
-    @JsonSubTypes.Type(ChildReport.Latency.class), @JsonSubTypes.Type(ChildReport.Load.class)})
+    @JsonSubTypes.Type(ChildReport.Latency.class), @JsonSubTypes.Type(ChildReport.Load.class),
+    @JsonSubTypes.Type(ChildReport.Handshakes.class)})
 public sealed interface ChildReport {
     /**
      * One round of {@code messages} frames read by a client.
@@ -157,6 +159,40 @@ public sealed interface ChildReport {
                         + " frames=" + frames + " seconds=" + seconds + " framesPerSecond=" + framesPerSecond
                         + " cpuShare=" + cpuShare + " p50=" + p50 + " p99=" + p99 + " p999=" + p999 + " max=" + max
                         + " unit=" + unit);
+            }
+        }
+    }
+
+    /**
+     * One round of the TLS handshake load: full handshakes completed in a round of fixed time, each a
+     * new connection that connected, finished its handshake and closed cleanly.
+     *
+     * @param round the round's number, from 1 (the first is the warm-up where the lab measures)
+     * @param connections connections kept in flight, {@code >= 1}
+     * @param handshakes handshakes completed in the round, {@code >= 1}
+     * @param seconds the round's wall time
+     * @param handshakesPerSecond handshakes completed per second
+     * @param cpuShare the load's CPU time over the round's wall time: near 1, it set the rate
+     * @param p50 the median time from a connect's start to its handshake's end
+     * @param p99 the 99th percentile of that time
+     * @param max the longest
+     * @param unit always microseconds
+     */
+    record Handshakes(long round, long connections, long handshakes, double seconds, double handshakesPerSecond,
+            double cpuShare, double p50, double p99, double max, Unit unit) implements ChildReport {
+        /**
+         * Checks the counts and the order of the percentiles.
+         *
+         * @throws IllegalArgumentException if a count is below 1, a figure negative, or the percentiles out
+         *     of order or not in microseconds
+         */
+        public Handshakes {
+            Objects.requireNonNull(unit, "unit");
+            if (round < 1 || connections < 1 || handshakes < 1 || !(seconds > 0) || !(handshakesPerSecond > 0)
+                    || !(cpuShare >= 0) || unit != Unit.MICROSECONDS || !(0 <= p50 && p50 <= p99 && p99 <= max)) {
+                throw new IllegalArgumentException("round=" + round + " connections=" + connections + " handshakes="
+                        + handshakes + " seconds=" + seconds + " handshakesPerSecond=" + handshakesPerSecond
+                        + " cpuShare=" + cpuShare + " p50=" + p50 + " p99=" + p99 + " max=" + max + " unit=" + unit);
             }
         }
     }

@@ -16,6 +16,10 @@ public enum Unit {
     BYTES("bytes"),
     /** Calls per second. */
     CALLS_PER_S("ops/s"),
+    /** Full TLS handshakes completed per second. */
+    HANDSHAKES_PER_S("handshakes/s"),
+    /** A server process's CPU time (user and system) per full TLS handshake, in microseconds. */
+    CPU_US_PER_HANDSHAKE("cpu us/handshake"),
     /** A ratio of two figures of one unit. */
     RATIO("x");
 

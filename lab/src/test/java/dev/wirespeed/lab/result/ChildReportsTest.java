@@ -13,7 +13,9 @@ class ChildReportsTest {
         ChildReport round = new ChildReport.Round(2, 5_000_000, 540_000_000, 120, 41_666_666, 4500.25, 20.5);
         ChildReport summary = new ChildReport.Summary(10_000_000, 1_080_000_000, true);
         ChildReport latency = new ChildReport.Latency(6.1, 6.4, 7.7, 42.0, 120.5, 206.0, Unit.MICROSECONDS);
-        for (ChildReport report : new ChildReport[] {round, summary, latency}) {
+        ChildReport handshakes = new ChildReport.Handshakes(2, 64, 3_000, 2.0, 1_500.0, 0.98, 40_000.0, 61_000.5,
+                90_000.0, Unit.MICROSECONDS);
+        for (ChildReport report : new ChildReport[] {round, summary, latency, handshakes}) {
             assertEquals(report, ChildReports.read(ChildReports.line(report)));
         }
         assertEquals("{\"round\":2,\"messages\":5000000,\"bytes\":540000000,\"ms\":120,\"msgPerSec\":41666666,"
@@ -22,6 +24,9 @@ class ChildReportsTest {
                 ChildReports.line(summary));
         assertEquals("{\"p50\":6.1,\"p90\":6.4,\"p99\":7.7,\"p999\":42.0,\"p9999\":120.5,\"max\":206.0,\"unit\":\"us\"}",
                 ChildReports.line(latency));
+        assertEquals("{\"round\":2,\"connections\":64,\"handshakes\":3000,\"seconds\":2.0,\"handshakesPerSecond\":1500.0,"
+                + "\"cpuShare\":0.98,\"p50\":40000.0,\"p99\":61000.5,\"max\":90000.0,\"unit\":\"us\"}",
+                ChildReports.line(handshakes));
     }
 
     @Test
@@ -58,6 +63,8 @@ class ChildReportsTest {
             "{\"p50\":1,\"p90\":2,\"p99\":3,\"p999\":4,\"p9999\":4,\"max\":5,\"unit\":\"ms\"}",
             "{\"p50\":1,\"p90\":2,\"p99\":3,\"p999\":4,\"max\":5,\"unit\":\"us\"}",
             "{\"round\":\"one\",\"messages\":5,\"bytes\":540,\"ms\":1,\"msgPerSec\":5,\"mbPerSec\":0.5,\"cpuNsPerMsg\":1}",
+            "{\"round\":1,\"connections\":64,\"handshakes\":0,\"seconds\":1.0,\"handshakesPerSecond\":1.0,"
+                    + "\"cpuShare\":1.0,\"p50\":1,\"p99\":2,\"max\":3,\"unit\":\"us\"}",
         }) {
             IOException e = assertThrows(IOException.class, () -> ChildReports.read(line), line);
             assertTrue(e.getMessage().startsWith("not a child report line: '" + line + "': "), e.getMessage());

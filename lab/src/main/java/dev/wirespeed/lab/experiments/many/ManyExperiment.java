@@ -45,7 +45,8 @@ import java.util.function.Function;
  * thread per connection, platform or virtual, and Netty's epoll server) under the lab's C load
  * generator, which opens 1 to 1,000 TCP connections, keeps {@value #WINDOW} frames of {@value #SIZE}
  * body bytes in flight on each and checks every echo byte for byte; the same load from the library's
- * client loop ({@code wirespeed load}) against the C echo, beside the C generator's; then the server's
+ * client loop ({@code wirespeed load}) against the C echo, beside the C generator's; the same load over TLS,
+ * and full TLS handshakes a second ({@link ManyHandshakes}); then the server's
  * resident memory per idle connection, with thousands held open after one round trip each. The server runs on one CPU
  * and the load on the other, so that the load never limits the server.
  */
@@ -102,7 +103,8 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
     @Override
     public String description() {
         return "many connections: echo servers (C epoll, the library's event loop, a thread per connection, Netty) "
-                + "under a C load of 1 to 1,000 pipelined TCP connections, and memory per idle connection";
+                + "under a C load of 1 to 1,000 pipelined TCP connections, the same over TLS, TLS handshakes a second, "
+                + "and memory per idle connection";
     }
 
     /** A deep dive of ours, not an article's: it runs when named, or with {@code --full}. */
@@ -169,6 +171,7 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
                 }
             }
         }
+        ManyHandshakes.addCases(lab, cases);
         for (ManyServer server : ManyServer.values()) {
             if (server.holdsIdle()) {
                 cases.add(new ManyCase.Idle(server, settings.idleConnections()));
@@ -208,11 +211,14 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
             @Override
             public ManyResult run(ManyCase kase) throws IOException, InterruptedException {
                 boolean across = kase instanceof ManyCase.Across;
-                boolean tls = kase instanceof ManyCase.Tls;
-                boolean openssl = kase instanceof ManyCase.Tls t && t.openssl();
-                if (kase instanceof ManyCase.Idle || kase.server() != running || across != runningAcross
-                        || tls != runningTls || openssl != runningOpenssl) {
-                    stopServer(); // an idle case gets a server of its own, its memory untouched by loads
+                boolean tls = kase instanceof ManyCase.Tls || kase instanceof ManyCase.Handshakes;
+                boolean openssl = kase instanceof ManyCase.Tls t ? t.openssl()
+                        : kase instanceof ManyCase.Handshakes h && h.openssl();
+                if (kase instanceof ManyCase.Idle || kase instanceof ManyCase.Handshakes || kase.server() != running
+                        || across != runningAcross || tls != runningTls || openssl != runningOpenssl) {
+                    // An idle case gets a server of its own, its memory untouched by loads; a handshake case
+                    // one whose JIT has seen handshakes alone.
+                    stopServer();
                     if (across && link == null) {
                         link = VethLink.open(note -> { }).orElseThrow(() -> new IOException(
                                 "the veth link could be made when the cases were listed, and not now"));
@@ -236,6 +242,8 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
                         case ManyCase.Across far -> across(far);
                         case ManyCase.Driven driven -> driven(driven);
                         case ManyCase.Tls overTls -> overTls(overTls);
+                        case ManyCase.Handshakes handshakes -> ManyHandshakes.run(lab, placement, handshakes, address,
+                                port, identity.certificate(), server);
                     };
                 } finally {
                     lab.stepDone();
@@ -498,6 +506,8 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
                     driven.generator().label(), driven.server().label(), driven.connections());
             case ManyCase.Tls overTls -> String.format(Locale.ROOT, "%s over TLS (%s engines), %d connections",
                     overTls.server().label(), overTls.engine(), overTls.connections());
+            case ManyCase.Handshakes handshakes -> String.format(Locale.ROOT, "%s, full TLS handshakes (%s engine), %d "
+                    + "connections", handshakes.server().label(), handshakes.engine(), handshakes.connections());
         };
         return new Series(name(), name, kase instanceof ManyCase.Driven ? Role.LIBRARY : kase.server().role(),
                 Medium.TCP, SIZE);
@@ -521,6 +531,10 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
                 }
                 case ManyResult.Idle r -> rows.add(series.at(placement, Unit.BYTES, r.bytesPerConnection()));
                 case ManyResult.Slow r -> rows.add(series.at(placement, Unit.MSG_PER_S, r.besideSlow()));
+                case ManyResult.Handshakes r -> {
+                    rows.add(series.at(placement, Unit.HANDSHAKES_PER_S, r.handshakesPerSecond()));
+                    rows.add(series.at(placement, Unit.CPU_US_PER_HANDSHAKE, r.serverCpuUsPerHandshake()));
+                }
             }
         }
         return rows;
@@ -570,6 +584,7 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
                         String.format(Locale.ROOT, "%,.0f", r.besideSlow().median()),
                         String.format(Locale.ROOT, "%.2fx", r.besideSlow().median() / r.alone().median()),
                         String.format(Locale.ROOT, "%,.1f", (r.rssPeakKib() - r.rssBeforeKib()) / 1024.0)));
+                case ManyResult.Handshakes r -> { } // their table is ManyHandshakes'
             }
         }
         List<Table> tables = new ArrayList<>();
@@ -612,6 +627,10 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
                             + "TLS 1.3 as negotiated; JDK engine: the JDK's SSLEngine (Netty's JDK provider); OpenSSL "
                             + "engine: the library's OpenSSL 3 through FFM, Netty's OpenSSL provider (BoringSSL from "
                             + "netty-tcnative-boringssl-static)")));
+        }
+        Table handshakes = ManyHandshakes.table(results, placement, lab.mode());
+        if (handshakes != null) {
+            tables.add(handshakes);
         }
         if (!far.isEmpty()) {
             tables.add(new Table(String.format(Locale.ROOT, "many across a link: the same load, the server in a "
@@ -772,6 +791,7 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
                                     Unit.MICROSECONDS), new Figure(nettyTls.server().label() + " p99.9", theirs.p999(),
                                             Unit.MICROSECONDS)))));
         }
+        findings.addAll(ManyHandshakes.findings(results, placement));
         ManyCase.Load recorded = new ManyCase.Load(ManyServer.LOOP_EPOLL_JFR, most);
         if (results.has(epoll) && results.has(recorded)) {
             findings.add(Finding.target(NAME, "the server's JFR events, on and recorded, cost the loop at most 10% "

@@ -45,4 +45,20 @@ public sealed interface ManyResult {
      */
     record Slow(Stats alone, Stats besideSlow, long rssBeforeKib, long rssPeakKib) implements ManyResult {
     }
+
+    /**
+     * Full TLS handshakes over the measured rounds.
+     *
+     * @param handshakesPerSecond handshakes completed per second
+     * @param p50 the median time from a connect's start to its handshake's end at the client, in microseconds
+     * @param p99 its 99th percentile
+     * @param serverCpuUsPerHandshake the server process's CPU time (user and system, all its threads) per
+     *     handshake over the measured rounds, in microseconds: accepting, the handshake and the close
+     * @param serverCpuShare that CPU time over the measured rounds' wall time, a share of one CPU: near 1,
+     *     the server set the rate
+     * @param loadCpuShare the load's CPU time over each measured round's wall time: near 1, the load set it
+     */
+    record Handshakes(Stats handshakesPerSecond, Stats p50, Stats p99, Stats serverCpuUsPerHandshake,
+            Stats serverCpuShare, Stats loadCpuShare) implements ManyResult {
+    }
 }
