@@ -189,17 +189,18 @@ public final class Connection {
 
     /**
      * {@return the TLS session, once the handshake is done: the protocol, the cipher suite, the peer's
-     * certificates; null for a plaintext connection}
+     * certificates; null for a plaintext connection, and for a server's connection whose peer's first
+     * record has not all come}
      */
     public SSLSession tlsSession() {
         thread.checkThread(this);
-        return tls == null ? null : tls.engine.getSession();
+        return tls == null || tls.engine == null ? null : tls.engine.getSession();
     }
 
     /** {@return the application protocol agreed by ALPN, or null where there was none (or no TLS)} */
     public String applicationProtocol() {
         thread.checkThread(this);
-        String p = tls == null ? null : tls.engine.getApplicationProtocol();
+        String p = tls == null || tls.engine == null ? null : tls.engine.getApplicationProtocol();
         return p == null || p.isEmpty() ? null : p;
     }
 

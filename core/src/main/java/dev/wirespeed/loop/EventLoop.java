@@ -301,7 +301,7 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
         c.state = Connection.State.HANDSHAKING;
         c.openDeadline = now + c.owner.handshakeNanos;
         try {
-            c.tls.engine.beginHandshake();
+            c.tls.begin();
         } catch (SSLException e) {
             closeNow(c, TlsLayer.described(e), true);
             return;

@@ -60,7 +60,10 @@ import java.util.function.IntConsumer;
  * <h2>Memory</h2>
  * Chunks come from the loop's pool and go back the moment a connection has no partial input and no
  * unsent output, so an idle connection holds no buffer: its cost is its socket and a few objects.
- * The pools keep what they have allocated, so a loop's direct memory is its busiest moment's.
+ * The pools keep what they have allocated, so a loop's direct memory is its busiest moment's. Over
+ * TLS, a connection in its handshake holds no pooled buffer while it waits for its peer, and a
+ * server's connection no engine until the client's first record has come (see {@link TlsSettings}'s
+ * "Unfinished handshakes"): peers that connect and stall do not grow the pools.
  *
  * <h2>Backpressure</h2>
  * See {@link Connection}: a connection whose unsent output reaches {@link Builder#outputLimit(long)}

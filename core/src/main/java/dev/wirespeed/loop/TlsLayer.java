@@ -4,9 +4,11 @@ import dev.wirespeed.loop.internal.SegmentIo;
 import dev.wirespeed.loop.spi.Endpoint;
 import dev.wirespeed.loop.spi.LendingEndpoint;
 import dev.wirespeed.tls.PeerCertificateException;
+import dev.wirespeed.tls.TlsContext;
 import java.io.IOException;
 import java.net.SocketAddress;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLEngineResult;
 import javax.net.ssl.SSLException;
@@ -18,6 +20,13 @@ import javax.net.ssl.SSLException;
  * lie. To the loop's writing it wraps the output chunks into ciphertext and sends that. Its three buffers
  * (ciphertext in, plaintext, ciphertext out) come from the loop's TLS pool only while they hold bytes.
  *
+ * <p>A handshake waits for its peer without a pooled buffer: the part of a record that came is kept in
+ * an array of its size until the rest comes. A server's connection makes no engine until the peer's
+ * first record is whole: until then it holds the bytes of that record that came (at most
+ * {@value #FIRST_RECORD} of them), and nothing else, so that a peer that connects and stalls costs the
+ * socket and these bytes. The first record's header is checked here, before any engine sees it: a
+ * handshake record of TLS's, of at most 2^14 bytes.
+ *
  * <p>The socket itself stays the connection's endpoint for the poller; the poller does not know what this
  * holds, so the loop asks {@link #holdsInput()} after reading and comes back without a readiness.
  *
@@ -25,16 +34,30 @@ import javax.net.ssl.SSLException;
  */
 final class TlsLayer implements LendingEndpoint {
     private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
+    static final int HEADER = 5;
+    /** The most plaintext a record carries (RFC 8446 5.1), a ClientHello's record among them. */
+    static final int MAX_PLAINTEXT = 1 << 14;
+    /** The largest first record a server's connection waits for: a header and the most plaintext. */
+    static final int FIRST_RECORD = HEADER + MAX_PLAINTEXT;
 
-    final SSLEngine engine;
+    /** The engine: a client's from the start, a server's once the peer's first record is whole; else null. */
+    SSLEngine engine;
+    private final TlsContext context;
+    /** The peer's host and port, as the engine is told them. */
+    private final String host;
+    private final int port;
+    private final TlsLayers layers;
     private final Endpoint raw;
     /** The socket, where it reads and writes by the address of a buffer's memory; else null. */
     private final SegmentIo io;
-    private final BufferPool pool;
+    /** The pool of the engine's records; null until the engine is made. */
+    private BufferPool pool;
     /** The longest the loop waits for the peer's close_notify after sending its own. */
     final long closeNanos;
     /** Ciphertext read, {@code [start, end)} not yet unwrapped; null while none. */
     private Chunk netIn;
+    /** In the handshake: the part of a record that came, without a chunk until the rest comes; else null. */
+    private byte[] partial;
     /** Plaintext unwrapped, {@code [start, end)} not yet consumed; null while none. */
     private Chunk plain;
     /** Ciphertext wrapped, {@code [start, end)} not yet sent; null while none. */
@@ -56,15 +79,40 @@ final class TlsLayer implements LendingEndpoint {
     /** Why reading failed, told by {@link #ended()} once the plaintext before it is consumed; else null. */
     private IOException failure;
 
-    TlsLayer(SSLEngine engine, Endpoint raw, BufferPool pool, long closeNanos) {
-        this.engine = engine;
+    /**
+     * A connection's TLS over {@code raw}; a client's engine is made here, a server's once its peer's
+     * first record is whole.
+     *
+     * @param host the peer's host, as the engine is told it (a client checks and names it), or null
+     * @param port the peer's port, or -1
+     */
+    TlsLayer(TlsLayers layers, TlsContext context, String host, int port, boolean client, Endpoint raw,
+            long closeNanos) {
+        this.layers = layers;
+        this.context = context;
+        this.host = host;
+        this.port = port;
         this.raw = raw;
         this.io = raw instanceof SegmentIo s ? s : null;
-        this.pool = pool;
         this.closeNanos = closeNanos;
+        if (client) {
+            makeEngine();
+        }
+    }
+
+    private void makeEngine() {
+        engine = context.newEngine(host, port);
+        pool = layers.poolFor(engine, context.directBuffers());
     }
 
     // ---- the handshake
+
+    /** Starts the handshake: a client's at once, its first flight sent by {@link #handshake()}; a server's later. */
+    void begin() throws SSLException {
+        if (engine != null) {
+            engine.beginHandshake();
+        }
+    }
 
     /**
      * Moves the handshake as far as the bytes at hand take it: runs the engine's tasks, wraps what it
@@ -76,6 +124,9 @@ final class TlsLayer implements LendingEndpoint {
      */
     boolean handshake() throws IOException {
         try {
+            if (engine == null && !firstRecord()) {
+                return false;
+            }
             while (true) {
                 SSLEngineResult.HandshakeStatus status = engine.getHandshakeStatus();
                 switch (status) {
@@ -115,6 +166,9 @@ final class TlsLayer implements LendingEndpoint {
      * refused, no common application protocol) rather than ending its stream without a word.
      */
     private void wrapAlert() {
+        if (engine == null) {
+            return; // a first record refused before any engine: the peer does not speak TLS, or not to us
+        }
         try {
             for (int i = 0; i < 4 && !engine.isOutboundDone()
                     && engine.getHandshakeStatus() == SSLEngineResult.HandshakeStatus.NEED_WRAP; i++) {
@@ -125,6 +179,53 @@ final class TlsLayer implements LendingEndpoint {
         }
     }
 
+    /**
+     * A server's connection before its engine: reads the peer's first record into the loop's buffer for
+     * it, checks its header, and keeps what came in {@link #partial} while it is not whole; once it is,
+     * makes the engine, begins its handshake and hands it the record (and what came after) in {@code netIn}.
+     *
+     * @return true once the engine is made
+     */
+    private boolean firstRecord() throws IOException {
+        ByteBuffer b = layers.firstRecordBuffer();
+        if (partial != null) {
+            b.put(partial);
+            partial = null;
+        }
+        while (b.position() < HEADER || b.position() < HEADER + firstRecordLength(b)) {
+            int n = raw.read(b);
+            if (n < 0) {
+                eof = true;
+                throw new SSLException("the peer ended the stream in the TLS handshake, " + b.position() + " bytes "
+                        + "into its first record");
+            }
+            if (n == 0) {
+                partial = b.position() == 0 ? null : Arrays.copyOf(b.array(), b.position());
+                return false;
+            }
+        }
+        makeEngine();
+        Chunk in = netIn = pool.take();
+        in.buf.put(0, b, 0, b.position());
+        in.end = b.position();
+        engine.beginHandshake();
+        return true;
+    }
+
+    /** {@return the body length of a client's first record, from its header at index 0 of {@code b}}: checked */
+    private static int firstRecordLength(ByteBuffer b) throws SSLException {
+        int type = b.get(0) & 0xFF;
+        int version = (b.get(1) & 0xFF) << 8 | (b.get(2) & 0xFF);
+        int length = (b.get(3) & 0xFF) << 8 | (b.get(4) & 0xFF);
+        if (type != 22 || version >>> 8 != 3 || length == 0 || length > MAX_PLAINTEXT) {
+            throw new SSLException("not a TLS client's first record: type=" + type + " version=0x"
+                    + Integer.toHexString(0x10000 | version).substring(1) + " length=" + length
+                    + " (a ClientHello comes in a handshake record: type=22, version 0x03xx, length 1 to "
+                    + MAX_PLAINTEXT + ")");
+        }
+        return length;
+    }
+
     /** Unwraps one handshake record; {@return false if none is whole and the socket has no more} */
     private boolean unwrapForHandshake() throws IOException {
         if (netIn == null || netIn.available() == 0 || lastUnderflow) {
@@ -132,6 +233,7 @@ final class TlsLayer implements LendingEndpoint {
                 if (eof) {
                     throw new SSLException("the peer ended the stream in the TLS handshake");
                 }
+                setPartAside();
                 return false;
             }
         }
@@ -139,6 +241,24 @@ final class TlsLayer implements LendingEndpoint {
         unwrapInto(p);
         releasePlainIfEmpty();
         return true;
+    }
+
+    /** While the handshake waits for the rest of a record: the part that came to {@link #partial}, the chunk back. */
+    private void setPartAside() {
+        Chunk in = netIn;
+        if (in != null) {
+            partial = new byte[in.available()];
+            in.buf.get(in.start, partial);
+            pool.give(in);
+            netIn = null;
+        }
+    }
+
+    /** The part of a record set aside in the handshake, back at the front of the new chunk {@code in}. */
+    private void takeBackPart(Chunk in) {
+        in.buf.put(0, partial);
+        in.end = partial.length;
+        partial = null;
     }
 
     /** {@return {@code e}, or the certificate refusal among its causes, which says more} */
@@ -281,6 +401,9 @@ final class TlsLayer implements LendingEndpoint {
         Chunk in = netIn;
         if (in == null) {
             in = netIn = pool.take();
+            if (partial != null) {
+                takeBackPart(in);
+            }
         } else if (in.start > 0) { // a partial record: moved to the front, the socket's bytes after it
             int n = in.available();
             in.buf.put(0, in.buf, in.start, n);
@@ -401,7 +524,7 @@ final class TlsLayer implements LendingEndpoint {
 
     /** Wraps our close_notify, once, after everything before it; sends it as far as the socket takes it. */
     void closeOutbound() throws IOException {
-        if (outboundClosed) {
+        if (outboundClosed || engine == null) {
             return;
         }
         outboundClosed = true;
@@ -440,6 +563,7 @@ final class TlsLayer implements LendingEndpoint {
             pool.give(netOut);
         }
         netIn = plain = netOut = null;
+        partial = null;
     }
 
     // ---- the rest of an endpoint: the socket's

@@ -3,12 +3,14 @@ package dev.wirespeed.loop;
 import dev.wirespeed.loop.spi.Endpoint;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.nio.ByteBuffer;
 import javax.net.ssl.SSLEngine;
 
 /**
  * Makes a loop's {@link TlsLayer}s, and keeps the pools their buffers come from: one on the heap and one
  * direct, each made at the first engine that prefers it ({@link dev.wirespeed.tls.TlsContext#directBuffers()}),
- * its buffers sized for that engine's records.
+ * its buffers sized for that engine's records; and the one buffer a server's connections read their
+ * peer's first record into, before they have an engine, each in its turn.
  *
  * <p>Thread safety: the loop's thread, but for {@link #pooledBytes()}.
  */
@@ -17,6 +19,8 @@ final class TlsLayers {
     private BufferPool directPool;
     private final LoopStats heapStats = new LoopStats();
     private final LoopStats directStats = new LoopStats();
+    /** A client's first record while a server's connection reads it; null until the first is read. */
+    private ByteBuffer firstRecord;
 
     /** {@return the bytes both pools hold}, from any thread */
     long pooledBytes() {
@@ -39,10 +43,14 @@ final class TlsLayers {
             host = client ? inet.getHostString() : inet.getAddress().getHostAddress();
             port = inet.getPort();
         }
-        SSLEngine engine = owner.tls.newEngine(host, port);
-        boolean direct = owner.tls.directBuffers();
+        return new TlsLayer(this, owner.tls, host, port, client, endpoint, owner.tlsCloseNanos);
+    }
+
+    /** {@return the pool for {@code engine}'s records}: made, or made anew larger, where there is none that fits */
+    BufferPool poolFor(SSLEngine engine, boolean direct) {
         BufferPool pool = direct ? directPool : heapPool;
-        int record = Math.max(engine.getSession().getPacketBufferSize(), engine.getSession().getApplicationBufferSize());
+        int record = Math.max(Math.max(engine.getSession().getPacketBufferSize(),
+                engine.getSession().getApplicationBufferSize()), TlsLayer.FIRST_RECORD);
         if (pool == null || pool.chunkSize() < record) { // a smaller pool is left to the layers holding its buffers
             pool = new BufferPool(Math.ceilDiv(record + 1024, BufferPool.PAGE_SIZE) * BufferPool.PAGE_SIZE,
                     direct ? directStats : heapStats, !direct);
@@ -52,6 +60,14 @@ final class TlsLayers {
                 heapPool = pool;
             }
         }
-        return new TlsLayer(engine, endpoint, pool, owner.tlsCloseNanos);
+        return pool;
+    }
+
+    /** {@return the buffer a server's connection reads its peer's first record into, cleared}: held for one call */
+    ByteBuffer firstRecordBuffer() {
+        if (firstRecord == null) {
+            firstRecord = ByteBuffer.allocate(TlsLayer.FIRST_RECORD);
+        }
+        return firstRecord.clear();
     }
 }

@@ -33,6 +33,18 @@ import java.util.Set;
  * sends as SNI. Without {@link Builder#trust}, trust is the platform's default: the JDK's
  * {@code cacerts}, or OpenSSL's default paths.
  *
+ * <h2>Unfinished handshakes</h2>
+ * A connection whose handshake is not done is closed at the {@linkplain Builder#handshakeTimeout
+ * handshake timeout}. Until then, while it waits for its peer, it holds no buffer of the loop's pools:
+ * the part of a record that came is kept in an array of its size until the rest comes. A server's
+ * connection has no engine until the client's first record (its ClientHello) has all come: a peer that
+ * connects and sends nothing, or part of that record, costs the socket and the bytes it sent, at most
+ * one record (a 5-byte header and 2<sup>14</sup> bytes). That record's header is checked before any
+ * engine sees it: a first record that is not a TLS handshake record, or is longer, closes the connection
+ * at once with an {@link javax.net.ssl.SSLException} naming its type, version and length. Once the
+ * first record has come, the connection holds its engine's handshake state besides: on the Java heap
+ * for the JDK's engine; outside it for OpenSSL's, freed when the connection closes.
+ *
  * <p>Thread safety: immutable.
  */
 public final class TlsSettings {
@@ -321,7 +333,8 @@ public final class TlsSettings {
 
         /**
          * Sets how long a handshake may take: past it the connection is reset, and its handler's
-         * {@code onClose} gets a {@link java.net.SocketTimeoutException}.
+         * {@code onClose} gets a {@link java.net.SocketTimeoutException}. What an unfinished handshake
+         * holds meanwhile is said in the class's "Unfinished handshakes".
          *
          * @param timeout from 1 ms to 1 hour; 10 seconds unless set
          * @return this builder

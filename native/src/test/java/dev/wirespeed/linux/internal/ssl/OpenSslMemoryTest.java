@@ -1,5 +1,6 @@
 package dev.wirespeed.linux.internal.ssl;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.wirespeed.linux.NativeFeatures;
@@ -14,10 +15,12 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLEngineResult;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -133,6 +136,51 @@ class OpenSslMemoryTest {
             left = inUse() - before;
         }
         assertTrue(left < held / 2, "the cleaner freed all but " + left + " of " + held + " bytes within 5 s of GCs");
+    }
+
+    /**
+     * A server whose client sent its ClientHello and fell silent: its engine has answered and waits for
+     * the client's second flight, until the loop's handshake timeout closes it. What it holds of the C
+     * heap meanwhile is its handshake state, printed here; closed, it gives it back.
+     */
+    @Test
+    void aServerEngineWaitingForTheClientsSecondFlightGivesItsMemoryBackWhenClosed() throws Throwable {
+        SSLEngine client = CLIENT.newEngine("localhost", 443);
+        ByteBuffer hello = ByteBuffer.allocate(1 << 16);
+        client.wrap(ByteBuffer.allocate(0), hello);
+        hello.flip();
+        ByteBuffer plain = ByteBuffer.allocate(1 << 16);
+        ByteBuffer flight = ByteBuffer.allocate(1 << 16);
+        for (int i = 0; i < WARM_PAIRS; i++) {
+            ((OpenSslEngine) waiting(hello, plain, flight)).close();
+        }
+        long before = inUse();
+        List<SSLEngine> open = new ArrayList<>();
+        for (int i = 0; i < PAIRS; i++) {
+            open.add(waiting(hello, plain, flight));
+        }
+        long held = inUse() - before;
+        for (SSLEngine e : open) {
+            ((OpenSslEngine) e).close();
+        }
+        long after = inUse() - before;
+        System.out.println("OpenSslMemoryTest: " + PAIRS + " server engines waiting for the client's second flight "
+                + "hold " + held + " bytes of the C heap (" + held / PAIRS + " per engine); closed, " + after);
+        assertTrue(held > PAIRS * 1_000L, "the engines hold at least 1 KB each: held=" + held);
+        assertTrue(after < held / 2, "closed engines gave back all but " + after + " of " + held + " bytes");
+        ((OpenSslEngine) client).close();
+    }
+
+    /** {@return a server engine that took {@code hello} and sent its first flight} */
+    private static SSLEngine waiting(ByteBuffer hello, ByteBuffer plain, ByteBuffer flight) throws Exception {
+        SSLEngine server = SERVER.newEngine(null, -1);
+        server.beginHandshake();
+        server.unwrap(hello.duplicate(), plain.clear());
+        while (server.getHandshakeStatus() == SSLEngineResult.HandshakeStatus.NEED_WRAP) {
+            server.wrap(ByteBuffer.allocate(0), flight.clear());
+        }
+        assertEquals(SSLEngineResult.HandshakeStatus.NEED_UNWRAP, server.getHandshakeStatus());
+        return server;
     }
 
     private static void close(Link link) throws Exception {
