@@ -168,7 +168,7 @@ class EndToEndTest {
         Process server = start("server", "--transport", "tcp", "--port", "0", "--loop", "--impl", "fast");
         assertTrue(server.waitFor(30, TimeUnit.SECONDS), "the server exits");
         assertEquals(ExitCode.USAGE, server.exitValue());
-        assertEquals("Invalid value for option '--impl': unknown --impl 'fast'; known: jdk, native, uring",
+        assertEquals("Invalid value for option '--impl': unknown --impl 'fast'; known: jdk, native, uring, netty",
                 readAll(server.getErrorStream()).lines().findFirst().orElseThrow());
     }
 
