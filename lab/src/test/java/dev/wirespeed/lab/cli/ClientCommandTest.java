@@ -112,7 +112,7 @@ class ClientCommandTest {
         assertEquals(ExitCode.USAGE, unknown.code());
         assertEquals("Invalid value for option '--strategy': unknown strategy 'fastest'; known: unbuffered, readint, "
                 + "buffered, buffered-readint, no-alloc, channel, channel-compact, zero-copy, wirespeed, wirespeed-spin, "
-                + "native, native-spin, uring, uring-spin, netty-nio, netty-epoll, netty-uring", unknown.err().lines().findFirst().orElseThrow());
+                + "native, native-spin, uring, uring-spin, netty-nio, netty-epoll, netty-uring, loop", unknown.err().lines().findFirst().orElseThrow());
         Run unknownIdle = client("--transport", "tcp", "--strategy", "wirespeed-spin", "--idle", "nap");
         assertEquals(ExitCode.USAGE, unknownIdle.code());
         assertEquals("Invalid value for option '--idle': unknown --idle 'nap'; known: spin, busy-spin, yield, backoff",
