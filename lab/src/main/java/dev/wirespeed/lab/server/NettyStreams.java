@@ -67,7 +67,8 @@ public final class NettyStreams implements Closeable {
      * @param transport the Netty transport
      * @param tls Netty's TLS for every connection, or null for plaintext
      * @return the server, serving until closed
-     * @throws IOException if it cannot bind, or the transport is unavailable here (saying why)
+     * @throws IOException if it cannot bind (the bind's own exception), or the transport is unavailable here
+     *     (saying why)
      */
     public static NettyStreams start(InetSocketAddress address, int loops, SizeRange sizes, long count, long outputLimit,
             NettyTransport transport, SslContext tls) throws IOException {
@@ -95,9 +96,9 @@ public final class NettyStreams implements Closeable {
                     })
                     .bind(address).syncUninterruptibly().channel();
             return new NettyStreams(group, server);
-        } catch (RuntimeException e) {
+        } catch (Exception e) { // Netty rethrows the bind's failure as it came, checked or not
             group.shutdownGracefully(0, 0, TimeUnit.SECONDS).syncUninterruptibly();
-            throw new IOException("cannot listen on " + address + ": " + e.getMessage(), e);
+            throw e instanceof IOException io ? io : new IOException(String.valueOf(e.getMessage()), e);
         }
     }
 
