@@ -522,9 +522,19 @@ final class TlsLayer implements LendingEndpoint {
         return netOut != null || wantsWrap;
     }
 
-    /** Wraps our close_notify, once, after everything before it; sends it as far as the socket takes it. */
+    /**
+     * Wraps our close_notify, once, after everything before it; sends it as far as the socket takes it.
+     * Where earlier ciphertext still waits for the socket (a send in flight) in a buffer with less room
+     * than a whole record, the close_notify waits for it to leave: an engine may wrap nothing, not even an
+     * alert, into less (the JDK's does not). {@link #outputPending()} stays true meanwhile, so that the
+     * caller's next flush comes back here.
+     */
     void closeOutbound() throws IOException {
         if (outboundClosed || engine == null) {
+            return;
+        }
+        Chunk out = netOut;
+        if (out != null && out.buf.capacity() - out.end < engine.getSession().getPacketBufferSize() && !flush()) {
             return;
         }
         outboundClosed = true;

@@ -467,6 +467,69 @@ public abstract class TlsLoopContract {
     }
 
     @Test
+    void aServerThatStreamsUntilItClosesSendsItsCloseNotifyAfterTheLastFrame() throws Exception {
+        // Frames of random sizes written while the output is under its limit, then a graceful close: the
+        // close_notify is due while the last, short record may still be in flight (io_uring sends
+        // asynchronously), in a buffer with less room left than a whole record.
+        int frames = 200_000;
+        int[] sizes = new Random(SEED.value()).ints(frames, 0, 301).toArray();
+        ByteBuffer zeros = ByteBuffer.allocate(300);
+        ConnectionHandler streamer = new ConnectionHandler() {
+            private int next;
+
+            @Override
+            public void onOpen(Connection connection) {
+                pump(connection);
+            }
+
+            @Override
+            public void onWritable(Connection connection) {
+                pump(connection);
+            }
+
+            @Override
+            public void onFrame(Connection connection, int type, ByteBuffer body) {
+            }
+
+            @Override
+            public void onClose(Connection connection, Throwable cause) {
+                recorder.onClose(connection, cause);
+            }
+
+            private void pump(Connection connection) {
+                while (next < frames && connection.isWritable()) {
+                    connection.writeFrame(next, zeros.clear().limit(sizes[next]));
+                    if (++next == frames) {
+                        connection.close();
+                    }
+                }
+            }
+        };
+        FrameServer server = server(streamer, serverTls("server").build());
+        int[] received = {0};
+        CompletableFuture<Throwable> ended = new CompletableFuture<>();
+        FrameClient client = client(new ConnectionHandler() {
+            @Override
+            public void onFrame(Connection connection, int type, ByteBuffer body) throws IOException {
+                int i = received[0]++;
+                if (type != i || body.remaining() != sizes[i]) {
+                    throw new IOException("frame " + i + " of size " + sizes[i] + " came as type=" + type + " size="
+                            + body.remaining());
+                }
+            }
+
+            @Override
+            public void onClose(Connection connection, Throwable cause) {
+                ended.complete(cause == null ? Recorder.CLEAN : cause);
+            }
+        }, clientTls().serverName("localhost").build());
+        client.connect(server.localAddresses().getFirst());
+        assertEquals(Recorder.CLEAN, ended.get(60, TimeUnit.SECONDS), "a clean end: the close_notify after the last frame");
+        assertEquals(frames, received[0]);
+        assertEquals(Recorder.CLEAN, recorder.nextClose());
+    }
+
+    @Test
     void aPeersCloseNotifyIsACleanClose() throws Exception {
         FrameServer server = server(recorder, serverTls("server").build());
         Peer peer = connect(server);

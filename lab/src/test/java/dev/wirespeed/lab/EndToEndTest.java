@@ -5,6 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.wirespeed.lab.Transport;
 import dev.wirespeed.lab.client.Strategies;
+import dev.wirespeed.lab.server.ServerImpl;
+import dev.wirespeed.linux.tls.OpenSsl;
+import dev.wirespeed.testing.Environment;
+import dev.wirespeed.testing.Environment.Feature;
+import dev.wirespeed.testing.TestCertificates;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -17,6 +22,8 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** {@code wirespeed server} and {@code wirespeed client} as real processes over TCP loopback. */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -151,9 +158,43 @@ class EndToEndTest {
         }
     }
 
+    @ParameterizedTest(name = "--impl {0} --tls-engine {1}")
+    @CsvSource({"native, jdk", "native, openssl", "uring, jdk", "uring, openssl", "netty, jdk", "netty, openssl"})
+    void aLoopServerStreamsAVerifiedCountedStreamOverTlsToTheClientLoop(String impl, String engine) throws Exception {
+        ServerImpl server = CliName.byName(ServerImpl.values(), "--impl", impl);
+        Environment.assume(server == ServerImpl.URING ? Feature.IO_URING : Feature.EPOLL, server.unavailable() == null,
+                server::unavailable);
+        boolean netty = server == ServerImpl.NETTY;
+        if (engine.equals("openssl") && !netty) {
+            Environment.assume(Feature.LIBSSL, OpenSsl.isAvailable(), OpenSsl::unavailableReason);
+        }
+        if (engine.equals("openssl") && netty) {
+            assertTrue(io.netty.handler.ssl.OpenSsl.isAvailable(), () -> "Netty's OpenSSL did not load: "
+                    + io.netty.handler.ssl.OpenSsl.unavailabilityCause());
+        }
+        int port = startServer("--count", "100000", "--size", "0-300", "--loop", "--impl", impl, "--tls", "--cert",
+                TestCertificates.file("server.pem").toString(), "--key", TestCertificates.file("server.key").toString(),
+                "--tls-engine", engine);
+        Result client = runClient("--port", String.valueOf(port), "--strategy", "loop", "--tls", "--trust",
+                TestCertificates.file("ca.pem").toString(), "--tls-engine", netty ? "jdk" : engine, "--verify", "--json");
+        assertEquals(ExitCode.OK, client.code(), client.err());
+        assertTrue(client.out().matches("(?s).*\\{\"summary\":true,\"frames\":100000,\"bytes\":\\d+,\"verified\":true}\n"),
+                client.out());
+    }
+
+    @Test
+    void nettysStreamServerServesTcpOnly(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        Process server = start("server", "--transport", "unix", "--path", dir.resolve("s.sock").toString(), "--loop",
+                "--impl", "netty");
+        assertTrue(server.waitFor(30, TimeUnit.SECONDS), "the server exits");
+        assertEquals(ExitCode.USAGE, server.exitValue());
+        assertEquals("wirespeed server: --impl netty serves tcp only, not unix\n", readAll(server.getErrorStream()));
+    }
+
     @Test
     void loopOptionsThatDoNotApplyAreUsageErrors() throws Exception {
-        for (List<String> args : List.of(List.of("--loops", "2"), List.of("--loop", "--write-per-frame"))) {
+        for (List<String> args : List.of(List.of("--loops", "2"), List.of("--loop", "--write-per-frame"),
+                List.of("--tls"), List.of("--impl", "netty"))) {
             List<String> all = new ArrayList<>(List.of("server", "--transport", "tcp", "--port", "0"));
             all.addAll(args);
             Process server = start(all.toArray(String[]::new));
@@ -168,7 +209,7 @@ class EndToEndTest {
         Process server = start("server", "--transport", "tcp", "--port", "0", "--loop", "--impl", "fast");
         assertTrue(server.waitFor(30, TimeUnit.SECONDS), "the server exits");
         assertEquals(ExitCode.USAGE, server.exitValue());
-        assertEquals("Invalid value for option '--impl': unknown --impl 'fast'; known: jdk, native, uring",
+        assertEquals("Invalid value for option '--impl': unknown --impl 'fast'; known: jdk, native, uring, netty",
                 readAll(server.getErrorStream()).lines().findFirst().orElseThrow());
     }
 

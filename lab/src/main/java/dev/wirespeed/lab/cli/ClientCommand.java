@@ -15,9 +15,12 @@ import dev.wirespeed.lab.client.Rounds;
 import dev.wirespeed.lab.client.Source;
 import dev.wirespeed.lab.client.Sources;
 import dev.wirespeed.lab.client.Strategies;
+import dev.wirespeed.lab.tls.TlsOptions;
 import dev.wirespeed.testkit.SequenceMismatchException;
+import dev.wirespeed.tls.TlsSettings;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.security.GeneralSecurityException;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -28,6 +31,7 @@ import picocli.CommandLine;
         description = {"Reads frames with one strategy and prints, per round of --messages frames (or of --round-ms "
                 + "milliseconds), 'Time for N msg: T; speed: X msg/s; Y MB/s' (T in ms, MB = 10^6 bytes, 8 header bytes "
                 + "counted), then a summary line.",
+            "With --tls the loop and Netty strategies speak TLS, trusting --trust and checking the name localhost.",
             "With --round-ms the first round is a warm-up: it lasts --warmup-ms, then (unless --no-jit-settle) until "
                 + "the JIT has compiled nothing for one round's length, at most " + Rounds.ByTime.MAX_WARMUP_FACTOR
                 + " times --warmup-ms (and one round) in all.",
@@ -47,7 +51,8 @@ public final class ClientCommand implements Callable<Integer> {
     @Option(names = "--strategy", required = true, converter = Names.StrategyName.class,
             description = "unbuffered, readint, buffered, buffered-readint, no-alloc, channel, channel-compact, "
             + "zero-copy, wirespeed, wirespeed-spin, native, native-spin, uring, uring-spin (tcp or unix), netty-nio, "
-            + "netty-epoll, netty-uring (tcp only)")
+            + "netty-epoll, netty-uring (tcp only), loop (the library's FrameClient on one loop over epoll; tcp or "
+            + "unix)")
     Strategies strategy;
 
     /** Frames per round when neither {@code --messages} nor {@code --round-ms} is given. */
@@ -91,6 +96,9 @@ public final class ClientCommand implements Callable<Integer> {
             + "included (default: wait for ever)")
     Long readTimeout;
 
+    @CommandLine.Mixin
+    TlsOptions tlsOptions;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -118,9 +126,17 @@ public final class ClientCommand implements Callable<Integer> {
         }
         Source source;
         try {
+            TlsSettings tls = null;
+            if (tlsOptions.on()) {
+                if (!strategy.speaksTls()) {
+                    throw new IllegalArgumentException("--tls needs --strategy loop, netty-nio, netty-epoll or "
+                            + "netty-uring: the strategies that open their own connection");
+                }
+                tls = tlsOptions.client();
+            }
             source = switch (transport) {
-                case TCP -> Sources.tcp(peer.tcp(Defaults.STREAM_PORT));
-                case UNIX -> Sources.unix(peer.path(transport));
+                case TCP -> Sources.tcp(peer.tcp(Defaults.STREAM_PORT), tls);
+                case UNIX -> Sources.unix(peer.path(transport), tls);
                 case FILE -> Sources.file(peer.path(transport));
                 case STDIN -> Sources.stdin();
                 default -> throw new IllegalArgumentException("--transport " + transport
@@ -128,6 +144,9 @@ public final class ClientCommand implements Callable<Integer> {
             };
         } catch (IllegalArgumentException e) {
             err.println("wirespeed client: " + e.getMessage());
+            return ExitCode.USAGE;
+        } catch (IOException | GeneralSecurityException e) {
+            err.println("wirespeed client: --trust: " + e.getMessage());
             return ExitCode.USAGE;
         }
         Receiver receiver = new Receiver(verify ? FrameCheck.sequence() : null, plan, json, spec.commandLine().getOut());

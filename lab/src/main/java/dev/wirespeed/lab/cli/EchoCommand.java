@@ -18,10 +18,7 @@ import dev.wirespeed.linux.NativeIoException;
 import dev.wirespeed.loop.Connection;
 import dev.wirespeed.loop.ConnectionHandler;
 import dev.wirespeed.loop.FrameServer;
-import dev.wirespeed.tls.TlsSettings;
 import io.netty.handler.ssl.SslContext;
-import io.netty.handler.ssl.SslContextBuilder;
-import io.netty.handler.ssl.SslProvider;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
@@ -29,7 +26,6 @@ import java.net.SocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.ByteChannel;
 import java.security.GeneralSecurityException;
-import java.security.cert.X509Certificate;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -205,13 +201,7 @@ public final class EchoCommand implements Callable<Integer> {
     /** Netty's echo: runs until the process is killed. */
     private int serveNetty(InetSocketAddress address, PrintWriter err) {
         try {
-            SslContext ssl = null;
-            if (tlsOptions.on()) {
-                TlsSettings tls = tlsOptions.server(err);
-                ssl = SslContextBuilder.forServer(tls.privateKey(), tls.certificateChain().toArray(new X509Certificate[0]))
-                        .sslProvider(tlsOptions.openssl() ? SslProvider.OPENSSL : SslProvider.JDK)
-                        .protocols("TLSv1.3", "TLSv1.2").build();
-            }
+            SslContext ssl = tlsOptions.on() ? tlsOptions.nettyServer(err) : null;
             NettyEcho.serve(address, loops, maxFrame, bound -> {
                 err.println(Listening.line(bound));
                 err.flush();

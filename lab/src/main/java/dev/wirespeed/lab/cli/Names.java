@@ -8,6 +8,7 @@ import dev.wirespeed.lab.Threads;
 import dev.wirespeed.lab.client.Strategies;
 import dev.wirespeed.lab.pingpong.EchoImpl;
 import dev.wirespeed.lab.pingpong.Impl;
+import dev.wirespeed.lab.server.ServerImpl;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
@@ -39,10 +40,17 @@ final class Names {
         }
     }
 
-    /** {@code server --impl}. */
+    /** {@code load --impl}. */
     static final class LoopImplName extends Of<LoopImpl> {
         LoopImplName() {
             super(LoopImpl.values(), "--impl");
+        }
+    }
+
+    /** {@code server --impl}. */
+    static final class ServerImplName extends Of<ServerImpl> {
+        ServerImplName() {
+            super(ServerImpl.values(), "--impl");
         }
     }
 

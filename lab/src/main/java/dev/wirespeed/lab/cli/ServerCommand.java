@@ -3,22 +3,26 @@ package dev.wirespeed.lab.cli;
 import dev.wirespeed.io.StandardChannels;
 import dev.wirespeed.lab.ExitCode;
 import dev.wirespeed.lab.Listening;
-import dev.wirespeed.lab.LoopImpl;
 import dev.wirespeed.lab.Threads;
 import dev.wirespeed.lab.Transport;
 import dev.wirespeed.lab.server.LoopStreams;
+import dev.wirespeed.lab.server.NettyStreams;
 import dev.wirespeed.lab.server.SequenceServer;
+import dev.wirespeed.lab.server.ServerImpl;
 import dev.wirespeed.lab.server.SizeRange;
+import dev.wirespeed.lab.tls.TlsOptions;
 import dev.wirespeed.linux.NativeIoException;
 import dev.wirespeed.linux.Pipes;
 import dev.wirespeed.loop.FrameServer;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.security.GeneralSecurityException;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicLong;
 import picocli.CommandLine.Command;
@@ -32,6 +36,10 @@ import picocli.CommandLine.Spec;
         description = {"Streams the sequence stream (frames 0, 1, 2, ...): to each TCP or Unix connection from "
                 + "frame 0, accepting connections until killed; or to standard output, ending quietly when the "
                 + "reader goes away.",
+            "With --loop the connections share event loops: the library's FrameServer (over the JDK's Selector, "
+                + "epoll with --impl native, io_uring with --impl uring) or, with --impl netty, Netty's epoll server; "
+                + "with --tls they speak TLS, with --cert and --key or a self-signed certificate for localhost made "
+                + "at start.",
             "Prints 'listening on ADDRESS' on standard error once it accepts connections."})
 public final class ServerCommand implements Callable<Integer> {
     /** A command whose options picocli sets. */
@@ -70,10 +78,14 @@ public final class ServerCommand implements Callable<Integer> {
     @Option(names = "--loops", defaultValue = "1", description = "with --loop: loop threads (default ${DEFAULT-VALUE})")
     int loops;
 
-    @Option(names = "--impl", defaultValue = "jdk", converter = Names.LoopImplName.class,
-            description = "with --loop: jdk (the JDK's Selector), native (epoll through FFM) or uring (io_uring "
-            + "through FFM) (default ${DEFAULT-VALUE})")
-    LoopImpl impl;
+    @Option(names = "--impl", defaultValue = "jdk", converter = Names.ServerImplName.class,
+            description = "with --loop: jdk (the JDK's Selector), native (epoll through FFM), uring (io_uring "
+            + "through FFM), or netty (the peer: Netty's epoll server, --loops event loops, frames encoded into "
+            + "pooled direct buffers and flushed per batch; tcp only) (default ${DEFAULT-VALUE})")
+    ServerImpl impl;
+
+    @Mixin
+    TlsOptions tlsOptions;
 
     @Option(names = "--pipe-size", description = "with --transport stdout: resize the pipe to this many bytes "
             + "(Linux F_SETPIPE_SZ; default: leave the pipe as it is, 64 KiB)")
@@ -84,8 +96,11 @@ public final class ServerCommand implements Callable<Integer> {
         if (count != null && count < 0) {
             return usage("--count=" + count + " must be >= 0");
         }
-        if (!loop && (loops != 1 || impl != LoopImpl.JDK)) {
-            return usage("--loops and --impl need --loop");
+        if (!loop && (loops != 1 || impl != ServerImpl.JDK || tlsOptions.on())) {
+            return usage("--loops, --impl and --tls need --loop");
+        }
+        if (impl == ServerImpl.NETTY && transport != Transport.TCP) {
+            return usage("--impl netty serves tcp only, not " + transport);
         }
         if (loop && (writePerFrame || transport == Transport.STDOUT)) {
             return usage("--loop serves tcp and unix connections, batching: drop --write-per-frame and stdout");
@@ -123,7 +138,7 @@ public final class ServerCommand implements Callable<Integer> {
         };
     }
 
-    /** The stream from event loops: runs until the process is killed. */
+    /** The stream from event loops, the library's or Netty's: runs until the process is killed. */
     private int serveFromLoops() {
         SocketAddress address;
         try {
@@ -131,20 +146,32 @@ public final class ServerCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             return usage(e.getMessage());
         }
-        FrameServer.Builder builder = FrameServer.builder(new LoopStreams(size, count == null ? Long.MAX_VALUE : count))
-                .bind(address).loops(loops).outputLimit(LOOP_OUTPUT_LIMIT).threadName("server-loop");
+        PrintWriter err = spec.commandLine().getErr();
+        long frames = count == null ? Long.MAX_VALUE : count;
         try {
-            impl.apply(builder);
-        } catch (UnsupportedOperationException e) {
-            return usage("--impl " + impl + ": " + e.getMessage());
-        }
-        try {
-            FrameServer server = builder.start();
-            PrintWriter err = spec.commandLine().getErr();
-            err.println(Listening.line(server.localAddresses().get(0)));
+            SocketAddress bound;
+            if (impl == ServerImpl.NETTY) {
+                bound = NettyStreams.start((InetSocketAddress) address, loops, size, frames, LOOP_OUTPUT_LIMIT,
+                        impl.netty(), tlsOptions.on() ? tlsOptions.nettyServer(err) : null).localAddress();
+            } else {
+                FrameServer.Builder builder = FrameServer.builder(new LoopStreams(size, frames)).bind(address)
+                        .loops(loops).outputLimit(LOOP_OUTPUT_LIMIT).threadName("server-loop");
+                try {
+                    impl.loop().apply(builder);
+                } catch (UnsupportedOperationException e) {
+                    return usage("--impl " + impl + ": " + e.getMessage());
+                }
+                if (tlsOptions.on()) {
+                    builder.tls(tlsOptions.server(err));
+                }
+                bound = builder.start().localAddresses().get(0);
+            }
+            err.println(Listening.line(bound));
             err.flush();
             Thread.currentThread().join(); // the loops serve until the process is killed
             return ExitCode.OK;
+        } catch (GeneralSecurityException | IllegalArgumentException e) {
+            return usage("--tls: " + e.getMessage());
         } catch (IOException e) {
             return fail("cannot listen on " + address + ": " + e.getMessage());
         } catch (InterruptedException e) {

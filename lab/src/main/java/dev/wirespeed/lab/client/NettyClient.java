@@ -3,6 +3,9 @@ package dev.wirespeed.lab.client;
 import dev.wirespeed.frame.FrameFormat;
 import dev.wirespeed.frame.TruncatedFrameException;
 import dev.wirespeed.lab.NettyTransport;
+import dev.wirespeed.lab.tls.TlsOptions;
+import dev.wirespeed.tls.TlsEngineFactory;
+import dev.wirespeed.tls.TlsSettings;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
@@ -14,14 +17,19 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLException;
 
 /**
  * The peer users would pick instead: Netty 4.2 with its default (pooled) allocator and a
  * {@code LengthFieldBasedFrameDecoder} for our header (length at offset 4, 4 bytes, frame kept whole),
  * over NIO, native epoll or native io_uring, one event loop thread. Each frame reaches the {@link Receiver} as a view of
- * Netty's buffer, without a copy. TCP only.
+ * Netty's buffer, without a copy. TCP only. With the source's TLS, an {@code SslHandler} first in the
+ * pipeline, on Netty's JDK provider or its OpenSSL one as the settings' engine says.
  *
  * <p>Bad input keeps its exit code (3) but is worded by Netty, which knows no stream offsets; a stream
  * that ends inside a frame is reported with the offset of that frame, counted here.
@@ -39,6 +47,10 @@ public final class NettyClient implements Strategy {
         if (why != null) {
             throw new IOException(why);
         }
+        InetSocketAddress address = source.tcpAddress();
+        SslContext tls = source.tls() == null ? null : context(source.tls());
+        String host = source.tls() == null || source.tls().serverName() == null ? address.getHostString()
+                : source.tls().serverName();
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, transport.handlers());
         FrameHandler frames = new FrameHandler(receiver);
         try {
@@ -47,12 +59,15 @@ public final class NettyClient implements Strategy {
                     .handler(new ChannelInitializer<SocketChannel>() {
                         @Override
                         protected void initChannel(SocketChannel channel) {
+                            if (tls != null) {
+                                channel.pipeline().addLast(tls.newHandler(channel.alloc(), host, address.getPort()));
+                            }
                             channel.pipeline().addLast(new ByteCounter(frames),
                                     new LengthFieldBasedFrameDecoder(maxFrameLength + FrameFormat.HEADER_LENGTH, 4, 4, 0, 0),
                                     frames);
                         }
                     });
-            Channel channel = bootstrap.connect(source.tcpAddress()).sync().channel();
+            Channel channel = bootstrap.connect(address).sync().channel();
             source.closeOnAbort(() -> channel.close());
             channel.closeFuture().sync();
         } catch (InterruptedException e) {
@@ -67,6 +82,21 @@ public final class NettyClient implements Strategy {
             group.shutdownGracefully(0, 0, TimeUnit.SECONDS).syncUninterruptibly();
         }
         frames.rethrow();
+    }
+
+    /**
+     * {@return Netty's client context for {@code settings}}: their trust, protocols and host name check, on
+     * Netty's JDK provider for the JDK's engine, else on its OpenSSL one (BoringSSL)
+     */
+    private static SslContext context(TlsSettings settings) throws IOException {
+        try {
+            return SslContextBuilder.forClient().trustManager(settings.trusted())
+                    .sslProvider(TlsOptions.nettyProvider(settings.engine() != TlsEngineFactory.jdk()))
+                    .protocols(settings.protocols().stream().map(TlsSettings.Protocol::jdkName).toArray(String[]::new))
+                    .endpointIdentificationAlgorithm(settings.hostnameVerification() ? "HTTPS" : null).build();
+        } catch (SSLException | IllegalArgumentException e) {
+            throw new IOException("Netty's TLS client: " + e.getMessage(), e);
+        }
     }
 
     /** Counts the bytes that arrive, before the decoder, to tell a truncated stream from a clean end. */

@@ -59,6 +59,23 @@ public interface Source extends Closeable {
     }
 
     /**
+     * {@return the socket address to connect to}, for clients that connect from an event loop
+     *
+     * @throws UnsupportedOperationException for every transport but tcp and unix
+     */
+    default java.net.SocketAddress socketAddress() {
+        throw new UnsupportedOperationException("this strategy needs --transport tcp or unix");
+    }
+
+    /**
+     * {@return the TLS a client that opens its own connection speaks to the server, or null for plaintext}
+     * Only the strategies that {@linkplain Strategies#speaksTls() speak TLS} are given a source with TLS.
+     */
+    default dev.wirespeed.tls.TlsSettings tls() {
+        return null;
+    }
+
+    /**
      * {@return a blocking {@code NativeSocket} connected to the server}, for the native strategies
      *
      * @throws IOException if it cannot connect (the {@code NativeIoException} names the errno)

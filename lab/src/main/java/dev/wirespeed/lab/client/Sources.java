@@ -3,6 +3,7 @@ package dev.wirespeed.lab.client;
 import dev.wirespeed.io.StandardChannels;
 import dev.wirespeed.linux.NativePipe;
 import dev.wirespeed.linux.NativeSocket;
+import dev.wirespeed.tls.TlsSettings;
 import java.io.Closeable;
 import java.io.FileDescriptor;
 import java.io.FileInputStream;
@@ -10,6 +11,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketAddress;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.channels.Channels;
@@ -31,7 +33,27 @@ public final class Sources {
      * @param address the peer
      */
     public static Source tcp(InetSocketAddress address) {
+        return tcp(address, null);
+    }
+
+    /**
+     * {@return a TCP connection}, over TLS for the strategies that open their own
+     *
+     * @param address the peer
+     * @param tls the client's TLS, or null for plaintext
+     */
+    public static Source tcp(InetSocketAddress address, TlsSettings tls) {
         return new Base() {
+            @Override
+            public TlsSettings tls() {
+                return tls;
+            }
+
+            @Override
+            public SocketAddress socketAddress() {
+                return address;
+            }
+
             @Override
             public InputStream stream() throws IOException {
                 Socket socket = open(new Socket());
@@ -62,8 +84,28 @@ public final class Sources {
      * @param path the socket's path
      */
     public static Source unix(Path path) {
+        return unix(path, null);
+    }
+
+    /**
+     * {@return a Unix domain socket}, over TLS for the strategies that open their own
+     *
+     * @param path the socket's path
+     * @param tls the client's TLS, or null for plaintext
+     */
+    public static Source unix(Path path, TlsSettings tls) {
         UnixDomainSocketAddress address = UnixDomainSocketAddress.of(path);
         return new Base() {
+            @Override
+            public TlsSettings tls() {
+                return tls;
+            }
+
+            @Override
+            public SocketAddress socketAddress() {
+                return address;
+            }
+
             @Override
             public InputStream stream() throws IOException {
                 return Channels.newInputStream(channel());

@@ -47,7 +47,12 @@ public enum Strategies implements CliName {
     /** The peer: Netty 4.2, {@code LengthFieldBasedFrameDecoder}, native epoll transport (TCP on Linux only). */
     NETTY_EPOLL(idle -> new NettyClient(NettyTransport.EPOLL), Role.PEER, EnumSet.of(Transport.TCP)),
     /** The peer: Netty 4.2, {@code LengthFieldBasedFrameDecoder}, native io_uring transport (TCP on Linux only). */
-    NETTY_URING(idle -> new NettyClient(NettyTransport.IO_URING), Role.PEER, EnumSet.of(Transport.TCP));
+    NETTY_URING(idle -> new NettyClient(NettyTransport.IO_URING), Role.PEER, EnumSet.of(Transport.TCP)),
+    /**
+     * The library's {@code FrameClient} on one event loop of its own, over epoll through FFM (the JDK's
+     * {@code Selector} where epoll is unavailable): frames handed over on the loop thread (TCP, Unix; TLS).
+     */
+    LOOP(idle -> new LoopClient(), Role.LIBRARY, EnumSet.of(Transport.TCP, Transport.UNIX));
 
     private final Function<IdleStrategy, Strategy> factory;
     private final Role role;
@@ -99,6 +104,14 @@ public enum Strategies implements CliName {
      */
     public Strategy create(IdleStrategy idle) {
         return factory.apply(idle);
+    }
+
+    /**
+     * {@return whether this strategy speaks TLS where its source has it ({@code client --tls})}: the
+     * library's client loop and the Netty peers, which open their own connections
+     */
+    public boolean speaksTls() {
+        return this == LOOP || peer();
     }
 
     /** {@return whether this strategy busy-polls a non-blocking socket, and so takes an idle strategy} */

@@ -8,6 +8,7 @@ import dev.wirespeed.lab.experiments.many.ManyExperiment;
 import dev.wirespeed.lab.experiments.readall.ReadAllExperiment;
 import dev.wirespeed.lab.experiments.stream.Link;
 import dev.wirespeed.lab.experiments.stream.StreamExperiment;
+import dev.wirespeed.lab.experiments.stream.TlsStreamExperiment;
 import dev.wirespeed.lab.experiments.tails.TailsExperiment;
 import java.util.List;
 import java.util.Optional;
@@ -23,6 +24,7 @@ public final class Experiments {
             new StreamExperiment(Link.TCP),
             new StreamExperiment(Link.UNIX),
             new StreamExperiment(Link.PIPE),
+            new TlsStreamExperiment(),
             new LatencyExperiment(),
             new IdleExperiment(),
             new TailsExperiment(),

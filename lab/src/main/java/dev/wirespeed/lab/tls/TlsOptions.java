@@ -4,6 +4,9 @@ import dev.wirespeed.linux.tls.OpenSsl;
 import dev.wirespeed.tls.Pem;
 import dev.wirespeed.tls.TlsEngineFactory;
 import dev.wirespeed.tls.TlsSettings;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.SslProvider;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -12,9 +15,9 @@ import java.security.GeneralSecurityException;
 import picocli.CommandLine.Option;
 
 /**
- * The TLS options of {@code echo} and {@code load}: {@code --tls}, the identity ({@code --cert} and
- * {@code --key}, or a self-signed one made at start), the trust of a client ({@code --trust}), and the
- * engine ({@code --tls-engine}). A picocli mixin.
+ * The TLS options of {@code echo}, {@code server}, {@code client} and {@code load}: {@code --tls}, the
+ * identity ({@code --cert} and {@code --key}, or a self-signed one made at start), the trust of a client
+ * ({@code --trust}), and the engine ({@code --tls-engine}). A picocli mixin.
  */
 public final class TlsOptions {
     /** Options picocli sets. */
@@ -36,7 +39,8 @@ public final class TlsOptions {
     Path trust;
 
     @Option(names = "--tls-engine", defaultValue = "jdk", description = "with --tls: jdk (the JDK's SSLEngine) or "
-            + "openssl (OpenSSL 3 through FFM; Netty's echo: its OpenSSL provider, BoringSSL) (default ${DEFAULT-VALUE})")
+            + "openssl (OpenSSL 3 through FFM; Netty's servers and clients: its OpenSSL provider, BoringSSL) (default "
+            + "${DEFAULT-VALUE})")
     String engine;
 
     /** {@return whether {@code --tls} was given} */
@@ -79,21 +83,75 @@ public final class TlsOptions {
      *     are given without {@code --tls}
      */
     public TlsSettings server(PrintWriter err) throws IOException, GeneralSecurityException, InterruptedException {
+        Identity identity = identity(err);
+        return TlsSettings.builder().identity(identity.cert(), identity.key()).engine(engine()).build();
+    }
+
+    /**
+     * {@return Netty's server context for the same identity as {@link #server}}: its JDK provider, or with
+     * {@code --tls-engine openssl} its OpenSSL one (BoringSSL, from {@code netty-tcnative}); TLS 1.3 and 1.2
+     *
+     * @param err where a self-signed certificate is described
+     * @throws IOException if a file cannot be read, or keytool fails
+     * @throws GeneralSecurityException if Netty refuses the files
+     * @throws InterruptedException if interrupted while keytool runs
+     * @throws IllegalArgumentException as {@link #server}, or for {@code openssl} where Netty's does not load
+     */
+    public SslContext nettyServer(PrintWriter err) throws IOException, GeneralSecurityException, InterruptedException {
+        Identity identity = identity(err);
+        try {
+            return SslContextBuilder.forServer(identity.cert().toFile(), identity.key().toFile())
+                    .sslProvider(nettyProvider()).protocols("TLSv1.3", "TLSv1.2").build();
+        } catch (javax.net.ssl.SSLException e) {
+            throw new GeneralSecurityException("Netty refuses --cert " + identity.cert() + " --key " + identity.key()
+                    + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * {@return the provider of Netty's contexts that {@code --tls-engine} names}
+     *
+     * @throws IllegalArgumentException for {@code openssl} where Netty's OpenSSL does not load, saying why
+     */
+    public SslProvider nettyProvider() {
+        return nettyProvider(openssl());
+    }
+
+    /**
+     * {@return Netty's JDK provider, or its OpenSSL one (BoringSSL, from {@code netty-tcnative})}
+     *
+     * @param openssl whether OpenSSL's
+     * @throws IllegalArgumentException for OpenSSL where Netty's does not load, saying why
+     */
+    public static SslProvider nettyProvider(boolean openssl) {
+        if (!openssl) {
+            return SslProvider.JDK;
+        }
+        if (!io.netty.handler.ssl.OpenSsl.isAvailable()) {
+            throw new IllegalArgumentException("--tls-engine openssl: Netty's OpenSSL (netty-tcnative) did not load: "
+                    + io.netty.handler.ssl.OpenSsl.unavailabilityCause());
+        }
+        return SslProvider.OPENSSL;
+    }
+
+    /** A server's certificate chain file and its key's. */
+    private record Identity(Path cert, Path key) {
+    }
+
+    /** {@return the certificate chain's file and the key's: given, or made now} */
+    private Identity identity(PrintWriter err) throws IOException, InterruptedException {
         checkUse();
         if ((cert == null) != (key == null)) {
             throw new IllegalArgumentException("--cert and --key go together");
         }
-        Path c = cert;
-        Path k = key;
-        if (c == null) {
-            Path dir = Files.createTempDirectory("wirespeed-tls");
-            SelfSigned made = SelfSigned.create(dir);
-            c = made.certificate();
-            k = made.key();
-            err.println("tls: " + made);
-            err.flush();
+        if (cert != null) {
+            return new Identity(cert, key);
         }
-        return TlsSettings.builder().identity(c, k).engine(engine()).build();
+        Path dir = Files.createTempDirectory("wirespeed-tls");
+        SelfSigned made = SelfSigned.create(dir);
+        err.println("tls: " + made);
+        err.flush();
+        return new Identity(made.certificate(), made.key());
     }
 
     /**

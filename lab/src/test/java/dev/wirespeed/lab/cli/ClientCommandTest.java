@@ -112,7 +112,7 @@ class ClientCommandTest {
         assertEquals(ExitCode.USAGE, unknown.code());
         assertEquals("Invalid value for option '--strategy': unknown strategy 'fastest'; known: unbuffered, readint, "
                 + "buffered, buffered-readint, no-alloc, channel, channel-compact, zero-copy, wirespeed, wirespeed-spin, "
-                + "native, native-spin, uring, uring-spin, netty-nio, netty-epoll, netty-uring", unknown.err().lines().findFirst().orElseThrow());
+                + "native, native-spin, uring, uring-spin, netty-nio, netty-epoll, netty-uring, loop", unknown.err().lines().findFirst().orElseThrow());
         Run unknownIdle = client("--transport", "tcp", "--strategy", "wirespeed-spin", "--idle", "nap");
         assertEquals(ExitCode.USAGE, unknownIdle.code());
         assertEquals("Invalid value for option '--idle': unknown --idle 'nap'; known: spin, busy-spin, yield, backoff",
@@ -122,6 +122,13 @@ class ClientCommandTest {
         Run nativeOnFile = client("--transport", "file", "--path", "/dev/null", "--strategy", "native");
         assertEquals(ExitCode.USAGE, nativeOnFile.code());
         assertEquals("wirespeed client: --strategy native needs --transport tcp or unix\n", nativeOnFile.err());
+        Run tlsOnAStream = client("--transport", "tcp", "--strategy", "wirespeed", "--tls", "--trust", "/dev/null");
+        assertEquals(ExitCode.USAGE, tlsOnAStream.code());
+        assertEquals("wirespeed client: --tls needs --strategy loop, netty-nio, netty-epoll or netty-uring: the "
+                + "strategies that open their own connection\n", tlsOnAStream.err());
+        Run tlsWithoutTrust = client("--transport", "tcp", "--strategy", "loop", "--tls");
+        assertEquals(ExitCode.USAGE, tlsWithoutTrust.code());
+        assertTrue(tlsWithoutTrust.err().startsWith("wirespeed client: --tls needs --trust FILE"), tlsWithoutTrust.err());
         Run timeoutOnFile = client("--transport", "file", "--path", "/dev/null", "--strategy", "wirespeed",
                 "--read-timeout", "100");
         assertEquals(ExitCode.USAGE, timeoutOnFile.code());

@@ -400,8 +400,8 @@ class LabCommandTest {
     void refusesAnUnknownExperimentNamingTheKnownOnes() {
         Run run = lab("nosuch");
         assertEquals(ExitCode.USAGE, run.code());
-        assertEquals("wirespeed lab: unknown experiment 'nosuch'; known: tcp, unix, pipe, latency, idle, tails, many, "
-                + "files, readall\n", run.err());
+        assertEquals("wirespeed lab: unknown experiment 'nosuch'; known: tcp, unix, pipe, stream-tls, latency, idle, "
+                + "tails, many, files, readall\n", run.err());
         assertEquals("", run.out());
     }
 
@@ -425,7 +425,8 @@ class LabCommandTest {
         Run run = lab("--help");
         assertEquals(ExitCode.OK, run.code());
         String help = run.out().replaceAll("\\s+", " ");
-        assertTrue(help.contains("which to run: tcp, unix, pipe, latency, idle*, tails*, many*, files, readall (default: "
+        assertTrue(help.contains("which to run: tcp, unix, pipe, stream-tls*, latency, idle*, tails*, many*, files, "
+                + "readall (default: "
                 + "all but those marked *, which run when named or with --full)"), run.out());
     }
 }

@@ -92,12 +92,16 @@ public final class StreamExperiment implements Experiment<StreamCell, Throughput
      * {@return whether the lab reads {@code link} with {@code strategy}}: the peers and the native
      * strategies on tcp only (the native ones are the fast-sockets article's TCP case), the library's
      * io_uring ones on tcp and unix where a ring opens, Netty's io_uring one where it runs, busy-polling
-     * a pipe only where standard input can be made non-blocking (Linux, through {@code NativePipe})
+     * a pipe only where standard input can be made non-blocking (Linux, through {@code NativePipe}); the
+     * library's client loop on none (it is the receiver of {@code stream-tls})
      *
      * @param strategy a client strategy
      * @param link a link
      */
     public static boolean fits(Strategies strategy, Link link) {
+        if (strategy == Strategies.LOOP) {
+            return false;
+        }
         if (strategy == Strategies.NATIVE || strategy == Strategies.NATIVE_SPIN) {
             return link == Link.TCP && NativeSocket.isSupported();
         }

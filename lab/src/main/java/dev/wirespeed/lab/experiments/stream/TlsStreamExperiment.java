@@ -1,0 +1,327 @@
+package dev.wirespeed.lab.experiments.stream;
+
+import dev.wirespeed.lab.Transport;
+import dev.wirespeed.lab.client.Strategies;
+import dev.wirespeed.lab.env.Children;
+import dev.wirespeed.lab.experiment.CaseRunner;
+import dev.wirespeed.lab.experiment.Experiment;
+import dev.wirespeed.lab.experiment.LabContext;
+import dev.wirespeed.lab.experiment.Results;
+import dev.wirespeed.lab.result.ChildReport;
+import dev.wirespeed.lab.result.Check;
+import dev.wirespeed.lab.result.Figure;
+import dev.wirespeed.lab.result.Finding;
+import dev.wirespeed.lab.result.Measurement;
+import dev.wirespeed.lab.result.Medium;
+import dev.wirespeed.lab.result.Placement;
+import dev.wirespeed.lab.result.Rule;
+import dev.wirespeed.lab.result.Series;
+import dev.wirespeed.lab.result.Stats;
+import dev.wirespeed.lab.result.Table;
+import dev.wirespeed.lab.result.Unit;
+import dev.wirespeed.lab.server.ServerImpl;
+import dev.wirespeed.lab.tls.SelfSigned;
+import dev.wirespeed.linux.tls.OpenSsl;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * One TLS stream of 100-byte frames over TCP loopback, server to client, the two on different cores:
+ * {@code wirespeed server --loop --tls} (the library's {@code FrameServer} over epoll and over io_uring,
+ * and Netty's epoll server with its {@code SslHandler}), each on the JDK's engine and on OpenSSL (the
+ * library's OpenSSL 3 through FFM, Netty's BoringSSL), read by one receiver, the same for every row:
+ * {@code wirespeed client --strategy loop --tls}, the library's client loop over epoll. Each row's
+ * server, started at the row's first run, and the identity (a self-signed EC P-256 certificate made by
+ * {@code keytool} for the run) live for the whole run; each row's client runs in {@link dev.wirespeed.lab.experiment.Mode#pairedPasses()}
+ * passes, each pass one client run of every row in turn, every other pass in reverse order, so that
+ * the machine's drift falls on every row alike. A client run reads a warm-up round and
+ * {@link dev.wirespeed.lab.experiment.Mode#measuredRounds()} timed rounds, as the other stream
+ * experiments' clients do; a row's figure is the median of the measured rounds of all its passes,
+ * with min and max.
+ *
+ * <p>Its target: the library's best row at least {@value #NETTY_FACTOR}x the frames a second of
+ * Netty's best; the table gives each of our rows against Netty's on the same kind of engine.
+ */
+public final class TlsStreamExperiment implements Experiment<TlsStreamCell, Throughput> {
+    /** The experiment's name. */
+    public static final String NAME = "stream-tls";
+    /** The target: the library's best row at least this many times Netty's best, in frames a second. */
+    static final double NETTY_FACTOR = 1.5;
+
+    /** The experiment. */
+    public TlsStreamExperiment() {
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public String description() {
+        return "ours: one TLS stream of 100-byte frames over TCP loopback, server to client on different cores: "
+                + "the library's FrameServer over epoll and io_uring and Netty's SslHandler, each on the JDK's engine "
+                + "and on OpenSSL, read by the library's client loop";
+    }
+
+    @Override
+    public boolean inDefaultRun() {
+        return false; // about a minute: it runs when named, or with --full
+    }
+
+    /**
+     * {@return the engine of the receiver, the same for every row}: OpenSSL 3 through FFM where it is
+     * usable, else the JDK's
+     *
+     * <p>The receiver is the library's client loop ({@link Strategies#LOOP}) because a short check of the
+     * candidates against the same servers found it the cheapest per frame: Netty's epoll client (its
+     * {@code SslHandler} and {@code LengthFieldBasedFrameDecoder}) spent far more of its CPU on each frame,
+     * with either engine, and so would be first to set the rate; on the loop the two engines cost about
+     * the same, and OpenSSL is the one the issue names. The table's client CPU column shows, row by row,
+     * how near the receiver came to being the limit.
+     */
+    static TlsStreamCase.Engine receiverEngine() {
+        return OpenSsl.isAvailable() ? TlsStreamCase.Engine.OPENSSL : TlsStreamCase.Engine.JDK;
+    }
+
+    /** {@return where server and client run: the first placement on two CPUs that are not one core} */
+    static Placement placement(List<Placement> placements) {
+        return placements.stream().filter(p -> p.kind() != Placement.Kind.SAME_CORE).findFirst()
+                .orElse(Placement.UNPINNED);
+    }
+
+    @Override
+    public List<TlsStreamCell> cases(LabContext lab) {
+        List<TlsStreamCase> rows = new ArrayList<>();
+        for (TlsStreamCase row : TlsStreamCase.all()) {
+            String why = row.unavailable();
+            if (why == null) {
+                rows.add(row);
+            } else {
+                lab.note(NAME + ": " + row.name() + " skipped: " + why);
+            }
+        }
+        if (receiverEngine() == TlsStreamCase.Engine.JDK) {
+            lab.note(NAME + ": the receiver uses the JDK's engine: " + OpenSsl.unavailableReason());
+        }
+        return cells(placement(lab.placements()), rows, lab.mode().pairedPasses());
+    }
+
+    /**
+     * {@return the cells of {@code rows} in the order they run}: {@code passes} passes, each every row
+     * once, every other pass in reverse order
+     *
+     * @param placement where they run
+     * @param rows the rows, in table order
+     * @param passes passes, {@code >= 1}
+     */
+    static List<TlsStreamCell> cells(Placement placement, List<TlsStreamCase> rows, int passes) {
+        List<TlsStreamCell> cells = new ArrayList<>();
+        for (int pass = 1; pass <= passes; pass++) {
+            for (TlsStreamCase row : pass % 2 == 1 ? rows : rows.reversed()) {
+                cells.add(new TlsStreamCell(placement, row, pass));
+            }
+        }
+        return cells;
+    }
+
+    @Override
+    public CaseRunner<TlsStreamCell, Throughput> open(LabContext lab) throws IOException, InterruptedException {
+        return new CaseRunner<>() {
+            private final Map<TlsStreamCase, Process> servers = new LinkedHashMap<>();
+            private final Map<TlsStreamCase, String> ports = new LinkedHashMap<>();
+            private Path dir;
+            private SelfSigned identity;
+
+            @Override
+            public Throughput run(TlsStreamCell cell) throws IOException, InterruptedException {
+                TlsStreamCase row = cell.row();
+                lab.progress(NAME + " " + cell.placement() + ": " + row.name() + " pass " + cell.pass() + "/"
+                        + lab.mode().pairedPasses());
+                if (identity == null) {
+                    dir = Files.createTempDirectory("wirespeed-stream-tls");
+                    identity = SelfSigned.create(dir);
+                }
+                String port = ports.get(row);
+                if (port == null) {
+                    Process server = lab.jvm().start(cell.placement().serverCpu(), "server-tls", serverArgs(row,
+                            identity));
+                    servers.put(row, server);
+                    port = Children.awaitListening(server, null);
+                    ports.put(row, port);
+                }
+                Process client = new ProcessBuilder(lab.jvm().command(cell.placement().clientCpu(), "client-tls",
+                        clientArgs(port, identity.certificate(), lab))).start();
+                List<Double> mb = new ArrayList<>();
+                List<Double> msg = new ArrayList<>();
+                List<Double> cpu = new ArrayList<>();
+                for (ChildReport.Round round : Children.measuredRounds(client, row.name())) {
+                    mb.add(round.mbPerSec());
+                    msg.add((double) round.msgPerSec());
+                    if (round.cpuNsPerMsg() != null) {
+                        cpu.add(round.cpuNsPerMsg());
+                    }
+                }
+                lab.stepDone();
+                return new Throughput(mb, msg, cpu);
+            }
+
+            @Override
+            public void close() throws IOException {
+                servers.values().forEach(Children::stop);
+                if (dir != null) {
+                    try (var files = Files.list(dir)) {
+                        for (Path file : files.toList()) {
+                            Files.deleteIfExists(file);
+                        }
+                    }
+                    Files.deleteIfExists(dir);
+                }
+            }
+        };
+    }
+
+    /** {@return the {@code wirespeed} arguments of {@code row}'s server, endless} */
+    static List<String> serverArgs(TlsStreamCase row, SelfSigned identity) {
+        ServerImpl impl = row.server().impl();
+        return List.of("server", "--transport", Transport.TCP.cliName(), "--port", "0", "--size",
+                String.valueOf(StreamExperiment.SIZE), "--loop", "--impl", impl.cliName(), "--tls", "--cert",
+                identity.certificate().toString(), "--key", identity.key().toString(), "--tls-engine",
+                row.engine().cliName());
+    }
+
+    /** {@return the {@code wirespeed} arguments of the receiver of a server on {@code port}} */
+    static List<String> clientArgs(String port, Path trust, LabContext lab) {
+        List<String> args = new ArrayList<>(List.of("client", "--transport", Transport.TCP.cliName(), "--port", port,
+                "--strategy", Strategies.LOOP.cliName(), "--tls", "--trust", trust.toString(), "--tls-engine",
+                receiverEngine().cliName(), "--json"));
+        args.addAll(lab.mode().clientRoundOptions());
+        return args;
+    }
+
+    /**
+     * {@return the results with each row's passes merged into one cell of pass 0}, in the order the
+     * rows first ran
+     *
+     * @param results results that hold passes
+     */
+    static Results<TlsStreamCell, Throughput> merged(Results<TlsStreamCell, Throughput> results) {
+        Map<TlsStreamCell, Throughput> rows = new LinkedHashMap<>();
+        for (TlsStreamCell cell : results.cases()) {
+            rows.merge(cell.merged(), results.get(cell), Throughput::plus);
+        }
+        Results<TlsStreamCell, Throughput> merged = new Results<>();
+        rows.forEach(merged::put);
+        return merged;
+    }
+
+    @Override
+    public List<Measurement> measurements(Results<TlsStreamCell, Throughput> passes, LabContext lab) {
+        Results<TlsStreamCell, Throughput> results = merged(passes);
+        List<Measurement> rows = new ArrayList<>();
+        for (TlsStreamCell cell : results.cases()) {
+            Throughput t = results.get(cell);
+            Series series = new Series(NAME, cell.row().name(), cell.row().role(), Medium.TCP, StreamExperiment.SIZE);
+            rows.add(series.at(cell.placement(), Unit.MSG_PER_S, t.msgPerSec()));
+            rows.add(series.at(cell.placement(), Unit.MB_PER_S, t.mbPerSec()));
+            if (t.cpuNsPerMsg() != null) {
+                rows.add(series.at(cell.placement(), Unit.CPU_NS_PER_MSG, t.cpuNsPerMsg()));
+            }
+        }
+        return rows;
+    }
+
+    @Override
+    public List<Table> tables(Results<TlsStreamCell, Throughput> passes, LabContext lab) {
+        Results<TlsStreamCell, Throughput> results = merged(passes);
+        if (results.cases().isEmpty()) {
+            return List.of();
+        }
+        Placement placement = results.cases().getFirst().placement();
+        List<List<String>> lines = new ArrayList<>();
+        for (TlsStreamCell cell : results.cases()) {
+            Throughput t = results.get(cell);
+            Stats msg = t.msgPerSec();
+            Optional<TlsStreamCell> netty = sameEngineNetty(results, cell);
+            Stats cpu = t.cpuNsPerMsg();
+            lines.add(List.of(cell.row().name(),
+                    String.format(Locale.ROOT, "%,.0f [%,.0f-%,.0f]", msg.median(), msg.min(), msg.max()),
+                    String.format(Locale.ROOT, "%,.1f", t.mbPerSec().median()),
+                    netty.map(n -> String.format(Locale.ROOT, "%.2fx", msg.median()
+                            / results.get(n).msgPerSec().median())).orElse("-"),
+                    cpu == null ? "-" : String.format(Locale.ROOT, "%.1f", cpu.median()),
+                    cpu == null ? "-" : String.format(Locale.ROOT, "%.0f%%", 100 * cpu.median() * msg.median() / 1e9)));
+        }
+        int passCount = passes.cases().stream().mapToInt(TlsStreamCell::pass).max().orElse(0);
+        String title = String.format(Locale.ROOT, "%s: one TLS stream of %d-byte frames over TCP loopback, server to "
+                + "client; median of the measured rounds [min-max] of %d interleaved run(s) a row, each %d round(s) of "
+                + "%d ms after a warm-up of at least %d ms; %s (%s)", NAME, StreamExperiment.SIZE, passCount,
+                lab.mode().measuredRounds(), lab.mode().roundMillis(), lab.mode().warmupMillis(), placement,
+                placement.cpus());
+        return List.of(new Table(title, List.of("server", "frames/s [min-max]", "MB/s", "x Netty, same engine",
+                "client CPU ns/frame", "client CPU"), lines, List.of(
+                        "the servers: 'wirespeed server --loop --tls', 1 MiB of output queued at most per connection "
+                        + "(Netty: its write-buffer high water mark), frames encoded into pooled direct buffers and "
+                        + "flushed per batch by Netty's; the identity: a self-signed EC P-256 certificate made by "
+                        + "keytool for the run; TLS 1.3 as negotiated",
+                        "JDK engine: the JDK's SSLEngine (Netty's JDK provider); OpenSSL engine: the library's OpenSSL 3 "
+                        + "through FFM, Netty's OpenSSL provider (BoringSSL from netty-tcnative-boringssl-static)",
+                        "the receiver of every row: 'wirespeed client --strategy loop --tls', the library's client loop "
+                        + "over epoll on the " + receiverEngine().label() + ", counting every frame; client CPU: its "
+                        + "loop thread's CPU time per frame, and as a share of one CPU (near 100%, the receiver rather "
+                        + "than the server may have set the rate)")));
+    }
+
+    /** {@return Netty's row on the engine of {@code cell}'s, for one of the library's rows; empty for Netty's own} */
+    private static Optional<TlsStreamCell> sameEngineNetty(Results<TlsStreamCell, Throughput> results,
+            TlsStreamCell cell) {
+        if (cell.row().netty()) {
+            return Optional.empty();
+        }
+        TlsStreamCell netty = new TlsStreamCell(cell.placement(),
+                new TlsStreamCase(TlsStreamCase.Server.NETTY, cell.row().engine()), 0);
+        return results.has(netty) ? Optional.of(netty) : Optional.empty();
+    }
+
+    @Override
+    public List<Finding> findings(Results<TlsStreamCell, Throughput> passes, LabContext lab) {
+        return findings(merged(passes));
+    }
+
+    /**
+     * {@return the target judged on merged results}: the library's fastest row against Netty's fastest,
+     * where both ran
+     *
+     * @param results each row's passes merged
+     */
+    static List<Finding> findings(Results<TlsStreamCell, Throughput> results) {
+        Optional<TlsStreamCell> ours = fastest(results, false);
+        Optional<TlsStreamCell> netty = fastest(results, true);
+        if (ours.isEmpty() || netty.isEmpty()) {
+            return List.of();
+        }
+        Check check = new Check(NAME + ", " + ours.get().placement(), figure(results, ours.get()),
+                figure(results, netty.get()));
+        return List.of(Finding.target(NAME, "one TLS stream of 100-byte frames, server to client between cores: the "
+                + "library's best server streams at least " + NETTY_FACTOR + "x the frames a second of Netty's best "
+                + "(each on its faster engine and, for the library, its faster loop transport)",
+                Rule.atLeast(NETTY_FACTOR), List.of(check)));
+    }
+
+    private static Optional<TlsStreamCell> fastest(Results<TlsStreamCell, Throughput> results, boolean netty) {
+        return results.cases().stream().filter(cell -> cell.row().netty() == netty)
+                .max(Comparator.comparingDouble(cell -> results.get(cell).msgPerSec().median()));
+    }
+
+    private static Figure figure(Results<TlsStreamCell, Throughput> results, TlsStreamCell cell) {
+        return new Figure(cell.row().name(), results.get(cell).msgPerSec(), Unit.MSG_PER_S);
+    }
+}

@@ -1,0 +1,196 @@
+package dev.wirespeed.lab.experiments.stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.wirespeed.lab.env.Jvm;
+import dev.wirespeed.lab.experiment.LabContext;
+import dev.wirespeed.lab.experiment.Mode;
+import dev.wirespeed.lab.experiment.Results;
+import dev.wirespeed.lab.experiments.Experiments;
+import dev.wirespeed.lab.experiments.stream.TlsStreamCase.Engine;
+import dev.wirespeed.lab.experiments.stream.TlsStreamCase.Server;
+import dev.wirespeed.lab.result.Finding;
+import dev.wirespeed.lab.result.Measurement;
+import dev.wirespeed.lab.result.Placement;
+import dev.wirespeed.lab.result.Role;
+import dev.wirespeed.lab.result.Table;
+import dev.wirespeed.lab.result.Unit;
+import dev.wirespeed.lab.tls.SelfSigned;
+import java.io.PrintWriter;
+import java.io.Writer;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** {@code stream-tls}'s rows, the order its cells run in, its table and its target, on synthetic rounds. */
+class TlsStreamExperimentTest {
+    private static final LabContext QUICK = new LabContext(Mode.QUICK, new Jvm("unused", null),
+            new PrintWriter(Writer.nullWriter()), false);
+    private static final Placement APART = new Placement(Placement.Kind.DIFFERENT_CORES, 0, 1);
+    private static final TlsStreamCase EPOLL_JDK = new TlsStreamCase(Server.LOOP_EPOLL, Engine.JDK);
+    private static final TlsStreamCase EPOLL_OPENSSL = new TlsStreamCase(Server.LOOP_EPOLL, Engine.OPENSSL);
+    private static final TlsStreamCase URING_JDK = new TlsStreamCase(Server.LOOP_URING, Engine.JDK);
+    private static final TlsStreamCase URING_OPENSSL = new TlsStreamCase(Server.LOOP_URING, Engine.OPENSSL);
+    private static final TlsStreamCase NETTY_JDK = new TlsStreamCase(Server.NETTY, Engine.JDK);
+    private static final TlsStreamCase NETTY_OPENSSL = new TlsStreamCase(Server.NETTY, Engine.OPENSSL);
+
+    /** Frames a second of each row: ours on OpenSSL over epoll the best, Netty's best on OpenSSL. */
+    private static Map<TlsStreamCase, Double> figures() {
+        Map<TlsStreamCase, Double> msg = new LinkedHashMap<>();
+        msg.put(EPOLL_JDK, 9e6);
+        msg.put(EPOLL_OPENSSL, 15e6);
+        msg.put(URING_JDK, 8e6);
+        msg.put(URING_OPENSSL, 14e6);
+        msg.put(NETTY_JDK, 6e6);
+        msg.put(NETTY_OPENSSL, 9e6);
+        return msg;
+    }
+
+    /**
+     * Three passes of every row, rounds of 0.9, 1 and 1.1 times its figure a pass; the receiver's CPU at
+     * 50 ns a frame.
+     */
+    private static Results<TlsStreamCell, Throughput> run(Map<TlsStreamCase, Double> msg) {
+        Results<TlsStreamCell, Throughput> results = new Results<>();
+        for (TlsStreamCell cell : TlsStreamExperiment.cells(APART, List.copyOf(msg.keySet()), 3)) {
+            double f = msg.get(cell.row());
+            results.put(cell, new Throughput(List.of(0.9 * f * 108 / 1e6, f * 108 / 1e6, 1.1 * f * 108 / 1e6),
+                    List.of(0.9 * f, f, 1.1 * f), List.of(50.0, 50.0, 50.0)));
+        }
+        return results;
+    }
+
+    @Test
+    void everyRowIsNamedByItsServerAndEngineTheLibrarysFirst() {
+        assertEquals(List.of(EPOLL_JDK, EPOLL_OPENSSL, URING_JDK, URING_OPENSSL, NETTY_JDK, NETTY_OPENSSL),
+                TlsStreamCase.all());
+        assertEquals(List.of("wirespeed FrameServer over epoll, JDK engine",
+                "wirespeed FrameServer over epoll, OpenSSL engine", "wirespeed FrameServer over io_uring, JDK engine",
+                "wirespeed FrameServer over io_uring, OpenSSL engine", "Netty epoll, SslHandler, JDK engine",
+                "Netty epoll, SslHandler, OpenSSL engine"), TlsStreamCase.all().stream().map(TlsStreamCase::name).toList());
+        assertEquals(Role.LIBRARY, URING_OPENSSL.role());
+        assertEquals(Role.PEER, NETTY_JDK.role());
+    }
+
+    @Test
+    void aRowIsSkippedWithANoteNamingWhatIsMissingAndTheOthersRun() {
+        LabContext lab = new LabContext(Mode.DEFAULT, new Jvm("unused", null), new PrintWriter(Writer.nullWriter()),
+                false);
+        List<TlsStreamCell> cells = new TlsStreamExperiment().cases(lab);
+        for (TlsStreamCase row : TlsStreamCase.all()) {
+            String why = row.unavailable();
+            assertEquals(why == null, cells.stream().anyMatch(c -> c.row().equals(row)), row.name());
+            assertEquals(why != null, lab.notes().contains("stream-tls: " + row.name() + " skipped: " + why),
+                    row.name() + ": " + lab.notes());
+        }
+        assertTrue(cells.stream().allMatch(c -> c.placement().kind() != Placement.Kind.SAME_CORE),
+                "server and client on two cores wherever the machine has them: " + cells);
+    }
+
+    @Test
+    void theRowsRunInPassesEveryOtherPassReversed() {
+        List<TlsStreamCase> rows = List.of(EPOLL_JDK, NETTY_JDK, NETTY_OPENSSL);
+        assertEquals(List.of(new TlsStreamCell(APART, EPOLL_JDK, 1), new TlsStreamCell(APART, NETTY_JDK, 1),
+                new TlsStreamCell(APART, NETTY_OPENSSL, 1), new TlsStreamCell(APART, NETTY_OPENSSL, 2),
+                new TlsStreamCell(APART, NETTY_JDK, 2), new TlsStreamCell(APART, EPOLL_JDK, 2),
+                new TlsStreamCell(APART, EPOLL_JDK, 3)), TlsStreamExperiment.cells(APART, rows, 3).subList(0, 7));
+    }
+
+    @Test
+    void theServersAndTheReceiverAreTheCommandLinesTheExperimentNames() {
+        SelfSigned identity = new SelfSigned(Path.of("/id/cert.pem"), Path.of("/id/key.pem"), "AB");
+        assertEquals(List.of("server", "--transport", "tcp", "--port", "0", "--size", "100", "--loop", "--impl",
+                "uring", "--tls", "--cert", "/id/cert.pem", "--key", "/id/key.pem", "--tls-engine", "openssl"),
+                TlsStreamExperiment.serverArgs(URING_OPENSSL, identity));
+        assertEquals(List.of("--impl", "netty"), TlsStreamExperiment.serverArgs(NETTY_JDK, identity).subList(8, 10));
+        assertEquals(List.of("client", "--transport", "tcp", "--port", "4433", "--strategy", "loop", "--tls", "--trust",
+                "/id/cert.pem", "--tls-engine", TlsStreamExperiment.receiverEngine().cliName(), "--json", "--round-ms",
+                "25", "--warmup-ms", "50", "--rounds", "3", "--no-jit-settle"),
+                TlsStreamExperiment.clientArgs("4433", identity.certificate(), QUICK));
+    }
+
+    @Test
+    void theTargetIsTheLibrarysBestRowAgainstNettysBest() {
+        List<Finding> findings = TlsStreamExperiment.findings(TlsStreamExperiment.merged(run(figures())));
+        assertEquals(1, findings.size());
+        Finding target = findings.getFirst();
+        assertEquals(Finding.Kind.TARGET, target.kind());
+        assertEquals("stream-tls", target.experiment());
+        assertEquals(1.5, target.rule().value());
+        assertEquals(EPOLL_OPENSSL.name(), target.checks().getFirst().numerator().name());
+        assertEquals(NETTY_OPENSSL.name(), target.checks().getFirst().denominator().name());
+        assertEquals(Unit.MSG_PER_S, target.checks().getFirst().numerator().unit());
+        assertEquals(15.0 / 9, target.checks().getFirst().ratio(), 1e-9);
+        assertTrue(target.holds(), target.figures());
+    }
+
+    @Test
+    void theTargetFailsBelowOneAndAHalfTimesNettysBestWhicheverEngineIsIt() {
+        Map<TlsStreamCase, Double> msg = figures();
+        msg.put(NETTY_JDK, 10.1e6); // Netty's best now on the JDK's engine: 15 / 10.1 = 1.49x
+        Finding target = TlsStreamExperiment.findings(TlsStreamExperiment.merged(run(msg))).getFirst();
+        assertEquals(NETTY_JDK.name(), target.checks().getFirst().denominator().name());
+        assertFalse(target.holds(), target.figures());
+    }
+
+    @Test
+    void withoutNettysRowsOrOursThereIsNoTarget() {
+        Map<TlsStreamCase, Double> ours = figures();
+        ours.remove(NETTY_JDK);
+        ours.remove(NETTY_OPENSSL);
+        assertEquals(List.of(), TlsStreamExperiment.findings(TlsStreamExperiment.merged(run(ours))));
+        Map<TlsStreamCase, Double> theirs = new LinkedHashMap<>();
+        theirs.put(NETTY_JDK, 6e6);
+        assertEquals(List.of(), TlsStreamExperiment.findings(TlsStreamExperiment.merged(run(theirs))));
+    }
+
+    @Test
+    void theTableGivesEachOfOurRowsAgainstNettyOnTheSameEngineAndTheReceiversLoad() {
+        Map<TlsStreamCase, Double> msg = figures();
+        msg.remove(NETTY_OPENSSL); // no OpenSSL for Netty here: ours on OpenSSL have nothing to stand against
+        List<Table> tables = new TlsStreamExperiment().tables(run(msg), QUICK);
+        assertEquals(1, tables.size());
+        Table table = tables.getFirst();
+        assertEquals("stream-tls: one TLS stream of 100-byte frames over TCP loopback, server to client; median of the "
+                + "measured rounds [min-max] of 3 interleaved run(s) a row, each 2 round(s) of 25 ms after a warm-up of "
+                + "at least 50 ms; different cores (server cpu0, client cpu1)", table.title());
+        assertEquals(List.of("server", "frames/s [min-max]", "MB/s", "x Netty, same engine", "client CPU ns/frame",
+                "client CPU"), table.header());
+        assertEquals(List.of("wirespeed FrameServer over epoll, JDK engine", "9,000,000 [8,100,000-9,900,000]", "972.0",
+                "1.50x", "50.0", "45%"), table.rows().get(0));
+        assertEquals("-", table.rows().get(1).get(3), "OpenSSL's row without Netty on OpenSSL");
+        assertEquals(List.of("Netty epoll, SslHandler, JDK engine", "6,000,000 [5,400,000-6,600,000]", "648.0", "-",
+                "50.0", "30%"), table.rows().get(4));
+        assertEquals(5, table.rows().size());
+        assertTrue(table.notes().get(2).startsWith("the receiver of every row: 'wirespeed client --strategy loop --tls'"),
+                table.notes().get(2));
+        assertEquals(List.of(), new TlsStreamExperiment().tables(new Results<>(), QUICK), "nothing ran: no table");
+    }
+
+    @Test
+    void eachRowGivesFramesBytesAndTheReceiversCpuToResultsJson() {
+        List<Measurement> rows = new TlsStreamExperiment().measurements(run(figures()), QUICK);
+        assertEquals(3 * 6, rows.size());
+        Measurement first = rows.getFirst();
+        assertEquals("stream-tls", first.series().experiment());
+        assertEquals(EPOLL_JDK.name(), first.series().name());
+        assertEquals(Unit.MSG_PER_S, first.unit());
+        assertEquals(9e6, first.stats().median());
+        assertEquals(9, first.stats().runs(), "every measured round of the three passes");
+        assertEquals(List.of(Unit.MSG_PER_S, Unit.MB_PER_S, Unit.CPU_NS_PER_MSG),
+                rows.subList(0, 3).stream().map(Measurement::unit).toList());
+        assertEquals(Role.PEER, rows.getLast().series().role());
+    }
+
+    @Test
+    void itRunsWhenNamedOrWithFullAfterTheOtherStreamExperiments() {
+        assertFalse(new TlsStreamExperiment().inDefaultRun());
+        assertEquals(List.of("tcp", "unix", "pipe", "stream-tls"), Experiments.names().subList(0, 4));
+        assertFalse(Experiments.names(false).contains("stream-tls"));
+        assertTrue(Experiments.names(true).contains("stream-tls"));
+    }
+}
