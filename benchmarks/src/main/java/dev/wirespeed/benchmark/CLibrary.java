@@ -6,6 +6,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.SymbolLookup;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -21,13 +22,15 @@ public final class CLibrary {
      *
      * @param owner the class the source lies beside
      * @param source its file name, as {@code frameloop.c}
+     * @param libraries the system libraries it links, as {@code ssl} for {@code -lssl}
      * @return the loaded library's symbols, for the JVM's life
      * @throws IllegalStateException naming the command if there is no C compiler or it fails
      * @throws IOException if the source cannot be copied out
      * @throws InterruptedException if interrupted while the compiler runs
      */
     @SuppressWarnings("restricted") // loads the library just compiled
-    public static SymbolLookup compile(Class<?> owner, String source) throws IOException, InterruptedException {
+    public static SymbolLookup compile(Class<?> owner, String source, String... libraries)
+            throws IOException, InterruptedException {
         String name = source.substring(0, source.lastIndexOf('.'));
         Path dir = Files.createTempDirectory(name);
         Path copy = dir.resolve(source);
@@ -39,7 +42,11 @@ public final class CLibrary {
         }
         Path library = dir.resolve("lib" + name + ".so");
         String cc = System.getenv().getOrDefault("CC", "cc");
-        List<String> command = List.of(cc, "-O2", "-shared", "-fPIC", "-o", library.toString(), copy.toString());
+        List<String> command = new ArrayList<>(List.of(cc, "-O2", "-shared", "-fPIC", "-o", library.toString(),
+                copy.toString()));
+        for (String l : libraries) {
+            command.add("-l" + l);
+        }
         Process process;
         try {
             process = new ProcessBuilder(command).inheritIO().start();

@@ -1,5 +1,6 @@
 package dev.wirespeed.tls;
 
+import dev.wirespeed.benchmark.CLibrary;
 import dev.wirespeed.linux.tls.OpenSsl;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.handler.ssl.SslContext;
@@ -7,6 +8,12 @@ import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslProvider;
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.SymbolLookup;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,8 +43,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * <p>Two engines of one kind, a client and a server, talk in memory: each operation is an echo of one
  * 108-byte frame (the lab's {@code many} frame), the client's wrap, the server's unwrap and wrap, the
  * client's unwrap, so four record operations ({@code @OperationsPerInvocation(4)}): the score is the
- * cost of one wrap or unwrap, on average, with no socket and no loop. TLS 1.3, AES-128-GCM or what the
- * engines agree (the same suite for every kind: both sides' defaults), a P-256 identity.
+ * cost of one wrap or unwrap, on average, with no socket and no loop. TLS 1.3 with
+ * {@code TLS_AES_128_GCM_SHA256} for every kind (BoringSSL's TLS 1.3 suites cannot be chosen, and its
+ * client offers that one first; the others are told to use it, and setup checks what was agreed), a
+ * P-256 identity.
  *
  * <ul>
  *   <li>{@code jdk}: the JDK's {@code SSLEngine} (the library's default engine, and Netty's JDK
@@ -46,6 +55,9 @@ import org.openjdk.jmh.annotations.Warmup;
  *       buffers.
  *   <li>{@code netty-openssl}: Netty's OpenSSL provider ({@code netty-tcnative-boringssl-static}: BoringSSL
  *       through JNI), on direct buffers.
+ *   <li>{@code c-openssl}: the system's OpenSSL 3 driven from C ({@code tlsecho.c}, compiled with {@code cc
+ *       -O2} at setup) with the calls the native module's engine makes, one down-call per echo: what
+ *       OpenSSL itself costs, so that {@code openssl} less this is the engine's Java and its down-calls.
  * </ul>
  *
  * <p>Run: {@code ./mvnw -q -DskipTests package -pl benchmarks -am && taskset -c 1 java -cp
@@ -61,9 +73,14 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(value = 3, jvmArgsAppend = {"-XX:+UseParallelGC", "--enable-native-access=ALL-UNNAMED"})
 public class TlsEngineCostPerRecord {
     private static final int FRAME = 108;
+    /** The suite every kind uses. */
+    private static final String SUITE = "TLS_AES_128_GCM_SHA256";
 
-    @Param({"jdk", "openssl", "netty-openssl"})
+    @Param({"jdk", "openssl", "netty-openssl", "c-openssl"})
     String engine;
+
+    /** {@code tls_echo(long n)} of {@code tlsecho.c}, for {@code c-openssl}; else null. */
+    private MethodHandle cEcho;
 
     private SSLEngine client;
     private SSLEngine server;
@@ -91,6 +108,7 @@ public class TlsEngineCostPerRecord {
                 TlsSettings clientSettings = TlsSettings.builder().trust(Pem.certificates(ca)).engine(factory).build();
                 server = factory.context(serverSettings, false).newEngine(null, 0);
                 client = factory.context(clientSettings, true).newEngine("localhost", 443);
+                client.setEnabledCipherSuites(new String[] {SUITE});
                 direct = engine.equals("openssl");
             }
             case "netty-openssl" -> {
@@ -106,7 +124,12 @@ public class TlsEngineCostPerRecord {
                 client = c.newEngine(ByteBufAllocator.DEFAULT, "localhost", 443);
                 direct = true;
             }
-            default -> throw new IllegalArgumentException("engine=" + engine + ": jdk, openssl or netty-openssl");
+            case "c-openssl" -> {
+                setUpC(cert, key, ca);
+                return;
+            }
+            default -> throw new IllegalArgumentException("engine=" + engine
+                    + ": jdk, openssl, netty-openssl or c-openssl");
         }
         int packet = Math.max(client.getSession().getPacketBufferSize(), server.getSession().getPacketBufferSize());
         int app = Math.max(client.getSession().getApplicationBufferSize(), server.getSession().getApplicationBufferSize());
@@ -116,13 +139,50 @@ public class TlsEngineCostPerRecord {
         serverPlain = allocate(app, direct);
         clientPlain = allocate(app, direct);
         handshake();
-        echo(); // and what followed the handshake (a session ticket) read
+        echoJava(); // and what followed the handshake (a session ticket) read
+        String agreed = server.getSession().getCipherSuite();
+        if (!SUITE.equals(agreed)) {
+            throw new IllegalStateException("engine=" + engine + " agreed on " + agreed + ", not " + SUITE);
+        }
+    }
+
+    /** {@code c-openssl}: compiles {@code tlsecho.c} against the system's OpenSSL and makes its handshake. */
+    @SuppressWarnings("restricted") // links the functions of the library just compiled
+    private void setUpC(Path cert, Path key, Path ca) throws IOException {
+        SymbolLookup c;
+        try {
+            c = CLibrary.compile(TlsEngineCostPerRecord.class, "tlsecho.c", "ssl", "crypto");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while compiling tlsecho.c", e);
+        }
+        Linker linker = Linker.nativeLinker();
+        MethodHandle setup = linker.downcallHandle(c.findOrThrow("tls_setup"), FunctionDescriptor.of(ValueLayout.JAVA_INT,
+                ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS));
+        cEcho = linker.downcallHandle(c.findOrThrow("tls_echo"), FunctionDescriptor.of(ValueLayout.JAVA_LONG,
+                ValueLayout.JAVA_LONG));
+        try (Arena arena = Arena.ofConfined()) {
+            int rc = (int) setup.invokeExact(arena.allocateFrom(cert.toString()), arena.allocateFrom(key.toString()),
+                    arena.allocateFrom(ca.toString()), arena.allocateFrom(SUITE));
+            if (rc != 0) {
+                throw new IllegalStateException("tlsecho.c's handshake did not finish with " + SUITE);
+            }
+        } catch (Throwable t) {
+            throw t instanceof RuntimeException r ? r : new IllegalStateException(t);
+        }
     }
 
     /** {@return the bytes the client read back} One echo of a frame: four record operations. */
     @Benchmark
     @OperationsPerInvocation(4)
-    public int echo() throws SSLException {
+    public long echo() throws Throwable {
+        if (cEcho != null) {
+            return (long) cEcho.invokeExact(1L); // one down-call per echo: a few ns over four records
+        }
+        return echoJava();
+    }
+
+    private int echoJava() throws SSLException {
         request.rewind();
         toServer.clear();
         client.wrap(request, toServer);
