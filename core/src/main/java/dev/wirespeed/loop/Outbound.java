@@ -228,8 +228,9 @@ final class Outbound {
     }
 
     /**
-     * Wraps {@code c}'s output a record at a time and sends the ciphertext, until the socket takes no
-     * more; {@return the failure, or null}. The bytes counted as written are the plaintext's.
+     * Wraps {@code c}'s output into ciphertext, several records to a send, until the output is all sent or
+     * the socket takes no more; {@return the failure, or null}. The bytes counted as written are the
+     * plaintext's.
      */
     private IOException sendTls(Connection c, TlsLayer tls, long now) {
         try {
@@ -243,7 +244,7 @@ final class Outbound {
                 b.position(head.start);
                 int n;
                 try {
-                    n = tls.write(b);
+                    n = tls.write(b); // sends only when its buffer has no room for another record
                 } finally {
                     b.limit(b.capacity());
                 }
@@ -254,14 +255,13 @@ final class Outbound {
                     c.bytesWritten += n;
                     c.stats.bytesWritten(n);
                 }
-                if (head.available() == 0) {
-                    c.out.pollFirst();
-                    pool.give(head);
-                }
-                if (tls.outputPending()) {
+                if (head.available() > 0) {
                     break; // the socket is full
                 }
+                c.out.pollFirst();
+                pool.give(head);
             }
+            tls.flush(); // what the last records left in the buffer
             return null;
         } catch (IOException e) {
             return e;

@@ -18,7 +18,9 @@ import javax.net.ssl.SSLException;
  * a {@link LendingEndpoint} of plaintext: it reads ciphertext from the socket, unwraps a record at a time
  * into a buffer of its own, and lends that, so that frames are parsed in the decrypted bytes where they
  * lie. To the loop's writing it wraps the output chunks into ciphertext and sends that. Its three buffers
- * (ciphertext in, plaintext, ciphertext out) come from the loop's TLS pool only while they hold bytes.
+ * (ciphertext in, plaintext, ciphertext out) come from the loop's TLS pools only while they hold bytes:
+ * a record's worth for the plaintext, several records' for the ciphertext each way, so that one system
+ * call reads or sends several records.
  *
  * <p>A handshake waits for its peer without a pooled buffer: the part of a record that came is kept in
  * an array of its size until the rest comes. A server's connection makes no engine until the peer's
@@ -50,8 +52,12 @@ final class TlsLayer implements LendingEndpoint {
     private final Endpoint raw;
     /** The socket, where it reads and writes by the address of a buffer's memory; else null. */
     private final SegmentIo io;
-    /** The pool of the engine's records; null until the engine is made. */
+    /** The pool of the engine's records (plaintext); null until the engine is made. */
     private BufferPool pool;
+    /** The pool of ciphertext buffers, several records each; null until the engine is made. */
+    private BufferPool wire;
+    /** The room a wrap needs: the engine's packet buffer size. */
+    private int recordRoom;
     /** The longest the loop waits for the peer's close_notify after sending its own. */
     final long closeNanos;
     /** Ciphertext read, {@code [start, end)} not yet unwrapped; null while none. */
@@ -103,6 +109,8 @@ final class TlsLayer implements LendingEndpoint {
     private void makeEngine() {
         engine = context.newEngine(host, port);
         pool = layers.poolFor(engine, context.directBuffers());
+        wire = layers.wirePoolFor(engine, context.directBuffers());
+        recordRoom = engine.getSession().getPacketBufferSize();
     }
 
     // ---- the handshake
@@ -205,7 +213,7 @@ final class TlsLayer implements LendingEndpoint {
             }
         }
         makeEngine();
-        Chunk in = netIn = pool.take();
+        Chunk in = netIn = wire.take();
         in.buf.put(0, b, 0, b.position());
         in.end = b.position();
         engine.beginHandshake();
@@ -249,7 +257,7 @@ final class TlsLayer implements LendingEndpoint {
         if (in != null) {
             partial = new byte[in.available()];
             in.buf.get(in.start, partial);
-            pool.give(in);
+            wire.give(in);
             netIn = null;
         }
     }
@@ -363,7 +371,7 @@ final class TlsLayer implements LendingEndpoint {
             dst.limit(dst.capacity());
         }
         if (netIn.available() == 0) {
-            pool.give(netIn);
+            wire.give(netIn);
             netIn = null;
         }
         switch (r.getStatus()) {
@@ -400,7 +408,7 @@ final class TlsLayer implements LendingEndpoint {
         }
         Chunk in = netIn;
         if (in == null) {
-            in = netIn = pool.take();
+            in = netIn = wire.take();
             if (partial != null) {
                 takeBackPart(in);
             }
@@ -427,7 +435,7 @@ final class TlsLayer implements LendingEndpoint {
             return true;
         }
         if (in.available() == 0) {
-            pool.give(in);
+            wire.give(in);
             netIn = null;
         }
         return false;
@@ -436,28 +444,37 @@ final class TlsLayer implements LendingEndpoint {
     // ---- writing: the loop's chunks wrapped and sent
 
     /**
-     * Wraps plaintext from {@code src}'s position into ciphertext, one record or as much as fits, after
-     * sending what was wrapped before; {@return the plaintext bytes taken}: 0 while earlier ciphertext waits
-     * for the socket.
+     * Wraps plaintext from {@code src}'s position into the ciphertext buffer, a record at a time while it
+     * has room for a whole one, and sends the buffer when it has not; {@return the plaintext bytes taken}:
+     * fewer than {@code src} holds only when the socket takes no more. What is wrapped and not sent waits
+     * for {@link #flush()}, which the loop calls once it has written a turn's output: so a turn's records
+     * leave in a few sends of several records each rather than one send each.
      */
     @Override
     public int write(ByteBuffer src) throws IOException {
-        if (!flush()) {
-            return 0;
-        }
         int before = src.position();
         try {
-            wrap(src);
+            while (src.hasRemaining()) {
+                if (!roomForRecord() && !flush()) {
+                    break; // the socket is full
+                }
+                wrap(src);
+            }
         } catch (SSLException e) {
             throw described(e);
         }
-        flush();
         return src.position() - before;
+    }
+
+    /** {@return whether the ciphertext buffer, if there is one, has room for another whole record} */
+    private boolean roomForRecord() {
+        Chunk out = netOut;
+        return out == null || out.capacity() - out.end >= recordRoom;
     }
 
     /** Wraps {@code src} (or nothing, for a handshake or a close) into {@code netOut}. */
     private void wrap(ByteBuffer src) throws SSLException {
-        Chunk out = netOut == null ? netOut = pool.take() : netOut;
+        Chunk out = netOut == null ? netOut = wire.take() : netOut;
         ByteBuffer dst = out.buf;
         dst.limit(dst.capacity()).position(out.end);
         SSLEngineResult r;
@@ -478,7 +495,7 @@ final class TlsLayer implements LendingEndpoint {
             afterHandshakeStep(r.getHandshakeStatus());
         }
         if (out.available() == 0) {
-            pool.give(out);
+            wire.give(out);
             netOut = null;
         }
     }
@@ -512,7 +529,7 @@ final class TlsLayer implements LendingEndpoint {
         if (out.available() > 0) {
             return false;
         }
-        pool.give(out);
+        wire.give(out);
         netOut = null;
         return true;
     }
@@ -564,13 +581,13 @@ final class TlsLayer implements LendingEndpoint {
             }
         }
         if (netIn != null) {
-            pool.give(netIn);
+            wire.give(netIn);
         }
         if (plain != null) {
             pool.give(plain);
         }
         if (netOut != null) {
-            pool.give(netOut);
+            wire.give(netOut);
         }
         netIn = plain = netOut = null;
         partial = null;

@@ -7,16 +7,22 @@ import java.nio.ByteBuffer;
 import javax.net.ssl.SSLEngine;
 
 /**
- * Makes a loop's {@link TlsLayer}s, and keeps the pools their buffers come from: one on the heap and one
+ * Makes a loop's {@link TlsLayer}s, and keeps the pools their buffers come from: on the heap and
  * direct, each made at the first engine that prefers it ({@link dev.wirespeed.tls.TlsContext#directBuffers()}),
- * its buffers sized for that engine's records; and the one buffer a server's connections read their
- * peer's first record into, before they have an engine, each in its turn.
+ * its buffers sized for that engine's records (plaintext: one record; ciphertext: {@value #WIRE_RECORDS});
+ * and the one buffer a server's connections read their peer's first record into, before they have an
+ * engine, each in its turn.
  *
  * <p>Thread safety: the loop's thread, but for {@link #pooledBytes()}.
  */
 final class TlsLayers {
+    /** Records a ciphertext buffer holds: what one system call reads or sends at most. */
+    static final int WIRE_RECORDS = 4;
+
     private BufferPool heapPool;
     private BufferPool directPool;
+    private BufferPool heapWire;
+    private BufferPool directWire;
     private final LoopStats heapStats = new LoopStats();
     private final LoopStats directStats = new LoopStats();
     /** A client's first record while a server's connection reads it; null until the first is read. */
@@ -58,6 +64,25 @@ final class TlsLayers {
                 directPool = pool;
             } else {
                 heapPool = pool;
+            }
+        }
+        return pool;
+    }
+
+    /**
+     * {@return the pool for {@code engine}'s ciphertext, {@value #WIRE_RECORDS} records a buffer}: made, or
+     * made anew larger, where there is none that fits
+     */
+    BufferPool wirePoolFor(SSLEngine engine, boolean direct) {
+        BufferPool pool = direct ? directWire : heapWire;
+        int size = WIRE_RECORDS * Math.max(engine.getSession().getPacketBufferSize(), TlsLayer.FIRST_RECORD);
+        if (pool == null || pool.chunkSize() < size) {
+            pool = new BufferPool(Math.ceilDiv(size + 1024, BufferPool.PAGE_SIZE) * BufferPool.PAGE_SIZE,
+                    direct ? directStats : heapStats, !direct);
+            if (direct) {
+                directWire = pool;
+            } else {
+                heapWire = pool;
             }
         }
         return pool;
