@@ -157,6 +157,11 @@ public final class TlsStreamExperiment implements Experiment<TlsStreamCell, Thro
                     servers.put(row, server);
                     port = Children.awaitListening(server, null);
                     ports.put(row, port);
+                    // A first client run, not counted: the new server's JIT compiles its path while it streams,
+                    // so that its first measured pass is not its warm-up (the client's warm-up is its own).
+                    Process priming = new ProcessBuilder(lab.jvm().command(cell.placement().clientCpu(),
+                            "client-tls", clientArgs(port, identity.certificate(), lab))).start();
+                    Children.measuredRounds(priming, row.name() + ", priming");
                 }
                 Process client = new ProcessBuilder(lab.jvm().command(cell.placement().clientCpu(), "client-tls",
                         clientArgs(port, identity.certificate(), lab))).start();
@@ -268,7 +273,8 @@ public final class TlsStreamExperiment implements Experiment<TlsStreamCell, Thro
                 placement.cpus());
         return List.of(new Table(title, List.of("server", "frames/s [min-max]", "MB/s", "x Netty, same engine",
                 "client CPU ns/frame", "client CPU"), lines, List.of(
-                        "the servers: 'wirespeed server --loop --tls', 1 MiB of output queued at most per connection "
+                        "the servers: 'wirespeed server --loop --tls', each started once for the run and primed by a client "
+                        + "run not counted, 1 MiB of output queued at most per connection "
                         + "(Netty: its write-buffer high water mark), frames encoded into pooled direct buffers and "
                         + "flushed per batch by Netty's; the identity: a self-signed EC P-256 certificate made by "
                         + "keytool for the run; TLS 1.3 as negotiated",
