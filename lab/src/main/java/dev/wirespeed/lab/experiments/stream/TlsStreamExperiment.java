@@ -6,6 +6,7 @@ import dev.wirespeed.lab.env.Children;
 import dev.wirespeed.lab.experiment.CaseRunner;
 import dev.wirespeed.lab.experiment.Experiment;
 import dev.wirespeed.lab.experiment.LabContext;
+import dev.wirespeed.lab.experiment.Mode;
 import dev.wirespeed.lab.experiment.Results;
 import dev.wirespeed.lab.result.ChildReport;
 import dev.wirespeed.lab.result.Check;
@@ -55,6 +56,8 @@ public final class TlsStreamExperiment implements Experiment<TlsStreamCell, Thro
     public static final String NAME = "stream-tls";
     /** The target: the library's best row at least this many times Netty's best, in frames a second. */
     static final double NETTY_FACTOR = 1.5;
+    /** The receiver's rounds against the mode's: see {@link #roundOptions}. */
+    static final int ROUND_FACTOR = 5;
 
     /** The experiment. */
     public TlsStreamExperiment() {
@@ -208,8 +211,22 @@ public final class TlsStreamExperiment implements Experiment<TlsStreamCell, Thro
         List<String> args = new ArrayList<>(List.of("client", "--transport", Transport.TCP.cliName(), "--port", port,
                 "--strategy", Strategies.LOOP.cliName(), "--tls", "--trust", trust.toString(), "--tls-engine",
                 receiverEngine().cliName(), "--json"));
-        args.addAll(lab.mode().clientRoundOptions());
+        args.addAll(roundOptions(lab.mode()));
         return args;
+    }
+
+    /**
+     * {@return the receiver's round options}: the mode's, with rounds {@value #ROUND_FACTOR} times as long.
+     * A TLS stream moves in records of 16 KiB and in sends of several of them, and a round of the other
+     * stream experiments' length (100 ms by default) saw a pause of either end as a fifth of its frames.
+     */
+    static List<String> roundOptions(Mode mode) {
+        List<String> options = new ArrayList<>(List.of("--round-ms", String.valueOf(ROUND_FACTOR * mode.roundMillis()),
+                "--warmup-ms", String.valueOf(mode.warmupMillis()), "--rounds", String.valueOf(mode.measuredRounds() + 1)));
+        if (!mode.jitSettle()) {
+            options.add("--no-jit-settle");
+        }
+        return options;
     }
 
     /**
@@ -269,7 +286,7 @@ public final class TlsStreamExperiment implements Experiment<TlsStreamCell, Thro
         String title = String.format(Locale.ROOT, "%s: one TLS stream of %d-byte frames over TCP loopback, server to "
                 + "client; median of the measured rounds [min-max] of %d interleaved run(s) a row, each %d round(s) of "
                 + "%d ms after a warm-up of at least %d ms; %s (%s)", NAME, StreamExperiment.SIZE, passCount,
-                lab.mode().measuredRounds(), lab.mode().roundMillis(), lab.mode().warmupMillis(), placement,
+                lab.mode().measuredRounds(), ROUND_FACTOR * lab.mode().roundMillis(), lab.mode().warmupMillis(), placement,
                 placement.cpus());
         return List.of(new Table(title, List.of("server", "frames/s [min-max]", "MB/s", "x Netty, same engine",
                 "client CPU ns/frame", "client CPU"), lines, List.of(

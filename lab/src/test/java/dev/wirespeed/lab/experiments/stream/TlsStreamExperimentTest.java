@@ -109,7 +109,7 @@ class TlsStreamExperimentTest {
         assertEquals(List.of("--impl", "netty"), TlsStreamExperiment.serverArgs(NETTY_JDK, identity).subList(8, 10));
         assertEquals(List.of("client", "--transport", "tcp", "--port", "4433", "--strategy", "loop", "--tls", "--trust",
                 "/id/cert.pem", "--tls-engine", TlsStreamExperiment.receiverEngine().cliName(), "--json", "--round-ms",
-                "25", "--warmup-ms", "50", "--rounds", "3", "--no-jit-settle"),
+                "125", "--warmup-ms", "50", "--rounds", "3", "--no-jit-settle"),
                 TlsStreamExperiment.clientArgs("4433", identity.certificate(), QUICK));
     }
 
@@ -156,7 +156,7 @@ class TlsStreamExperimentTest {
         assertEquals(1, tables.size());
         Table table = tables.getFirst();
         assertEquals("stream-tls: one TLS stream of 100-byte frames over TCP loopback, server to client; median of the "
-                + "measured rounds [min-max] of 3 interleaved run(s) a row, each 2 round(s) of 25 ms after a warm-up of "
+                + "measured rounds [min-max] of 3 interleaved run(s) a row, each 2 round(s) of 125 ms after a warm-up of "
                 + "at least 50 ms; different cores (server cpu0, client cpu1)", table.title());
         assertEquals(List.of("server", "frames/s [min-max]", "MB/s", "x Netty, same engine", "client CPU ns/frame",
                 "client CPU"), table.header());
