@@ -57,14 +57,11 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
     private final Openings opening = new Openings();
     private final HeldInput held;
     private final TlsLayers tlsLayers = new TlsLayers();
-    /** The loop's clock, read once per turn, and again after a poll that may have waited. */
-    private long now;
     /**
-     * Set before a poll that may wait: the first readiness it reports reads the clock again, so that a
-     * connection accepted or read after a long wait is not given deadlines (handshake, idle) that have
-     * already passed.
+     * The loop's clock, read once per turn, and again for each connection it takes over: a poll may have
+     * waited long since the turn began, and a new connection's deadlines (its handshake's) count from now.
      */
-    private boolean waited;
+    private long now;
     /** How often idle connections are looked for: a quarter of the shortest idle timeout of any connection so far. */
     private long sweepNanos = Long.MAX_VALUE;
     private long nextSweep = Long.MAX_VALUE;
@@ -160,12 +157,7 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
                 }
                 int ready;
                 if (idle == null) {
-                    waited = true;
                     ready = poller.poll(pollTimeoutMillis(), this);
-                    if (waited) {
-                        waited = false;
-                        now = System.nanoTime(); // for what follows the poll: held TLS input, the flushes
-                    }
                     if (wakeupPending.get()) {
                         wakeupPending.set(false); // a volatile store, and so a fence, only after a wakeup
                     }
@@ -236,10 +228,6 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
      */
     @Override
     public void ready(Object attachment, int ops) {
-        if (waited) {
-            waited = false;
-            now = System.nanoTime();
-        }
         if (attachment instanceof Connection c) {
             if (c.state == Connection.State.CLOSED) {
                 if (c.lingering) {
@@ -275,6 +263,7 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
 
     /** Takes over a connection {@code owner} accepted and counted: called on this loop's thread. */
     void adopt(Endpoint endpoint, Owner owner, long id) {
+        now = System.nanoTime(); // not the turn's: the poll that brought it may have waited long
         SocketAddress remote = endpoint.remoteAddress();
         Connection c = new Connection(this, output, endpoint, owner, id, remote, tlsLayers.layerFor(owner, endpoint, remote, false));
         try {
