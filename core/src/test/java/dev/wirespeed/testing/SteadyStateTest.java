@@ -39,6 +39,17 @@ class SteadyStateTest {
     }
 
     @Test
+    void onlyTenWindowsInARowWithoutACompilationAreAQuietStretch() {
+        long[] compiling = new long[SteadyState.MAX_WINDOWS];
+        assertEquals(-1, SteadyState.quietStretch(compiling, 9), "fewer than ten windows");
+        assertEquals(0, SteadyState.quietStretch(compiling, 10));
+        compiling[5] = 318;
+        assertEquals(-1, SteadyState.quietStretch(compiling, 10));
+        assertEquals(-1, SteadyState.quietStretch(compiling, 15), "window 5 is among the last ten");
+        assertEquals(6, SteadyState.quietStretch(compiling, 16));
+    }
+
+    @Test
     void theTableHasALinePerWindowWithEachThreadsBytesAndTheJitsTime() {
         long[][] bytes = {{0, 0}, {48, 16}};
         assertEquals("window | loop-0 bytes | main bytes | JIT ms\n0 | 0 | 0 | 0\n1 | 48 | 16 | 3\n",
@@ -62,8 +73,9 @@ class SteadyStateTest {
                             }
                         }));
         String message = e.getMessage();
-        assertTrue(message.startsWith("sparse allocations: 0 of 10 windows of 10000 operations allocated 0 bytes on every"
-                + " thread of [" + Thread.currentThread().getName() + "] (at least 9 must)"), message);
+        assertTrue(message.startsWith("sparse allocations: 0 of 10 windows of 10000 operations (windows "), message);
+        assertTrue(message.contains(") allocated 0 bytes on every thread of [" + Thread.currentThread().getName()
+                + "] (at least 9 must)"), message);
         // 32 bytes a window, and once in a while a few more where the JIT was at work.
         assertTrue(message.contains("window | " + Thread.currentThread().getName() + " bytes | JIT ms\n0 | "), message);
         assertTrue(message.contains("\n9 | "), message);
