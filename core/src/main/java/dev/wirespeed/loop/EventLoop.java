@@ -58,8 +58,9 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
     private final HeldInput held;
     private final TlsLayers tlsLayers = new TlsLayers();
     /**
-     * The loop's clock, read once per turn, and again for each connection it takes over: a poll may have
-     * waited long since the turn began, and a new connection's deadlines (its handshake's) count from now.
+     * The loop's clock, read once per turn, and again where a handshake starts: a poll may have waited
+     * long since the turn began, and the handshake's deadline counts from now (an accepted connection's,
+     * or a connected one's whose connect took long).
      */
     private long now;
     /** How often idle connections are looked for: a quarter of the shortest idle timeout of any connection so far. */
@@ -263,7 +264,6 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
 
     /** Takes over a connection {@code owner} accepted and counted: called on this loop's thread. */
     void adopt(Endpoint endpoint, Owner owner, long id) {
-        now = System.nanoTime(); // not the turn's: the poll that brought it may have waited long
         SocketAddress remote = endpoint.remoteAddress();
         Connection c = new Connection(this, output, endpoint, owner, id, remote, tlsLayers.layerFor(owner, endpoint, remote, false));
         try {
@@ -288,6 +288,7 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
             opening.add(c); // a connected one is in the list already
         }
         c.state = Connection.State.HANDSHAKING;
+        now = System.nanoTime(); // not the turn's: the poll that brought the socket may have waited long
         c.openDeadline = now + c.owner.handshakeNanos;
         try {
             c.tls.begin();
