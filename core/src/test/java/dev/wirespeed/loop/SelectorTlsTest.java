@@ -19,11 +19,9 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicReference;
-import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLEngineResult;
 import javax.net.ssl.SSLSocket;
-import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.Test;
 
 /** The loop's TLS on the JDK's {@code Selector} with the JDK's engine. */
@@ -60,7 +58,7 @@ class SelectorTlsTest extends TlsLoopContract {
         try (FrameServer server = FrameServer.builder((c, type, body) -> c.writeFrame(type, body))
                 .transport(transport()).onLoopStart(i -> loop.set(Thread.currentThread()))
                 .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).tls(tls).start();
-                SSLSocket peer = (SSLSocket) clientContext().getSocketFactory().createSocket(
+                SSLSocket peer = (SSLSocket) peerContext(null).getSocketFactory().createSocket(
                         InetAddress.getLoopbackAddress(),
                         ((InetSocketAddress) server.localAddresses().getFirst()).getPort())) {
             peer.setTcpNoDelay(true);
@@ -100,7 +98,7 @@ class SelectorTlsTest extends TlsLoopContract {
 
     /** {@return the bytes a server-side JDK engine allocates for one unwrap of {@code frame}'s record and one wrap of it back} */
     private static double engineBytesPerEcho(byte[] frame) throws Exception {
-        SSLEngine client = clientContext().createSSLEngine("localhost", 443);
+        SSLEngine client = peerContext(null).createSSLEngine("localhost", 443);
         client.setUseClientMode(true);
         SSLEngine server = TlsEngineFactory.jdk().context(TestCertificates.identity("server").build(), false)
                 .newEngine(null, 0);
@@ -170,16 +168,5 @@ class SelectorTlsTest extends TlsLoopContract {
         for (Runnable task; (task = engine.getDelegatedTask()) != null; ) {
             task.run();
         }
-    }
-
-    private static SSLContext clientContext() throws Exception {
-        java.security.KeyStore trust = java.security.KeyStore.getInstance("PKCS12");
-        trust.load(null, null);
-        trust.setCertificateEntry("ca", TestCertificates.ca());
-        TrustManagerFactory tm = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-        tm.init(trust);
-        SSLContext context = SSLContext.getInstance("TLS");
-        context.init(null, tm.getTrustManagers(), null);
-        return context;
     }
 }

@@ -116,7 +116,7 @@ public abstract class TlsLoopContract {
     }
 
     /** {@return the JDK's context with {@code identity} (or none) trusting the test CA, for the peers} */
-    private static SSLContext peerContext(String identity) throws Exception {
+    protected static SSLContext peerContext(String identity) throws Exception {
         KeyStore keys = KeyStore.getInstance("PKCS12");
         keys.load(null, null);
         KeyManagerFactory km = null;

@@ -15,12 +15,9 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.security.KeyStore;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
-import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
-import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
@@ -53,14 +50,7 @@ class EpollOpenSslTlsTest extends TlsLoopContract {
                 .transport(transport()).onLoopStart(i -> loop.set(Thread.currentThread()))
                 .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).tls(tls).start()) {
             InetSocketAddress address = (InetSocketAddress) server.localAddresses().getFirst();
-            KeyStore trust = KeyStore.getInstance("PKCS12");
-            trust.load(null, null);
-            trust.setCertificateEntry("ca", TestCertificates.ca());
-            TrustManagerFactory tm = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-            tm.init(trust);
-            SSLContext context = SSLContext.getInstance("TLS");
-            context.init(null, tm.getTrustManagers(), null);
-            try (SSLSocket peer = (SSLSocket) context.getSocketFactory().createSocket(address.getAddress(),
+            try (SSLSocket peer = (SSLSocket) peerContext(null).getSocketFactory().createSocket(address.getAddress(),
                     address.getPort())) {
                 peer.setTcpNoDelay(true);
                 peer.startHandshake();
