@@ -5,6 +5,7 @@ import dev.wirespeed.lab.LoopImpl;
 import dev.wirespeed.lab.client.HandshakeLoad;
 import dev.wirespeed.lab.result.ChildReports;
 import dev.wirespeed.lab.tls.NoResumption;
+import dev.wirespeed.lab.tls.TlsOptions;
 import dev.wirespeed.linux.tls.OpenSsl;
 import dev.wirespeed.loop.LoopGroup;
 import dev.wirespeed.tls.Pem;
@@ -116,16 +117,6 @@ public final class HandshakesCommand implements Callable<Integer> {
 
     /** {@return the engine {@code --tls-engine} names, or the default} */
     private TlsEngineFactory engine() {
-        String name = engine != null ? engine : OpenSsl.isAvailable() ? "openssl" : "jdk";
-        return switch (name) {
-            case "jdk" -> TlsEngineFactory.jdk();
-            case "openssl" -> {
-                if (!OpenSsl.isAvailable()) {
-                    throw new IllegalArgumentException("--tls-engine openssl: " + OpenSsl.unavailableReason());
-                }
-                yield OpenSsl.engine();
-            }
-            default -> throw new IllegalArgumentException("--tls-engine " + name + ": use jdk or openssl");
-        };
+        return TlsOptions.engine(engine != null ? engine : OpenSsl.isAvailable() ? "openssl" : "jdk");
     }
 }

@@ -86,6 +86,15 @@ public enum Mode {
      * {@link #measuredRounds()} more, timed
      */
     public List<String> clientRoundOptions() {
+        return clientRoundOptions(roundMillis);
+    }
+
+    /**
+     * {@return the options of {@link #clientRoundOptions()} with rounds of another length}
+     *
+     * @param roundMillis each round's length, in milliseconds
+     */
+    public List<String> clientRoundOptions(int roundMillis) {
         List<String> options = new ArrayList<>(List.of("--round-ms", String.valueOf(roundMillis), "--warmup-ms",
                 String.valueOf(warmupMillis), "--rounds", String.valueOf(measuredRounds + 1)));
         if (!jitSettle) {

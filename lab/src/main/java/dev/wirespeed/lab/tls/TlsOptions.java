@@ -54,7 +54,17 @@ public final class TlsOptions {
      * @throws IllegalArgumentException for another name, or OpenSSL where it is unusable (saying why)
      */
     public TlsEngineFactory engine() {
-        return switch (engine) {
+        return engine(engine);
+    }
+
+    /**
+     * {@return the engine a {@code --tls-engine} value names}
+     *
+     * @param name {@code jdk} or {@code openssl}
+     * @throws IllegalArgumentException for another name, or OpenSSL where it is unusable (saying why)
+     */
+    public static TlsEngineFactory engine(String name) {
+        return switch (name) {
             case "jdk" -> TlsEngineFactory.jdk();
             case "openssl" -> {
                 if (!OpenSsl.isAvailable()) {
@@ -62,7 +72,7 @@ public final class TlsOptions {
                 }
                 yield OpenSsl.engine();
             }
-            default -> throw new IllegalArgumentException("--tls-engine " + engine + ": use jdk or openssl");
+            default -> throw new IllegalArgumentException("--tls-engine " + name + ": use jdk or openssl");
         };
     }
 

@@ -257,13 +257,7 @@ public final class StreamExperiment implements Experiment<StreamCell, Throughput
                     if (cell.row() instanceof StreamCase.Iperf) {
                         mb.add(Iperf.mbPerSec(cell.placement(), lab.mode().iperfSeconds()));
                     } else {
-                        for (ChildReport.Round round : runOnce(cell, servers, ceiling, lab)) {
-                            mb.add(round.mbPerSec());
-                            msg.add((double) round.msgPerSec());
-                            if (round.cpuNsPerMsg() != null) {
-                                cpu.add(round.cpuNsPerMsg());
-                            }
-                        }
+                        Throughput.add(runOnce(cell, servers, ceiling, lab), mb, msg, cpu);
                     }
                     lab.stepDone();
                 }

@@ -1,5 +1,6 @@
 package dev.wirespeed.lab.experiments.stream;
 
+import dev.wirespeed.lab.result.ChildReport;
 import dev.wirespeed.lab.result.Stats;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,6 +26,30 @@ public record Throughput(List<Double> mbRounds, List<Double> msgRounds, List<Dou
         cpuRounds = List.copyOf(cpuRounds);
         if (mbRounds.isEmpty()) {
             throw new IllegalArgumentException("a throughput needs at least one MB/s round");
+        }
+    }
+
+    /**
+     * {@return the measured rounds of client runs}
+     *
+     * @param rounds at least one
+     */
+    static Throughput of(List<ChildReport.Round> rounds) {
+        List<Double> mb = new ArrayList<>();
+        List<Double> msg = new ArrayList<>();
+        List<Double> cpu = new ArrayList<>();
+        add(rounds, mb, msg, cpu);
+        return new Throughput(mb, msg, cpu);
+    }
+
+    /** Adds each round's MB/s, frames/s and, where measured, CPU per frame to the lists. */
+    static void add(List<ChildReport.Round> rounds, List<Double> mb, List<Double> msg, List<Double> cpu) {
+        for (ChildReport.Round round : rounds) {
+            mb.add(round.mbPerSec());
+            msg.add((double) round.msgPerSec());
+            if (round.cpuNsPerMsg() != null) {
+                cpu.add(round.cpuNsPerMsg());
+            }
         }
     }
 

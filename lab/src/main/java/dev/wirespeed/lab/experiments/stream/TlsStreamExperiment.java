@@ -6,7 +6,6 @@ import dev.wirespeed.lab.env.Children;
 import dev.wirespeed.lab.experiment.CaseRunner;
 import dev.wirespeed.lab.experiment.Experiment;
 import dev.wirespeed.lab.experiment.LabContext;
-import dev.wirespeed.lab.experiment.Mode;
 import dev.wirespeed.lab.experiment.Results;
 import dev.wirespeed.lab.result.ChildReport;
 import dev.wirespeed.lab.result.Check;
@@ -56,7 +55,7 @@ public final class TlsStreamExperiment implements Experiment<TlsStreamCell, Thro
     public static final String NAME = "stream-tls";
     /** The target: the library's best row at least this many times Netty's best, in frames a second. */
     static final double NETTY_FACTOR = 1.5;
-    /** The receiver's rounds against the mode's: see {@link #roundOptions}. */
+    /** The receiver's rounds against the mode's: see {@link #clientArgs}. */
     static final int ROUND_FACTOR = 5;
 
     /** The experiment. */
@@ -162,24 +161,19 @@ public final class TlsStreamExperiment implements Experiment<TlsStreamCell, Thro
                     ports.put(row, port);
                     // A first client run, not counted: the new server's JIT compiles its path while it streams,
                     // so that its first measured pass is not its warm-up (the client's warm-up is its own).
-                    Process priming = new ProcessBuilder(lab.jvm().command(cell.placement().clientCpu(),
-                            "client-tls", clientArgs(port, identity.certificate(), lab))).start();
-                    Children.measuredRounds(priming, row.name() + ", priming");
+                    receive(cell, port, row.name() + ", priming");
                 }
+                Throughput t = Throughput.of(receive(cell, port, row.name()));
+                lab.stepDone();
+                return t;
+            }
+
+            /** Runs the receiver against the server on {@code port}; {@return its measured rounds} */
+            private List<ChildReport.Round> receive(TlsStreamCell cell, String port, String what)
+                    throws IOException, InterruptedException {
                 Process client = new ProcessBuilder(lab.jvm().command(cell.placement().clientCpu(), "client-tls",
                         clientArgs(port, identity.certificate(), lab))).start();
-                List<Double> mb = new ArrayList<>();
-                List<Double> msg = new ArrayList<>();
-                List<Double> cpu = new ArrayList<>();
-                for (ChildReport.Round round : Children.measuredRounds(client, row.name())) {
-                    mb.add(round.mbPerSec());
-                    msg.add((double) round.msgPerSec());
-                    if (round.cpuNsPerMsg() != null) {
-                        cpu.add(round.cpuNsPerMsg());
-                    }
-                }
-                lab.stepDone();
-                return new Throughput(mb, msg, cpu);
+                return Children.measuredRounds(client, what);
             }
 
             @Override
@@ -211,22 +205,11 @@ public final class TlsStreamExperiment implements Experiment<TlsStreamCell, Thro
         List<String> args = new ArrayList<>(List.of("client", "--transport", Transport.TCP.cliName(), "--port", port,
                 "--strategy", Strategies.LOOP.cliName(), "--tls", "--trust", trust.toString(), "--tls-engine",
                 receiverEngine().cliName(), "--json"));
-        args.addAll(roundOptions(lab.mode()));
+        // The mode's rounds, ROUND_FACTOR times as long: a TLS stream moves in records of 16 KiB and in sends of
+        // several of them, and a round of the other stream experiments' length (100 ms by default) saw a pause
+        // of either end as a fifth of its frames.
+        args.addAll(lab.mode().clientRoundOptions(ROUND_FACTOR * lab.mode().roundMillis()));
         return args;
-    }
-
-    /**
-     * {@return the receiver's round options}: the mode's, with rounds {@value #ROUND_FACTOR} times as long.
-     * A TLS stream moves in records of 16 KiB and in sends of several of them, and a round of the other
-     * stream experiments' length (100 ms by default) saw a pause of either end as a fifth of its frames.
-     */
-    static List<String> roundOptions(Mode mode) {
-        List<String> options = new ArrayList<>(List.of("--round-ms", String.valueOf(ROUND_FACTOR * mode.roundMillis()),
-                "--warmup-ms", String.valueOf(mode.warmupMillis()), "--rounds", String.valueOf(mode.measuredRounds() + 1)));
-        if (!mode.jitSettle()) {
-            options.add("--no-jit-settle");
-        }
-        return options;
     }
 
     /**
