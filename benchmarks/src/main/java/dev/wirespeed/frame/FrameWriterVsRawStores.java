@@ -1,5 +1,6 @@
 package dev.wirespeed.frame;
 
+import dev.wirespeed.io.ChannelWriter;
 import dev.wirespeed.testkit.SequenceStream;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -12,6 +13,7 @@ import java.nio.channels.WritableByteChannel;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.CompilerControl;
 import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
@@ -28,9 +30,11 @@ import org.openjdk.jmh.annotations.Warmup;
  * library's {@link FrameWriter} cost per frame, copying a body ({@code writeFrame}) or filling it in
  * place ({@code claim}/{@code commit}), against the lab's C writer's loop (its header stores and a
  * {@code memcpy} of the body into a 512 KiB buffer, emptied when full; compiled at setup, see
- * {@link CLoops}) and against the same stores written in Java ({@code rawStores}), and can a Java copy
+ * {@link CLoops}) and against the same stores written in Java ({@code rawStores}); can a Java copy
  * of a small body beat the JVM's copy stub ({@code longLoop}, {@code segmentCopy}, {@code byteLoop},
- * {@code arrayLongs})?
+ * {@code arrayLongs}); and does a buffer written through a memory segment with one capacity check
+ * ({@code segmentStores}) close the gap once the buffer is emptied by a call, as a writer's is
+ * ({@code segmentStoresDraining}, against {@code channelWriter}, the library's buffer alone)?
  *
  * <p>Run: {@code ./mvnw -q -DskipTests package -pl benchmarks -am && taskset -c 1 java -cp
  * "benchmarks/target/wirespeed-benchmarks-0.1.0-SNAPSHOT.jar:benchmarks/target/lib/*"
@@ -60,6 +64,8 @@ public class FrameWriterVsRawStores {
     private MemorySegment heapPattern;
     private MemorySegment rawSegment;
     private ByteBuffer rawNative;
+    private ChannelWriter channelWriter;
+    private SegmentWriter segmentWriter;
 
     /** The body array read 8 bytes at a time in the machine's order. */
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.nativeOrder());
@@ -97,6 +103,96 @@ public class FrameWriterVsRawStores {
         heapPattern = MemorySegment.ofArray(pattern);
         rawSegment = MemorySegment.ofBuffer(raw);
         rawNative = raw.duplicate().order(ByteOrder.nativeOrder());
+        channelWriter = new ChannelWriter(new Discard());
+        segmentWriter = new SegmentWriter(MemorySegment.ofBuffer(ByteBuffer.allocateDirect(512 * 1024)));
+    }
+
+    /** Big-endian 8 bytes at any offset: a frame's header. */
+    static final ValueLayout.OfLong HEADER = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+
+    /**
+     * A writer's buffer kept as a memory segment and a position of its own: one capacity check per
+     * frame, then a header store and a body copy that the segment checks. {@link #write} restarts
+     * at the buffer's front in line when it is full; {@link #writeDraining} calls a method the
+     * compiler may not inline there, as a real writer calls its channel.
+     */
+    static final class SegmentWriter {
+        private final MemorySegment buffer;
+        private final long capacity;
+        private long position;
+        private long drains;
+
+        SegmentWriter(MemorySegment buffer) {
+            this.buffer = buffer;
+            this.capacity = buffer.byteSize();
+        }
+
+        void write(long header, byte[] body, int offset, int length) {
+            long p = position;
+            if (capacity - p < FrameFormat.HEADER_LENGTH + (long) length) {
+                p = 0; // where the buffer would be written out
+            }
+            store(p, header, body, offset, length);
+        }
+
+        void writeDraining(long header, byte[] body, int offset, int length) {
+            long p = position;
+            if (capacity - p < FrameFormat.HEADER_LENGTH + (long) length) {
+                p = drain();
+            }
+            store(p, header, body, offset, length);
+        }
+
+        private void store(long p, long header, byte[] body, int offset, int length) {
+            buffer.set(HEADER, p, header);
+            MemorySegment.copy(body, offset, buffer, ValueLayout.JAVA_BYTE, p + FrameFormat.HEADER_LENGTH, length);
+            position = p + FrameFormat.HEADER_LENGTH + length;
+        }
+
+        @CompilerControl(CompilerControl.Mode.DONT_INLINE)
+        long drain() {
+            drains++;
+            return 0;
+        }
+    }
+
+    /** {@return the offset} The library's {@link ChannelWriter} alone: a header and a body a call. */
+    @Benchmark
+    @OperationsPerInvocation(FRAMES)
+    public long channelWriter() throws Exception {
+        ChannelWriter writer = channelWriter;
+        byte[] body = pattern;
+        int size = bodySize;
+        for (int i = 0; i < FRAMES; i++) {
+            writer.write((long) i << 32 | size, body, SequenceStream.patternOffset(i), size);
+        }
+        return writer.offset();
+    }
+
+    /** {@return the last position} A {@link SegmentWriter} that empties its buffer in line. */
+    @Benchmark
+    @OperationsPerInvocation(FRAMES)
+    public long segmentStores() {
+        SegmentWriter writer = segmentWriter;
+        byte[] body = pattern;
+        int size = bodySize;
+        for (int i = 0; i < FRAMES; i++) {
+            writer.write((long) i << 32 | size, body, SequenceStream.patternOffset(i), size);
+        }
+        return writer.position;
+    }
+
+    /** {@return the last position} A {@link SegmentWriter} that empties its buffer by a call. */
+    @Benchmark
+    @OperationsPerInvocation(FRAMES)
+    public long segmentStoresDraining() {
+        SegmentWriter writer = segmentWriter;
+        byte[] body = pattern;
+        int size = bodySize;
+        for (int i = 0; i < FRAMES; i++) {
+            writer.writeDraining((long) i << 32 | size, body, SequenceStream.patternOffset(i), size);
+        }
+        return writer.position;
     }
 
     /** {@return the last stream offset} The library's writer, the body copied from an array. */
