@@ -183,11 +183,14 @@ final class EpollPoller implements Poller {
     /**
      * One {@code epoll_wait}, in a method of its own: small enough for the JIT to compile the down-call
      * with its errno capture whole, which lets it drop the segment the linker makes per call, whatever
-     * it decides for {@link #poll}, into which the loop's whole turn is inlined.
+     * it decides for {@link #poll}, into which the loop's whole turn is inlined. With a zero timeout,
+     * which returns at once, a critical call (no thread-state change around it); a wait never is.
      */
     private static int epollWait(MemorySegment capture, int epfd, MemorySegment events, int timeout) {
         try {
-            return (int) LibC.EPOLL_WAIT.invokeExact(capture, epfd, events, MAX_EVENTS, timeout);
+            return timeout == 0
+                    ? (int) LibC.EPOLL_WAIT_CRITICAL.invokeExact(capture, epfd, events, MAX_EVENTS, 0)
+                    : (int) LibC.EPOLL_WAIT.invokeExact(capture, epfd, events, MAX_EVENTS, timeout);
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {

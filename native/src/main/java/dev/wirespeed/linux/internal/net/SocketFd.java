@@ -46,6 +46,12 @@ public final class SocketFd implements Endpoint, SegmentIo {
     private Gather gather;
     private volatile boolean open = true;
     private boolean blocking = true;
+    /**
+     * {@code MSG_DONTWAIT} in non-blocking mode, else 0: passed with every {@code recv}, {@code send} and
+     * {@code sendmsg}, it makes each call unable to wait whatever the descriptor's mode, so that
+     * {@code FdCalls} makes it a critical call.
+     */
+    private int dontWait;
     /** A connect under way, begun by {@link #connectForLoop}; false once it has ended well, and for other sockets. */
     private boolean connecting;
     /** The errno the connect failed with, kept for every later {@link #finishConnect()}; 0 while it has not. */
@@ -113,7 +119,7 @@ public final class SocketFd implements Endpoint, SegmentIo {
         int fd = Sys.check(Sys.socket(family, nonBlocking ? Flags.SOCK_NONBLOCK : 0), "socket", "family=" + family
                 + " address=" + SocketAddresses.describe(address));
         SocketFd socket = new SocketFd(fd, address, inet);
-        socket.blocking = !nonBlocking;
+        socket.mode(!nonBlocking);
         if (inet) {
             try {
                 socket.setTcpNoDelay(true);
@@ -213,7 +219,13 @@ public final class SocketFd implements Endpoint, SegmentIo {
     public void configureBlocking(boolean block) throws IOException {
         ensureOpen();
         Sys.setBlocking(fd, block, "fd=" + fd);
+        mode(block);
+    }
+
+    private void mode(boolean block) {
         blocking = block;
+        dontWait = block ? 0 : Flags.MSG_DONTWAIT;
+        in.noWait(!block);
     }
 
     public void setTcpNoDelay(boolean noDelay) throws IOException {
@@ -261,7 +273,7 @@ public final class SocketFd implements Endpoint, SegmentIo {
         }
         // FdCalls straight from here, as in read(ByteBuffer, MemorySegment): a caller's loop that inlines
         // its reader, this socket and the down-call whole lets the JIT remove the linker's per-call segment.
-        long n = readResult(FdCalls.recv(in.capture, fd, in.address(dst) + position, remaining, 0));
+        long n = readResult(FdCalls.recv(in.capture, fd, in.address(dst) + position, remaining, dontWait));
         Reference.reachabilityFence(dst);
         if (n > 0) {
             dst.position(position + (int) n);
@@ -280,7 +292,7 @@ public final class SocketFd implements Endpoint, SegmentIo {
         }
         int position = src.position();
         long n = sendResult(FdCalls.send(out.capture, fd, out.address(src) + position, src.limit() - position,
-                Flags.MSG_NOSIGNAL)); // straight to FdCalls, as in read(ByteBuffer)
+                Flags.MSG_NOSIGNAL | dontWait)); // straight to FdCalls, as in read(ByteBuffer)
         Reference.reachabilityFence(src);
         if (n > 0) {
             src.position(position + (int) n);
@@ -306,7 +318,7 @@ public final class SocketFd implements Endpoint, SegmentIo {
         int position = dst.position();
         // FdCalls straight from here: the loop's turn inlines this whole path, down-call included, which
         // lets the JIT remove the segment the linker slices from the errno capture per call.
-        long n = readResult(FdCalls.recv(in.capture, fd, memory.address() + position, dst.limit() - position, 0));
+        long n = readResult(FdCalls.recv(in.capture, fd, memory.address() + position, dst.limit() - position, dontWait));
         Reference.reachabilityFence(memory);
         if (n > 0) {
             dst.position(position + (int) n);
@@ -331,7 +343,7 @@ public final class SocketFd implements Endpoint, SegmentIo {
         checkSpans(src, memory, false);
         int position = src.position();
         long n = sendResult(FdCalls.send(out.capture, fd, memory.address() + position, src.limit() - position,
-                Flags.MSG_NOSIGNAL)); // as in read(ByteBuffer, MemorySegment)
+                Flags.MSG_NOSIGNAL | dontWait)); // as in read(ByteBuffer, MemorySegment)
         Reference.reachabilityFence(memory);
         if (n > 0) {
             src.position(position + (int) n);
@@ -392,7 +404,7 @@ public final class SocketFd implements Endpoint, SegmentIo {
             return 0;
         }
         gather.message.set(ValueLayout.JAVA_LONG, MSG_IOVLEN, count);
-        long n = FdCalls.sendmsg(out.capture, fd, gather.message, Flags.MSG_NOSIGNAL);
+        long n = FdCalls.sendmsg(out.capture, fd, gather.message, Flags.MSG_NOSIGNAL | dontWait);
         Reference.reachabilityFence(srcs);
         if (n < 0) {
             if (n == -Errno.EAGAIN) {
@@ -489,7 +501,7 @@ public final class SocketFd implements Endpoint, SegmentIo {
     }
 
     private long sendAt(long address, long length) throws IOException {
-        return sendResult(FdCalls.send(out.capture, fd, address, length, Flags.MSG_NOSIGNAL));
+        return sendResult(FdCalls.send(out.capture, fd, address, length, Flags.MSG_NOSIGNAL | dontWait));
     }
 
     /** {@return a {@code send(2)} result as a channel says it}: 0 for {@code EAGAIN} */

@@ -7,6 +7,13 @@ import java.lang.foreign.MemorySegment;
  * each returns the call's count (0 and up), or minus the {@code errno} of any other failure, so that
  * the channel decides what {@code EAGAIN} and the rest mean, without an exception or an allocation
  * per call.
+ *
+ * <p>A call that cannot wait is made as a critical call ({@link LibC}'s {@code ..._CRITICAL} handles),
+ * which skips the thread-state changes around it: {@link #recv}, {@link #send} and {@link #sendmsg}
+ * whenever their flags hold {@code MSG_DONTWAIT}, which makes the call return at once whatever the
+ * socket's mode; {@link #readNonBlocking} and {@link #writeNonBlocking} where the caller vouches for the
+ * descriptor's mode. Each handle is called straight from here: no frame between a channel's read or
+ * write and the down-call, which keeps the JIT's inlining (and its removal of the errno segment) whole.
  */
 public final class FdCalls {
     private FdCalls() {
@@ -32,11 +39,41 @@ public final class FdCalls {
         }
     }
 
-    /** {@code recv(2)} of up to {@code length} bytes at {@code address}, with {@code flags}: sockets only. */
+    /**
+     * {@link #read} as a critical call: only for a descriptor in non-blocking mode that no other process
+     * or channel can switch back to blocking mode (a pipe this process made, its mode set by its one
+     * channel), since {@code read(2)} takes no flag that says so per call. A critical call that waits
+     * holds up every safepoint of the JVM until it returns.
+     */
+    public static long readNonBlocking(MemorySegment capture, int fd, long address, long length) {
+        try {
+            while (true) {
+                long n = (long) LibC.READ_AT_CRITICAL.invokeExact(capture, fd, address, length);
+                if (n >= 0) {
+                    return n;
+                }
+                int errno = LibC.errno(capture);
+                if (errno != Errno.EINTR) {
+                    return -errno;
+                }
+            }
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException("read down-call failed", t);
+        }
+    }
+
+    /**
+     * {@code recv(2)} of up to {@code length} bytes at {@code address}, with {@code flags}: sockets only. With
+     * {@code MSG_DONTWAIT} in {@code flags}, a critical call.
+     */
     public static long recv(MemorySegment capture, int fd, long address, long length, int flags) {
         try {
             while (true) {
-                long n = (long) LibC.RECV_AT.invokeExact(capture, fd, address, length, flags);
+                long n = (flags & Flags.MSG_DONTWAIT) != 0
+                        ? (long) LibC.RECV_AT_CRITICAL.invokeExact(capture, fd, address, length, flags)
+                        : (long) LibC.RECV_AT.invokeExact(capture, fd, address, length, flags);
                 if (n >= 0) {
                     return n;
                 }
@@ -72,11 +109,36 @@ public final class FdCalls {
         }
     }
 
-    /** {@code sendmsg(2)} of the {@code struct msghdr} at {@code message}, with {@code flags}. */
+    /** {@link #write} as a critical call: only for such a descriptor as {@link #readNonBlocking}'s. */
+    public static long writeNonBlocking(MemorySegment capture, int fd, long address, long length) {
+        try {
+            while (true) {
+                long n = (long) LibC.WRITE_AT_CRITICAL.invokeExact(capture, fd, address, length);
+                if (n >= 0) {
+                    return n;
+                }
+                int errno = LibC.errno(capture);
+                if (errno != Errno.EINTR) {
+                    return -errno;
+                }
+            }
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException("write down-call failed", t);
+        }
+    }
+
+    /**
+     * {@code sendmsg(2)} of the {@code struct msghdr} at {@code message}, with {@code flags}. With
+     * {@code MSG_DONTWAIT} in {@code flags}, a critical call.
+     */
     public static long sendmsg(MemorySegment capture, int fd, MemorySegment message, int flags) {
         try {
             while (true) {
-                long n = (long) LibC.SENDMSG.invokeExact(capture, fd, message, flags);
+                long n = (flags & Flags.MSG_DONTWAIT) != 0
+                        ? (long) LibC.SENDMSG_CRITICAL.invokeExact(capture, fd, message, flags)
+                        : (long) LibC.SENDMSG.invokeExact(capture, fd, message, flags);
                 if (n >= 0) {
                     return n;
                 }
@@ -92,11 +154,16 @@ public final class FdCalls {
         }
     }
 
-    /** {@code send(2)} of up to {@code length} bytes at {@code address}, with {@code flags}. */
+    /**
+     * {@code send(2)} of up to {@code length} bytes at {@code address}, with {@code flags}. With
+     * {@code MSG_DONTWAIT} in {@code flags}, a critical call.
+     */
     public static long send(MemorySegment capture, int fd, long address, long length, int flags) {
         try {
             while (true) {
-                long n = (long) LibC.SEND_AT.invokeExact(capture, fd, address, length, flags);
+                long n = (flags & Flags.MSG_DONTWAIT) != 0
+                        ? (long) LibC.SEND_AT_CRITICAL.invokeExact(capture, fd, address, length, flags)
+                        : (long) LibC.SEND_AT.invokeExact(capture, fd, address, length, flags);
                 if (n >= 0) {
                     return n;
                 }
