@@ -51,6 +51,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *       {@code readNonBlocking} and {@code writeNonBlocking} for a pipe it made ({@code NativePipe.open()}),
  *       {@code LibC.EPOLL_WAIT_CRITICAL} at a zero timeout, {@code Ring.syscallCritical}: each a critical
  *       call, as the library makes every call that cannot wait.
+ *   <li>{@code waiting}: the same calls through the library's handles that may wait, as it makes them on
+ *       a blocking descriptor (and made them all before): the thread-state change around each call.
  *   <li>{@code critical}: the same system call through a handle linked here with
  *       {@code Linker.Option.critical(false)} beside the capture, called in the loop without the library's
  *       code around it: what the library's form adds to a bare critical down-call.
@@ -215,6 +217,50 @@ public class DownCallVsC {
             case IO_URING_ENTER -> {
                 for (int k = 0; k < CALLS; k++) {
                     sum += Ring.syscallCritical(c, Ring.SYS_IO_URING_ENTER, f, 0, 0, n, 0, 0);
+                }
+            }
+            default -> throw new AssertionError(shape);
+        }
+        return sum;
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(CALLS)
+    public long waiting() throws Throwable {
+        long sum = 0;
+        MemorySegment c = capture;
+        int f = fd;
+        long a = address;
+        long n = length;
+        switch (shape) {
+            case RECV -> {
+                for (int k = 0; k < CALLS; k++) {
+                    sum += FdCalls.recv(c, f, a, n, 0);
+                }
+            }
+            case SEND -> {
+                for (int k = 0; k < CALLS; k++) {
+                    sum += FdCalls.send(c, f, a, n, Flags.MSG_NOSIGNAL);
+                }
+            }
+            case READ -> {
+                for (int k = 0; k < CALLS; k++) {
+                    sum += FdCalls.read(c, f, a, n);
+                }
+            }
+            case WRITE -> {
+                for (int k = 0; k < CALLS; k++) {
+                    sum += FdCalls.write(c, f, a, n);
+                }
+            }
+            case EPOLL_WAIT -> {
+                for (int k = 0; k < CALLS; k++) {
+                    sum += (int) LibC.EPOLL_WAIT.invokeExact(c, f, events, (int) n, 0);
+                }
+            }
+            case IO_URING_ENTER -> {
+                for (int k = 0; k < CALLS; k++) {
+                    sum += Ring.syscall(c, Ring.SYS_IO_URING_ENTER, f, 0, 0, n, 0, 0);
                 }
             }
             default -> throw new AssertionError(shape);
