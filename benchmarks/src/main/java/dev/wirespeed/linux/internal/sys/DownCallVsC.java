@@ -47,7 +47,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <ul>
  *   <li>{@code library}: the call as the library makes it on a non-blocking descriptor, {@code errno}
- *       captured into a kept segment: {@code FdCalls.recv} and {@code send} with {@code MSG_DONTWAIT},
+ *       captured into a kept segment: {@code FdCalls.recvNonBlocking} and {@code sendNonBlocking}
+ *       (which pass {@code MSG_DONTWAIT}),
  *       {@code readNonBlocking} and {@code writeNonBlocking} for a pipe it made ({@code NativePipe.open()}),
  *       {@code LibC.EPOLL_WAIT_CRITICAL} at a zero timeout, {@code Ring.syscallCritical}: each a critical
  *       call, as the library makes every call that cannot wait.
@@ -191,12 +192,12 @@ public class DownCallVsC {
         switch (shape) {
             case RECV -> {
                 for (int k = 0; k < CALLS; k++) {
-                    sum += FdCalls.recv(c, f, a, n, Flags.MSG_DONTWAIT);
+                    sum += FdCalls.recvNonBlocking(c, f, a, n, 0);
                 }
             }
             case SEND -> {
                 for (int k = 0; k < CALLS; k++) {
-                    sum += FdCalls.send(c, f, a, n, Flags.MSG_NOSIGNAL | Flags.MSG_DONTWAIT);
+                    sum += FdCalls.sendNonBlocking(c, f, a, n, Flags.MSG_NOSIGNAL);
                 }
             }
             case READ -> {

@@ -45,13 +45,11 @@ public final class SocketFd implements Endpoint, SegmentIo {
     /** The native {@code msghdr} and {@code iovec}s of gathering writes, made on the first one. */
     private Gather gather;
     private volatile boolean open = true;
-    private boolean blocking = true;
     /**
-     * {@code MSG_DONTWAIT} in non-blocking mode, else 0: passed with every {@code recv}, {@code send} and
-     * {@code sendmsg}, it makes each call unable to wait whatever the descriptor's mode, so that
-     * {@code FdCalls} makes it a critical call.
+     * Blocking mode: {@code recv}, {@code send} and {@code sendmsg} through {@code FdCalls}' calls that may
+     * wait; else through its {@code ...NonBlocking} ones, which pass {@code MSG_DONTWAIT} and are critical.
      */
-    private int dontWait;
+    private boolean blocking = true;
     /** A connect under way, begun by {@link #connectForLoop}; false once it has ended well, and for other sockets. */
     private boolean connecting;
     /** The errno the connect failed with, kept for every later {@link #finishConnect()}; 0 while it has not. */
@@ -224,7 +222,6 @@ public final class SocketFd implements Endpoint, SegmentIo {
 
     private void mode(boolean block) {
         blocking = block;
-        dontWait = block ? 0 : Flags.MSG_DONTWAIT;
         in.noWait(!block);
     }
 
@@ -273,7 +270,9 @@ public final class SocketFd implements Endpoint, SegmentIo {
         }
         // FdCalls straight from here, as in read(ByteBuffer, MemorySegment): a caller's loop that inlines
         // its reader, this socket and the down-call whole lets the JIT remove the linker's per-call segment.
-        long n = readResult(FdCalls.recv(in.capture, fd, in.address(dst) + position, remaining, dontWait));
+        long at = in.address(dst) + position;
+        long n = readResult(blocking ? FdCalls.recv(in.capture, fd, at, remaining, 0)
+                : FdCalls.recvNonBlocking(in.capture, fd, at, remaining, 0));
         Reference.reachabilityFence(dst);
         if (n > 0) {
             dst.position(position + (int) n);
@@ -291,8 +290,10 @@ public final class SocketFd implements Endpoint, SegmentIo {
             return writeThroughCopy(src, src.remaining());
         }
         int position = src.position();
-        long n = sendResult(FdCalls.send(out.capture, fd, out.address(src) + position, src.limit() - position,
-                Flags.MSG_NOSIGNAL | dontWait)); // straight to FdCalls, as in read(ByteBuffer)
+        long at = out.address(src) + position;
+        int length = src.limit() - position;
+        long n = sendResult(blocking ? FdCalls.send(out.capture, fd, at, length, Flags.MSG_NOSIGNAL)
+                : FdCalls.sendNonBlocking(out.capture, fd, at, length, Flags.MSG_NOSIGNAL)); // as in read(ByteBuffer)
         Reference.reachabilityFence(src);
         if (n > 0) {
             src.position(position + (int) n);
@@ -318,7 +319,10 @@ public final class SocketFd implements Endpoint, SegmentIo {
         int position = dst.position();
         // FdCalls straight from here: the loop's turn inlines this whole path, down-call included, which
         // lets the JIT remove the segment the linker slices from the errno capture per call.
-        long n = readResult(FdCalls.recv(in.capture, fd, memory.address() + position, dst.limit() - position, dontWait));
+        long at = memory.address() + position;
+        int length = dst.limit() - position;
+        long n = readResult(blocking ? FdCalls.recv(in.capture, fd, at, length, 0)
+                : FdCalls.recvNonBlocking(in.capture, fd, at, length, 0));
         Reference.reachabilityFence(memory);
         if (n > 0) {
             dst.position(position + (int) n);
@@ -342,8 +346,10 @@ public final class SocketFd implements Endpoint, SegmentIo {
         }
         checkSpans(src, memory, false);
         int position = src.position();
-        long n = sendResult(FdCalls.send(out.capture, fd, memory.address() + position, src.limit() - position,
-                Flags.MSG_NOSIGNAL | dontWait)); // as in read(ByteBuffer, MemorySegment)
+        long at = memory.address() + position;
+        int length = src.limit() - position;
+        long n = sendResult(blocking ? FdCalls.send(out.capture, fd, at, length, Flags.MSG_NOSIGNAL)
+                : FdCalls.sendNonBlocking(out.capture, fd, at, length, Flags.MSG_NOSIGNAL));
         Reference.reachabilityFence(memory);
         if (n > 0) {
             src.position(position + (int) n);
@@ -404,7 +410,8 @@ public final class SocketFd implements Endpoint, SegmentIo {
             return 0;
         }
         gather.message.set(ValueLayout.JAVA_LONG, MSG_IOVLEN, count);
-        long n = FdCalls.sendmsg(out.capture, fd, gather.message, Flags.MSG_NOSIGNAL | dontWait);
+        long n = blocking ? FdCalls.sendmsg(out.capture, fd, gather.message, Flags.MSG_NOSIGNAL)
+                : FdCalls.sendmsgNonBlocking(out.capture, fd, gather.message, Flags.MSG_NOSIGNAL);
         Reference.reachabilityFence(srcs);
         if (n < 0) {
             if (n == -Errno.EAGAIN) {
@@ -501,7 +508,8 @@ public final class SocketFd implements Endpoint, SegmentIo {
     }
 
     private long sendAt(long address, long length) throws IOException {
-        return sendResult(FdCalls.send(out.capture, fd, address, length, Flags.MSG_NOSIGNAL | dontWait));
+        return sendResult(blocking ? FdCalls.send(out.capture, fd, address, length, Flags.MSG_NOSIGNAL)
+                : FdCalls.sendNonBlocking(out.capture, fd, address, length, Flags.MSG_NOSIGNAL));
     }
 
     /** {@return a {@code send(2)} result as a channel says it}: 0 for {@code EAGAIN} */

@@ -8,12 +8,13 @@ import java.lang.foreign.MemorySegment;
  * the channel decides what {@code EAGAIN} and the rest mean, without an exception or an allocation
  * per call.
  *
- * <p>A call that cannot wait is made as a critical call ({@link LibC}'s {@code ..._CRITICAL} handles),
- * which skips the thread-state changes around it: {@link #recv}, {@link #send} and {@link #sendmsg}
- * whenever their flags hold {@code MSG_DONTWAIT}, which makes the call return at once whatever the
- * socket's mode; {@link #readNonBlocking} and {@link #writeNonBlocking} where the caller vouches for the
- * descriptor's mode. Each handle is called straight from here: no frame between a channel's read or
- * write and the down-call, which keeps the JIT's inlining (and its removal of the errno segment) whole.
+ * <p>The {@code ...NonBlocking} methods make a call that cannot wait as a critical call ({@link LibC}'s
+ * {@code ..._CRITICAL} handles), which skips the thread-state changes around it: {@link #recvNonBlocking},
+ * {@link #sendNonBlocking} and {@link #sendmsgNonBlocking} pass {@code MSG_DONTWAIT}, which makes the
+ * call return at once whatever the socket's mode; for {@link #readNonBlocking} and
+ * {@link #writeNonBlocking} the caller vouches for the descriptor's mode. Each method calls one handle,
+ * straight: no frame between a channel's read or write and the down-call, and no second down-call
+ * path for the JIT to inline where a caller takes one, which keeps its removal of the errno segment.
  */
 public final class FdCalls {
     private FdCalls() {
@@ -64,16 +65,11 @@ public final class FdCalls {
         }
     }
 
-    /**
-     * {@code recv(2)} of up to {@code length} bytes at {@code address}, with {@code flags}: sockets only. With
-     * {@code MSG_DONTWAIT} in {@code flags}, a critical call.
-     */
+    /** {@code recv(2)} of up to {@code length} bytes at {@code address}, with {@code flags}: sockets only. */
     public static long recv(MemorySegment capture, int fd, long address, long length, int flags) {
         try {
             while (true) {
-                long n = (flags & Flags.MSG_DONTWAIT) != 0
-                        ? (long) LibC.RECV_AT_CRITICAL.invokeExact(capture, fd, address, length, flags)
-                        : (long) LibC.RECV_AT.invokeExact(capture, fd, address, length, flags);
+                long n = (long) LibC.RECV_AT.invokeExact(capture, fd, address, length, flags);
                 if (n >= 0) {
                     return n;
                 }
@@ -129,16 +125,11 @@ public final class FdCalls {
         }
     }
 
-    /**
-     * {@code sendmsg(2)} of the {@code struct msghdr} at {@code message}, with {@code flags}. With
-     * {@code MSG_DONTWAIT} in {@code flags}, a critical call.
-     */
+    /** {@code sendmsg(2)} of the {@code struct msghdr} at {@code message}, with {@code flags}. */
     public static long sendmsg(MemorySegment capture, int fd, MemorySegment message, int flags) {
         try {
             while (true) {
-                long n = (flags & Flags.MSG_DONTWAIT) != 0
-                        ? (long) LibC.SENDMSG_CRITICAL.invokeExact(capture, fd, message, flags)
-                        : (long) LibC.SENDMSG.invokeExact(capture, fd, message, flags);
+                long n = (long) LibC.SENDMSG.invokeExact(capture, fd, message, flags);
                 if (n >= 0) {
                     return n;
                 }
@@ -154,16 +145,11 @@ public final class FdCalls {
         }
     }
 
-    /**
-     * {@code send(2)} of up to {@code length} bytes at {@code address}, with {@code flags}. With
-     * {@code MSG_DONTWAIT} in {@code flags}, a critical call.
-     */
+    /** {@code send(2)} of up to {@code length} bytes at {@code address}, with {@code flags}. */
     public static long send(MemorySegment capture, int fd, long address, long length, int flags) {
         try {
             while (true) {
-                long n = (flags & Flags.MSG_DONTWAIT) != 0
-                        ? (long) LibC.SEND_AT_CRITICAL.invokeExact(capture, fd, address, length, flags)
-                        : (long) LibC.SEND_AT.invokeExact(capture, fd, address, length, flags);
+                long n = (long) LibC.SEND_AT.invokeExact(capture, fd, address, length, flags);
                 if (n >= 0) {
                     return n;
                 }
@@ -176,6 +162,78 @@ public final class FdCalls {
             throw e;
         } catch (Throwable t) {
             throw new IllegalStateException("send down-call failed", t);
+        }
+    }
+
+    /**
+     * {@link #recv} with {@code MSG_DONTWAIT} added to {@code flags}, which makes the call return at once
+     * whatever the socket's mode: a critical call.
+     */
+    public static long recvNonBlocking(MemorySegment capture, int fd, long address, long length, int flags) {
+        try {
+            int dontWait = flags | Flags.MSG_DONTWAIT;
+            while (true) {
+                long n = (long) LibC.RECV_AT_CRITICAL.invokeExact(capture, fd, address, length, dontWait);
+                if (n >= 0) {
+                    return n;
+                }
+                int errno = LibC.errno(capture);
+                if (errno != Errno.EINTR) {
+                    return -errno;
+                }
+            }
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException("recv down-call failed", t);
+        }
+    }
+
+    /**
+     * {@link #send} with {@code MSG_DONTWAIT} added to {@code flags}, which makes the call return at once
+     * whatever the socket's mode: a critical call.
+     */
+    public static long sendNonBlocking(MemorySegment capture, int fd, long address, long length, int flags) {
+        try {
+            int dontWait = flags | Flags.MSG_DONTWAIT;
+            while (true) {
+                long n = (long) LibC.SEND_AT_CRITICAL.invokeExact(capture, fd, address, length, dontWait);
+                if (n >= 0) {
+                    return n;
+                }
+                int errno = LibC.errno(capture);
+                if (errno != Errno.EINTR) {
+                    return -errno;
+                }
+            }
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException("send down-call failed", t);
+        }
+    }
+
+    /**
+     * {@link #sendmsg} with {@code MSG_DONTWAIT} added to {@code flags}, which makes the call return at once
+     * whatever the socket's mode: a critical call.
+     */
+    public static long sendmsgNonBlocking(MemorySegment capture, int fd, MemorySegment message, int flags) {
+        try {
+            int dontWait = flags | Flags.MSG_DONTWAIT;
+            while (true) {
+                long n = (long) LibC.SENDMSG_CRITICAL.invokeExact(capture, fd, message, dontWait);
+                if (n >= 0) {
+                    return n;
+                }
+                int errno = LibC.errno(capture);
+                if (errno != Errno.EINTR) {
+                    return -errno;
+                }
+            }
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException("sendmsg down-call failed", t);
         }
     }
 }

@@ -75,7 +75,8 @@ public final class FdDirection {
      */
     public long receive(int fd, long address, long length) {
         if (socket) {
-            return FdCalls.recv(capture, fd, address, length, noWait ? Flags.MSG_DONTWAIT : 0);
+            return noWait ? FdCalls.recvNonBlocking(capture, fd, address, length, 0)
+                    : FdCalls.recv(capture, fd, address, length, 0);
         }
         return noWait ? FdCalls.readNonBlocking(capture, fd, address, length) : FdCalls.read(capture, fd, address, length);
     }

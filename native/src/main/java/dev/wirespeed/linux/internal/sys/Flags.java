@@ -37,8 +37,8 @@ public final class Flags {
     /** {@code send}: {@code EPIPE} instead of a {@code SIGPIPE} when the peer has gone. */
     public static final int MSG_NOSIGNAL = 0x4000;
     /**
-     * {@code MSG_DONTWAIT}: this one call does not wait, whatever the descriptor's {@code O_NONBLOCK}; with
-     * it {@code FdCalls} makes the call a critical one.
+     * {@code MSG_DONTWAIT}: this one call does not wait, whatever the descriptor's {@code O_NONBLOCK}; the
+     * critical calls of {@code FdCalls} pass it.
      */
     public static final int MSG_DONTWAIT = 0x40;
     /** {@code shutdown}: the reading side. */
