@@ -49,6 +49,12 @@ import java.nio.channels.NonWritableChannelException;
  * {@code SIGINT}, {@code SIGTERM} or {@code SIGHUP} (the JVM's shutdown hooks run then; a
  * {@code SIGKILL} leaves nothing to run).
  *
+ * <p>The ends of a pipe made by {@link #open()} belong to this process alone (close-on-exec), so in
+ * non-blocking mode they are read and written with critical down-calls, which skip the JVM's
+ * thread-state changes: their mode must then be changed only through {@link #configureBlocking}, never
+ * on the descriptor from elsewhere, since a critical call that waits holds up every safepoint of the
+ * JVM. An inherited descriptor, whose mode another process may change at any time, never is.
+ *
  * <h2>Thread safety</h2>
  * One thread may read while another writes; two threads must not read (or write) at once;
  * {@code close()} and {@code configureBlocking} must not race with a call in another thread.
@@ -72,22 +78,32 @@ public final class NativePipe implements ByteChannel {
     private final FdDirection out = new FdDirection(false);
     private volatile boolean open = true;
     private boolean blocking;
+    /** Whether the open file description is this channel's alone: a pipe made by {@link #open()}. */
+    private final boolean owned;
+    /** Non-blocking mode on an {@link #owned} descriptor: reads and writes are critical calls. */
+    private boolean noWait;
 
     /** A channel over {@code fd}, which it owns from now on; package-private so that tests can wrap a duplicate. */
     NativePipe(int fd, boolean readable, boolean writable, String name) throws NativeIoException {
-        this(fd, readable, writable, name, false);
+        this(fd, readable, writable, name, false, false);
     }
 
-    /** With {@code inherited}: the descriptor came from the parent process, whose mode must survive this one. */
-    NativePipe(int fd, boolean readable, boolean writable, String name, boolean inherited) throws NativeIoException {
+    /**
+     * With {@code inherited}: the descriptor came from the parent process, whose mode must survive this one;
+     * with {@code owned}: no other process or channel shares its open file description.
+     */
+    private NativePipe(int fd, boolean readable, boolean writable, String name, boolean inherited, boolean owned)
+            throws NativeIoException {
         this.fd = fd;
         this.inherited = inherited;
+        this.owned = owned;
         this.readable = readable;
         this.writable = writable;
         this.name = name;
         int flags = Sys.check(Sys.fcntl(fd, Flags.F_GETFL, 0), "fcntl", "cmd=F_GETFL " + describe());
         this.wasBlocking = (flags & Flags.O_NONBLOCK) == 0;
         this.blocking = wasBlocking;
+        noWait(!wasBlocking && owned);
     }
 
     /**
@@ -98,7 +114,7 @@ public final class NativePipe implements ByteChannel {
      */
     public static NativePipe stdin() throws NativeIoException {
         LibC.checkSupported();
-        return new NativePipe(0, true, false, "stdin", true);
+        return new NativePipe(0, true, false, "stdin", true, false);
     }
 
     /**
@@ -109,7 +125,7 @@ public final class NativePipe implements ByteChannel {
      */
     public static NativePipe stdout() throws NativeIoException {
         LibC.checkSupported();
-        return new NativePipe(1, false, true, "stdout", true);
+        return new NativePipe(1, false, true, "stdout", true, false);
     }
 
     /**
@@ -144,7 +160,8 @@ public final class NativePipe implements ByteChannel {
         } catch (Throwable t) {
             throw new IllegalStateException("pipe2 down-call failed", t);
         }
-        return new Ends(new NativePipe(fds[0], true, false, "pipe"), new NativePipe(fds[1], false, true, "pipe"));
+        return new Ends(new NativePipe(fds[0], true, false, "pipe", false, true),
+                new NativePipe(fds[1], false, true, "pipe", false, true));
     }
 
     /** {@return the file descriptor} Valid until {@link #close()}. */
@@ -167,8 +184,10 @@ public final class NativePipe implements ByteChannel {
      */
     public NativePipe configureBlocking(boolean block) throws IOException {
         ensureOpen();
+        noWait(false); // no critical call until the descriptor's mode is the one asked for
         Sys.setBlocking(fd, block, describe());
         blocking = block;
+        noWait(!block && owned);
         if (inherited) {
             if (block != wasBlocking && restoreOnExit == null) {
                 restoreOnExit = Thread.ofPlatform().name("wirespeed-restore-" + name).unstarted(this::restoreMode);
@@ -266,13 +285,15 @@ public final class NativePipe implements ByteChannel {
         }
         long n;
         if (src.isDirect()) {
-            n = FdCalls.write(out.capture, fd, out.address(src) + position, remaining);
+            n = noWait ? FdCalls.writeNonBlocking(out.capture, fd, out.address(src) + position, remaining)
+                    : FdCalls.write(out.capture, fd, out.address(src) + position, remaining);
             Reference.reachabilityFence(src);
         } else {
             ByteBuffer copy = out.copyBuffer();
             int length = Math.min(remaining, copy.capacity());
             copy.clear().put(0, src, position, length);
-            n = FdCalls.write(out.capture, fd, out.address(copy), length);
+            n = noWait ? FdCalls.writeNonBlocking(out.capture, fd, out.address(copy), length)
+                    : FdCalls.write(out.capture, fd, out.address(copy), length);
         }
         if (n < 0) {
             if (n == -Errno.EAGAIN) {
@@ -303,6 +324,7 @@ public final class NativePipe implements ByteChannel {
             }
             try {
                 if (blocking != wasBlocking) {
+                    noWait(false);
                     Sys.setBlocking(fd, wasBlocking, describe());
                     blocking = wasBlocking;
                 }
@@ -314,6 +336,11 @@ public final class NativePipe implements ByteChannel {
                 Sys.close(fd);
             }
         }
+    }
+
+    private void noWait(boolean critical) {
+        noWait = critical;
+        in.noWait(critical);
     }
 
     @Override

@@ -32,6 +32,8 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** {@link NativePipe}: reads, writes, the end of stream, non-blocking mode and what close puts back. */
 @EnabledOnOs(value = OS.LINUX, disabledReason = "the native path is Linux-only")
@@ -145,11 +147,13 @@ class NativePipeTest {
         assertEquals(0, Integer.parseInt(m.group(3), 8) & Flags.O_NONBLOCK, "blocking again: " + out);
     }
 
-    @Test
-    void writingWhereNoReaderIsLeftIsEpipeNamingTheDescriptorAndWrongDirectionsAreRefused() throws IOException {
+    @ParameterizedTest(name = "blocking={0}")
+    @ValueSource(booleans = {true, false})
+    void writingWhereNoReaderIsLeftIsEpipeNamingTheDescriptorAndWrongDirectionsAreRefused(boolean blocking)
+            throws IOException {
         NativePipe.Ends pipe = NativePipe.open();
         pipe.source().close();
-        try (NativePipe sink = pipe.sink()) {
+        try (NativePipe sink = pipe.sink().configureBlocking(blocking)) {
             NativeIoException e = assertThrows(NativeIoException.class, () -> sink.write(ByteBuffer.allocateDirect(8)));
             assertEquals(32, e.errno());
             assertTrue(e.getMessage().startsWith("write failed: errno=32 (Broken pipe) fd=" + sink.fd()

@@ -281,10 +281,11 @@ class NativeSocketTest {
         }
     }
 
-    @Test
-    void aDescriptorClosedBehindTheSocketsBackIsEbadfNamedAsSuch() throws Exception {
+    @ParameterizedTest(name = "blocking={0}")
+    @ValueSource(booleans = {true, false})
+    void aDescriptorClosedBehindTheSocketsBackIsEbadfNamedAsSuch(boolean blocking) throws Exception {
         try (ServerSocketChannel server = jdkServer("tcp")) {
-            NativeSocket socket = NativeSocket.connect(server.getLocalAddress());
+            NativeSocket socket = NativeSocket.connect(server.getLocalAddress()).configureBlocking(blocking);
             Sys.close(socket.fd()); // the descriptor is gone, the socket does not know
             NativeIoException e = assertThrows(NativeIoException.class, () -> socket.read(ByteBuffer.allocateDirect(4)));
             assertEquals(9, e.errno());
@@ -320,10 +321,11 @@ class NativeSocketTest {
         }
     }
 
-    @Test
-    void aResetConnectionIsEconnresetAndAWriteToAGonePeerIsAnExceptionNotASignal() throws Exception {
+    @ParameterizedTest(name = "blocking={0}")
+    @ValueSource(booleans = {true, false})
+    void aResetConnectionIsEconnresetAndAWriteToAGonePeerIsAnExceptionNotASignal(boolean blocking) throws Exception {
         try (ServerSocketChannel server = jdkServer("tcp");
-                NativeSocket socket = NativeSocket.connect(server.getLocalAddress())) {
+                NativeSocket socket = NativeSocket.connect(server.getLocalAddress()).configureBlocking(blocking)) {
             SocketChannel peer = server.accept();
             peer.setOption(StandardSocketOptions.SO_LINGER, 0);
             peer.close(); // RST

@@ -149,7 +149,7 @@ final class EpollPoller implements Poller {
     @Override
     public int poll(long timeoutMillis, Ready ready) throws IOException {
         int timeout = timeoutMillis < 0 ? -1 : (int) Math.min(timeoutMillis, Integer.MAX_VALUE);
-        int n = epollWait(capture, epfd, events, timeout);
+        int n = timeout == 0 ? epollPoll(capture, epfd, events) : epollWait(capture, epfd, events, timeout);
         if (n < 0) {
             int errno = LibC.errno(capture);
             if (errno == Errno.EINTR) {
@@ -188,6 +188,20 @@ final class EpollPoller implements Poller {
     private static int epollWait(MemorySegment capture, int epfd, MemorySegment events, int timeout) {
         try {
             return (int) LibC.EPOLL_WAIT.invokeExact(capture, epfd, events, MAX_EVENTS, timeout);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException("epoll_wait down-call failed", t);
+        }
+    }
+
+    /**
+     * {@link #epollWait} with a zero timeout, which returns at once: a critical call (no thread-state change
+     * around it), in a method of its own for the same reason.
+     */
+    private static int epollPoll(MemorySegment capture, int epfd, MemorySegment events) {
+        try {
+            return (int) LibC.EPOLL_WAIT_CRITICAL.invokeExact(capture, epfd, events, MAX_EVENTS, 0);
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {

@@ -40,17 +40,23 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>Each shape is a call that returns at once and changes nothing: {@code recv} of a connected,
  * non-blocking TCP socket that has nothing ({@code EAGAIN}); {@code send} of 0 bytes on it;
- * {@code read} of an empty non-blocking pipe ({@code EAGAIN}); {@code write} of 0 bytes to a pipe;
+ * {@code read} of an empty non-blocking pipe ({@code EAGAIN}); {@code write} of 0 bytes to a non-blocking pipe;
  * {@code epoll_wait} of an empty set with a zero timeout; {@code io_uring_enter} with nothing to
  * submit and nothing to wait for. So what is measured is the call's way in and out of the kernel and
  * the kernel's first checks, which is what a busy-polling reader pays per empty look.
  *
  * <ul>
- *   <li>{@code library}: the call as the library makes it ({@code FdCalls}, {@code LibC}'s handles, the
- *       ring's {@code syscall}), {@code errno} captured into a kept segment.
- *   <li>{@code critical}: the same handle linked with {@code Linker.Option.critical(false)} beside the
- *       capture: no thread-state change around the call, which the JDK allows for calls that cannot
- *       block (all of these do not).
+ *   <li>{@code library}: the call as the library makes it on a non-blocking descriptor, {@code errno}
+ *       captured into a kept segment: {@code FdCalls.recvNonBlocking} and {@code sendNonBlocking}
+ *       (which pass {@code MSG_DONTWAIT}),
+ *       {@code readNonBlocking} and {@code writeNonBlocking} for a pipe it made ({@code NativePipe.open()}),
+ *       {@code LibC.EPOLL_WAIT_CRITICAL} at a zero timeout, {@code Ring.syscallCritical}: each a critical
+ *       call, as the library makes every call that cannot wait.
+ *   <li>{@code waiting}: the same calls through the library's handles that may wait, as it makes them on
+ *       a blocking descriptor (and made them all before): the thread-state change around each call.
+ *   <li>{@code critical}: the same system call through a handle linked here with
+ *       {@code Linker.Option.critical(false)} beside the capture, called in the loop without the library's
+ *       code around it: what the library's form adds to a bare critical down-call.
  *   <li>{@code c}: {@value #CALLS} of the same calls in a C loop ({@code downcalls.c}, compiled with the
  *       system's {@code cc -O2} at setup), called once through FFM, so that its own down-call is spread
  *       over them.
@@ -122,6 +128,7 @@ public class DownCallVsC {
                 open.add(pipe.source());
                 open.add(pipe.sink());
                 pipe.source().configureBlocking(false);
+                pipe.sink().configureBlocking(false);
                 fd = shape == Shape.READ ? pipe.source().fd() : pipe.sink().fd();
                 length = shape == Shape.READ ? buffer.byteSize() : 0;
             }
@@ -177,6 +184,50 @@ public class DownCallVsC {
     @Benchmark
     @OperationsPerInvocation(CALLS)
     public long library() throws Throwable {
+        long sum = 0;
+        MemorySegment c = capture;
+        int f = fd;
+        long a = address;
+        long n = length;
+        switch (shape) {
+            case RECV -> {
+                for (int k = 0; k < CALLS; k++) {
+                    sum += FdCalls.recvNonBlocking(c, f, a, n, 0);
+                }
+            }
+            case SEND -> {
+                for (int k = 0; k < CALLS; k++) {
+                    sum += FdCalls.sendNonBlocking(c, f, a, n, Flags.MSG_NOSIGNAL);
+                }
+            }
+            case READ -> {
+                for (int k = 0; k < CALLS; k++) {
+                    sum += FdCalls.readNonBlocking(c, f, a, n);
+                }
+            }
+            case WRITE -> {
+                for (int k = 0; k < CALLS; k++) {
+                    sum += FdCalls.writeNonBlocking(c, f, a, n);
+                }
+            }
+            case EPOLL_WAIT -> {
+                for (int k = 0; k < CALLS; k++) {
+                    sum += (int) LibC.EPOLL_WAIT_CRITICAL.invokeExact(c, f, events, (int) n, 0);
+                }
+            }
+            case IO_URING_ENTER -> {
+                for (int k = 0; k < CALLS; k++) {
+                    sum += Ring.syscallCritical(c, Ring.SYS_IO_URING_ENTER, f, 0, 0, n, 0, 0);
+                }
+            }
+            default -> throw new AssertionError(shape);
+        }
+        return sum;
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(CALLS)
+    public long waiting() throws Throwable {
         long sum = 0;
         MemorySegment c = capture;
         int f = fd;

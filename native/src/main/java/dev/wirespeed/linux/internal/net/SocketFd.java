@@ -45,6 +45,10 @@ public final class SocketFd implements Endpoint, SegmentIo {
     /** The native {@code msghdr} and {@code iovec}s of gathering writes, made on the first one. */
     private Gather gather;
     private volatile boolean open = true;
+    /**
+     * Blocking mode: {@code recv}, {@code send} and {@code sendmsg} through {@code FdCalls}' calls that may
+     * wait; else through its {@code ...NonBlocking} ones, which pass {@code MSG_DONTWAIT} and are critical.
+     */
     private boolean blocking = true;
     /** A connect under way, begun by {@link #connectForLoop}; false once it has ended well, and for other sockets. */
     private boolean connecting;
@@ -113,7 +117,7 @@ public final class SocketFd implements Endpoint, SegmentIo {
         int fd = Sys.check(Sys.socket(family, nonBlocking ? Flags.SOCK_NONBLOCK : 0), "socket", "family=" + family
                 + " address=" + SocketAddresses.describe(address));
         SocketFd socket = new SocketFd(fd, address, inet);
-        socket.blocking = !nonBlocking;
+        socket.mode(!nonBlocking);
         if (inet) {
             try {
                 socket.setTcpNoDelay(true);
@@ -213,7 +217,12 @@ public final class SocketFd implements Endpoint, SegmentIo {
     public void configureBlocking(boolean block) throws IOException {
         ensureOpen();
         Sys.setBlocking(fd, block, "fd=" + fd);
+        mode(block);
+    }
+
+    private void mode(boolean block) {
         blocking = block;
+        in.noWait(!block);
     }
 
     public void setTcpNoDelay(boolean noDelay) throws IOException {
@@ -261,7 +270,9 @@ public final class SocketFd implements Endpoint, SegmentIo {
         }
         // FdCalls straight from here, as in read(ByteBuffer, MemorySegment): a caller's loop that inlines
         // its reader, this socket and the down-call whole lets the JIT remove the linker's per-call segment.
-        long n = readResult(FdCalls.recv(in.capture, fd, in.address(dst) + position, remaining, 0));
+        long at = in.address(dst) + position;
+        long n = readResult(blocking ? FdCalls.recv(in.capture, fd, at, remaining, 0)
+                : FdCalls.recvNonBlocking(in.capture, fd, at, remaining, 0));
         Reference.reachabilityFence(dst);
         if (n > 0) {
             dst.position(position + (int) n);
@@ -279,8 +290,10 @@ public final class SocketFd implements Endpoint, SegmentIo {
             return writeThroughCopy(src, src.remaining());
         }
         int position = src.position();
-        long n = sendResult(FdCalls.send(out.capture, fd, out.address(src) + position, src.limit() - position,
-                Flags.MSG_NOSIGNAL)); // straight to FdCalls, as in read(ByteBuffer)
+        long at = out.address(src) + position;
+        int length = src.limit() - position;
+        long n = sendResult(blocking ? FdCalls.send(out.capture, fd, at, length, Flags.MSG_NOSIGNAL)
+                : FdCalls.sendNonBlocking(out.capture, fd, at, length, Flags.MSG_NOSIGNAL)); // as in read(ByteBuffer)
         Reference.reachabilityFence(src);
         if (n > 0) {
             src.position(position + (int) n);
@@ -306,7 +319,10 @@ public final class SocketFd implements Endpoint, SegmentIo {
         int position = dst.position();
         // FdCalls straight from here: the loop's turn inlines this whole path, down-call included, which
         // lets the JIT remove the segment the linker slices from the errno capture per call.
-        long n = readResult(FdCalls.recv(in.capture, fd, memory.address() + position, dst.limit() - position, 0));
+        long at = memory.address() + position;
+        int length = dst.limit() - position;
+        long n = readResult(blocking ? FdCalls.recv(in.capture, fd, at, length, 0)
+                : FdCalls.recvNonBlocking(in.capture, fd, at, length, 0));
         Reference.reachabilityFence(memory);
         if (n > 0) {
             dst.position(position + (int) n);
@@ -330,8 +346,10 @@ public final class SocketFd implements Endpoint, SegmentIo {
         }
         checkSpans(src, memory, false);
         int position = src.position();
-        long n = sendResult(FdCalls.send(out.capture, fd, memory.address() + position, src.limit() - position,
-                Flags.MSG_NOSIGNAL)); // as in read(ByteBuffer, MemorySegment)
+        long at = memory.address() + position;
+        int length = src.limit() - position;
+        long n = sendResult(blocking ? FdCalls.send(out.capture, fd, at, length, Flags.MSG_NOSIGNAL)
+                : FdCalls.sendNonBlocking(out.capture, fd, at, length, Flags.MSG_NOSIGNAL));
         Reference.reachabilityFence(memory);
         if (n > 0) {
             src.position(position + (int) n);
@@ -392,7 +410,8 @@ public final class SocketFd implements Endpoint, SegmentIo {
             return 0;
         }
         gather.message.set(ValueLayout.JAVA_LONG, MSG_IOVLEN, count);
-        long n = FdCalls.sendmsg(out.capture, fd, gather.message, Flags.MSG_NOSIGNAL);
+        long n = blocking ? FdCalls.sendmsg(out.capture, fd, gather.message, Flags.MSG_NOSIGNAL)
+                : FdCalls.sendmsgNonBlocking(out.capture, fd, gather.message, Flags.MSG_NOSIGNAL);
         Reference.reachabilityFence(srcs);
         if (n < 0) {
             if (n == -Errno.EAGAIN) {
@@ -489,7 +508,8 @@ public final class SocketFd implements Endpoint, SegmentIo {
     }
 
     private long sendAt(long address, long length) throws IOException {
-        return sendResult(FdCalls.send(out.capture, fd, address, length, Flags.MSG_NOSIGNAL));
+        return sendResult(blocking ? FdCalls.send(out.capture, fd, address, length, Flags.MSG_NOSIGNAL)
+                : FdCalls.sendNonBlocking(out.capture, fd, address, length, Flags.MSG_NOSIGNAL));
     }
 
     /** {@return a {@code send(2)} result as a channel says it}: 0 for {@code EAGAIN} */

@@ -7,6 +7,14 @@ import java.lang.foreign.MemorySegment;
  * each returns the call's count (0 and up), or minus the {@code errno} of any other failure, so that
  * the channel decides what {@code EAGAIN} and the rest mean, without an exception or an allocation
  * per call.
+ *
+ * <p>The {@code ...NonBlocking} methods make a call that cannot wait as a critical call ({@link LibC}'s
+ * {@code ..._CRITICAL} handles), which skips the thread-state changes around it: {@link #recvNonBlocking},
+ * {@link #sendNonBlocking} and {@link #sendmsgNonBlocking} pass {@code MSG_DONTWAIT}, which makes the
+ * call return at once whatever the socket's mode; for {@link #readNonBlocking} and
+ * {@link #writeNonBlocking} the caller vouches for the descriptor's mode. Each method calls one handle,
+ * straight: no frame between a channel's read or write and the down-call, and no second down-call
+ * path for the JIT to inline where a caller takes one, which keeps its removal of the errno segment.
  */
 public final class FdCalls {
     private FdCalls() {
@@ -17,6 +25,31 @@ public final class FdCalls {
         try {
             while (true) {
                 long n = (long) LibC.READ_AT.invokeExact(capture, fd, address, length);
+                if (n >= 0) {
+                    return n;
+                }
+                int errno = LibC.errno(capture);
+                if (errno != Errno.EINTR) {
+                    return -errno;
+                }
+            }
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException("read down-call failed", t);
+        }
+    }
+
+    /**
+     * {@link #read} as a critical call: only for a descriptor in non-blocking mode that no other process
+     * or channel can switch back to blocking mode (a pipe this process made, its mode set by its one
+     * channel), since {@code read(2)} takes no flag that says so per call. A critical call that waits
+     * holds up every safepoint of the JVM until it returns.
+     */
+    public static long readNonBlocking(MemorySegment capture, int fd, long address, long length) {
+        try {
+            while (true) {
+                long n = (long) LibC.READ_AT_CRITICAL.invokeExact(capture, fd, address, length);
                 if (n >= 0) {
                     return n;
                 }
@@ -72,6 +105,26 @@ public final class FdCalls {
         }
     }
 
+    /** {@link #write} as a critical call: only for such a descriptor as {@link #readNonBlocking}'s. */
+    public static long writeNonBlocking(MemorySegment capture, int fd, long address, long length) {
+        try {
+            while (true) {
+                long n = (long) LibC.WRITE_AT_CRITICAL.invokeExact(capture, fd, address, length);
+                if (n >= 0) {
+                    return n;
+                }
+                int errno = LibC.errno(capture);
+                if (errno != Errno.EINTR) {
+                    return -errno;
+                }
+            }
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException("write down-call failed", t);
+        }
+    }
+
     /** {@code sendmsg(2)} of the {@code struct msghdr} at {@code message}, with {@code flags}. */
     public static long sendmsg(MemorySegment capture, int fd, MemorySegment message, int flags) {
         try {
@@ -109,6 +162,78 @@ public final class FdCalls {
             throw e;
         } catch (Throwable t) {
             throw new IllegalStateException("send down-call failed", t);
+        }
+    }
+
+    /**
+     * {@link #recv} with {@code MSG_DONTWAIT} added to {@code flags}, which makes the call return at once
+     * whatever the socket's mode: a critical call.
+     */
+    public static long recvNonBlocking(MemorySegment capture, int fd, long address, long length, int flags) {
+        try {
+            int dontWait = flags | Flags.MSG_DONTWAIT;
+            while (true) {
+                long n = (long) LibC.RECV_AT_CRITICAL.invokeExact(capture, fd, address, length, dontWait);
+                if (n >= 0) {
+                    return n;
+                }
+                int errno = LibC.errno(capture);
+                if (errno != Errno.EINTR) {
+                    return -errno;
+                }
+            }
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException("recv down-call failed", t);
+        }
+    }
+
+    /**
+     * {@link #send} with {@code MSG_DONTWAIT} added to {@code flags}, which makes the call return at once
+     * whatever the socket's mode: a critical call.
+     */
+    public static long sendNonBlocking(MemorySegment capture, int fd, long address, long length, int flags) {
+        try {
+            int dontWait = flags | Flags.MSG_DONTWAIT;
+            while (true) {
+                long n = (long) LibC.SEND_AT_CRITICAL.invokeExact(capture, fd, address, length, dontWait);
+                if (n >= 0) {
+                    return n;
+                }
+                int errno = LibC.errno(capture);
+                if (errno != Errno.EINTR) {
+                    return -errno;
+                }
+            }
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException("send down-call failed", t);
+        }
+    }
+
+    /**
+     * {@link #sendmsg} with {@code MSG_DONTWAIT} added to {@code flags}, which makes the call return at once
+     * whatever the socket's mode: a critical call.
+     */
+    public static long sendmsgNonBlocking(MemorySegment capture, int fd, MemorySegment message, int flags) {
+        try {
+            int dontWait = flags | Flags.MSG_DONTWAIT;
+            while (true) {
+                long n = (long) LibC.SENDMSG_CRITICAL.invokeExact(capture, fd, message, dontWait);
+                if (n >= 0) {
+                    return n;
+                }
+                int errno = LibC.errno(capture);
+                if (errno != Errno.EINTR) {
+                    return -errno;
+                }
+            }
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException("sendmsg down-call failed", t);
         }
     }
 }

@@ -17,6 +17,12 @@ public final class FdDirection {
     public final MemorySegment capture = LibC.captureSegment(Arena.ofAuto());
     /** Reads with {@code recv(2)}, the socket layer's own call, instead of {@code read(2)}. */
     private final boolean socket;
+    /**
+     * Whether reads cannot wait: for a socket, {@code MSG_DONTWAIT} is passed (so any non-blocking socket
+     * may set it); for another descriptor, {@link FdCalls#readNonBlocking} is used, for whose mode the
+     * owner vouches.
+     */
+    private boolean noWait;
     private ByteBuffer lastBuffer;
     private long lastBase;
     private ByteBuffer copy;
@@ -63,9 +69,27 @@ public final class FdDirection {
         return n;
     }
 
-    /** One read of up to {@code length} bytes at {@code address}: {@code recv} for a socket, else {@code read}. */
+    /**
+     * One read of up to {@code length} bytes at {@code address}: {@code recv} for a socket, else {@code read};
+     * a critical call where {@link #noWait(boolean)} was set.
+     */
     public long receive(int fd, long address, long length) {
-        return socket ? FdCalls.recv(capture, fd, address, length, 0) : FdCalls.read(capture, fd, address, length);
+        if (socket) {
+            return noWait ? FdCalls.recvNonBlocking(capture, fd, address, length, 0)
+                    : FdCalls.recv(capture, fd, address, length, 0);
+        }
+        return noWait ? FdCalls.readNonBlocking(capture, fd, address, length) : FdCalls.read(capture, fd, address, length);
+    }
+
+    /**
+     * Says whether this direction's reads cannot wait, and so may be critical calls: for a socket, any
+     * time it is in non-blocking mode ({@code MSG_DONTWAIT} is passed); for another descriptor, only where
+     * it is in non-blocking mode and no one else can switch it back.
+     *
+     * @param noWait true for critical reads
+     */
+    public void noWait(boolean noWait) {
+        this.noWait = noWait;
     }
 
     /** {@return the copy buffer, direct, {@value #COPY_BUFFER_SIZE} bytes} */

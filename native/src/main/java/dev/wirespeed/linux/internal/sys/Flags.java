@@ -36,6 +36,11 @@ public final class Flags {
     public static final int TCP_NODELAY = 1;
     /** {@code send}: {@code EPIPE} instead of a {@code SIGPIPE} when the peer has gone. */
     public static final int MSG_NOSIGNAL = 0x4000;
+    /**
+     * {@code MSG_DONTWAIT}: this one call does not wait, whatever the descriptor's {@code O_NONBLOCK}; the
+     * critical calls of {@code FdCalls} pass it.
+     */
+    public static final int MSG_DONTWAIT = 0x40;
     /** {@code shutdown}: the reading side. */
     public static final int SHUT_RD = 0;
     /** {@code shutdown}: the writing side. */

@@ -15,6 +15,14 @@ import java.lang.invoke.VarHandle;
  * only class that links native code, so it is the only one excused from the restricted-method lint.
  * Pointers that the hot paths pass travel as addresses in {@code long}s: public here, in a package the
  * module does not export, and never through a public method of an exported one.
+ *
+ * <p>The handles named {@code ..._CRITICAL} are linked with {@code Linker.Option.critical(false)}: the
+ * thread stays in the Java state through the call, which saves the two state changes and the safepoint
+ * check on the way back, but no safepoint (no GC, no handshake) can complete in the whole JVM until the
+ * call returns. So each is only for calls that cannot wait, and each says what makes it so: an argument
+ * ({@code MSG_DONTWAIT}, a zero timeout, nothing to wait for) or a descriptor whose {@code O_NONBLOCK}
+ * no one else can clear. {@code errno} is captured by the linker's stub as for the others, right after
+ * the call and before any code of the JVM's runs.
  */
 @SuppressWarnings("restricted")
 public final class LibC {
@@ -114,6 +122,17 @@ public final class LibC {
                     ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG,
                     ValueLayout.JAVA_LONG),
             Linker.Option.firstVariadicArg(1), CAPTURE_ERRNO) : null;
+    /**
+     * {@link #SYSCALL_6} as a critical call: only for {@code io_uring_enter} with nothing to submit,
+     * {@code min_complete} 0 and no flag that waits, which returns at once ({@code GETEVENTS} then only runs
+     * completion work). Not with operations to submit: the kernel issues them inline, and a file's read
+     * may wait there for its disk.
+     */
+    public static final MethodHandle SYSCALL_6_CRITICAL = LINUX ? LINKER.downcallHandle(find("syscall"),
+            FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG,
+                    ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG,
+                    ValueLayout.JAVA_LONG),
+            Linker.Option.firstVariadicArg(1), Linker.Option.critical(false), CAPTURE_ERRNO) : null;
     /** {@code void *mmap(void *, size_t, int prot, int flags, int fd, off_t)}, errno captured, addresses as {@code long}s. */
     public static final MethodHandle MMAP = errnoCall("mmap", FunctionDescriptor.of(ValueLayout.JAVA_LONG,
             ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
@@ -134,12 +153,34 @@ public final class LibC {
     /** {@code ssize_t send(int fd, const void *, size_t, int flags)}, errno captured, the buffer as in {@link #READ_AT}. */
     public static final MethodHandle SEND_AT = errnoCall("send", FunctionDescriptor.of(ValueLayout.JAVA_LONG,
             ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT));
+    /**
+     * {@link #RECV_AT} as a critical call: only with {@code MSG_DONTWAIT} in the flags, which makes the
+     * call return at once whatever the socket's mode.
+     */
+    public static final MethodHandle RECV_AT_CRITICAL = criticalErrnoCall("recv", FunctionDescriptor.of(
+            ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT));
+    /** {@link #SEND_AT} as a critical call: only with {@code MSG_DONTWAIT} in the flags, as {@link #RECV_AT_CRITICAL}. */
+    public static final MethodHandle SEND_AT_CRITICAL = criticalErrnoCall("send", FunctionDescriptor.of(
+            ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT));
     /** {@code ssize_t sendmsg(int fd, const struct msghdr *, int flags)}, errno captured. */
     public static final MethodHandle SENDMSG = errnoCall("sendmsg", FunctionDescriptor.of(ValueLayout.JAVA_LONG,
             ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
+    /** {@link #SENDMSG} as a critical call: only with {@code MSG_DONTWAIT} in the flags, as {@link #RECV_AT_CRITICAL}. */
+    public static final MethodHandle SENDMSG_CRITICAL = criticalErrnoCall("sendmsg", FunctionDescriptor.of(
+            ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
     /** {@code ssize_t write(int fd, const void *, size_t)}, errno captured, the buffer as in {@link #READ_AT}. */
     public static final MethodHandle WRITE_AT = errnoCall("write", FunctionDescriptor.of(ValueLayout.JAVA_LONG,
             ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG));
+    /**
+     * {@link #READ_AT} as a critical call: only for a descriptor in non-blocking mode whose open file
+     * description no other process or channel can switch back (a pipe this process made and alone set
+     * to non-blocking mode), since {@code read(2)} takes no per-call flag.
+     */
+    public static final MethodHandle READ_AT_CRITICAL = criticalErrnoCall("read", FunctionDescriptor.of(
+            ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG));
+    /** {@link #WRITE_AT} as a critical call: only for such a descriptor as {@link #READ_AT_CRITICAL}'s. */
+    public static final MethodHandle WRITE_AT_CRITICAL = criticalErrnoCall("write", FunctionDescriptor.of(
+            ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG));
     /** {@code int pipe2(int fds[2], int flags)}, errno captured. */
     public static final MethodHandle PIPE2 = errnoCall("pipe2", FunctionDescriptor.of(ValueLayout.JAVA_INT,
             ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
@@ -157,6 +198,9 @@ public final class LibC {
     /** {@code int epoll_wait(int epfd, struct epoll_event *, int maxevents, int timeout)}, errno captured. */
     public static final MethodHandle EPOLL_WAIT = errnoCall("epoll_wait", FunctionDescriptor.of(ValueLayout.JAVA_INT,
             ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
+    /** {@link #EPOLL_WAIT} as a critical call: only with a zero timeout, which returns at once. */
+    public static final MethodHandle EPOLL_WAIT_CRITICAL = criticalErrnoCall("epoll_wait", FunctionDescriptor.of(
+            ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
     /** {@code int eventfd(unsigned initval, int flags)}, errno captured. */
     public static final MethodHandle EVENTFD = errnoCall("eventfd", FunctionDescriptor.of(ValueLayout.JAVA_INT,
             ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
@@ -191,6 +235,10 @@ public final class LibC {
 
     private static MethodHandle errnoCall(String name, FunctionDescriptor descriptor) {
         return LINUX ? LINKER.downcallHandle(find(name), descriptor, CAPTURE_ERRNO) : null;
+    }
+
+    private static MethodHandle criticalErrnoCall(String name, FunctionDescriptor descriptor) {
+        return LINUX ? LINKER.downcallHandle(find(name), descriptor, Linker.Option.critical(false), CAPTURE_ERRNO) : null;
     }
 
     private static MemorySegment find(String name) {

@@ -567,8 +567,13 @@ public final class Ring implements AutoCloseable {
             }
             toSubmit = 0; // with SQPOLL, to_submit only counts what to wait for
         }
+        // Nothing to issue and nothing to wait for (GETEVENTS with min_complete 0 only runs completion work,
+        // SQ_WAKEUP only wakes the polling thread): the call returns at once, so it may be a critical one.
+        // Operations handed over are issued inline, and a file's may wait for its disk: never critical.
+        boolean noWait = toSubmit == 0 && waitFor == 0 && (extraFlags & ENTER_EXT_ARG) == 0;
         while (true) {
-            long n = syscall(capture, SYS_IO_URING_ENTER, fd, toSubmit, waitFor, enterFlags, arg, argSize);
+            long n = noWait ? syscallCritical(capture, SYS_IO_URING_ENTER, fd, 0, 0, enterFlags, 0, 0)
+                    : syscall(capture, SYS_IO_URING_ENTER, fd, toSubmit, waitFor, enterFlags, arg, argSize);
             if (n >= 0) {
                 return sqPoll ? pending : (int) n;
             }
@@ -625,7 +630,7 @@ public final class Ring implements AutoCloseable {
             }
             long n;
             do {
-                n = syscall(capture, SYS_IO_URING_ENTER, fd, 0, 0, ENTER_GETEVENTS, 0, 0);
+                n = syscallCritical(capture, SYS_IO_URING_ENTER, fd, 0, 0, ENTER_GETEVENTS, 0, 0); // waits for none
             } while (n < 0 && LibC.errno(capture) == Errno.EINTR);
             if (n < 0) {
                 throw new NativeIoException("io_uring_enter", LibC.errno(capture), "fd=" + fd
@@ -720,6 +725,21 @@ public final class Ring implements AutoCloseable {
             throw e;
         } catch (Throwable t) {
             throw new IllegalStateException("munmap down-call failed", t);
+        }
+    }
+
+    /**
+     * {@link #syscall} as a critical call (no thread-state change around it): only for {@code io_uring_enter}
+     * with nothing to submit and {@code min_complete} 0, which returns at once ({@link LibC#SYSCALL_6_CRITICAL}).
+     */
+    public static long syscallCritical(MemorySegment capture, long number, long a, long b, long c, long d, long e,
+            long f) {
+        try {
+            return (long) LibC.SYSCALL_6_CRITICAL.invokeExact(capture, number, a, b, c, d, e, f);
+        } catch (RuntimeException | Error x) {
+            throw x;
+        } catch (Throwable t) {
+            throw new IllegalStateException("syscall down-call failed", t);
         }
     }
 
