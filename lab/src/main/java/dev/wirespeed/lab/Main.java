@@ -1,6 +1,7 @@
 package dev.wirespeed.lab;
 
 import dev.wirespeed.lab.cli.ClientCommand;
+import dev.wirespeed.lab.cli.DirectLine;
 import dev.wirespeed.lab.cli.EchoCommand;
 import dev.wirespeed.lab.cli.HandshakesCommand;
 import dev.wirespeed.lab.cli.LoadCommand;
@@ -43,8 +44,14 @@ public final class Main implements Runnable {
      * @param args the command line
      */
     public static void main(String[] args) {
-        // Picocli reads every command's annotations when it builds a parser, which costs a short-lived
-        // JVM (the lab starts hundreds) a good part of its start: a known command gets a parser of its own.
+        // Picocli builds its model of a command from annotations, in code compiled for Java 5 that no
+        // class-data archive holds: most of the start of a short-lived JVM (the lab starts hundreds). The
+        // lines the lab gives its children are parsed without it; any other line is picocli's.
+        int direct = DirectLine.run(args);
+        if (direct >= 0) {
+            System.exit(direct);
+        }
+        // A known command gets a parser of its own, which spares picocli the annotations of the others.
         Supplier<Object> only = args.length > 0 ? COMMANDS.get(args[0]) : null;
         CommandLine commandLine = only == null ? commandLine() : commandLine(Map.of(args[0], only));
         System.exit(commandLine.execute(args));

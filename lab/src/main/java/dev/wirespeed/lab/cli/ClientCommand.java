@@ -4,6 +4,7 @@ import dev.wirespeed.frame.CorruptFrameException;
 import dev.wirespeed.frame.FrameFormat;
 import dev.wirespeed.frame.FrameTooLongException;
 import dev.wirespeed.frame.TruncatedFrameException;
+import dev.wirespeed.lab.CliName;
 import dev.wirespeed.lab.ExitCode;
 import dev.wirespeed.lab.Idle;
 import dev.wirespeed.lab.Transport;
@@ -21,7 +22,7 @@ import dev.wirespeed.tls.TlsSettings;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.security.GeneralSecurityException;
-import java.util.concurrent.Callable;
+import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine;
@@ -37,7 +38,7 @@ import picocli.CommandLine;
                 + " times --warmup-ms (and one round) in all.",
             "Exit codes: 0 success, 2 bad command line, 3 the input broke the wire format, "
                 + "4 --verify found an unexpected frame, 5 I/O failure (refused, reset, --read-timeout)."})
-public final class ClientCommand implements Callable<Integer> {
+public final class ClientCommand extends DirectCommand {
     /** A command whose options picocli sets. */
     public ClientCommand() {
     }
@@ -46,7 +47,7 @@ public final class ClientCommand implements Callable<Integer> {
     Transport transport;
 
     @CommandLine.Mixin
-    ConnectOptions peer;
+    ConnectOptions peer = new ConnectOptions();
 
     @Option(names = "--strategy", required = true, converter = Names.StrategyName.class,
             description = "unbuffered, readint, buffered, buffered-readint, no-alloc, channel, channel-compact, "
@@ -76,7 +77,7 @@ public final class ClientCommand implements Callable<Integer> {
 
     @Option(names = "--jit-settle", negatable = true, defaultValue = "true", fallbackValue = "true",
             description = "with --round-ms: whether the warm-up also waits for the JIT to settle (default true)")
-    boolean jitSettle;
+    boolean jitSettle = true;
 
     @Option(names = "--rounds", defaultValue = "0", description = "rounds before stopping; 0: until the stream ends")
     long rounds;
@@ -86,7 +87,7 @@ public final class ClientCommand implements Callable<Integer> {
 
     @Option(names = "--max-frame", defaultValue = "" + FrameFormat.DEFAULT_MAX_FRAME_LENGTH,
             description = "largest body accepted (default ${DEFAULT-VALUE})")
-    int maxFrame;
+    int maxFrame = FrameFormat.DEFAULT_MAX_FRAME_LENGTH;
 
     @Option(names = "--json", description = "print JSON lines instead of text")
     boolean json;
@@ -97,14 +98,48 @@ public final class ClientCommand implements Callable<Integer> {
     Long readTimeout;
 
     @CommandLine.Mixin
-    TlsOptions tlsOptions;
+    TlsOptions tlsOptions = new TlsOptions();
 
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
+    @Override
+    boolean flag(String name) {
+        switch (name) {
+            case "--no-jit-settle" -> jitSettle = false;
+            case "--verify" -> verify = true;
+            case "--json" -> json = true;
+            default -> {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Override
+    boolean value(String name, String value) {
+        switch (name) {
+            case "--transport" -> transport = CliName.byName(Transport.values(), "--transport", value);
+            case "--strategy" -> strategy = CliName.byName(Strategies.values(), "strategy", value);
+            case "--idle" -> idle = CliName.byName(Idle.values(), "--idle", value);
+            case "--messages" -> messages = longDigits(value);
+            case "--round-ms" -> roundMs = longDigits(value);
+            case "--warmup-ms" -> warmupMs = longDigits(value);
+            case "--rounds" -> rounds = longDigits(value);
+            case "--max-frame" -> maxFrame = digits(value);
+            case "--read-timeout" -> readTimeout = longDigits(value);
+            default -> {
+                return peer.value(name, value);
+            }
+        }
+        return true;
+    }
+
+    @Override
+    List<String> required() {
+        return List.of("--transport", "--strategy");
+    }
 
     @Override
     public Integer call() {
-        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter err = err();
         Rounds plan;
         try {
             FrameFormat.checkMaxFrameLength(maxFrame);
@@ -149,7 +184,7 @@ public final class ClientCommand implements Callable<Integer> {
             err.println("wirespeed client: --trust: " + e.getMessage());
             return ExitCode.USAGE;
         }
-        Receiver receiver = new Receiver(verify ? FrameCheck.sequence() : null, plan, json, spec.commandLine().getOut());
+        Receiver receiver = new Receiver(verify ? FrameCheck.sequence() : null, plan, json, out());
         int code = ExitCode.OK;
         String problem = null;
         IdleWatchdog watchdog = readTimeout == null ? null : new IdleWatchdog(receiver, readTimeout, source);

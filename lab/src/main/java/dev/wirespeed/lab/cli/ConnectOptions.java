@@ -18,7 +18,7 @@ public final class ConnectOptions {
     }
 
     @Option(names = "--host", defaultValue = "127.0.0.1", description = "TCP host (default ${DEFAULT-VALUE})")
-    String host;
+    String host = "127.0.0.1";
 
     @Option(names = "--port", description = "TCP port (default: " + Defaults.STREAM_PORT + " for client, "
             + Defaults.ECHO_PORT + " for ping)")
@@ -26,6 +26,25 @@ public final class ConnectOptions {
 
     @Option(names = "--path", description = "Unix socket path, or for client --transport file the file")
     Path path;
+
+    /**
+     * Sets one of these options for {@link DirectLine}, as picocli would.
+     *
+     * @param name the option
+     * @param value its value
+     * @return whether it is one of these
+     */
+    boolean value(String name, String value) {
+        switch (name) {
+            case "--host" -> host = value;
+            case "--port" -> port = DirectCommand.digits(value);
+            case "--path" -> path = Path.of(value);
+            default -> {
+                return false;
+            }
+        }
+        return true;
+    }
 
     /**
      * {@return the TCP address to connect to}

@@ -3,6 +3,7 @@ package dev.wirespeed.lab.cli;
 import dev.wirespeed.frame.FrameFormat;
 import dev.wirespeed.io.IdleStrategy;
 import dev.wirespeed.lab.ExitCode;
+import dev.wirespeed.lab.CliName;
 import dev.wirespeed.lab.Idle;
 import dev.wirespeed.lab.Listening;
 import dev.wirespeed.lab.Ring;
@@ -28,7 +29,6 @@ import java.nio.channels.ByteChannel;
 import java.security.GeneralSecurityException;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicLong;
 import jdk.jfr.Configuration;
 import jdk.jfr.Recording;
@@ -49,7 +49,7 @@ import picocli.CommandLine.Option;
                 + Primer.CONNECTIONS + " connections one after another, so that the JIT has compiled the echo's path, "
                 + "its end of stream included, before the first peer.",
             "Prints 'listening on ADDRESS' on standard error once it accepts connections; runs until killed."})
-public final class EchoCommand implements Callable<Integer> {
+public final class EchoCommand extends DirectCommand {
     /** A command whose options picocli sets. */
     public EchoCommand() {
     }
@@ -58,13 +58,13 @@ public final class EchoCommand implements Callable<Integer> {
     Transport transport;
 
     @CommandLine.Mixin
-    ListenOptions listen;
+    ListenOptions listen = new ListenOptions();
 
     @Option(names = "--impl", defaultValue = "jdk", converter = Names.EchoImplName.class, description = "jdk "
             + "(SocketChannel), native (the library's FFM NativeSocket), uring (the library's IoUringSocket: a ring "
             + "per connection; --spin polls its completions), netty (Netty's epoll echo server, --loops event "
             + "loops; the peer) or netty-uring (the same over Netty's io_uring transport) (default ${DEFAULT-VALUE})")
-    EchoImpl impl;
+    EchoImpl impl = EchoImpl.JDK;
 
     @Option(names = "--spin", description = "non-blocking sockets, busy-polled, instead of blocking in read")
     boolean spin;
@@ -83,11 +83,11 @@ public final class EchoCommand implements Callable<Integer> {
             + "DEFER_TASKRUN where the kernel takes them), interrupt (no flags), coop (COOP_TASKRUN, TASKRUN_FLAG), "
             + "defer, or sqpoll (a kernel thread on this process's first CPU takes the submissions) (default "
             + "${DEFAULT-VALUE})")
-    Ring ring;
+    Ring ring = Ring.DEFAULT;
 
     @Option(names = "--loops", defaultValue = "1", description = "with --loop or --impl netty: event-loop threads "
             + "(default ${DEFAULT-VALUE})")
-    int loops;
+    int loops = 1;
 
     @Option(names = "--jfr", description = "with --loop: the server's JFR events on, recorded in memory with JFR's "
             + "default settings for as long as the echo runs (to measure what they cost)")
@@ -96,25 +96,58 @@ public final class EchoCommand implements Callable<Integer> {
     @Option(names = "--threads", defaultValue = "platform", converter = Names.ThreadsName.class,
             description = "without --loop: a platform or a virtual thread per connection (default "
             + "${DEFAULT-VALUE}); a spinning echo needs platform threads")
-    Threads threads;
+    Threads threads = Threads.PLATFORM;
 
     @Option(names = "--max-frame", defaultValue = "" + FrameFormat.DEFAULT_MAX_FRAME_LENGTH,
             description = "largest body accepted (default ${DEFAULT-VALUE})")
-    int maxFrame;
+    int maxFrame = FrameFormat.DEFAULT_MAX_FRAME_LENGTH;
 
     @Option(names = "--prime", defaultValue = "0", description = "round trips per priming connection before "
             + "listening; 0: none (default ${DEFAULT-VALUE})")
     long prime;
 
     @CommandLine.Mixin
-    TlsOptions tlsOptions;
+    TlsOptions tlsOptions = new TlsOptions();
 
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
+    @Override
+    boolean flag(String name) {
+        switch (name) {
+            case "--spin" -> spin = true;
+            case "--loop" -> loop = true;
+            case "--jfr" -> jfr = true;
+            default -> {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Override
+    boolean value(String name, String value) {
+        switch (name) {
+            case "--transport" -> transport = CliName.byName(Transport.values(), "--transport", value);
+            case "--impl" -> impl = CliName.byName(EchoImpl.values(), "--impl", value);
+            case "--idle" -> idle = CliName.byName(Idle.values(), "--idle", value);
+            case "--ring" -> ring = CliName.byName(Ring.values(), "--ring", value);
+            case "--loops" -> loops = digits(value);
+            case "--threads" -> threads = CliName.byName(Threads.values(), "--threads", value);
+            case "--max-frame" -> maxFrame = digits(value);
+            case "--prime" -> prime = longDigits(value);
+            default -> {
+                return listen.value(name, value);
+            }
+        }
+        return true;
+    }
+
+    @Override
+    List<String> required() {
+        return List.of("--transport");
+    }
 
     @Override
     public Integer call() {
-        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter err = err();
         SocketAddress address;
         try {
             boolean netty = !impl.library();

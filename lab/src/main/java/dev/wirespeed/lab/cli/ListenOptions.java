@@ -20,7 +20,7 @@ public final class ListenOptions {
     }
 
     @Option(names = "--bind", defaultValue = "127.0.0.1", description = "TCP address to listen on (default ${DEFAULT-VALUE})")
-    String bind;
+    String bind = "127.0.0.1";
 
     @Option(names = "--port", description = "TCP port; 0 picks a free one (default: "
             + Defaults.STREAM_PORT + " for server, " + Defaults.ECHO_PORT + " for echo)")
@@ -28,6 +28,25 @@ public final class ListenOptions {
 
     @Option(names = "--path", description = "Unix socket path; a file already there is replaced")
     Path path;
+
+    /**
+     * Sets one of these options for {@link DirectLine}, as picocli would.
+     *
+     * @param name the option
+     * @param value its value
+     * @return whether it is one of these
+     */
+    boolean value(String name, String value) {
+        switch (name) {
+            case "--bind" -> bind = value;
+            case "--port" -> port = DirectCommand.digits(value);
+            case "--path" -> path = Path.of(value);
+            default -> {
+                return false;
+            }
+        }
+        return true;
+    }
 
     /**
      * {@return the address to bind for {@code transport}}, removing a stale Unix socket file first

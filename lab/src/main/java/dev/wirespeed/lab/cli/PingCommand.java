@@ -6,6 +6,7 @@ import dev.wirespeed.frame.FrameTooLongException;
 import dev.wirespeed.frame.TruncatedFrameException;
 import dev.wirespeed.io.IdleStrategy;
 import dev.wirespeed.lab.ExitCode;
+import dev.wirespeed.lab.CliName;
 import dev.wirespeed.lab.Idle;
 import dev.wirespeed.lab.Ring;
 import dev.wirespeed.lab.Transport;
@@ -32,7 +33,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.util.Locale;
-import java.util.concurrent.Callable;
+import java.util.List;
 import org.HdrHistogram.Histogram;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -47,7 +48,7 @@ import picocli.CommandLine.Option;
             "With --json the only output is one line: {\"p50\":..,\"p90\":..,\"p99\":..,\"p999\":..,\"p9999\":..,\"max\":..,\"unit\":\"us\"}.",
             "Exit codes: 0 success, 2 bad command line, 3 the echo broke the wire format, "
                 + "4 an echo was not the frame sent, 5 I/O failure."})
-public final class PingCommand implements Callable<Integer> {
+public final class PingCommand extends DirectCommand {
     /** A command whose options picocli sets. */
     public PingCommand() {
     }
@@ -56,7 +57,7 @@ public final class PingCommand implements Callable<Integer> {
     Transport transport;
 
     @CommandLine.Mixin
-    ConnectOptions peer;
+    ConnectOptions peer = new ConnectOptions();
 
     @Option(names = "--impl", required = true, converter = Names.PingImplName.class,
             description = "jdk, jdk-spin, native, native-spin, uring, uring-spin (io_uring: waiting in the kernel, "
@@ -74,14 +75,14 @@ public final class PingCommand implements Callable<Integer> {
             + "with DEFER_TASKRUN), sqpoll (a kernel thread pinned to this process's first CPU takes the "
             + "submissions; with uring-spin pinned to one CPU the ping and that thread share it and the ping all "
             + "but stops); the echo's ring is its own (default ${DEFAULT-VALUE})")
-    Ring ring;
+    Ring ring = Ring.DEFAULT;
 
     @Option(names = "--count", required = true, description = "round trips measured")
     long count;
 
     @Option(names = "--warmup", defaultValue = "20000", description = "round trips before measuring, in the same loop "
             + "(at --rate, if given) (default ${DEFAULT-VALUE})")
-    long warmup;
+    long warmup = 20_000;
 
     @Option(names = "--warmup-ms", defaultValue = "0", description = "the least length of the warm-up in milliseconds: "
             + "it ends when both --warmup round trips and this time have passed (default ${DEFAULT-VALUE})")
@@ -93,7 +94,7 @@ public final class PingCommand implements Callable<Integer> {
     long settleMs;
 
     @Option(names = "--size", defaultValue = "100", description = "body bytes per frame (default ${DEFAULT-VALUE})")
-    int size;
+    int size = 100;
 
     @Option(names = "--rate", defaultValue = "0", description = "frames per second, open loop; 0: closed loop "
             + "(default)")
@@ -106,15 +107,47 @@ public final class PingCommand implements Callable<Integer> {
     Path hgrm;
 
     @CommandLine.Mixin
-    TlsOptions tlsOptions;
+    TlsOptions tlsOptions = new TlsOptions();
 
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
+    @Override
+    boolean flag(String name) {
+        if (!name.equals("--json")) {
+            return false;
+        }
+        json = true;
+        return true;
+    }
+
+    @Override
+    boolean value(String name, String value) {
+        switch (name) {
+            case "--transport" -> transport = CliName.byName(Transport.values(), "--transport", value);
+            case "--impl" -> impl = CliName.byName(Impl.values(), "--impl", value);
+            case "--idle" -> idle = CliName.byName(Idle.values(), "--idle", value);
+            case "--ring" -> ring = CliName.byName(Ring.values(), "--ring", value);
+            case "--count" -> count = longDigits(value);
+            case "--warmup" -> warmup = longDigits(value);
+            case "--warmup-ms" -> warmupMs = longDigits(value);
+            case "--settle-ms" -> settleMs = longDigits(value);
+            case "--size" -> size = digits(value);
+            case "--rate" -> rate = longDigits(value);
+            case "--hgrm" -> hgrm = Path.of(value);
+            default -> {
+                return peer.value(name, value);
+            }
+        }
+        return true;
+    }
+
+    @Override
+    List<String> required() {
+        return List.of("--transport", "--impl", "--count");
+    }
 
     @Override
     public Integer call() {
-        PrintWriter err = spec.commandLine().getErr();
-        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = err();
+        PrintWriter out = out();
         SocketAddress address;
         TlsSettings tls = null;
         try {

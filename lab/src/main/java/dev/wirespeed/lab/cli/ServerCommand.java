@@ -1,6 +1,7 @@
 package dev.wirespeed.lab.cli;
 
 import dev.wirespeed.io.StandardChannels;
+import dev.wirespeed.lab.CliName;
 import dev.wirespeed.lab.ExitCode;
 import dev.wirespeed.lab.Listening;
 import dev.wirespeed.lab.Threads;
@@ -23,13 +24,11 @@ import java.net.UnixDomainSocketAddress;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.security.GeneralSecurityException;
-import java.util.concurrent.Callable;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /** {@code wirespeed server}: streams the sequence stream to every client that connects, or to stdout. */
 @Command(name = "server", mixinStandardHelpOptions = true,
@@ -41,7 +40,7 @@ import picocli.CommandLine.Spec;
                 + "with --tls they speak TLS, with --cert and --key or a self-signed certificate for localhost made "
                 + "at start.",
             "Prints 'listening on ADDRESS' on standard error once it accepts connections."})
-public final class ServerCommand implements Callable<Integer> {
+public final class ServerCommand extends DirectCommand {
     /** A command whose options picocli sets. */
     public ServerCommand() {
     }
@@ -50,14 +49,11 @@ public final class ServerCommand implements Callable<Integer> {
     Transport transport;
 
     @Mixin
-    ListenOptions listen;
-
-    @Spec
-    CommandSpec spec;
+    ListenOptions listen = new ListenOptions();
 
     @Option(names = "--size", defaultValue = "100", converter = SizeConverter.class,
             description = "body size N or MIN-MAX (default ${DEFAULT-VALUE})")
-    SizeRange size;
+    SizeRange size = SizeRange.parse("100");
 
     @Option(names = "--count", description = "frames per connection (default: endless)")
     Long count;
@@ -68,7 +64,7 @@ public final class ServerCommand implements Callable<Integer> {
     @Option(names = "--threads", defaultValue = "platform", converter = Names.ThreadsName.class,
             description = "a platform or a virtual thread per connection (default ${DEFAULT-VALUE}; "
                     + "docs/investigations.md compares them)")
-    Threads threads;
+    Threads threads = Threads.PLATFORM;
 
     @Option(names = "--loop", description = "serve every connection from event loops (the library's FrameServer), "
             + "writing while a connection's output is under its limit and resuming when it drains; --threads and "
@@ -76,20 +72,54 @@ public final class ServerCommand implements Callable<Integer> {
     boolean loop;
 
     @Option(names = "--loops", defaultValue = "1", description = "with --loop: loop threads (default ${DEFAULT-VALUE})")
-    int loops;
+    int loops = 1;
 
     @Option(names = "--impl", defaultValue = "jdk", converter = Names.ServerImplName.class,
             description = "with --loop: jdk (the JDK's Selector), native (epoll through FFM), uring (io_uring "
             + "through FFM), or netty (the peer: Netty's epoll server, --loops event loops, frames encoded into "
             + "pooled direct buffers and flushed per batch; tcp only) (default ${DEFAULT-VALUE})")
-    ServerImpl impl;
+    ServerImpl impl = ServerImpl.JDK;
 
     @Mixin
-    TlsOptions tlsOptions;
+    TlsOptions tlsOptions = new TlsOptions();
 
     @Option(names = "--pipe-size", description = "with --transport stdout: resize the pipe to this many bytes "
             + "(Linux F_SETPIPE_SZ; default: leave the pipe as it is, 64 KiB)")
     Integer pipeSize;
+
+    @Override
+    boolean flag(String name) {
+        switch (name) {
+            case "--write-per-frame" -> writePerFrame = true;
+            case "--loop" -> loop = true;
+            default -> {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Override
+    boolean value(String name, String value) {
+        switch (name) {
+            case "--transport" -> transport = CliName.byName(Transport.values(), "--transport", value);
+            case "--size" -> size = SizeRange.parse(value);
+            case "--count" -> count = longDigits(value);
+            case "--threads" -> threads = CliName.byName(Threads.values(), "--threads", value);
+            case "--loops" -> loops = digits(value);
+            case "--impl" -> impl = CliName.byName(ServerImpl.values(), "--impl", value);
+            case "--pipe-size" -> pipeSize = digits(value);
+            default -> {
+                return listen.value(name, value);
+            }
+        }
+        return true;
+    }
+
+    @Override
+    List<String> required() {
+        return List.of("--transport");
+    }
 
     @Override
     public Integer call() {
@@ -146,7 +176,7 @@ public final class ServerCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             return usage(e.getMessage());
         }
-        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter err = err();
         long frames = count == null ? Long.MAX_VALUE : count;
         try {
             SocketAddress bound;
@@ -194,7 +224,7 @@ public final class ServerCommand implements Callable<Integer> {
     }
 
     private void say(String message) {
-        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter err = err();
         err.println("wirespeed server: " + message);
         err.flush();
     }
@@ -232,7 +262,7 @@ public final class ServerCommand implements Callable<Integer> {
     }
 
     private int serveSockets(SequenceServer server, ServerSocketChannel listener, Thread.Builder threads) {
-        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter err = err();
         err.println(Listening.PREFIX + describe(listener));
         err.flush();
         AtomicLong connections = new AtomicLong();

@@ -41,7 +41,7 @@ public final class TlsOptions {
     @Option(names = "--tls-engine", defaultValue = "jdk", description = "with --tls: jdk (the JDK's SSLEngine) or "
             + "openssl (OpenSSL 3 through FFM; Netty's servers and clients: its OpenSSL provider, BoringSSL) (default "
             + "${DEFAULT-VALUE})")
-    String engine;
+    String engine = "jdk";
 
     /** {@return whether {@code --tls} was given} */
     public boolean on() {
