@@ -112,6 +112,22 @@ public final class Connection {
     long lingerUntil;
     /** Index in the loop's lingering array, while lingering. */
     int lingerSlot;
+    /**
+     * While the loop hands this connection's frames to its handler: the buffer their body views are cut
+     * from, else null; and the frame being handled, {@code [frameStart, frameEnd)} of it, with its type.
+     */
+    ByteBuffer source;
+    int frameStart;
+    int frameEnd;
+    int frameType;
+    /**
+     * Frames written back as they were received while the handler had them, {@code [forwardFrom,
+     * forwardTo)} of {@code source} (empty when equal): counted in {@code queued} but not yet in
+     * {@code out}. They go into {@code out} (copied, or in the chunk they were read into) before anything
+     * else is queued, and before the hand-over ends.
+     */
+    int forwardFrom;
+    int forwardTo;
     /** A frame claimed and not committed: its chunk, else null. */
     private Chunk claimed;
     private int claimedTotal;
@@ -220,6 +236,10 @@ public final class Connection {
      * Queues one frame, copying the body from its position to its limit (the position is not moved).
      * A frame is queued even past the output limit; the limit decides when the connection is read.
      *
+     * <p>A frame written back to the connection it came from, as it came, from {@code onFrame}: the body
+     * view that call was handed, its position and limit as handed, and the type it came with, is queued
+     * without the copy: the loop sends it from where it was read, or copies a run of such frames at once.
+     *
      * @param type the type field
      * @param body the body; any kind of buffer, including a body view handed to {@code onFrame}
      * @return true if queued; false if the connection is closing or closed (the frame is dropped)
@@ -230,6 +250,14 @@ public final class Connection {
         checkNoClaim();
         if (state != State.OPEN) {
             return false;
+        }
+        if (body == source && type == frameType && body.limit() == frameEnd
+                && body.position() == frameStart + FrameFormat.HEADER_LENGTH) {
+            forward();
+            return true;
+        }
+        if (forwardTo != forwardFrom) {
+            output.copyForwarded(this, source); // in the order written
         }
         int length = body.remaining();
         Chunk c = output.outputFor(this, length);
@@ -258,6 +286,9 @@ public final class Connection {
         checkNoClaim();
         if (state != State.OPEN) {
             return null;
+        }
+        if (forwardTo != forwardFrom) {
+            output.copyForwarded(this, source);
         }
         Chunk c = output.outputFor(this, length);
         int at = c.end;
@@ -295,6 +326,9 @@ public final class Connection {
         thread.checkThread(this);
         if (state == State.OPEN) {
             claimed = null;
+            if (forwardTo != forwardFrom) {
+                output.copyForwarded(this, source); // sent before the close, as what else is queued
+            }
             closer.closeGracefully(this);
         }
     }
@@ -306,6 +340,22 @@ public final class Connection {
             claimed = null;
             closer.closeNow(this, null, true);
         }
+    }
+
+    /**
+     * Queues the frame being handled, as received: it extends the run of such frames if it follows the
+     * last one in {@code source}; else that run goes into the output first and this one starts the next.
+     */
+    private void forward() {
+        if (forwardTo != frameStart) {
+            if (forwardTo != forwardFrom) {
+                output.copyForwarded(this, source);
+            }
+            forwardFrom = frameStart;
+        }
+        forwardTo = frameEnd;
+        queued += frameEnd - frameStart;
+        queuedMore();
     }
 
     private void queuedMore() {

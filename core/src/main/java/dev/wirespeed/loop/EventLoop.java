@@ -74,9 +74,9 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
         this.poller = config.transport.openPoller();
         this.idle = config.idle;
         BufferPool pool = new BufferPool(config.chunkSize, stats);
-        this.input = new FrameAssembler(pool, this);
-        this.held = new HeldInput(input);
         this.output = new Outbound(pool, poller, this, this);
+        this.input = new FrameAssembler(pool, this, output);
+        this.held = new HeldInput(input);
         this.lingering = new Lingering(poller, pool);
     }
 

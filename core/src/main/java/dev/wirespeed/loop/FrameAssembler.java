@@ -24,10 +24,13 @@ import java.nio.ByteBuffer;
 final class FrameAssembler {
     private final BufferPool pool;
     private final Closer closer;
+    /** Where the frames a handler writes back as received go at the end of a hand-over. */
+    private final Outbound output;
 
-    FrameAssembler(BufferPool pool, Closer closer) {
+    FrameAssembler(BufferPool pool, Closer closer, Outbound output) {
         this.pool = pool;
         this.closer = closer;
+        this.output = output;
     }
 
     /** One read of {@code c} into its chunk, and the whole frames in it; {@code now} is the loop's clock. */
@@ -89,6 +92,9 @@ final class FrameAssembler {
                 if (pos < 0) {
                     return;
                 }
+                if (c.forwardTo != c.forwardFrom) {
+                    output.copyForwarded(c, data); // before the endpoint takes the lent bytes back
+                }
                 if (pos < end && partial(data, pos, end)) {
                     keepPartial(c, data, pos, end);
                     pos = end;
@@ -125,10 +131,18 @@ final class FrameAssembler {
         c.stats.bytesRead(n);
     }
 
-    /** Hands over the whole frames in {@code in}, then keeps the partial one, if any, at its start. */
+    /**
+     * Hands over the whole frames in {@code in}, then keeps the partial one, if any, at its start; or,
+     * where the handler wrote frames back as received, gives {@code in} to the output with them and
+     * keeps the partial one in a chunk of its own.
+     */
     private void frames(Connection c, Chunk in) {
         int pos = deliver(c, in.buf, in.view, in.start, in.end, Integer.MAX_VALUE);
         if (pos < 0) {
+            return;
+        }
+        if (c.forwardTo != c.forwardFrom) {
+            forwardInput(c, in, pos);
             return;
         }
         ByteBuffer b = in.buf;
@@ -152,9 +166,32 @@ final class FrameAssembler {
     }
 
     /**
+     * Gives {@code in}, whose frames up to {@code pos} were handed over and some written back as received,
+     * to the output with those frames; what follows {@code pos}, a partial frame, moves to a new input
+     * chunk (or one of the frame's size), as the loop reads on into that.
+     */
+    private void forwardInput(Connection c, Chunk in, int pos) {
+        int rest = in.end - pos;
+        if (rest == 0) {
+            c.in = null;
+        } else {
+            // deliver() checked the length of a header that is there
+            int needed = rest >= FrameFormat.HEADER_LENGTH ? FrameFormat.HEADER_LENGTH + FrameFormat.length(in.buf, pos) : 0;
+            Chunk next = needed > pool.chunkSize() ? BufferPool.large(needed) : pool.take();
+            next.buf.put(0, in.buf, pos, rest);
+            next.end = rest;
+            c.in = next;
+        }
+        output.adoptForwarded(c, in);
+    }
+
+    /**
      * Hands the whole frames in {@code data[from, end)} to the handler and moves {@code c.consumed} past
      * them; stops early at the first whole frame that starts {@code budget} bytes or more past {@code
-     * from}, so that each length it leaves behind has been checked.
+     * from}, so that each length it leaves behind has been checked. While it does, {@code c.source} is
+     * {@code view}, and {@code c.frameStart}, {@code c.frameEnd} and {@code c.frameType} name the frame
+     * being handled; frames the handler writes back as received, if still pending when it returns
+     * ({@code c.forwardFrom < c.forwardTo}), are the caller's to put into the output.
      *
      * @param view the read-only buffer re-pointed at each body for the handler: a twin of {@code data},
      *     or {@code data} itself, whose limit is then put back to {@code end} after each frame
@@ -165,11 +202,16 @@ final class FrameAssembler {
     private int deliver(Connection c, ByteBuffer data, ByteBuffer view, int from, int end, int budget) {
         int pos = from;
         long delivered = 0;
+        c.source = view;
         while (end - pos >= FrameFormat.HEADER_LENGTH) {
             long header = data.getLong(pos);
             int length = FrameFormat.length(header);
             if (length < 0 || length > c.maxFrameLength) {
                 c.stats.framesRead(delivered);
+                c.source = null;
+                if (c.forwardTo != c.forwardFrom) {
+                    output.copyForwarded(c, view); // the replies to the frames before it are sent first
+                }
                 frameError(c, length, c.consumed + (pos - from));
                 return -1;
             }
@@ -179,23 +221,30 @@ final class FrameAssembler {
             }
             delivered++;
             c.framesRead++; // before the handler, which may close the connection and so report its totals
+            int type = FrameFormat.type(header);
+            c.frameStart = pos;
+            c.frameEnd = pos + total;
+            c.frameType = type;
             view.limit(pos + total);
             view.position(pos + FrameFormat.HEADER_LENGTH);
             try {
-                c.handler.onFrame(c, FrameFormat.type(header), view);
+                c.handler.onFrame(c, type, view);
             } catch (IOException | RuntimeException e) {
                 c.stats.framesRead(delivered);
-                closer.closeNow(c, e, true);
+                c.source = null;
+                closer.closeNow(c, e, true); // what was queued, forwarded frames too, is dropped
                 return -1;
             }
             view.limit(end);
             pos += total;
             if (c.state != Connection.State.OPEN) {
                 c.stats.framesRead(delivered);
+                c.source = null; // close() put the forwarded frames in the output; abort() dropped them
                 releaseInput(c); // closed by the handler: the rest is not read
                 return -1;
             }
         }
+        c.source = null;
         c.stats.framesRead(delivered);
         c.consumed += pos - from;
         return pos;
@@ -253,7 +302,12 @@ final class FrameAssembler {
         if (deliver(c, in.buf, in.view, in.start, in.end, Integer.MAX_VALUE) < 0) {
             return -1;
         }
-        releaseInput(c);
+        if (c.forwardTo != c.forwardFrom) {
+            c.in = null;
+            output.adoptForwarded(c, in); // the frame, written back as received, is sent from here
+        } else {
+            releaseInput(c);
+        }
         return pos;
     }
 

@@ -15,9 +15,10 @@ import java.util.Arrays;
  * handler hears {@link ConnectionHandler#onWritable}; what the socket would not take waits for it to
  * be writable.
  *
- * <p>Per connection it keeps {@code c.out} (the chunks, oldest first), {@code c.queued} (their bytes,
- * {@code >= 0}), {@code c.paused}, {@code c.interest} (what the poller was last told) and {@code c.dirty}
- * (in this turn's flush list).
+ * <p>Per connection it keeps {@code c.out} (the chunks, oldest first), {@code c.queued} (their bytes and
+ * those of the frames written back as received not yet put in them, {@code >= 0}), {@code c.paused},
+ * {@code c.interest} (what the poller was last told) and {@code c.dirty} (in this turn's flush list).
+ * Frames are whole in a chunk when written; frames written back as received may be split between two.
  *
  * <p>Thread safety: the loop's thread.
  */
@@ -58,6 +59,42 @@ final class Outbound {
             c.out.addLast(tail);
         }
         return tail;
+    }
+
+    /**
+     * Puts the frames {@code c} wrote back as received, {@code source[c.forwardFrom, c.forwardTo)} (already
+     * counted in {@code c.queued}), into its output: copied at once, into the tail chunk's room and new
+     * chunks, a frame split between two where it falls.
+     */
+    void copyForwarded(Connection c, ByteBuffer source) {
+        int from = c.forwardFrom;
+        int to = c.forwardTo;
+        c.forwardFrom = 0;
+        c.forwardTo = 0;
+        while (from < to) {
+            Chunk tail = c.out.peekLast();
+            if (tail == null || !tail.pooled || tail.end == tail.capacity()) {
+                tail = pool.take();
+                c.out.addLast(tail);
+            }
+            int n = Math.min(to - from, tail.capacity() - tail.end);
+            tail.buf.put(tail.end, source, from, n);
+            tail.end += n;
+            from += n;
+        }
+    }
+
+    /**
+     * Makes {@code in}, the input chunk that holds the frames {@code c} wrote back as received, the end of
+     * its output, holding just those frames, so that they are sent from where they were read. The loop no
+     * longer reads into it.
+     */
+    void adoptForwarded(Connection c, Chunk in) {
+        in.start = c.forwardFrom;
+        in.end = c.forwardTo;
+        c.forwardFrom = 0;
+        c.forwardTo = 0;
+        c.out.addLast(in);
     }
 
     /** After an aborted claim: gives back a tail chunk holding nothing. */
@@ -270,6 +307,8 @@ final class Outbound {
 
     /** Drops {@code c}'s queued output, its chunks given back: at its close. */
     void discard(Connection c) {
+        c.forwardFrom = 0;
+        c.forwardTo = 0;
         for (Chunk chunk; (chunk = c.out.pollFirst()) != null; ) {
             pool.give(chunk);
         }

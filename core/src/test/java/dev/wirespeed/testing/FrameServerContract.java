@@ -37,6 +37,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.BlockingQueue;
@@ -515,6 +516,110 @@ public abstract class FrameServerContract {
         });
         for (int i = 0; i < frames; i++) {
             peer.expect(i, bodies.get(i));
+        }
+        writer.get();
+        assertEquals(frames, server.framesRead());
+    }
+
+    /** What the mixing handler does with frame {@code i}: its type is {@code i}, the action {@code actions[i]}. */
+    private enum Reply { BACK, OTHER_FIRST, NONE, BACK_TWICE, BACK_AFTER_A_READ, BACK_AS_OTHER_TYPE, CLAIMED, OTHER_AFTER }
+
+    @ParameterizedTest
+    @MethodSource("cases")
+    void framesWrittenBackAsReceivedKeepTheirOrderAmongOtherWritesWhereverReadsSplit(Transport transport,
+            Opener opener) throws Exception {
+        long seed = SEED.value();
+        Random random = new Random(seed);
+        int frames = 400;
+        Reply[] actions = new Reply[frames];
+        List<byte[]> bodies = new ArrayList<>();
+        Frames stream = new Frames();
+        for (int i = 0; i < frames; i++) {
+            // runs of frames written back unchanged, broken by every other kind of write
+            actions[i] = random.nextInt(3) > 0 ? Reply.BACK : Reply.values()[random.nextInt(Reply.values().length)];
+            int length = switch (random.nextInt(5)) {
+                case 0 -> random.nextInt(2);
+                case 1, 2 -> random.nextInt(200);
+                case 3 -> random.nextInt(3_000);
+                default -> random.nextInt(40_000); // past the 8 KiB chunk: read into a buffer of its own
+            };
+            byte[] b = body(random, length);
+            bodies.add(b);
+            stream.frame(i, length, b);
+        }
+        ConnectionHandler mixing = new Recorder() {
+            @Override
+            public void onFrame(Connection connection, int type, ByteBuffer body) throws IOException {
+                byte[] other = {(byte) type, 7};
+                switch (actions[type]) {
+                    case BACK -> connection.writeFrame(type, body);
+                    case OTHER_FIRST -> {
+                        connection.writeFrame(100_000 + type, ByteBuffer.wrap(other));
+                        connection.writeFrame(type, body);
+                    }
+                    case NONE -> { }
+                    case BACK_TWICE -> {
+                        connection.writeFrame(type, body);
+                        connection.writeFrame(type, body);
+                    }
+                    case BACK_AFTER_A_READ -> {
+                        if (body.hasRemaining()) {
+                            body.get();
+                        }
+                        connection.writeFrame(type, body);
+                    }
+                    case BACK_AS_OTHER_TYPE -> connection.writeFrame(200_000 + type, body);
+                    case CLAIMED -> {
+                        connection.claim(300_000 + type, 2).put(other);
+                        connection.commit();
+                    }
+                    case OTHER_AFTER -> {
+                        connection.writeFrame(type, body);
+                        connection.writeFrame(100_000 + type, ByteBuffer.wrap(other));
+                    }
+                }
+            }
+        };
+        Side server = start(transport, opener, mixing, b -> b.chunkSize(8 * 1024));
+        Peer peer = connect(server);
+        byte[] bytes = stream.toByteArray();
+        CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> {
+            Random pieces = new Random(seed + 1);
+            try {
+                for (int at = 0; at < bytes.length; ) {
+                    int n = Math.min(bytes.length - at, 1 + pieces.nextInt(pieces.nextBoolean() ? 300 : 30_000));
+                    ByteBuffer b = ByteBuffer.wrap(bytes, at, n);
+                    while (b.hasRemaining()) {
+                        peer.channel.write(b);
+                    }
+                    at += n;
+                }
+            } catch (IOException e) {
+                throw new RuntimeException(e);
+            }
+        });
+        for (int i = 0; i < frames; i++) {
+            byte[] b = bodies.get(i);
+            byte[] other = {(byte) i, 7};
+            switch (actions[i]) {
+                case BACK -> peer.expect(i, b);
+                case OTHER_FIRST -> {
+                    peer.expect(100_000 + i, other);
+                    peer.expect(i, b);
+                }
+                case NONE -> { }
+                case BACK_TWICE -> {
+                    peer.expect(i, b);
+                    peer.expect(i, b);
+                }
+                case BACK_AFTER_A_READ -> peer.expect(i, b.length == 0 ? b : Arrays.copyOfRange(b, 1, b.length));
+                case BACK_AS_OTHER_TYPE -> peer.expect(200_000 + i, b);
+                case CLAIMED -> peer.expect(300_000 + i, other);
+                case OTHER_AFTER -> {
+                    peer.expect(i, b);
+                    peer.expect(100_000 + i, other);
+                }
+            }
         }
         writer.get();
         assertEquals(frames, server.framesRead());
