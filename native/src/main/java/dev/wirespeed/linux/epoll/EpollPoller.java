@@ -149,13 +149,16 @@ final class EpollPoller implements Poller {
     @Override
     public int poll(long timeoutMillis, Ready ready) throws IOException {
         int timeout = timeoutMillis < 0 ? -1 : (int) Math.min(timeoutMillis, Integer.MAX_VALUE);
-        int n = timeout == 0 ? epollPoll(capture, epfd, events) : epollWait(capture, epfd, events, timeout);
+        // Each through FdCalls, a method of its own small enough for the JIT to compile the down-call with
+        // its errno capture whole (which drops the segment the linker makes per call), whatever it decides
+        // for this method, into which the loop's whole turn is inlined.
+        int n = timeout == 0 ? FdCalls.epollWaitNow(capture, epfd, events.address(), MAX_EVENTS)
+                : FdCalls.epollWait(capture, epfd, events.address(), MAX_EVENTS, timeout);
         if (n < 0) {
-            int errno = LibC.errno(capture);
-            if (errno == Errno.EINTR) {
+            if (n == -Errno.EINTR) {
                 return 0;
             }
-            throw new NativeIoException("epoll_wait", errno, "epfd=" + epfd);
+            throw new NativeIoException("epoll_wait", -n, "epfd=" + epfd);
         }
         int handed = 0;
         for (int i = 0; i < n; i++) {
@@ -178,35 +181,6 @@ final class EpollPoller implements Poller {
             handed++;
         }
         return handed;
-    }
-
-    /**
-     * One {@code epoll_wait}, in a method of its own: small enough for the JIT to compile the down-call
-     * with its errno capture whole, which lets it drop the segment the linker makes per call, whatever
-     * it decides for {@link #poll}, into which the loop's whole turn is inlined.
-     */
-    private static int epollWait(MemorySegment capture, int epfd, MemorySegment events, int timeout) {
-        try {
-            return (int) LibC.EPOLL_WAIT.invokeExact(capture, epfd, events, MAX_EVENTS, timeout);
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException("epoll_wait down-call failed", t);
-        }
-    }
-
-    /**
-     * {@link #epollWait} with a zero timeout, which returns at once: a critical call (no thread-state change
-     * around it), in a method of its own for the same reason.
-     */
-    private static int epollPoll(MemorySegment capture, int epfd, MemorySegment events) {
-        try {
-            return (int) LibC.EPOLL_WAIT_CRITICAL.invokeExact(capture, epfd, events, MAX_EVENTS, 0);
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException("epoll_wait down-call failed", t);
-        }
     }
 
     private void drainWakeups() {

@@ -50,16 +50,20 @@ import org.openjdk.jmh.annotations.Warmup;
  *       captured into a kept segment: {@code FdCalls.recvNonBlocking} and {@code sendNonBlocking}
  *       (which pass {@code MSG_DONTWAIT}),
  *       {@code readNonBlocking} and {@code writeNonBlocking} for a pipe it made ({@code NativePipe.open()}),
- *       {@code LibC.EPOLL_WAIT_CRITICAL} at a zero timeout, {@code Ring.syscallCritical}: each a critical
- *       call, as the library makes every call that cannot wait.
+ *       {@code epollWaitNow} (a zero timeout), {@code Ring.syscallCritical}: each a critical call through
+ *       {@code syscall(2)}, as the library makes every call that cannot wait.
  *   <li>{@code waiting}: the same calls through the library's handles that may wait, as it makes them on
  *       a blocking descriptor (and made them all before): the thread-state change around each call.
- *   <li>{@code critical}: the same system call through a handle linked here with
+ *   <li>{@code critical}: the same system call through {@code syscall(2)} linked here with
  *       {@code Linker.Option.critical(false)} beside the capture, called in the loop without the library's
  *       code around it: what the library's form adds to a bare critical down-call.
  *   <li>{@code c}: {@value #CALLS} of the same calls in a C loop ({@code downcalls.c}, compiled with the
  *       system's {@code cc -O2} at setup), called once through FFM, so that its own down-call is spread
- *       over them.
+ *       over them; each through {@code syscall(2)}, which is what a single-threaded C program's wrapper
+ *       amounts to, as the lab's C programs are.
+ *   <li>{@code cLibc}: the C loop through the C library's wrappers, in this multi-threaded process: each
+ *       call a cancellation point, bracketed by two atomic updates of the thread's cancellation type. What
+ *       the library's calls paid before they went through {@code syscall(2)}.
  * </ul>
  *
  * <p>Run: {@code ./mvnw -q -DskipTests package -pl benchmarks -am && taskset -c 1 java -cp
@@ -106,6 +110,7 @@ public class DownCallVsC {
     /** The shape's handle linked with {@code critical(false)} and the errno capture; its C loop. */
     private MethodHandle critical;
     private MethodHandle cLoop;
+    private MethodHandle cLibcLoop;
     private final List<AutoCloseable> open = new ArrayList<>();
 
     @Setup(Level.Trial)
@@ -151,7 +156,8 @@ public class DownCallVsC {
             default -> throw new AssertionError(shape);
         }
         critical = criticalHandle();
-        cLoop = CDownCalls.load().loop(shape);
+        cLoop = CDownCalls.load().loop(shape, false);
+        cLibcLoop = CDownCalls.load().loop(shape, true);
     }
 
     @TearDown(Level.Trial)
@@ -161,23 +167,25 @@ public class DownCallVsC {
         }
     }
 
-    /** {@return the library's handle for this shape, linked again with {@code critical(false)}} */
+    /** {@return {@code syscall(2)} with six arguments, linked again with {@code critical(false)}, as the library's} */
     @SuppressWarnings("restricted") // links a C library function, as LibC does
-    private MethodHandle criticalHandle() {
+    private static MethodHandle criticalHandle() {
         Linker linker = Linker.nativeLinker();
         ValueLayout.OfLong j = ValueLayout.JAVA_LONG;
-        ValueLayout.OfInt i = ValueLayout.JAVA_INT;
-        Linker.Option[] options = {Linker.Option.critical(false), Linker.Option.captureCallState("errno")};
+        return linker.downcallHandle(linker.defaultLookup().find("syscall").orElseThrow(),
+                FunctionDescriptor.of(j, j, j, j, j, j, j, j), Linker.Option.firstVariadicArg(1),
+                Linker.Option.critical(false), Linker.Option.captureCallState("errno"));
+    }
+
+    /** {@return the shape's system call number} */
+    private long number() {
         return switch (shape) {
-            case RECV, SEND -> linker.downcallHandle(linker.defaultLookup().find(shape == Shape.RECV ? "recv" : "send")
-                    .orElseThrow(), FunctionDescriptor.of(j, i, j, j, i), options);
-            case READ, WRITE -> linker.downcallHandle(linker.defaultLookup().find(shape == Shape.READ ? "read" : "write")
-                    .orElseThrow(), FunctionDescriptor.of(j, i, j, j), options);
-            case EPOLL_WAIT -> linker.downcallHandle(linker.defaultLookup().find("epoll_wait").orElseThrow(),
-                    FunctionDescriptor.of(i, i, ValueLayout.ADDRESS, i, i), options);
-            case IO_URING_ENTER -> linker.downcallHandle(linker.defaultLookup().find("syscall").orElseThrow(),
-                    FunctionDescriptor.of(j, j, j, j, j, j, j, j), Linker.Option.firstVariadicArg(1),
-                    Linker.Option.critical(false), Linker.Option.captureCallState("errno"));
+            case RECV -> SyscallNumbers.RECVFROM;
+            case SEND -> SyscallNumbers.SENDTO;
+            case READ -> SyscallNumbers.READ;
+            case WRITE -> SyscallNumbers.WRITE;
+            case EPOLL_WAIT -> SyscallNumbers.EPOLL_PWAIT;
+            case IO_URING_ENTER -> Ring.SYS_IO_URING_ENTER;
         };
     }
 
@@ -212,7 +220,7 @@ public class DownCallVsC {
             }
             case EPOLL_WAIT -> {
                 for (int k = 0; k < CALLS; k++) {
-                    sum += (int) LibC.EPOLL_WAIT_CRITICAL.invokeExact(c, f, events, (int) n, 0);
+                    sum += FdCalls.epollWaitNow(c, f, a, (int) n);
                 }
             }
             case IO_URING_ENTER -> {
@@ -256,7 +264,7 @@ public class DownCallVsC {
             }
             case EPOLL_WAIT -> {
                 for (int k = 0; k < CALLS; k++) {
-                    sum += (int) LibC.EPOLL_WAIT.invokeExact(c, f, events, (int) n, 0);
+                    sum += FdCalls.epollWait(c, f, a, (int) n, 0);
                 }
             }
             case IO_URING_ENTER -> {
@@ -275,36 +283,25 @@ public class DownCallVsC {
         long sum = 0;
         MemorySegment c = capture;
         MethodHandle h = critical;
-        int f = fd;
+        long number = number();
+        long f = fd;
         long a = address;
         long n = length;
-        switch (shape) {
-            case RECV -> {
-                for (int k = 0; k < CALLS; k++) {
-                    sum += (long) h.invokeExact(c, f, a, n, 0);
-                }
+        // the arguments of each shape's call, as the library passes them
+        long x = switch (shape) {
+            case RECV, READ, WRITE, IO_URING_ENTER -> 0;
+            case SEND -> Flags.MSG_NOSIGNAL;
+            case EPOLL_WAIT -> 0; // the timeout
+        };
+        long y = shape == Shape.EPOLL_WAIT ? 8 : 0; // epoll_pwait's signal set size
+        if (shape == Shape.IO_URING_ENTER) {
+            for (int k = 0; k < CALLS; k++) {
+                sum += (long) h.invokeExact(c, number, f, 0L, 0L, n, 0L, 0L);
             }
-            case SEND -> {
-                for (int k = 0; k < CALLS; k++) {
-                    sum += (long) h.invokeExact(c, f, a, n, Flags.MSG_NOSIGNAL);
-                }
+        } else {
+            for (int k = 0; k < CALLS; k++) {
+                sum += (long) h.invokeExact(c, number, f, a, n, x, 0L, y);
             }
-            case READ, WRITE -> {
-                for (int k = 0; k < CALLS; k++) {
-                    sum += (long) h.invokeExact(c, f, a, n);
-                }
-            }
-            case EPOLL_WAIT -> {
-                for (int k = 0; k < CALLS; k++) {
-                    sum += (int) h.invokeExact(c, f, events, (int) n, 0);
-                }
-            }
-            case IO_URING_ENTER -> {
-                for (int k = 0; k < CALLS; k++) {
-                    sum += (long) h.invokeExact(c, Ring.SYS_IO_URING_ENTER, (long) f, 0L, 0L, n, 0L, 0L);
-                }
-            }
-            default -> throw new AssertionError(shape);
         }
         return sum;
     }
@@ -314,6 +311,13 @@ public class DownCallVsC {
     public long c() throws Throwable {
         MemorySegment target = shape == Shape.EPOLL_WAIT ? events : buffer;
         return (long) cLoop.invokeExact(fd, target, length, (long) CALLS);
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(CALLS)
+    public long cLibc() throws Throwable {
+        MemorySegment target = shape == Shape.EPOLL_WAIT ? events : buffer;
+        return (long) cLibcLoop.invokeExact(fd, target, length, (long) CALLS);
     }
 
     /** {@code downcalls.c}, compiled into a temporary library once per JVM. */
@@ -332,10 +336,14 @@ public class DownCallVsC {
             return loaded;
         }
 
-        /** {@return the C loop of {@code shape}: {@code long f(int fd, void *buf, long arg, long n)}} */
+        /**
+         * {@return the C loop of {@code shape}: {@code long f(int fd, void *buf, long arg, long n)}, through the
+         * C library's wrapper if {@code libc} and there is one ({@code io_uring_enter} has none)}
+         */
         @SuppressWarnings("restricted") // links the library's functions
-        MethodHandle loop(Shape shape) {
-            String name = "downcalls_" + shape.name().toLowerCase(java.util.Locale.ROOT);
+        MethodHandle loop(Shape shape, boolean libc) {
+            String name = "downcalls_" + shape.name().toLowerCase(java.util.Locale.ROOT)
+                    + (libc && shape != Shape.IO_URING_ENTER ? "_libc" : "");
             Linker linker = Linker.nativeLinker();
             return linker.downcallHandle(lookup.find(name).orElseThrow(() -> new IllegalStateException("no " + name)),
                     FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.ADDRESS,

@@ -1,12 +1,15 @@
 package dev.wirespeed.linux.internal.sys;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.ref.Reference;
 
 /**
- * The data calls of the descriptor channels, repeated while a signal interrupts them ({@code EINTR}):
- * each returns the call's count (0 and up), or minus the {@code errno} of any other failure, so that
- * the channel decides what {@code EAGAIN} and the rest mean, without an exception or an allocation
- * per call.
+ * The data calls of the descriptor channels, repeated while a signal interrupts them ({@code EINTR}),
+ * and the epoll poller's wait: each returns the call's count (0 and up), or minus the {@code errno} of
+ * any other failure, so that the caller decides what {@code EAGAIN} and the rest mean, without an
+ * exception or an allocation per call. Each is made through {@code syscall(2)}, not the C library's wrapper, which in
+ * the JVM's multi-threaded process adds two atomic updates of the thread's cancellation state per call
+ * ({@link LibC}).
  *
  * <p>The {@code ...NonBlocking} methods make a call that cannot wait as a critical call ({@link LibC}'s
  * {@code ..._CRITICAL} handles), which skips the thread-state changes around it: {@link #recvNonBlocking},
@@ -17,6 +20,9 @@ import java.lang.foreign.MemorySegment;
  * path for the JIT to inline where a caller takes one, which keeps its removal of the errno segment.
  */
 public final class FdCalls {
+    /** The kernel's signal set, in bytes: what {@code epoll_pwait} checks its last argument against. */
+    private static final long SIGSET_SIZE = 8;
+
     private FdCalls() {
     }
 
@@ -24,7 +30,7 @@ public final class FdCalls {
     public static long read(MemorySegment capture, int fd, long address, long length) {
         try {
             while (true) {
-                long n = (long) LibC.READ_AT.invokeExact(capture, fd, address, length);
+                long n = (long) LibC.SYSCALL_3.invokeExact(capture, SyscallNumbers.READ, (long) fd, address, length);
                 if (n >= 0) {
                     return n;
                 }
@@ -49,7 +55,8 @@ public final class FdCalls {
     public static long readNonBlocking(MemorySegment capture, int fd, long address, long length) {
         try {
             while (true) {
-                long n = (long) LibC.READ_AT_CRITICAL.invokeExact(capture, fd, address, length);
+                long n = (long) LibC.SYSCALL_3_CRITICAL.invokeExact(capture, SyscallNumbers.READ, (long) fd, address,
+                        length);
                 if (n >= 0) {
                     return n;
                 }
@@ -69,7 +76,8 @@ public final class FdCalls {
     public static long recv(MemorySegment capture, int fd, long address, long length, int flags) {
         try {
             while (true) {
-                long n = (long) LibC.RECV_AT.invokeExact(capture, fd, address, length, flags);
+                long n = (long) LibC.SYSCALL_6.invokeExact(capture, SyscallNumbers.RECVFROM, (long) fd, address, length,
+                        (long) flags, 0L, 0L);
                 if (n >= 0) {
                     return n;
                 }
@@ -89,7 +97,7 @@ public final class FdCalls {
     public static long write(MemorySegment capture, int fd, long address, long length) {
         try {
             while (true) {
-                long n = (long) LibC.WRITE_AT.invokeExact(capture, fd, address, length);
+                long n = (long) LibC.SYSCALL_3.invokeExact(capture, SyscallNumbers.WRITE, (long) fd, address, length);
                 if (n >= 0) {
                     return n;
                 }
@@ -109,7 +117,8 @@ public final class FdCalls {
     public static long writeNonBlocking(MemorySegment capture, int fd, long address, long length) {
         try {
             while (true) {
-                long n = (long) LibC.WRITE_AT_CRITICAL.invokeExact(capture, fd, address, length);
+                long n = (long) LibC.SYSCALL_3_CRITICAL.invokeExact(capture, SyscallNumbers.WRITE, (long) fd, address,
+                        length);
                 if (n >= 0) {
                     return n;
                 }
@@ -125,11 +134,44 @@ public final class FdCalls {
         }
     }
 
+    /**
+     * {@code epoll_wait(2)}, made as {@code epoll_pwait} with no signal mask: up to {@code maxEvents}
+     * events into the {@code struct epoll_event}s at {@code events}, waiting up to {@code timeoutMillis}
+     * (-1: without limit). Unlike the other calls it returns {@code -EINTR} rather than make the call
+     * again, whose timeout would start over.
+     */
+    public static int epollWait(MemorySegment capture, int epfd, long events, int maxEvents, int timeoutMillis) {
+        try {
+            long n = (long) LibC.SYSCALL_6.invokeExact(capture, SyscallNumbers.EPOLL_PWAIT, (long) epfd, events,
+                    (long) maxEvents, (long) timeoutMillis, 0L, SIGSET_SIZE);
+            return n >= 0 ? (int) n : -LibC.errno(capture);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException("epoll_pwait down-call failed", t);
+        }
+    }
+
+    /** {@link #epollWait} with a zero timeout, which returns at once: a critical call. */
+    public static int epollWaitNow(MemorySegment capture, int epfd, long events, int maxEvents) {
+        try {
+            long n = (long) LibC.SYSCALL_6_CRITICAL.invokeExact(capture, SyscallNumbers.EPOLL_PWAIT, (long) epfd,
+                    events, (long) maxEvents, 0L, 0L, SIGSET_SIZE);
+            return n >= 0 ? (int) n : -LibC.errno(capture);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException("epoll_pwait down-call failed", t);
+        }
+    }
+
     /** {@code sendmsg(2)} of the {@code struct msghdr} at {@code message}, with {@code flags}. */
     public static long sendmsg(MemorySegment capture, int fd, MemorySegment message, int flags) {
         try {
             while (true) {
-                long n = (long) LibC.SENDMSG.invokeExact(capture, fd, message, flags);
+                long n = (long) LibC.SYSCALL_3.invokeExact(capture, SyscallNumbers.SENDMSG, (long) fd,
+                        message.address(), (long) flags);
+                Reference.reachabilityFence(message); // passed by address: its arena may be automatic
                 if (n >= 0) {
                     return n;
                 }
@@ -149,7 +191,8 @@ public final class FdCalls {
     public static long send(MemorySegment capture, int fd, long address, long length, int flags) {
         try {
             while (true) {
-                long n = (long) LibC.SEND_AT.invokeExact(capture, fd, address, length, flags);
+                long n = (long) LibC.SYSCALL_6.invokeExact(capture, SyscallNumbers.SENDTO, (long) fd, address, length,
+                        (long) flags, 0L, 0L);
                 if (n >= 0) {
                     return n;
                 }
@@ -173,7 +216,8 @@ public final class FdCalls {
         try {
             int dontWait = flags | Flags.MSG_DONTWAIT;
             while (true) {
-                long n = (long) LibC.RECV_AT_CRITICAL.invokeExact(capture, fd, address, length, dontWait);
+                long n = (long) LibC.SYSCALL_6_CRITICAL.invokeExact(capture, SyscallNumbers.RECVFROM, (long) fd,
+                        address, length, (long) dontWait, 0L, 0L);
                 if (n >= 0) {
                     return n;
                 }
@@ -197,7 +241,8 @@ public final class FdCalls {
         try {
             int dontWait = flags | Flags.MSG_DONTWAIT;
             while (true) {
-                long n = (long) LibC.SEND_AT_CRITICAL.invokeExact(capture, fd, address, length, dontWait);
+                long n = (long) LibC.SYSCALL_6_CRITICAL.invokeExact(capture, SyscallNumbers.SENDTO, (long) fd, address,
+                        length, (long) dontWait, 0L, 0L);
                 if (n >= 0) {
                     return n;
                 }
@@ -221,7 +266,9 @@ public final class FdCalls {
         try {
             int dontWait = flags | Flags.MSG_DONTWAIT;
             while (true) {
-                long n = (long) LibC.SENDMSG_CRITICAL.invokeExact(capture, fd, message, dontWait);
+                long n = (long) LibC.SYSCALL_3_CRITICAL.invokeExact(capture, SyscallNumbers.SENDMSG, (long) fd,
+                        message.address(), (long) dontWait);
+                Reference.reachabilityFence(message); // passed by address: its arena may be automatic
                 if (n >= 0) {
                     return n;
                 }

@@ -23,6 +23,13 @@ import java.lang.invoke.VarHandle;
  * ({@code MSG_DONTWAIT}, a zero timeout, nothing to wait for) or a descriptor whose {@code O_NONBLOCK}
  * no one else can clear. {@code errno} is captured by the linker's stub as for the others, right after
  * the call and before any code of the JVM's runs.
+ *
+ * <p>The data calls of the hot paths ({@code read}, {@code write}, {@code recvfrom}, {@code sendto},
+ * {@code sendmsg}, {@code epoll_pwait}) go through {@code syscall(2)}, numbered by {@link SyscallNumbers},
+ * not through the C library's wrappers: those are cancellation points, and in a multi-threaded process,
+ * as every JVM is, each wrapper switches the thread to asynchronous cancellation and back around the
+ * call, two atomic updates per call that a single-threaded C program skips. The JVM never cancels a
+ * thread, so nothing is lost.
  */
 @SuppressWarnings("restricted")
 public final class LibC {
@@ -114,8 +121,9 @@ public final class LibC {
     /**
      * {@code long syscall(long number, ...)} with six more arguments, each passed as a {@code long}
      * (the C library reads every variadic argument of {@code syscall} as one; a call that takes fewer
-     * ignores the rest), errno captured: for io_uring, which the C library does not wrap. Pointers
-     * travel as addresses in {@code long}s, as in {@link #READ_AT}.
+     * ignores the rest), errno captured: for io_uring, which the C library does not wrap, and for
+     * {@code recvfrom}, {@code sendto} and {@code epoll_pwait} (see the class comment). Pointers travel
+     * as addresses in {@code long}s, as in {@link #READ_AT}.
      */
     public static final MethodHandle SYSCALL_6 = LINUX ? LINKER.downcallHandle(find("syscall"),
             FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG,
@@ -123,15 +131,33 @@ public final class LibC {
                     ValueLayout.JAVA_LONG),
             Linker.Option.firstVariadicArg(1), CAPTURE_ERRNO) : null;
     /**
-     * {@link #SYSCALL_6} as a critical call: only for {@code io_uring_enter} with nothing to submit,
-     * {@code min_complete} 0 and no flag that waits, which returns at once ({@code GETEVENTS} then only runs
-     * completion work). Not with operations to submit: the kernel issues them inline, and a file's read
+     * {@link #SYSCALL_6} as a critical call: only for a call that returns at once. {@code recvfrom} and
+     * {@code sendto} with {@code MSG_DONTWAIT}; {@code epoll_pwait} with a zero timeout; {@code io_uring_enter}
+     * with nothing to submit, {@code min_complete} 0 and no flag that waits ({@code GETEVENTS} then only runs
+     * completion work), not with operations to submit: the kernel issues them inline, and a file's read
      * may wait there for its disk.
      */
     public static final MethodHandle SYSCALL_6_CRITICAL = LINUX ? LINKER.downcallHandle(find("syscall"),
             FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG,
                     ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG,
                     ValueLayout.JAVA_LONG),
+            Linker.Option.firstVariadicArg(1), Linker.Option.critical(false), CAPTURE_ERRNO) : null;
+    /**
+     * {@code long syscall(long number, ...)} with three more arguments, each passed as a {@code long},
+     * errno captured: {@code read}, {@code write} and {@code sendmsg} through their {@link SyscallNumbers}.
+     */
+    public static final MethodHandle SYSCALL_3 = LINUX ? LINKER.downcallHandle(find("syscall"),
+            FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG,
+                    ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG),
+            Linker.Option.firstVariadicArg(1), CAPTURE_ERRNO) : null;
+    /**
+     * {@link #SYSCALL_3} as a critical call: only for a call that cannot wait, as the class comment says:
+     * {@code sendmsg} with {@code MSG_DONTWAIT}, {@code read} and {@code write} of a descriptor whose
+     * {@code O_NONBLOCK} no one else can clear.
+     */
+    public static final MethodHandle SYSCALL_3_CRITICAL = LINUX ? LINKER.downcallHandle(find("syscall"),
+            FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG,
+                    ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG),
             Linker.Option.firstVariadicArg(1), Linker.Option.critical(false), CAPTURE_ERRNO) : null;
     /** {@code void *mmap(void *, size_t, int prot, int flags, int fd, off_t)}, errno captured, addresses as {@code long}s. */
     public static final MethodHandle MMAP = errnoCall("mmap", FunctionDescriptor.of(ValueLayout.JAVA_LONG,
@@ -143,44 +169,6 @@ public final class LibC {
     /** {@code int getpagesize(void)}. */
     public static final MethodHandle GETPAGESIZE = LINUX ? LINKER.downcallHandle(find("getpagesize"),
             FunctionDescriptor.of(ValueLayout.JAVA_INT)) : null;
-    /**
-     * {@code ssize_t recv(int fd, void *, size_t, int flags)}, errno captured, the buffer as in
-     * {@link #READ_AT}: for sockets, where it goes to the socket layer without the file layer's
-     * position and iterator steps that {@code read(2)} takes.
-     */
-    public static final MethodHandle RECV_AT = errnoCall("recv", FunctionDescriptor.of(ValueLayout.JAVA_LONG,
-            ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT));
-    /** {@code ssize_t send(int fd, const void *, size_t, int flags)}, errno captured, the buffer as in {@link #READ_AT}. */
-    public static final MethodHandle SEND_AT = errnoCall("send", FunctionDescriptor.of(ValueLayout.JAVA_LONG,
-            ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT));
-    /**
-     * {@link #RECV_AT} as a critical call: only with {@code MSG_DONTWAIT} in the flags, which makes the
-     * call return at once whatever the socket's mode.
-     */
-    public static final MethodHandle RECV_AT_CRITICAL = criticalErrnoCall("recv", FunctionDescriptor.of(
-            ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT));
-    /** {@link #SEND_AT} as a critical call: only with {@code MSG_DONTWAIT} in the flags, as {@link #RECV_AT_CRITICAL}. */
-    public static final MethodHandle SEND_AT_CRITICAL = criticalErrnoCall("send", FunctionDescriptor.of(
-            ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT));
-    /** {@code ssize_t sendmsg(int fd, const struct msghdr *, int flags)}, errno captured. */
-    public static final MethodHandle SENDMSG = errnoCall("sendmsg", FunctionDescriptor.of(ValueLayout.JAVA_LONG,
-            ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
-    /** {@link #SENDMSG} as a critical call: only with {@code MSG_DONTWAIT} in the flags, as {@link #RECV_AT_CRITICAL}. */
-    public static final MethodHandle SENDMSG_CRITICAL = criticalErrnoCall("sendmsg", FunctionDescriptor.of(
-            ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
-    /** {@code ssize_t write(int fd, const void *, size_t)}, errno captured, the buffer as in {@link #READ_AT}. */
-    public static final MethodHandle WRITE_AT = errnoCall("write", FunctionDescriptor.of(ValueLayout.JAVA_LONG,
-            ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG));
-    /**
-     * {@link #READ_AT} as a critical call: only for a descriptor in non-blocking mode whose open file
-     * description no other process or channel can switch back (a pipe this process made and alone set
-     * to non-blocking mode), since {@code read(2)} takes no per-call flag.
-     */
-    public static final MethodHandle READ_AT_CRITICAL = criticalErrnoCall("read", FunctionDescriptor.of(
-            ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG));
-    /** {@link #WRITE_AT} as a critical call: only for such a descriptor as {@link #READ_AT_CRITICAL}'s. */
-    public static final MethodHandle WRITE_AT_CRITICAL = criticalErrnoCall("write", FunctionDescriptor.of(
-            ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG));
     /** {@code int pipe2(int fds[2], int flags)}, errno captured. */
     public static final MethodHandle PIPE2 = errnoCall("pipe2", FunctionDescriptor.of(ValueLayout.JAVA_INT,
             ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
@@ -195,12 +183,6 @@ public final class LibC {
     /** {@code int epoll_ctl(int epfd, int op, int fd, struct epoll_event *)}, errno captured. */
     public static final MethodHandle EPOLL_CTL = errnoCall("epoll_ctl", FunctionDescriptor.of(ValueLayout.JAVA_INT,
             ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS));
-    /** {@code int epoll_wait(int epfd, struct epoll_event *, int maxevents, int timeout)}, errno captured. */
-    public static final MethodHandle EPOLL_WAIT = errnoCall("epoll_wait", FunctionDescriptor.of(ValueLayout.JAVA_INT,
-            ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
-    /** {@link #EPOLL_WAIT} as a critical call: only with a zero timeout, which returns at once. */
-    public static final MethodHandle EPOLL_WAIT_CRITICAL = criticalErrnoCall("epoll_wait", FunctionDescriptor.of(
-            ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
     /** {@code int eventfd(unsigned initval, int flags)}, errno captured. */
     public static final MethodHandle EVENTFD = errnoCall("eventfd", FunctionDescriptor.of(ValueLayout.JAVA_INT,
             ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
@@ -217,6 +199,10 @@ public final class LibC {
         if (!LINUX) {
             throw new UnsupportedOperationException(
                     "the native path needs Linux; os.name=" + System.getProperty("os.name"));
+        }
+        if (!SyscallNumbers.KNOWN) {
+            throw new UnsupportedOperationException("the native path knows the system call numbers of x86-64,"
+                    + " aarch64 and riscv64; os.arch=" + SyscallNumbers.ARCH);
         }
         if (ValueLayout.ADDRESS.byteSize() != Long.BYTES) {
             throw new UnsupportedOperationException("the native path needs a 64-bit JVM; pointer size="

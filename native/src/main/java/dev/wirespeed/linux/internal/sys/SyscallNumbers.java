@@ -1,0 +1,30 @@
+package dev.wirespeed.linux.internal.sys;
+
+/**
+ * The numbers of the system calls the library makes through {@code syscall(2)} rather than the C
+ * library's wrappers ({@link LibC}'s class comment says why): the x86-64 table, or the generic one
+ * that arm64 and riscv64 share. On any other architecture each is -1 and {@link LibC#checkSupported()}
+ * refuses the native path, naming the architecture.
+ */
+public final class SyscallNumbers {
+    /** {@code os.arch} as the JVM names it. */
+    static final String ARCH = System.getProperty("os.arch", "");
+    private static final boolean X86_64 = ARCH.equals("amd64") || ARCH.equals("x86_64");
+    private static final boolean GENERIC = ARCH.equals("aarch64") || ARCH.equals("riscv64");
+    static final boolean KNOWN = X86_64 || GENERIC;
+
+    public static final long READ = number(0, 63);
+    public static final long WRITE = number(1, 64);
+    public static final long SENDTO = number(44, 206);
+    public static final long RECVFROM = number(45, 207);
+    public static final long SENDMSG = number(46, 211);
+    /** {@code epoll_pwait} with no signal mask is {@code epoll_wait}, which the generic table lacks. */
+    public static final long EPOLL_PWAIT = number(281, 22);
+
+    private SyscallNumbers() {
+    }
+
+    private static long number(long x86, long generic) {
+        return X86_64 ? x86 : GENERIC ? generic : -1;
+    }
+}
