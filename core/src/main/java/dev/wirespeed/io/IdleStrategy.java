@@ -9,9 +9,10 @@ package dev.wirespeed.io;
  *   <li>{@link #busySpin()}: calls again at once, after {@link Thread#onSpinWait()}. The lowest
  *       latency, and a whole CPU; a peer that shares the CPU waits for the scheduler to preempt the
  *       spinner, which can take milliseconds.
- *   <li>{@link #spinning(int)}: spins, and every {@code n}th consecutive empty call yields the CPU
- *       ({@link Thread#yield()}) so that a peer on the same CPU can run. {@link #defaultStrategy()}
- *       is {@code spinning(8)}: the readers' and writers' strategy when none is given.
+ *   <li>{@link #spinning(int)}: calls again at once, and every {@code n}th consecutive empty call
+ *       yields the CPU ({@link Thread#yield()}) so that a peer on the same CPU can run; no spin-wait
+ *       hint between calls, each of which is a system call. {@link #defaultStrategy()} is
+ *       {@code spinning(8)}: the readers' and writers' strategy when none is given.
  *   <li>{@link #yielding()}: yields after every empty call.
  *   <li>{@link #backoff(int, int, long, long)}: spins, then yields, then parks
  *       ({@link java.util.concurrent.locks.LockSupport#parkNanos(long)}) for a time that doubles from a least to a most, so an
@@ -44,7 +45,8 @@ public interface IdleStrategy {
     }
 
     /**
-     * {@return a strategy that spins and yields the CPU every {@code spinsPerYield}th consecutive empty call}
+     * {@return a strategy that calls again at once and yields the CPU every {@code spinsPerYield}th
+     * consecutive empty call}
      *
      * @param spinsPerYield at least 1; 1 yields every time
      * @throws IllegalArgumentException if {@code spinsPerYield < 1}, naming it
