@@ -9,17 +9,15 @@ import java.nio.ByteBuffer;
 import java.util.Arrays;
 
 /**
- * A loop's output: the frames its handlers queue, in pooled chunks per connection, sent in writes of
- * whole chunks at the end of the connection's read (what its own handler wrote) or of the turn (what
- * other handlers and tasks wrote), and backpressure. A connection whose queued output reaches
+ * A loop's output: the frames its handlers queue, in pooled chunks per connection, sent at the end of
+ * the turn in writes of whole chunks, and backpressure. A connection whose queued output reaches
  * its {@code outputLimit} is paused (not read) until its output drains to half the limit, when the
  * handler hears {@link ConnectionHandler#onWritable}; what the socket would not take waits for it to
  * be writable.
  *
  * <p>Per connection it keeps {@code c.out} (the chunks, oldest first), {@code c.queued} (their bytes and
  * those of the frames written back as received not yet put in them, {@code >= 0}), {@code c.paused},
- * {@code c.interest} (what the poller was last told) and {@code c.dirty} (written to and not flushed
- * since; in this turn's flush list).
+ * {@code c.interest} (what the poller was last told) and {@code c.dirty} (in this turn's flush list).
  * Frames are whole in a chunk when written; frames written back as received may be split between two.
  *
  * <p>Thread safety: the loop's thread.
@@ -111,7 +109,7 @@ final class Outbound {
     /**
      * After a frame was queued: at the limit, the connection is paused at once, so that a writer that
      * stopped at {@link Connection#isWritable()} is told by {@link ConnectionHandler#onWritable} when to
-     * go on, however much the flush then sends. It is flushed at the end of its read or of the turn.
+     * go on, however much the turn's flush then sends. It is flushed at the end of the turn.
      */
     void queued(Connection c) {
         if (c.queued >= c.outputLimit) {
@@ -131,34 +129,17 @@ final class Outbound {
         }
     }
 
-    /**
-     * Flushes every connection written to during the turn and not flushed since; one flushed at its read's
-     * end and written to again is in the list twice, and flushed once.
-     */
+    /** Flushes every connection written to during the turn. */
     void flushDirty(long now) {
         for (int i = 0; i < flushCount; i++) {
             Connection c = flush[i];
             flush[i] = null;
-            if (c.dirty) {
-                c.dirty = false;
-                if (c.state != Connection.State.CLOSED) {
-                    flush(c, now);
-                }
+            c.dirty = false;
+            if (c.state != Connection.State.CLOSED) {
+                flush(c, now);
             }
         }
         flushCount = 0;
-    }
-
-    /**
-     * Flushes {@code c} at the end of its read's handler calls, rather than at the end of the turn: its
-     * replies leave at once, and the connection's state is used while the read has it in the cache.
-     * The turn's flush passes it over unless something else writes to it before then.
-     */
-    void flushRead(Connection c, long now) {
-        c.dirty = false;
-        if (c.state != Connection.State.CLOSED) {
-            flush(c, now);
-        }
     }
 
     /** Sends what the socket takes of {@code c}'s output, then sets what the loop waits for. */
