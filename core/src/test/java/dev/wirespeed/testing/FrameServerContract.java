@@ -1005,6 +1005,82 @@ public abstract class FrameServerContract {
 
     @ParameterizedTest
     @MethodSource("cases")
+    void aConnectionWrittenToByItsOwnAndAnotherHandlerInOneTurnGetsEverythingInOrder(Transport transport,
+            Opener opener) throws Exception {
+        // Every frame is echoed, and also copied to the other peer: each peer's output is written to by
+        // its own handler and by the other's, often in the same turn.
+        List<Connection> both = new ArrayList<>();
+        ConnectionHandler crossing = new Recorder() {
+            @Override
+            public void onOpen(Connection connection) {
+                both.add(connection);
+                super.onOpen(connection);
+            }
+
+            @Override
+            public void onFrame(Connection connection, int type, ByteBuffer body) throws IOException {
+                connection.writeFrame(type, body);
+                for (Connection other : both) {
+                    if (other != connection) {
+                        other.writeFrame(type + 1_000_000, body);
+                    }
+                }
+            }
+        };
+        Side server = start(transport, opener, crossing, b -> b);
+        Peer a = connect(server);
+        Peer b = connect(server);
+        int frames = 2_000;
+        Frames fromA = new Frames();
+        Frames fromB = new Frames();
+        for (int i = 0; i < frames; i++) {
+            fromA.frame(i, 4, new byte[] {1, (byte) i, 0, 0});
+            fromB.frame(i, 4, new byte[] {2, (byte) i, 0, 0});
+        }
+        CompletableFuture<Void> sendA = CompletableFuture.runAsync(() -> send(a, fromA.toByteArray()));
+        CompletableFuture<Void> sendB = CompletableFuture.runAsync(() -> send(b, fromB.toByteArray()));
+        CompletableFuture<Void> readA = CompletableFuture.runAsync(() -> expectCrossed(a, 1, 2, frames));
+        expectCrossed(b, 2, 1, frames);
+        readA.get(20, TimeUnit.SECONDS);
+        sendA.get();
+        sendB.get();
+    }
+
+    private static void send(Peer peer, byte[] bytes) {
+        try {
+            peer.send(bytes);
+        } catch (IOException e) {
+            throw new RuntimeException(e);
+        }
+    }
+
+    /**
+     * Reads {@code 2 * frames} frames from {@code peer}: its own echoes (first byte {@code own}, types 0 up)
+     * and the other's copies (first byte {@code other}, types 1,000,000 up), each in its order.
+     */
+    private static void expectCrossed(Peer peer, int own, int other, int frames) {
+        try {
+            int echoes = 0;
+            int copies = 0;
+            while (echoes + copies < 2 * frames) {
+                assertTrue(peer.receive(), "end of stream after " + echoes + " echoes and " + copies + " copies");
+                if (peer.type < 1_000_000) {
+                    assertEquals(echoes, peer.type, "echoes in order");
+                    assertArrayEquals(new byte[] {(byte) own, (byte) echoes, 0, 0}, peer.body);
+                    echoes++;
+                } else {
+                    assertEquals(1_000_000 + copies, peer.type, "copies in order");
+                    assertArrayEquals(new byte[] {(byte) other, (byte) copies, 0, 0}, peer.body);
+                    copies++;
+                }
+            }
+        } catch (IOException e) {
+            throw new RuntimeException(e);
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("cases")
     void otherThreadsWriteThroughExecuteOnly(Transport transport, Opener opener) throws Exception {
         Side server = start(transport, opener, recorder, b -> b.threadName("contract-loop"));
         Peer peer = connect(server);
