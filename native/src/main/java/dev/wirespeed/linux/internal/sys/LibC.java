@@ -223,10 +223,6 @@ public final class LibC {
         return LINUX ? LINKER.downcallHandle(find(name), descriptor, CAPTURE_ERRNO) : null;
     }
 
-    private static MethodHandle criticalErrnoCall(String name, FunctionDescriptor descriptor) {
-        return LINUX ? LINKER.downcallHandle(find(name), descriptor, Linker.Option.critical(false), CAPTURE_ERRNO) : null;
-    }
-
     private static MemorySegment find(String name) {
         return LOOKUP.find(name).orElseThrow(
                 () -> new UnsatisfiedLinkError("no symbol " + name + " in the C library"));
