@@ -256,9 +256,7 @@ public final class Connection {
             forward();
             return true;
         }
-        if (forwardTo != forwardFrom) {
-            output.copyForwarded(this, source); // in the order written
-        }
+        putForwarded(); // in the order written
         int length = body.remaining();
         Chunk c = output.outputFor(this, length);
         int at = c.end;
@@ -287,9 +285,7 @@ public final class Connection {
         if (state != State.OPEN) {
             return null;
         }
-        if (forwardTo != forwardFrom) {
-            output.copyForwarded(this, source);
-        }
+        putForwarded();
         Chunk c = output.outputFor(this, length);
         int at = c.end;
         c.buf.putLong(at, FrameFormat.header(type, length));
@@ -326,9 +322,7 @@ public final class Connection {
         thread.checkThread(this);
         if (state == State.OPEN) {
             claimed = null;
-            if (forwardTo != forwardFrom) {
-                output.copyForwarded(this, source); // sent before the close, as what else is queued
-            }
+            putForwarded(); // sent before the close, as what else is queued
             closer.closeGracefully(this);
         }
     }
@@ -348,14 +342,19 @@ public final class Connection {
      */
     private void forward() {
         if (forwardTo != frameStart) {
-            if (forwardTo != forwardFrom) {
-                output.copyForwarded(this, source);
-            }
+            putForwarded();
             forwardFrom = frameStart;
         }
         forwardTo = frameEnd;
         queued += frameEnd - frameStart;
         queuedMore();
+    }
+
+    /** Puts the pending run of frames written back as received, if any, into the output. */
+    private void putForwarded() {
+        if (forwardTo != forwardFrom) {
+            output.copyForwarded(this, source);
+        }
     }
 
     private void queuedMore() {

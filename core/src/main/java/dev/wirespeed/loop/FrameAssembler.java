@@ -171,16 +171,10 @@ final class FrameAssembler {
      * chunk (or one of the frame's size), as the loop reads on into that.
      */
     private void forwardInput(Connection c, Chunk in, int pos) {
-        int rest = in.end - pos;
-        if (rest == 0) {
+        if (pos == in.end) {
             c.in = null;
         } else {
-            // deliver() checked the length of a header that is there
-            int needed = rest >= FrameFormat.HEADER_LENGTH ? FrameFormat.HEADER_LENGTH + FrameFormat.length(in.buf, pos) : 0;
-            Chunk next = needed > pool.chunkSize() ? BufferPool.large(needed) : pool.take();
-            next.buf.put(0, in.buf, pos, rest);
-            next.end = rest;
-            c.in = next;
+            keepPartial(c, in.buf, pos, in.end);
         }
         output.adoptForwarded(c, in);
     }
@@ -250,7 +244,10 @@ final class FrameAssembler {
         return pos;
     }
 
-    /** Copies the start of a frame that continues past the lent {@code data[pos, end)} into a new input chunk. */
+    /**
+     * Copies the start of a frame that continues past {@code data[pos, end)} (lent bytes, or an input chunk
+     * given to the output) into a new input chunk, or one of the frame's size.
+     */
     private void keepPartial(Connection c, ByteBuffer data, int pos, int end) {
         int n = end - pos;
         // deliver() checked the length of a header that is there
