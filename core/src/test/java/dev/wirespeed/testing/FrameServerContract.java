@@ -469,6 +469,29 @@ public abstract class FrameServerContract {
         }
     }
 
+    /**
+     * {@return {@code peer} writing {@code bytes} on another thread, in pieces of 1 to {@code small} or 1 to
+     * {@code large} bytes, sizes drawn from {@code seed}}, so that the server reads headers and bodies split
+     * anywhere
+     */
+    private static CompletableFuture<Void> writeInPieces(Peer peer, byte[] bytes, long seed, int small, int large) {
+        return CompletableFuture.runAsync(() -> {
+            Random pieces = new Random(seed);
+            try {
+                for (int at = 0; at < bytes.length; ) {
+                    int n = Math.min(bytes.length - at, 1 + pieces.nextInt(pieces.nextBoolean() ? small : large));
+                    ByteBuffer b = ByteBuffer.wrap(bytes, at, n);
+                    while (b.hasRemaining()) {
+                        peer.channel.write(b);
+                    }
+                    at += n;
+                }
+            } catch (IOException e) {
+                throw new RuntimeException(e);
+            }
+        });
+    }
+
     private static byte[] body(Random random, int length) {
         byte[] b = new byte[length];
         random.nextBytes(b);
@@ -497,23 +520,8 @@ public abstract class FrameServerContract {
             stream.frame(i, length, b);
         }
         byte[] bytes = stream.toByteArray();
-        // The peer writes in pieces of random sizes on another thread, so the server reads headers and
-        // bodies split anywhere; this thread reads the echoes at the same time.
-        CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> {
-            Random pieces = new Random(seed + 1);
-            try {
-                for (int at = 0; at < bytes.length; ) {
-                    int n = Math.min(bytes.length - at, 1 + pieces.nextInt(pieces.nextBoolean() ? 9 : 40_000));
-                    ByteBuffer b = ByteBuffer.wrap(bytes, at, n);
-                    while (b.hasRemaining()) {
-                        peer.channel.write(b);
-                    }
-                    at += n;
-                }
-            } catch (IOException e) {
-                throw new RuntimeException(e);
-            }
-        });
+        // This thread reads the echoes while the peer writes.
+        CompletableFuture<Void> writer = writeInPieces(peer, bytes, seed + 1, 9, 40_000);
         for (int i = 0; i < frames; i++) {
             peer.expect(i, bodies.get(i));
         }
@@ -583,21 +591,7 @@ public abstract class FrameServerContract {
         Side server = start(transport, opener, mixing, b -> b.chunkSize(8 * 1024));
         Peer peer = connect(server);
         byte[] bytes = stream.toByteArray();
-        CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> {
-            Random pieces = new Random(seed + 1);
-            try {
-                for (int at = 0; at < bytes.length; ) {
-                    int n = Math.min(bytes.length - at, 1 + pieces.nextInt(pieces.nextBoolean() ? 300 : 30_000));
-                    ByteBuffer b = ByteBuffer.wrap(bytes, at, n);
-                    while (b.hasRemaining()) {
-                        peer.channel.write(b);
-                    }
-                    at += n;
-                }
-            } catch (IOException e) {
-                throw new RuntimeException(e);
-            }
-        });
+        CompletableFuture<Void> writer = writeInPieces(peer, bytes, seed + 1, 300, 30_000);
         for (int i = 0; i < frames; i++) {
             byte[] b = bodies.get(i);
             byte[] other = {(byte) i, 7};

@@ -287,13 +287,10 @@ public class DownCallVsC {
         long f = fd;
         long a = address;
         long n = length;
-        // the arguments of each shape's call, as the library passes them
-        long x = switch (shape) {
-            case RECV, READ, WRITE, IO_URING_ENTER -> 0;
-            case SEND -> Flags.MSG_NOSIGNAL;
-            case EPOLL_WAIT -> 0; // the timeout
-        };
-        long y = shape == Shape.EPOLL_WAIT ? 8 : 0; // epoll_pwait's signal set size
+        // the arguments of each shape's call, as the library passes them: send's flags (epoll_pwait's
+        // timeout, 0, in the same place), epoll_pwait's signal set size
+        long x = shape == Shape.SEND ? Flags.MSG_NOSIGNAL : 0;
+        long y = shape == Shape.EPOLL_WAIT ? 8 : 0;
         if (shape == Shape.IO_URING_ENTER) {
             for (int k = 0; k < CALLS; k++) {
                 sum += (long) h.invokeExact(c, number, f, 0L, 0L, n, 0L, 0L);
