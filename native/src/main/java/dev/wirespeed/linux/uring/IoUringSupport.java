@@ -152,7 +152,7 @@ public record IoUringSupport(boolean available, String unavailableReason, int fe
             MemorySegment params = arena.allocate(Ring.PARAMS_SIZE, 8);
             int fd = (int) Ring.syscall(capture, Ring.SYS_IO_URING_SETUP, 2, params.address(), 0, 0, 0, 0);
             if (fd < 0) {
-                return new IoUringSupport(false, unavailableReason(LibC.errno(capture), disabled), 0, Set.of(), Set.of());
+                return new IoUringSupport(false, unavailableReason(-fd, disabled), 0, Set.of(), Set.of());
             }
             int features = params.get(ValueLayout.JAVA_INT, 20);
             EnumSet<IoUring.Op> ops = EnumSet.noneOf(IoUring.Op.class);

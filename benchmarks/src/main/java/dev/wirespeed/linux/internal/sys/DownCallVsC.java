@@ -46,17 +46,20 @@ import org.openjdk.jmh.annotations.Warmup;
  * the kernel's first checks, which is what a busy-polling reader pays per empty look.
  *
  * <ul>
- *   <li>{@code library}: the call as the library makes it on a non-blocking descriptor, {@code errno}
- *       captured into a kept segment: {@code FdCalls.recvNonBlocking} and {@code sendNonBlocking}
- *       (which pass {@code MSG_DONTWAIT}),
+ *   <li>{@code library}: the call as the library makes it on a non-blocking descriptor:
+ *       {@code FdCalls.recvNonBlocking} and {@code sendNonBlocking} (which pass {@code MSG_DONTWAIT}),
  *       {@code readNonBlocking} and {@code writeNonBlocking} for a pipe it made ({@code NativePipe.open()}),
  *       {@code epollWaitNow} (a zero timeout), {@code Ring.syscallCritical}: each a critical call through
- *       {@code syscall(2)}, as the library makes every call that cannot wait.
+ *       {@code LibC.STUB_6_CRITICAL} (the system call stub, which returns minus the errno and so captures
+ *       none) where the JVM has it, else through {@code syscall(2)} with {@code errno} captured into a kept
+ *       segment, as the library makes every call that cannot wait. Run with
+ *       {@code -jvmArgsAppend -Dwirespeed.syscallStub=false} for the second.
  *   <li>{@code waiting}: the same calls through the library's handles that may wait, as it makes them on
  *       a blocking descriptor (and made them all before): the thread-state change around each call.
  *   <li>{@code critical}: the same system call through {@code syscall(2)} linked here with
  *       {@code Linker.Option.critical(false)} beside the capture, called in the loop without the library's
- *       code around it: what the library's form adds to a bare critical down-call.
+ *       code around it: a bare critical down-call with the errno captured, the library's form without
+ *       the stub.
  *   <li>{@code c}: {@value #CALLS} of the same calls in a C loop ({@code downcalls.c}, compiled with the
  *       system's {@code cc -O2} at setup), called once through FFM, so that its own down-call is spread
  *       over them; each through {@code syscall(2)}, which is what a single-threaded C program's wrapper

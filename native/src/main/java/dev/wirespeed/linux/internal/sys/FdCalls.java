@@ -7,8 +7,10 @@ import java.lang.ref.Reference;
  * The data calls of the descriptor channels, repeated while a signal interrupts them ({@code EINTR}),
  * and the epoll poller's wait: each returns the call's count (0 and up), or minus the {@code errno} of
  * any other failure, so that the caller decides what {@code EAGAIN} and the rest mean, without an
- * exception or an allocation per call. Each is made through {@code syscall(2)}, not the C library's wrapper, which in
- * the JVM's multi-threaded process adds two atomic updates of the thread's cancellation state per call
+ * exception or an allocation per call. Each is made through {@link LibC#STUB_6} where it is there, which
+ * returns minus the errno itself and so leaves no errno to capture, and through {@code syscall(2)} with
+ * the errno captured where it is not; never through the C library's wrapper, which in the JVM's
+ * multi-threaded process adds two atomic updates of the thread's cancellation state per call
  * ({@link LibC}).
  *
  * <p>The {@code ...NonBlocking} methods make a call that cannot wait as a critical call ({@link LibC}'s
@@ -16,12 +18,13 @@ import java.lang.ref.Reference;
  * {@link #sendNonBlocking} and {@link #sendmsgNonBlocking} pass {@code MSG_DONTWAIT}, which makes the
  * call return at once whatever the socket's mode; for {@link #readNonBlocking} and
  * {@link #writeNonBlocking} the caller vouches for the descriptor's mode. Each method calls one handle,
- * straight: no frame between a channel's read or write and the down-call, and no second down-call
- * path for the JIT to inline where a caller takes one, which keeps its removal of the errno segment.
+ * straight: {@link LibC#STUB_CALLS} is a constant, so the JIT compiles one of the two paths and drops
+ * the other, and no frame stands between a channel's read or write and the down-call.
  */
 public final class FdCalls {
     /** The kernel's signal set, in bytes: what {@code epoll_pwait} checks its last argument against. */
     private static final long SIGSET_SIZE = 8;
+    private static final long EINTR = -Errno.EINTR;
 
     private FdCalls() {
     }
@@ -29,16 +32,14 @@ public final class FdCalls {
     /** {@code read(2)} of up to {@code length} bytes at {@code address}. */
     public static long read(MemorySegment capture, int fd, long address, long length) {
         try {
-            while (true) {
-                long n = (long) LibC.SYSCALL_3.invokeExact(capture, SyscallNumbers.READ, (long) fd, address, length);
-                if (n >= 0) {
-                    return n;
-                }
-                int errno = LibC.errno(capture);
-                if (errno != Errno.EINTR) {
-                    return -errno;
-                }
-            }
+            long n;
+            do {
+                n = LibC.STUB_CALLS
+                        ? (long) LibC.STUB_6.invokeExact(SyscallNumbers.READ, (long) fd, address, length, 0L, 0L, 0L)
+                        : result(capture, (long) LibC.SYSCALL_3.invokeExact(capture, SyscallNumbers.READ, (long) fd,
+                                address, length));
+            } while (n == EINTR);
+            return n;
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
@@ -54,17 +55,15 @@ public final class FdCalls {
      */
     public static long readNonBlocking(MemorySegment capture, int fd, long address, long length) {
         try {
-            while (true) {
-                long n = (long) LibC.SYSCALL_3_CRITICAL.invokeExact(capture, SyscallNumbers.READ, (long) fd, address,
-                        length);
-                if (n >= 0) {
-                    return n;
-                }
-                int errno = LibC.errno(capture);
-                if (errno != Errno.EINTR) {
-                    return -errno;
-                }
-            }
+            long n;
+            do {
+                n = LibC.STUB_CALLS
+                        ? (long) LibC.STUB_6_CRITICAL.invokeExact(SyscallNumbers.READ, (long) fd, address, length, 0L,
+                                0L, 0L)
+                        : result(capture, (long) LibC.SYSCALL_3_CRITICAL.invokeExact(capture, SyscallNumbers.READ,
+                                (long) fd, address, length));
+            } while (n == EINTR);
+            return n;
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
@@ -75,17 +74,15 @@ public final class FdCalls {
     /** {@code recv(2)} of up to {@code length} bytes at {@code address}, with {@code flags}: sockets only. */
     public static long recv(MemorySegment capture, int fd, long address, long length, int flags) {
         try {
-            while (true) {
-                long n = (long) LibC.SYSCALL_6.invokeExact(capture, SyscallNumbers.RECVFROM, (long) fd, address, length,
-                        (long) flags, 0L, 0L);
-                if (n >= 0) {
-                    return n;
-                }
-                int errno = LibC.errno(capture);
-                if (errno != Errno.EINTR) {
-                    return -errno;
-                }
-            }
+            long n;
+            do {
+                n = LibC.STUB_CALLS
+                        ? (long) LibC.STUB_6.invokeExact(SyscallNumbers.RECVFROM, (long) fd, address, length,
+                                (long) flags, 0L, 0L)
+                        : result(capture, (long) LibC.SYSCALL_6.invokeExact(capture, SyscallNumbers.RECVFROM,
+                                (long) fd, address, length, (long) flags, 0L, 0L));
+            } while (n == EINTR);
+            return n;
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
@@ -96,16 +93,14 @@ public final class FdCalls {
     /** {@code write(2)} of up to {@code length} bytes at {@code address}. */
     public static long write(MemorySegment capture, int fd, long address, long length) {
         try {
-            while (true) {
-                long n = (long) LibC.SYSCALL_3.invokeExact(capture, SyscallNumbers.WRITE, (long) fd, address, length);
-                if (n >= 0) {
-                    return n;
-                }
-                int errno = LibC.errno(capture);
-                if (errno != Errno.EINTR) {
-                    return -errno;
-                }
-            }
+            long n;
+            do {
+                n = LibC.STUB_CALLS
+                        ? (long) LibC.STUB_6.invokeExact(SyscallNumbers.WRITE, (long) fd, address, length, 0L, 0L, 0L)
+                        : result(capture, (long) LibC.SYSCALL_3.invokeExact(capture, SyscallNumbers.WRITE, (long) fd,
+                                address, length));
+            } while (n == EINTR);
+            return n;
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
@@ -116,17 +111,15 @@ public final class FdCalls {
     /** {@link #write} as a critical call: only for such a descriptor as {@link #readNonBlocking}'s. */
     public static long writeNonBlocking(MemorySegment capture, int fd, long address, long length) {
         try {
-            while (true) {
-                long n = (long) LibC.SYSCALL_3_CRITICAL.invokeExact(capture, SyscallNumbers.WRITE, (long) fd, address,
-                        length);
-                if (n >= 0) {
-                    return n;
-                }
-                int errno = LibC.errno(capture);
-                if (errno != Errno.EINTR) {
-                    return -errno;
-                }
-            }
+            long n;
+            do {
+                n = LibC.STUB_CALLS
+                        ? (long) LibC.STUB_6_CRITICAL.invokeExact(SyscallNumbers.WRITE, (long) fd, address, length, 0L,
+                                0L, 0L)
+                        : result(capture, (long) LibC.SYSCALL_3_CRITICAL.invokeExact(capture, SyscallNumbers.WRITE,
+                                (long) fd, address, length));
+            } while (n == EINTR);
+            return n;
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
@@ -142,9 +135,11 @@ public final class FdCalls {
      */
     public static int epollWait(MemorySegment capture, int epfd, long events, int maxEvents, int timeoutMillis) {
         try {
-            long n = (long) LibC.SYSCALL_6.invokeExact(capture, SyscallNumbers.EPOLL_PWAIT, (long) epfd, events,
-                    (long) maxEvents, (long) timeoutMillis, 0L, SIGSET_SIZE);
-            return n >= 0 ? (int) n : -LibC.errno(capture);
+            return (int) (LibC.STUB_CALLS
+                    ? (long) LibC.STUB_6.invokeExact(SyscallNumbers.EPOLL_PWAIT, (long) epfd, events, (long) maxEvents,
+                            (long) timeoutMillis, 0L, SIGSET_SIZE)
+                    : result(capture, (long) LibC.SYSCALL_6.invokeExact(capture, SyscallNumbers.EPOLL_PWAIT,
+                            (long) epfd, events, (long) maxEvents, (long) timeoutMillis, 0L, SIGSET_SIZE)));
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
@@ -155,9 +150,11 @@ public final class FdCalls {
     /** {@link #epollWait} with a zero timeout, which returns at once: a critical call. */
     public static int epollWaitNow(MemorySegment capture, int epfd, long events, int maxEvents) {
         try {
-            long n = (long) LibC.SYSCALL_6_CRITICAL.invokeExact(capture, SyscallNumbers.EPOLL_PWAIT, (long) epfd,
-                    events, (long) maxEvents, 0L, 0L, SIGSET_SIZE);
-            return n >= 0 ? (int) n : -LibC.errno(capture);
+            return (int) (LibC.STUB_CALLS
+                    ? (long) LibC.STUB_6_CRITICAL.invokeExact(SyscallNumbers.EPOLL_PWAIT, (long) epfd, events,
+                            (long) maxEvents, 0L, 0L, SIGSET_SIZE)
+                    : result(capture, (long) LibC.SYSCALL_6_CRITICAL.invokeExact(capture, SyscallNumbers.EPOLL_PWAIT,
+                            (long) epfd, events, (long) maxEvents, 0L, 0L, SIGSET_SIZE)));
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
@@ -168,18 +165,16 @@ public final class FdCalls {
     /** {@code sendmsg(2)} of the {@code struct msghdr} at {@code message}, with {@code flags}. */
     public static long sendmsg(MemorySegment capture, int fd, MemorySegment message, int flags) {
         try {
-            while (true) {
-                long n = (long) LibC.SYSCALL_3.invokeExact(capture, SyscallNumbers.SENDMSG, (long) fd,
-                        message.address(), (long) flags);
+            long n;
+            do {
+                n = LibC.STUB_CALLS
+                        ? (long) LibC.STUB_6.invokeExact(SyscallNumbers.SENDMSG, (long) fd, message.address(),
+                                (long) flags, 0L, 0L, 0L)
+                        : result(capture, (long) LibC.SYSCALL_3.invokeExact(capture, SyscallNumbers.SENDMSG,
+                                (long) fd, message.address(), (long) flags));
                 Reference.reachabilityFence(message); // passed by address: its arena may be automatic
-                if (n >= 0) {
-                    return n;
-                }
-                int errno = LibC.errno(capture);
-                if (errno != Errno.EINTR) {
-                    return -errno;
-                }
-            }
+            } while (n == EINTR);
+            return n;
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
@@ -190,17 +185,15 @@ public final class FdCalls {
     /** {@code send(2)} of up to {@code length} bytes at {@code address}, with {@code flags}. */
     public static long send(MemorySegment capture, int fd, long address, long length, int flags) {
         try {
-            while (true) {
-                long n = (long) LibC.SYSCALL_6.invokeExact(capture, SyscallNumbers.SENDTO, (long) fd, address, length,
-                        (long) flags, 0L, 0L);
-                if (n >= 0) {
-                    return n;
-                }
-                int errno = LibC.errno(capture);
-                if (errno != Errno.EINTR) {
-                    return -errno;
-                }
-            }
+            long n;
+            do {
+                n = LibC.STUB_CALLS
+                        ? (long) LibC.STUB_6.invokeExact(SyscallNumbers.SENDTO, (long) fd, address, length,
+                                (long) flags, 0L, 0L)
+                        : result(capture, (long) LibC.SYSCALL_6.invokeExact(capture, SyscallNumbers.SENDTO,
+                                (long) fd, address, length, (long) flags, 0L, 0L));
+            } while (n == EINTR);
+            return n;
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
@@ -214,18 +207,16 @@ public final class FdCalls {
      */
     public static long recvNonBlocking(MemorySegment capture, int fd, long address, long length, int flags) {
         try {
-            int dontWait = flags | Flags.MSG_DONTWAIT;
-            while (true) {
-                long n = (long) LibC.SYSCALL_6_CRITICAL.invokeExact(capture, SyscallNumbers.RECVFROM, (long) fd,
-                        address, length, (long) dontWait, 0L, 0L);
-                if (n >= 0) {
-                    return n;
-                }
-                int errno = LibC.errno(capture);
-                if (errno != Errno.EINTR) {
-                    return -errno;
-                }
-            }
+            long dontWait = flags | Flags.MSG_DONTWAIT;
+            long n;
+            do {
+                n = LibC.STUB_CALLS
+                        ? (long) LibC.STUB_6_CRITICAL.invokeExact(SyscallNumbers.RECVFROM, (long) fd, address, length,
+                                dontWait, 0L, 0L)
+                        : result(capture, (long) LibC.SYSCALL_6_CRITICAL.invokeExact(capture, SyscallNumbers.RECVFROM,
+                                (long) fd, address, length, dontWait, 0L, 0L));
+            } while (n == EINTR);
+            return n;
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
@@ -239,18 +230,16 @@ public final class FdCalls {
      */
     public static long sendNonBlocking(MemorySegment capture, int fd, long address, long length, int flags) {
         try {
-            int dontWait = flags | Flags.MSG_DONTWAIT;
-            while (true) {
-                long n = (long) LibC.SYSCALL_6_CRITICAL.invokeExact(capture, SyscallNumbers.SENDTO, (long) fd, address,
-                        length, (long) dontWait, 0L, 0L);
-                if (n >= 0) {
-                    return n;
-                }
-                int errno = LibC.errno(capture);
-                if (errno != Errno.EINTR) {
-                    return -errno;
-                }
-            }
+            long dontWait = flags | Flags.MSG_DONTWAIT;
+            long n;
+            do {
+                n = LibC.STUB_CALLS
+                        ? (long) LibC.STUB_6_CRITICAL.invokeExact(SyscallNumbers.SENDTO, (long) fd, address, length,
+                                dontWait, 0L, 0L)
+                        : result(capture, (long) LibC.SYSCALL_6_CRITICAL.invokeExact(capture, SyscallNumbers.SENDTO,
+                                (long) fd, address, length, dontWait, 0L, 0L));
+            } while (n == EINTR);
+            return n;
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
@@ -264,23 +253,26 @@ public final class FdCalls {
      */
     public static long sendmsgNonBlocking(MemorySegment capture, int fd, MemorySegment message, int flags) {
         try {
-            int dontWait = flags | Flags.MSG_DONTWAIT;
-            while (true) {
-                long n = (long) LibC.SYSCALL_3_CRITICAL.invokeExact(capture, SyscallNumbers.SENDMSG, (long) fd,
-                        message.address(), (long) dontWait);
+            long dontWait = flags | Flags.MSG_DONTWAIT;
+            long n;
+            do {
+                n = LibC.STUB_CALLS
+                        ? (long) LibC.STUB_6_CRITICAL.invokeExact(SyscallNumbers.SENDMSG, (long) fd, message.address(),
+                                dontWait, 0L, 0L, 0L)
+                        : result(capture, (long) LibC.SYSCALL_3_CRITICAL.invokeExact(capture, SyscallNumbers.SENDMSG,
+                                (long) fd, message.address(), dontWait));
                 Reference.reachabilityFence(message); // passed by address: its arena may be automatic
-                if (n >= 0) {
-                    return n;
-                }
-                int errno = LibC.errno(capture);
-                if (errno != Errno.EINTR) {
-                    return -errno;
-                }
-            }
+            } while (n == EINTR);
+            return n;
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
             throw new IllegalStateException("sendmsg down-call failed", t);
         }
+    }
+
+    /** {@return {@code n}, or minus the captured errno where {@code syscall(2)} returned -1} */
+    private static long result(MemorySegment capture, long n) {
+        return n >= 0 ? n : -LibC.errno(capture);
     }
 }

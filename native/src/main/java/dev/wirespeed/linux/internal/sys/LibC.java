@@ -163,6 +163,9 @@ public final class LibC {
     public static final MethodHandle MMAP = errnoCall("mmap", FunctionDescriptor.of(ValueLayout.JAVA_LONG,
             ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
             ValueLayout.JAVA_LONG));
+    /** {@code int mprotect(void *, size_t, int prot)}, errno captured, the address as a {@code long}. */
+    public static final MethodHandle MPROTECT = errnoCall("mprotect", FunctionDescriptor.of(ValueLayout.JAVA_INT,
+            ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT));
     /** {@code int munmap(void *, size_t)}, errno captured. */
     public static final MethodHandle MUNMAP = errnoCall("munmap", FunctionDescriptor.of(ValueLayout.JAVA_INT,
             ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG));
@@ -193,6 +196,78 @@ public final class LibC {
                     ValueLayout.JAVA_INT)) : null;
 
     private LibC() {
+    }
+
+    /**
+     * The machine code of {@code long stub(long number, long a1, long a2, long a3, long a4, long a5, long a6)}
+     * for x86-64: the arguments moved from the C calling convention's registers (and the stack, for
+     * {@code a6}) to the kernel's, then {@code syscall} and {@code ret}. What the kernel returns is left in
+     * {@code rax} as it is, minus the error number on failure, so that nothing reads or writes {@code errno}.
+     */
+    private static final byte[] X86_64_STUB = {
+        0x48, (byte) 0x89, (byte) 0xf8,       // mov rax, rdi      the call's number
+        0x48, (byte) 0x89, (byte) 0xf7,       // mov rdi, rsi      a1
+        0x48, (byte) 0x89, (byte) 0xd6,       // mov rsi, rdx      a2
+        0x48, (byte) 0x89, (byte) 0xca,       // mov rdx, rcx      a3
+        0x4d, (byte) 0x89, (byte) 0xc2,       // mov r10, r8       a4
+        0x4d, (byte) 0x89, (byte) 0xc8,       // mov r8, r9        a5
+        0x4c, (byte) 0x8b, 0x4c, 0x24, 0x08,  // mov r9, [rsp+8]   a6, the first argument on the stack
+        0x0f, 0x05,                           // syscall           (clobbers rcx and r11, as a call may)
+        (byte) 0xc3                           // ret
+    };
+    /** Where {@link #X86_64_STUB} was mapped, or {@link MemorySegment#NULL} (see {@link #STUB_6}). */
+    private static final MemorySegment STUB = LINUX && SyscallNumbers.X86_64
+            && !"false".equals(System.getProperty("wirespeed.syscallStub")) ? mapStub(X86_64_STUB) : MemorySegment.NULL;
+    /**
+     * {@code long stub(long number, long a1, ..., long a6)}: a system call that returns the kernel's result
+     * as it is, minus the error number on failure, with no {@code errno} to capture, which saves the
+     * capture's call into the JVM after each down-call; {@code null} where it is not there. It is there on
+     * x86-64, as a page of this process's own, written once and then made executable and read-only (never
+     * writable and executable at once); on other architectures, where the process may not map executable
+     * memory, or where the system property {@code wirespeed.syscallStub} is {@code false}, the calls go
+     * through {@link #SYSCALL_6} and its kin. Pointers travel as addresses in {@code long}s.
+     */
+    public static final MethodHandle STUB_6 = STUB.equals(MemorySegment.NULL) ? null
+            : LINKER.downcallHandle(STUB, stubDescriptor());
+    /** {@link #STUB_6} as a critical call, for the calls {@link #SYSCALL_6_CRITICAL} and {@link #SYSCALL_3_CRITICAL} say. */
+    public static final MethodHandle STUB_6_CRITICAL = STUB.equals(MemorySegment.NULL) ? null
+            : LINKER.downcallHandle(STUB, stubDescriptor(), Linker.Option.critical(false));
+    /** Whether {@link #STUB_6} is there: a constant, so that the JIT keeps one path of a call and drops the other. */
+    public static final boolean STUB_CALLS = STUB_6 != null;
+
+    private static FunctionDescriptor stubDescriptor() {
+        ValueLayout.OfLong j = ValueLayout.JAVA_LONG;
+        return FunctionDescriptor.of(j, j, j, j, j, j, j, j);
+    }
+
+    /**
+     * {@return a page holding {@code code}, readable and executable, or {@link MemorySegment#NULL} where the
+     * process may not map one} The page lives as long as the process.
+     */
+    private static MemorySegment mapStub(byte[] code) {
+        final int protRead = 0x1;
+        final int protWrite = 0x2;
+        final int protExec = 0x4;
+        final int mapPrivateAnonymous = 0x02 | 0x20;
+        final long size = 4096;
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment capture = captureSegment(arena);
+            long page = (long) MMAP.invokeExact(capture, 0L, size, protRead | protWrite, mapPrivateAnonymous, -1, 0L);
+            if (page == -1) {
+                return MemorySegment.NULL;
+            }
+            MemorySegment.copy(code, 0, MemorySegment.ofAddress(page).reinterpret(size), ValueLayout.JAVA_BYTE, 0,
+                    code.length);
+            if ((int) MPROTECT.invokeExact(capture, page, size, protRead | protExec) != 0) {
+                int ignored = (int) MUNMAP.invokeExact(capture, page, size);
+                return MemorySegment.NULL; // a policy that refuses executable memory: syscall(2) it is
+            }
+            return MemorySegment.ofAddress(page);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException("mapping the system call stub failed", t);
+        }
     }
 
     public static void checkSupported() {

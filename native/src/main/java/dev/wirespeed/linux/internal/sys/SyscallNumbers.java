@@ -9,7 +9,7 @@ package dev.wirespeed.linux.internal.sys;
 public final class SyscallNumbers {
     /** {@code os.arch} as the JVM names it. */
     static final String ARCH = System.getProperty("os.arch", "");
-    private static final boolean X86_64 = ARCH.equals("amd64") || ARCH.equals("x86_64");
+    static final boolean X86_64 = ARCH.equals("amd64") || ARCH.equals("x86_64");
     private static final boolean GENERIC = ARCH.equals("aarch64") || ARCH.equals("riscv64");
     static final boolean KNOWN = X86_64 || GENERIC;
 

@@ -256,7 +256,7 @@ public final class Ring implements AutoCloseable {
             MemorySegment capture = LibC.captureSegment(arena);
             int fd = (int) syscall(capture, SYS_IO_URING_SETUP, options.entries(), params.address(), 0, 0, 0, 0);
             if (fd < 0) {
-                throw new NativeIoException("io_uring_setup", LibC.errno(capture), options.description() + " flags=0x"
+                throw new NativeIoException("io_uring_setup", -fd, options.description() + " flags=0x"
                         + Integer.toHexString(flags));
             }
             int features = params.get(ValueLayout.JAVA_INT, 20);
@@ -577,7 +577,7 @@ public final class Ring implements AutoCloseable {
             if (n >= 0) {
                 return sqPoll ? pending : (int) n;
             }
-            int errno = LibC.errno(capture);
+            int errno = (int) -n;
             boolean bounded = (extraFlags & ENTER_EXT_ARG) != 0;
             if (errno == Errno.EINTR && !bounded) {
                 continue;
@@ -631,9 +631,9 @@ public final class Ring implements AutoCloseable {
             long n;
             do {
                 n = syscallCritical(capture, SYS_IO_URING_ENTER, fd, 0, 0, ENTER_GETEVENTS, 0, 0); // waits for none
-            } while (n < 0 && LibC.errno(capture) == Errno.EINTR);
+            } while (n == -Errno.EINTR);
             if (n < 0) {
-                throw new NativeIoException("io_uring_enter", LibC.errno(capture), "fd=" + fd
+                throw new NativeIoException("io_uring_enter", (int) -n, "fd=" + fd
                         + " flags=GETEVENTS, to bring in held completions");
             }
             if (!held && (int) INT.getAcquire(cq, cqTail) == (int) INT.get(cq, cqHead)) {
@@ -645,8 +645,7 @@ public final class Ring implements AutoCloseable {
     /** {@return {@code io_uring_register}'s result, or minus its errno} */
     public long register(int opcode, long argument, int count) {
         checkOpen();
-        long rc = syscall(capture, SYS_IO_URING_REGISTER, fd, opcode, argument, count, 0, 0);
-        return rc < 0 ? -LibC.errno(capture) : rc;
+        return syscall(capture, SYS_IO_URING_REGISTER, fd, opcode, argument, count, 0, 0);
     }
 
     /**
@@ -735,7 +734,11 @@ public final class Ring implements AutoCloseable {
     public static long syscallCritical(MemorySegment capture, long number, long a, long b, long c, long d, long e,
             long f) {
         try {
-            return (long) LibC.SYSCALL_6_CRITICAL.invokeExact(capture, number, a, b, c, d, e, f);
+            if (LibC.STUB_CALLS) {
+                return (long) LibC.STUB_6_CRITICAL.invokeExact(number, a, b, c, d, e, f);
+            }
+            long n = (long) LibC.SYSCALL_6_CRITICAL.invokeExact(capture, number, a, b, c, d, e, f);
+            return n >= 0 ? n : -LibC.errno(capture);
         } catch (RuntimeException | Error x) {
             throw x;
         } catch (Throwable t) {
@@ -743,9 +746,17 @@ public final class Ring implements AutoCloseable {
         }
     }
 
+    /**
+     * {@return the system call's result, or minus its errno} Made through {@link LibC#STUB_6} where it is
+     * there, else through {@code syscall(2)} with the errno captured in {@code capture}.
+     */
     public static long syscall(MemorySegment capture, long number, long a, long b, long c, long d, long e, long f) {
         try {
-            return (long) LibC.SYSCALL_6.invokeExact(capture, number, a, b, c, d, e, f);
+            if (LibC.STUB_CALLS) {
+                return (long) LibC.STUB_6.invokeExact(number, a, b, c, d, e, f);
+            }
+            long n = (long) LibC.SYSCALL_6.invokeExact(capture, number, a, b, c, d, e, f);
+            return n >= 0 ? n : -LibC.errno(capture);
         } catch (RuntimeException | Error x) {
             throw x;
         } catch (Throwable t) {
