@@ -34,7 +34,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * of a small body beat the JVM's copy stub ({@code longLoop}, {@code segmentCopy}, {@code byteLoop},
  * {@code arrayLongs}); and does a buffer written through a memory segment with one capacity check
  * ({@code segmentStores}) close the gap once the buffer is emptied by a call, as a writer's is
- * ({@code segmentStoresDraining}, against {@code channelWriter}, the library's buffer alone)?
+ * ({@code segmentStoresDraining}, against {@code channelWriter}, the library's buffer alone); and does a
+ * heap array for the buffer, copied into by {@code System.arraycopy} with one capacity check a frame
+ * ({@code arrayStoresDraining}), do better than either?
  *
  * <p>Run: {@code ./mvnw -q -DskipTests package -pl benchmarks -am && taskset -c 1 java -cp
  * "benchmarks/target/wirespeed-benchmarks-0.1.0-SNAPSHOT.jar:benchmarks/target/lib/*"
@@ -66,6 +68,7 @@ public class FrameWriterVsRawStores {
     private ByteBuffer rawNative;
     private ChannelWriter channelWriter;
     private SegmentWriter segmentWriter;
+    private ArrayWriter arrayWriter;
 
     /** The body array read 8 bytes at a time in the machine's order. */
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.nativeOrder());
@@ -105,6 +108,7 @@ public class FrameWriterVsRawStores {
         rawNative = raw.duplicate().order(ByteOrder.nativeOrder());
         channelWriter = new ChannelWriter(new Discard());
         segmentWriter = new SegmentWriter(MemorySegment.ofBuffer(ByteBuffer.allocateDirect(512 * 1024)));
+        arrayWriter = new ArrayWriter(new byte[512 * 1024]);
     }
 
     /** Big-endian 8 bytes at any offset: a frame's header. */
@@ -154,6 +158,54 @@ public class FrameWriterVsRawStores {
             drains++;
             return 0;
         }
+    }
+
+    /** A frame's header stored big-endian into a byte array at any index. */
+    static final VarHandle ARRAY_HEADER = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+
+    /**
+     * A writer's buffer kept as a heap array and a position: one capacity check per frame, the
+     * header stored through a byte-array view and the body copied by {@code System.arraycopy}
+     * between arrays, emptied by a call the compiler may not inline.
+     */
+    static final class ArrayWriter {
+        private final byte[] buffer;
+        private int position;
+        private long drains;
+
+        ArrayWriter(byte[] buffer) {
+            this.buffer = buffer;
+        }
+
+        void writeDraining(long header, byte[] body, int offset, int length) {
+            byte[] b = buffer;
+            int p = position;
+            if (b.length - p < FrameFormat.HEADER_LENGTH + length) {
+                p = drain();
+            }
+            ARRAY_HEADER.set(b, p, header);
+            System.arraycopy(body, offset, b, p + FrameFormat.HEADER_LENGTH, length);
+            position = p + FrameFormat.HEADER_LENGTH + length;
+        }
+
+        @CompilerControl(CompilerControl.Mode.DONT_INLINE)
+        int drain() {
+            drains++;
+            return 0;
+        }
+    }
+
+    /** {@return the last position} An {@link ArrayWriter}: a heap buffer emptied by a call. */
+    @Benchmark
+    @OperationsPerInvocation(FRAMES)
+    public long arrayStoresDraining() {
+        ArrayWriter writer = arrayWriter;
+        byte[] body = pattern;
+        int size = bodySize;
+        for (int i = 0; i < FRAMES; i++) {
+            writer.writeDraining((long) i << 32 | size, body, SequenceStream.patternOffset(i), size);
+        }
+        return writer.position;
     }
 
     /** {@return the offset} The library's {@link ChannelWriter} alone: a header and a body a call. */
