@@ -19,7 +19,9 @@ import java.lang.ref.Reference;
  * call return at once whatever the socket's mode; for {@link #readNonBlocking} and
  * {@link #writeNonBlocking} the caller vouches for the descriptor's mode. Each method calls one handle,
  * straight: {@link LibC#STUB_CALLS} is a constant, so the JIT compiles one of the two paths and drops
- * the other, and no frame stands between a channel's read or write and the down-call.
+ * the other, and no frame stands between a channel's read or write and the down-call. Each takes the
+ * segment {@code syscall(2)}'s errno is captured into, which may be {@code null} where
+ * {@link LibC#STUB_CALLS}.
  */
 public final class FdCalls {
     /** The kernel's signal set, in bytes: what {@code epoll_pwait} checks its last argument against. */

@@ -6,7 +6,7 @@ import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
 
 /**
- * One direction of a descriptor channel (a socket, a pipe): its errno capture,
+ * One direction of a descriptor channel (a socket, a pipe): its errno capture (where there is one),
  * the address of the last direct buffer passed, and a direct copy buffer for heap buffers, made on
  * first use. One thread per direction at a time.
  */
@@ -14,7 +14,8 @@ public final class FdDirection {
     /** Size of the copy buffer for heap buffers. */
     public static final int COPY_BUFFER_SIZE = 64 * 1024;
 
-    public final MemorySegment capture = LibC.captureSegment(Arena.ofAuto());
+    /** Where {@link FdCalls} captures the errno: none where {@link LibC#STUB_CALLS}, whose stub returns it. */
+    public final MemorySegment capture = LibC.STUB_CALLS ? null : LibC.captureSegment(Arena.ofAuto());
     /** Reads with {@code recv(2)}, the socket layer's own call, instead of {@code read(2)}. */
     private final boolean socket;
     /**
