@@ -20,6 +20,8 @@ final class Chunk {
     final boolean pooled;
     int start;
     int end;
+    /** The next chunk of a connection's output, while this one is in it ({@link Outbound}); else null. */
+    Chunk next;
 
     Chunk(ByteBuffer buf, boolean pooled) {
         this.buf = buf;

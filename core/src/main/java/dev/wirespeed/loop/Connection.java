@@ -7,7 +7,6 @@ import dev.wirespeed.loop.internal.TakesOutput;
 import dev.wirespeed.loop.spi.LendingEndpoint;
 import java.net.SocketAddress;
 import java.nio.ByteBuffer;
-import java.util.ArrayDeque;
 import java.util.concurrent.CompletableFuture;
 import javax.net.ssl.SSLSession;
 
@@ -84,8 +83,13 @@ public final class Connection {
     boolean readPending;
     /** The input chunk while bytes are buffered (from a lending channel: only the start of one frame), else null. */
     Chunk in;
-    /** Output not yet sent, oldest first; bytes queued {@code = sum of available()}. */
-    final ArrayDeque<Chunk> out = new ArrayDeque<>(4);
+    /**
+     * Output not yet sent, oldest first, a list through {@link Chunk#next} (no queue object of its own, so
+     * that a turn on the connection touches no more memory than it must); bytes queued {@code = sum of
+     * available()}. Both null, or neither. Kept by {@link Outbound}.
+     */
+    Chunk outHead;
+    Chunk outTail;
     /** {@code 0 <= queued}: bytes written to this connection and not yet sent. */
     long queued;
     /** Stream offset of the first byte of {@code in}, for errors. */
@@ -123,7 +127,7 @@ public final class Connection {
     /**
      * Frames written back as they were received while the handler had them, {@code [forwardFrom,
      * forwardTo)} of {@code source} (empty when equal): counted in {@code queued} but not yet in
-     * {@code out}. They go into {@code out} (copied, or in the chunk they were read into) before anything
+     * the output. They go into the output (copied, or in the chunk they were read into) before anything
      * else is queued, and before the hand-over ends.
      */
     int forwardFrom;

@@ -15,8 +15,9 @@ import java.util.Arrays;
  * handler hears {@link ConnectionHandler#onWritable}; what the socket would not take waits for it to
  * be writable.
  *
- * <p>Per connection it keeps {@code c.out} (the chunks, oldest first), {@code c.queued} (their bytes and
- * those of the frames written back as received not yet put in them, {@code >= 0}), {@code c.paused},
+ * <p>Per connection it keeps {@code c.outHead} to {@code c.outTail} (the chunks, oldest first, linked
+ * through {@link Chunk#next}), {@code c.queued} (their bytes and those of the frames written back as
+ * received not yet put in them, {@code >= 0}), {@code c.paused},
  * {@code c.interest} (what the poller was last told) and {@code c.dirty} (in this turn's flush list).
  * Frames are whole in a chunk when written; frames written back as received may be split between two.
  *
@@ -50,13 +51,13 @@ final class Outbound {
         int total = FrameFormat.HEADER_LENGTH + length;
         if (total > pool.chunkSize()) {
             Chunk large = BufferPool.large(total);
-            c.out.addLast(large);
+            addLast(c, large);
             return large;
         }
-        Chunk tail = c.out.peekLast();
+        Chunk tail = c.outTail;
         if (tail == null || !tail.pooled || tail.capacity() - tail.end < total) {
             tail = pool.take();
-            c.out.addLast(tail);
+            addLast(c, tail);
         }
         return tail;
     }
@@ -72,10 +73,10 @@ final class Outbound {
         c.forwardFrom = 0;
         c.forwardTo = 0;
         while (from < to) {
-            Chunk tail = c.out.peekLast();
+            Chunk tail = c.outTail;
             if (tail == null || !tail.pooled || tail.end == tail.capacity()) {
                 tail = pool.take();
-                c.out.addLast(tail);
+                addLast(c, tail);
             }
             int n = Math.min(to - from, tail.capacity() - tail.end);
             tail.buf.put(tail.end, source, from, n);
@@ -94,16 +95,49 @@ final class Outbound {
         in.end = c.forwardTo;
         c.forwardFrom = 0;
         c.forwardTo = 0;
-        c.out.addLast(in);
+        addLast(c, in);
     }
 
     /** After an aborted claim: gives back a tail chunk holding nothing. */
     void releaseEmptyTail(Connection c) {
-        Chunk tail = c.out.peekLast();
+        Chunk tail = c.outTail;
         if (tail != null && tail.available() == 0) {
-            c.out.pollLast();
+            Chunk before = null; // a rare path: found from the head, the list being singly linked
+            for (Chunk k = c.outHead; k != tail; k = k.next) {
+                before = k;
+            }
+            if (before == null) {
+                c.outHead = null;
+            } else {
+                before.next = null;
+            }
+            c.outTail = before;
             pool.give(tail);
         }
+    }
+
+    /** Adds {@code chunk} at the end of {@code c}'s output. */
+    private static void addLast(Connection c, Chunk chunk) {
+        chunk.next = null;
+        if (c.outTail == null) {
+            c.outHead = chunk;
+        } else {
+            c.outTail.next = chunk;
+        }
+        c.outTail = chunk;
+    }
+
+    /** {@return the head of {@code c}'s output, taken out of it, or null} */
+    private static Chunk pollFirst(Connection c) {
+        Chunk head = c.outHead;
+        if (head != null) {
+            c.outHead = head.next;
+            head.next = null;
+            if (c.outHead == null) {
+                c.outTail = null;
+            }
+        }
+        return head;
     }
 
     /**
@@ -204,7 +238,7 @@ final class Outbound {
             return sendTls(c, c.tls, now);
         }
         Chunk head;
-        while ((head = c.out.peekFirst()) != null && head.available() > 0) {
+        while ((head = c.outHead) != null && head.available() > 0) {
             ByteBuffer b = head.buf;
             b.limit(head.end);
             b.position(head.start);
@@ -227,7 +261,7 @@ final class Outbound {
             if (head.available() > 0) {
                 break; // the socket is full
             }
-            c.out.pollFirst();
+            pollFirst(c);
             pool.give(head);
         }
         return null;
@@ -239,7 +273,7 @@ final class Outbound {
      */
     private IOException handOver(Connection c, TakesOutput taker, long now) {
         Chunk head;
-        while ((head = c.out.peekFirst()) != null && head.available() > 0) {
+        while ((head = c.outHead) != null && head.available() > 0) {
             ByteBuffer b = head.buf;
             b.limit(head.end);
             b.position(head.start);
@@ -255,7 +289,7 @@ final class Outbound {
                 break; // the endpoint holds its limit: it is writable again when a send completes
             }
             int n = head.available();
-            c.out.pollFirst(); // the endpoint's now: a later frame goes into another chunk
+            pollFirst(c); // the endpoint's now: a later frame goes into another chunk
             c.queued -= n;
             c.lastActive = now;
             c.bytesWritten += n;
@@ -275,7 +309,7 @@ final class Outbound {
                 return null; // the ciphertext of earlier output waits for the socket
             }
             Chunk head;
-            while ((head = c.out.peekFirst()) != null && head.available() > 0) {
+            while ((head = c.outHead) != null && head.available() > 0) {
                 ByteBuffer b = head.buf;
                 b.limit(head.end);
                 b.position(head.start);
@@ -295,7 +329,7 @@ final class Outbound {
                 if (head.available() > 0) {
                     break; // the socket is full
                 }
-                c.out.pollFirst();
+                pollFirst(c);
                 pool.give(head);
             }
             tls.flush(); // what the last records left in the buffer
@@ -309,7 +343,7 @@ final class Outbound {
     void discard(Connection c) {
         c.forwardFrom = 0;
         c.forwardTo = 0;
-        for (Chunk chunk; (chunk = c.out.pollFirst()) != null; ) {
+        for (Chunk chunk; (chunk = pollFirst(c)) != null; ) {
             pool.give(chunk);
         }
         c.queued = 0;
