@@ -256,6 +256,9 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
                 } else {
                     input.readCopy(c, now);
                 }
+                if (c.dirty) {
+                    output.flushRead(c, now); // its replies, while its state is still in the cache
+                }
             }
         } else {
             ((Acceptor) attachment).accept(this);

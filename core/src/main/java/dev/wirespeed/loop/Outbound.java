@@ -9,8 +9,9 @@ import java.nio.ByteBuffer;
 import java.util.Arrays;
 
 /**
- * A loop's output: the frames its handlers queue, in pooled chunks per connection, sent at the end of
- * the turn in writes of whole chunks, and backpressure. A connection whose queued output reaches
+ * A loop's output: the frames its handlers queue, in pooled chunks per connection, sent in writes of
+ * whole chunks at the end of the connection's read (what its own handler wrote) or of the turn (what
+ * other handlers and tasks wrote), and backpressure. A connection whose queued output reaches
  * its {@code outputLimit} is paused (not read) until its output drains to half the limit, when the
  * handler hears {@link ConnectionHandler#onWritable}; what the socket would not take waits for it to
  * be writable.
@@ -18,7 +19,8 @@ import java.util.Arrays;
  * <p>Per connection it keeps {@code c.outHead} to {@code c.outTail} (the chunks, oldest first, linked
  * through {@link Chunk#next}), {@code c.queued} (their bytes and those of the frames written back as
  * received not yet put in them, {@code >= 0}), {@code c.paused},
- * {@code c.interest} (what the poller was last told) and {@code c.dirty} (in this turn's flush list).
+ * {@code c.interest} (what the poller was last told) and {@code c.dirty} (written to and not flushed
+ * since; in this turn's flush list).
  * Frames are whole in a chunk when written; frames written back as received may be split between two.
  *
  * <p>Thread safety: the loop's thread.
@@ -143,7 +145,7 @@ final class Outbound {
     /**
      * After a frame was queued: at the limit, the connection is paused at once, so that a writer that
      * stopped at {@link Connection#isWritable()} is told by {@link ConnectionHandler#onWritable} when to
-     * go on, however much the turn's flush then sends. It is flushed at the end of the turn.
+     * go on, however much the flush then sends. It is flushed at the end of its read or of the turn.
      */
     void queued(Connection c) {
         if (c.queued >= c.outputLimit) {
@@ -163,17 +165,38 @@ final class Outbound {
         }
     }
 
-    /** Flushes every connection written to during the turn. */
+    /**
+     * Flushes every connection written to during the turn and not flushed since. One flushed at the end
+     * of its read ({@link #flushRead}) and written to again is in the list twice, and flushed once.
+     */
     void flushDirty(long now) {
         for (int i = 0; i < flushCount; i++) {
             Connection c = flush[i];
             flush[i] = null;
-            c.dirty = false;
-            if (c.state != Connection.State.CLOSED) {
-                flush(c, now);
+            if (c.dirty) {
+                c.dirty = false;
+                if (c.state != Connection.State.CLOSED) {
+                    flush(c, now);
+                }
             }
         }
         flushCount = 0;
+    }
+
+    /**
+     * Flushes {@code c}, written to by the handler calls of its own read, as that read ends: while its
+     * state is still in the cache, rather than again at the turn's end after the other connections' reads
+     * have evicted it. It leaves the turn's flush list where it is the last one in it, as it is unless its
+     * handler wrote to another connection too; else the list skips it, flushed.
+     */
+    void flushRead(Connection c, long now) {
+        c.dirty = false;
+        if (flush[flushCount - 1] == c) {
+            flush[--flushCount] = null;
+        }
+        if (c.state != Connection.State.CLOSED) {
+            flush(c, now);
+        }
     }
 
     /** Sends what the socket takes of {@code c}'s output, then sets what the loop waits for. */
