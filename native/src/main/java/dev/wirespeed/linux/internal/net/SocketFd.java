@@ -42,6 +42,12 @@ public final class SocketFd implements Endpoint, SegmentIo {
     private final boolean inet;
     private final FdDirection in = new FdDirection(true);
     private final FdDirection out = new FdDirection(true);
+    /**
+     * The directions' errno captures, kept here so that a call reads them from this object, whose fields
+     * it reads anyway, not from the direction's: null where {@link LibC#STUB_CALLS}, and then not read.
+     */
+    private final MemorySegment inCapture = in.capture;
+    private final MemorySegment outCapture = out.capture;
     /** The native {@code msghdr} and {@code iovec}s of gathering writes, made on the first one. */
     private Gather gather;
     private volatile boolean open = true;
@@ -271,8 +277,8 @@ public final class SocketFd implements Endpoint, SegmentIo {
         // FdCalls straight from here, as in read(ByteBuffer, MemorySegment): a caller's loop that inlines
         // its reader, this socket and the down-call whole lets the JIT remove the linker's per-call segment.
         long at = in.address(dst) + position;
-        long n = readResult(blocking ? FdCalls.recv(in.capture, fd, at, remaining, 0)
-                : FdCalls.recvNonBlocking(in.capture, fd, at, remaining, 0));
+        long n = readResult(blocking ? FdCalls.recv(inCapture, fd, at, remaining, 0)
+                : FdCalls.recvNonBlocking(inCapture, fd, at, remaining, 0));
         Reference.reachabilityFence(dst);
         if (n > 0) {
             dst.position(position + (int) n);
@@ -292,8 +298,8 @@ public final class SocketFd implements Endpoint, SegmentIo {
         int position = src.position();
         long at = out.address(src) + position;
         int length = src.limit() - position;
-        long n = sendResult(blocking ? FdCalls.send(out.capture, fd, at, length, Flags.MSG_NOSIGNAL)
-                : FdCalls.sendNonBlocking(out.capture, fd, at, length, Flags.MSG_NOSIGNAL)); // as in read(ByteBuffer)
+        long n = sendResult(blocking ? FdCalls.send(outCapture, fd, at, length, Flags.MSG_NOSIGNAL)
+                : FdCalls.sendNonBlocking(outCapture, fd, at, length, Flags.MSG_NOSIGNAL)); // as in read(ByteBuffer)
         Reference.reachabilityFence(src);
         if (n > 0) {
             src.position(position + (int) n);
@@ -321,8 +327,8 @@ public final class SocketFd implements Endpoint, SegmentIo {
         // lets the JIT remove the segment the linker slices from the errno capture per call.
         long at = memory.address() + position;
         int length = dst.limit() - position;
-        long n = readResult(blocking ? FdCalls.recv(in.capture, fd, at, length, 0)
-                : FdCalls.recvNonBlocking(in.capture, fd, at, length, 0));
+        long n = readResult(blocking ? FdCalls.recv(inCapture, fd, at, length, 0)
+                : FdCalls.recvNonBlocking(inCapture, fd, at, length, 0));
         Reference.reachabilityFence(memory);
         if (n > 0) {
             dst.position(position + (int) n);
@@ -348,8 +354,8 @@ public final class SocketFd implements Endpoint, SegmentIo {
         int position = src.position();
         long at = memory.address() + position;
         int length = src.limit() - position;
-        long n = sendResult(blocking ? FdCalls.send(out.capture, fd, at, length, Flags.MSG_NOSIGNAL)
-                : FdCalls.sendNonBlocking(out.capture, fd, at, length, Flags.MSG_NOSIGNAL));
+        long n = sendResult(blocking ? FdCalls.send(outCapture, fd, at, length, Flags.MSG_NOSIGNAL)
+                : FdCalls.sendNonBlocking(outCapture, fd, at, length, Flags.MSG_NOSIGNAL));
         Reference.reachabilityFence(memory);
         if (n > 0) {
             src.position(position + (int) n);
@@ -410,8 +416,8 @@ public final class SocketFd implements Endpoint, SegmentIo {
             return 0;
         }
         gather.message.set(ValueLayout.JAVA_LONG, MSG_IOVLEN, count);
-        long n = blocking ? FdCalls.sendmsg(out.capture, fd, gather.message, Flags.MSG_NOSIGNAL)
-                : FdCalls.sendmsgNonBlocking(out.capture, fd, gather.message, Flags.MSG_NOSIGNAL);
+        long n = blocking ? FdCalls.sendmsg(outCapture, fd, gather.message, Flags.MSG_NOSIGNAL)
+                : FdCalls.sendmsgNonBlocking(outCapture, fd, gather.message, Flags.MSG_NOSIGNAL);
         Reference.reachabilityFence(srcs);
         if (n < 0) {
             if (n == -Errno.EAGAIN) {
@@ -508,8 +514,8 @@ public final class SocketFd implements Endpoint, SegmentIo {
     }
 
     private long sendAt(long address, long length) throws IOException {
-        return sendResult(blocking ? FdCalls.send(out.capture, fd, address, length, Flags.MSG_NOSIGNAL)
-                : FdCalls.sendNonBlocking(out.capture, fd, address, length, Flags.MSG_NOSIGNAL));
+        return sendResult(blocking ? FdCalls.send(outCapture, fd, address, length, Flags.MSG_NOSIGNAL)
+                : FdCalls.sendNonBlocking(outCapture, fd, address, length, Flags.MSG_NOSIGNAL));
     }
 
     /** {@return a {@code send(2)} result as a channel says it}: 0 for {@code EAGAIN} */
