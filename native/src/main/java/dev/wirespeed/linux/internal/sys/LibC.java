@@ -11,8 +11,9 @@ import java.lang.invoke.MethodHandle;
 import java.lang.invoke.VarHandle;
 
 /**
- * Down-calls into the C library, each returning {@code errno} through a capture segment. This is the
- * only class that links native code, so it is the only one excused from the restricted-method lint.
+ * Down-calls into the C library, each returning {@code errno} through a capture segment, and into the
+ * system call stub ({@link #STUB_6}), which returns it in its result. This is the only class that links
+ * native code, so it is the only one excused from the restricted-method lint.
  * Pointers that the hot paths pass travel as addresses in {@code long}s: public here, in a package the
  * module does not export, and never through a public method of an exported one.
  *
@@ -200,11 +201,12 @@ public final class LibC {
 
     /**
      * The machine code of {@code long stub(long number, long a1, long a2, long a3, long a4, long a5, long a6)}
-     * for x86-64: the arguments moved from the C calling convention's registers (and the stack, for
+     * for x86-64, 30 bytes: the arguments moved from the C calling convention's registers (and the stack, for
      * {@code a6}) to the kernel's, then {@code syscall} and {@code ret}. What the kernel returns is left in
      * {@code rax} as it is, minus the error number on failure, so that nothing reads or writes {@code errno}.
      */
     private static final byte[] X86_64_STUB = {
+        (byte) 0xf3, 0x0f, 0x1e, (byte) 0xfa, // endbr64           an indirect call's target, where the CPU checks (else a no-op)
         0x48, (byte) 0x89, (byte) 0xf8,       // mov rax, rdi      the call's number
         0x48, (byte) 0x89, (byte) 0xf7,       // mov rdi, rsi      a1
         0x48, (byte) 0x89, (byte) 0xd6,       // mov rsi, rdx      a2
