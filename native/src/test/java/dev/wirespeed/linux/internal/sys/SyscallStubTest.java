@@ -41,9 +41,24 @@ class SyscallStubTest {
         NativeFeatures.assumeNative();
     }
 
+    /**
+     * Skips a test of the stub's calls where this JVM has none, saying why; {@link
+     * #theStubIsThereOnX8664UnlessThePropertyTurnsItOff} fails where it should be there, so the skip hides
+     * nothing.
+     */
+    private static void assumeStub() {
+        assumeTrue(LibC.STUB_CALLS, () -> "no system call stub in this JVM: " + (stubTurnedOff()
+                ? "-Dwirespeed.syscallStub=false (the build's second run of these tests)"
+                : "os.arch=" + SyscallNumbers.ARCH + " has none"));
+    }
+
+    private static boolean stubTurnedOff() {
+        return "false".equals(System.getProperty("wirespeed.syscallStub"));
+    }
+
     @Test
     void theStubIsThereOnX8664UnlessThePropertyTurnsItOff() {
-        boolean off = "false".equals(System.getProperty("wirespeed.syscallStub"));
+        boolean off = stubTurnedOff();
         if (off) {
             assertFalse(LibC.STUB_CALLS, "wirespeed.syscallStub=false");
         } else if (SyscallNumbers.X86_64) {
@@ -57,7 +72,7 @@ class SyscallStubTest {
 
     @Test
     void aFailureComesBackAsMinusItsErrnoAndASuccessAsItsCount() throws Throwable {
-        assumeTrue(LibC.STUB_CALLS, "no stub in this JVM");
+        assumeStub();
         NativePipe.Ends pipe = NativePipe.open();
         try (NativePipe source = pipe.source(); NativePipe sink = pipe.sink(); Arena arena = Arena.ofConfined()) {
             MemorySegment out = arena.allocate(300);
@@ -82,7 +97,7 @@ class SyscallStubTest {
     /** {@code pread64(fd, buffer, count, offset)} reads from its fourth argument's offset. */
     @Test
     void theFourthArgumentArrivesInItsPlace(@TempDir Path dir) throws Throwable {
-        assumeTrue(LibC.STUB_CALLS, "no stub in this JVM");
+        assumeStub();
         final long pread64 = 17; // x86-64's number: the stub is x86-64's only
         byte[] bytes = new byte[4096];
         new SplittableRandom(17).nextBytes(bytes);
@@ -115,7 +130,7 @@ class SyscallStubTest {
      */
     @Test
     void theFirstThirdFifthAndSixthArgumentsArriveInTheirPlaces() throws Throwable {
-        assumeTrue(LibC.STUB_CALLS, "no stub in this JVM");
+        assumeStub();
         final int epollCtlAdd = 1;
         final int epollOut = 0x004;
         NativePipe.Ends pipe = NativePipe.open();
