@@ -3,6 +3,8 @@ package dev.wirespeed.linux.uring;
 import dev.wirespeed.linux.internal.sys.Errno;
 import dev.wirespeed.linux.internal.sys.LibC;
 import dev.wirespeed.linux.internal.sys.Sys;
+import dev.wirespeed.linux.internal.sys.SyscallNumbers;
+import dev.wirespeed.linux.internal.sys.Syscalls;
 import dev.wirespeed.linux.internal.uring.Ring;
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -150,7 +152,7 @@ public record IoUringSupport(boolean available, String unavailableReason, int fe
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment capture = LibC.captureSegment(arena);
             MemorySegment params = arena.allocate(Ring.PARAMS_SIZE, 8);
-            int fd = (int) Ring.syscall(capture, Ring.SYS_IO_URING_SETUP, 2, params.address(), 0, 0, 0, 0);
+            int fd = (int) Syscalls.call(capture, SyscallNumbers.IO_URING_SETUP, 2, params.address(), 0, 0, 0, 0);
             if (fd < 0) {
                 return new IoUringSupport(false, unavailableReason(-fd, disabled), 0, Set.of(), Set.of());
             }
@@ -158,7 +160,7 @@ public record IoUringSupport(boolean available, String unavailableReason, int fe
             EnumSet<IoUring.Op> ops = EnumSet.noneOf(IoUring.Op.class);
             try {
                 MemorySegment probe = arena.allocate(PROBE_SIZE, 8);
-                long rc = Ring.syscall(capture, Ring.SYS_IO_URING_REGISTER, fd, REGISTER_PROBE, probe.address(),
+                long rc = Syscalls.call(capture, SyscallNumbers.IO_URING_REGISTER, fd, REGISTER_PROBE, probe.address(),
                         PROBE_OPS, 0, 0);
                 if (rc >= 0) {
                     int length = Byte.toUnsignedInt(probe.get(ValueLayout.JAVA_BYTE, 1));
@@ -185,7 +187,7 @@ public record IoUringSupport(boolean available, String unavailableReason, int fe
                 params.fill((byte) 0);
                 params.set(ValueLayout.JAVA_INT, 8, bits);
                 params.set(ValueLayout.JAVA_INT, 16, 1); // an SQPOLL thread's idle time, in ms
-                int tried = (int) Ring.syscall(capture, Ring.SYS_IO_URING_SETUP, 2, params.address(), 0, 0, 0, 0);
+                int tried = (int) Syscalls.call(capture, SyscallNumbers.IO_URING_SETUP, 2, params.address(), 0, 0, 0, 0);
                 if (tried >= 0) {
                     accepted.add(flag);
                     Sys.closeQuietly(tried);

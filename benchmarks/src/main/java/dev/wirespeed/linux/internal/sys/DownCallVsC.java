@@ -49,9 +49,9 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@code library}: the call as the library makes it on a non-blocking descriptor:
  *       {@code FdCalls.recvNonBlocking} and {@code sendNonBlocking} (which pass {@code MSG_DONTWAIT}),
  *       {@code readNonBlocking} and {@code writeNonBlocking} for a pipe it made ({@code NativePipe.open()}),
- *       {@code epollWaitNow} (a zero timeout), {@code Ring.syscallCritical}: each a critical call through
- *       {@code LibC.STUB_6_CRITICAL} (the system call stub, which returns minus the errno and so captures
- *       none) where the JVM has it, else through {@code syscall(2)} with {@code errno} captured into a kept
+ *       {@code epollWaitNow} (a zero timeout), {@code Syscalls.callNow} of {@code io_uring_enter}: each a
+ *       critical call through {@code LibC.STUB_6_CRITICAL} (the system call stub, which returns minus the
+ *       errno and so captures none) where the JVM has it, else through {@code syscall(2)} with {@code errno} captured into a kept
  *       segment, as the library makes every call that cannot wait. Run with
  *       {@code -jvmArgsAppend -Dwirespeed.syscallStub=false} for the second.
  *   <li>{@code waiting}: the same calls through the library's handles that may wait, as it makes them on
@@ -188,7 +188,7 @@ public class DownCallVsC {
             case READ -> SyscallNumbers.READ;
             case WRITE -> SyscallNumbers.WRITE;
             case EPOLL_WAIT -> SyscallNumbers.EPOLL_PWAIT;
-            case IO_URING_ENTER -> Ring.SYS_IO_URING_ENTER;
+            case IO_URING_ENTER -> SyscallNumbers.IO_URING_ENTER;
         };
     }
 
@@ -228,7 +228,7 @@ public class DownCallVsC {
             }
             case IO_URING_ENTER -> {
                 for (int k = 0; k < CALLS; k++) {
-                    sum += Ring.syscallCritical(c, Ring.SYS_IO_URING_ENTER, f, 0, 0, n, 0, 0);
+                    sum += Syscalls.callNow(c, SyscallNumbers.IO_URING_ENTER, f, 0, 0, n, 0, 0);
                 }
             }
             default -> throw new AssertionError(shape);
@@ -272,7 +272,7 @@ public class DownCallVsC {
             }
             case IO_URING_ENTER -> {
                 for (int k = 0; k < CALLS; k++) {
-                    sum += Ring.syscall(c, Ring.SYS_IO_URING_ENTER, f, 0, 0, n, 0, 0);
+                    sum += Syscalls.call(c, SyscallNumbers.IO_URING_ENTER, f, 0, 0, n, 0, 0);
                 }
             }
             default -> throw new AssertionError(shape);

@@ -5,6 +5,7 @@ import dev.wirespeed.linux.internal.sys.Errno;
 import dev.wirespeed.linux.internal.sys.Flags;
 import dev.wirespeed.linux.internal.sys.LibC;
 import dev.wirespeed.linux.internal.sys.Sys;
+import dev.wirespeed.linux.internal.sys.SyscallNumbers;
 import dev.wirespeed.io.spi.FileReadProvider;
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -76,8 +77,6 @@ public final class LinuxFileReads implements FileReadProvider {
     private static final long STATX_SIZE_OFFSET = 0x28;
     private static final int S_IFMT = 0xF000;
     private static final int S_IFREG = 0x8000;
-    /** {@code cachestat}: 451 in the x86-64 table and in the generic one (arm64). */
-    private static final long SYS_CACHESTAT = 451;
     private static final int PATH_MAX = 4096;
 
     /** Creates the provider; {@link java.util.ServiceLoader} does. */
@@ -144,7 +143,7 @@ public final class LinuxFileReads implements FileReadProvider {
     private static boolean inMemory(Scratch scratch, int fd, long size) throws Throwable {
         scratch.range.set(ValueLayout.JAVA_LONG, 0, 0L);
         scratch.range.set(ValueLayout.JAVA_LONG, 8, size);
-        long rc = (long) LibC.SYSCALL_4.invokeExact(scratch.capture, SYS_CACHESTAT, fd, scratch.range, scratch.cachestat, 0);
+        long rc = (long) LibC.SYSCALL_4.invokeExact(scratch.capture, SyscallNumbers.CACHESTAT, fd, scratch.range, scratch.cachestat, 0);
         long pages = (size + Support.PAGE_SIZE - 1) / Support.PAGE_SIZE;
         return rc == 0 && scratch.cachestat.get(ValueLayout.JAVA_LONG, 0) >= pages;
     }
@@ -363,11 +362,10 @@ public final class LinuxFileReads implements FileReadProvider {
         static {
             String why;
             long page = 0;
-            String arch = System.getProperty("os.arch", "");
             if (!LibC.LINUX) {
                 why = "not Linux: os.name=" + System.getProperty("os.name");
-            } else if (!arch.equals("amd64") && !arch.equals("aarch64")) {
-                why = "no cachestat number known for os.arch=" + arch;
+            } else if (SyscallNumbers.CACHESTAT < 0) {
+                why = "no cachestat number known for os.arch=" + System.getProperty("os.arch");
             } else if (!LinuxFileReads.class.getModule().isNativeAccessEnabled()) {
                 why = "no native access: start the JVM with --enable-native-access="
                         + (LinuxFileReads.class.getModule().isNamed() ? "dev.wirespeed.linux" : "ALL-UNNAMED");
@@ -388,7 +386,7 @@ public final class LinuxFileReads implements FileReadProvider {
                 MemorySegment capture = LibC.captureSegment(arena);
                 MemorySegment range = arena.allocate(16, 8);
                 MemorySegment stat = arena.allocate(40, 8);
-                long rc = (long) LibC.SYSCALL_4.invokeExact(capture, SYS_CACHESTAT, -1, range, stat, 0);
+                long rc = (long) LibC.SYSCALL_4.invokeExact(capture, SyscallNumbers.CACHESTAT, -1, range, stat, 0);
                 int errno = rc < 0 ? LibC.errno(capture) : 0;
                 if (errno == Errno.EBADF) {
                     return null;

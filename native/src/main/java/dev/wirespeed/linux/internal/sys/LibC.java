@@ -26,8 +26,8 @@ import java.lang.invoke.VarHandle;
  * the call and before any code of the JVM's runs.
  *
  * <p>The data calls of the hot paths ({@code read}, {@code write}, {@code recvfrom}, {@code sendto},
- * {@code sendmsg}, {@code epoll_pwait}) go through {@code syscall(2)}, numbered by {@link SyscallNumbers},
- * not through the C library's wrappers: those are cancellation points, and in a multi-threaded process,
+ * {@code sendmsg}, {@code epoll_pwait}) and io_uring's go through {@link Syscalls}, numbered by
+ * {@link SyscallNumbers}, not through the C library's wrappers: those are cancellation points, and in a multi-threaded process,
  * as every JVM is, each wrapper switches the thread to asynchronous cancellation and back around the
  * call, two atomic updates per call that a single-threaded C program skips. The JVM never cancels a
  * thread, so nothing is lost.
@@ -122,9 +122,8 @@ public final class LibC {
     /**
      * {@code long syscall(long number, ...)} with six more arguments, each passed as a {@code long}
      * (the C library reads every variadic argument of {@code syscall} as one; a call that takes fewer
-     * ignores the rest), errno captured: for io_uring, which the C library does not wrap, and for
-     * {@code recvfrom}, {@code sendto} and {@code epoll_pwait} (see the class comment). Pointers travel
-     * as addresses in {@code long}s, as in {@link #READ_AT}.
+     * ignores the rest), errno captured: {@link Syscalls}' way where there is no {@link #STUB_6}.
+     * Pointers travel as addresses in {@code long}s, as in {@link #READ_AT}.
      */
     public static final MethodHandle SYSCALL_6 = LINUX ? LINKER.downcallHandle(find("syscall"),
             FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG,
@@ -132,33 +131,17 @@ public final class LibC {
                     ValueLayout.JAVA_LONG),
             Linker.Option.firstVariadicArg(1), CAPTURE_ERRNO) : null;
     /**
-     * {@link #SYSCALL_6} as a critical call: only for a call that returns at once. {@code recvfrom} and
-     * {@code sendto} with {@code MSG_DONTWAIT}; {@code epoll_pwait} with a zero timeout; {@code io_uring_enter}
-     * with nothing to submit, {@code min_complete} 0 and no flag that waits ({@code GETEVENTS} then only runs
-     * completion work), not with operations to submit: the kernel issues them inline, and a file's read
-     * may wait there for its disk.
+     * {@link #SYSCALL_6} as a critical call: only for a call that returns at once. {@code recvfrom},
+     * {@code sendto} and {@code sendmsg} with {@code MSG_DONTWAIT}; {@code read} and {@code write} of a
+     * descriptor whose {@code O_NONBLOCK} no one else can clear; {@code epoll_pwait} with a zero timeout;
+     * {@code io_uring_enter} with nothing to submit, {@code min_complete} 0 and no flag that waits
+     * ({@code GETEVENTS} then only runs completion work), not with operations to submit: the kernel issues
+     * them inline, and a file's read may wait there for its disk.
      */
     public static final MethodHandle SYSCALL_6_CRITICAL = LINUX ? LINKER.downcallHandle(find("syscall"),
             FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG,
                     ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG,
                     ValueLayout.JAVA_LONG),
-            Linker.Option.firstVariadicArg(1), Linker.Option.critical(false), CAPTURE_ERRNO) : null;
-    /**
-     * {@code long syscall(long number, ...)} with three more arguments, each passed as a {@code long},
-     * errno captured: {@code read}, {@code write} and {@code sendmsg} through their {@link SyscallNumbers}.
-     */
-    public static final MethodHandle SYSCALL_3 = LINUX ? LINKER.downcallHandle(find("syscall"),
-            FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG,
-                    ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG),
-            Linker.Option.firstVariadicArg(1), CAPTURE_ERRNO) : null;
-    /**
-     * {@link #SYSCALL_3} as a critical call: only for a call that cannot wait, as the class comment says:
-     * {@code sendmsg} with {@code MSG_DONTWAIT}, {@code read} and {@code write} of a descriptor whose
-     * {@code O_NONBLOCK} no one else can clear.
-     */
-    public static final MethodHandle SYSCALL_3_CRITICAL = LINUX ? LINKER.downcallHandle(find("syscall"),
-            FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG,
-                    ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG),
             Linker.Option.firstVariadicArg(1), Linker.Option.critical(false), CAPTURE_ERRNO) : null;
     /** {@code void *mmap(void *, size_t, int prot, int flags, int fd, off_t)}, errno captured, addresses as {@code long}s. */
     public static final MethodHandle MMAP = errnoCall("mmap", FunctionDescriptor.of(ValueLayout.JAVA_LONG,
@@ -231,7 +214,7 @@ public final class LibC {
      */
     public static final MethodHandle STUB_6 = STUB.equals(MemorySegment.NULL) ? null
             : LINKER.downcallHandle(STUB, stubDescriptor());
-    /** {@link #STUB_6} as a critical call, for the calls {@link #SYSCALL_6_CRITICAL} and {@link #SYSCALL_3_CRITICAL} say. */
+    /** {@link #STUB_6} as a critical call, for the calls {@link #SYSCALL_6_CRITICAL} lists. */
     public static final MethodHandle STUB_6_CRITICAL = STUB.equals(MemorySegment.NULL) ? null
             : LINKER.downcallHandle(STUB, stubDescriptor(), Linker.Option.critical(false));
     /** Whether {@link #STUB_6} is there: a constant, so that the JIT keeps one path of a call and drops the other. */

@@ -1,8 +1,8 @@
 package dev.wirespeed.linux.internal.sys;
 
 /**
- * The numbers of the system calls the library makes through {@code syscall(2)} rather than the C
- * library's wrappers ({@link LibC}'s class comment says why): the x86-64 table, or the generic one
+ * The numbers of the system calls the library makes by number ({@link Syscalls}) rather than through
+ * the C library's wrappers ({@link LibC}'s class comment says why), or that the C library does not wrap: the x86-64 table, or the generic one
  * that arm64 and riscv64 share. On any other architecture each is -1 and {@link LibC#checkSupported()}
  * refuses the native path, naming the architecture.
  */
@@ -20,6 +20,11 @@ public final class SyscallNumbers {
     public static final long SENDMSG = number(46, 211);
     /** {@code epoll_pwait} with no signal mask is {@code epoll_wait}, which the generic table lacks. */
     public static final long EPOLL_PWAIT = number(281, 22);
+    /** The calls added since Linux 5.1 have one number on every architecture. */
+    public static final long IO_URING_SETUP = number(425, 425);
+    public static final long IO_URING_ENTER = number(426, 426);
+    public static final long IO_URING_REGISTER = number(427, 427);
+    public static final long CACHESTAT = number(451, 451);
 
     private SyscallNumbers() {
     }

@@ -4,6 +4,8 @@ import dev.wirespeed.linux.NativeIoException;
 import dev.wirespeed.linux.internal.sys.Errno;
 import dev.wirespeed.linux.internal.sys.LibC;
 import dev.wirespeed.linux.internal.sys.Sys;
+import dev.wirespeed.linux.internal.sys.SyscallNumbers;
+import dev.wirespeed.linux.internal.sys.Syscalls;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -71,11 +73,6 @@ public final class Ring implements AutoCloseable {
      * copied the bytes (all or some) after all, as it does for a peer on this machine.
      */
     public static final int NOTIF_USAGE_ZC_COPIED = 1 << 31;
-
-    // System call numbers: the same on every architecture, from the generic table.
-    public static final long SYS_IO_URING_SETUP = 425;
-    public static final long SYS_IO_URING_ENTER = 426;
-    public static final long SYS_IO_URING_REGISTER = 427;
 
     // Opcodes (IORING_OP_*), by which IoUring.Op names them.
     public static final int OP_NOP = 0;
@@ -254,7 +251,7 @@ public final class Ring implements AutoCloseable {
             params.set(ValueLayout.JAVA_INT, 12, Math.max(options.sqThreadCpu(), 0));
             params.set(ValueLayout.JAVA_INT, 16, options.sqThreadIdleMillis());
             MemorySegment capture = LibC.captureSegment(arena);
-            int fd = (int) syscall(capture, SYS_IO_URING_SETUP, options.entries(), params.address(), 0, 0, 0, 0);
+            int fd = (int) Syscalls.call(capture, SyscallNumbers.IO_URING_SETUP, options.entries(), params.address(), 0, 0, 0, 0);
             if (fd < 0) {
                 throw new NativeIoException("io_uring_setup", -fd, options.description() + " flags=0x"
                         + Integer.toHexString(flags));
@@ -572,8 +569,8 @@ public final class Ring implements AutoCloseable {
         // Operations handed over are issued inline, and a file's may wait for its disk: never critical.
         boolean noWait = toSubmit == 0 && waitFor == 0 && (extraFlags & ENTER_EXT_ARG) == 0;
         while (true) {
-            long n = noWait ? syscallCritical(capture, SYS_IO_URING_ENTER, fd, 0, 0, enterFlags, 0, 0)
-                    : syscall(capture, SYS_IO_URING_ENTER, fd, toSubmit, waitFor, enterFlags, arg, argSize);
+            long n = noWait ? Syscalls.callNow(capture, SyscallNumbers.IO_URING_ENTER, fd, 0, 0, enterFlags, 0, 0)
+                    : Syscalls.call(capture, SyscallNumbers.IO_URING_ENTER, fd, toSubmit, waitFor, enterFlags, arg, argSize);
             if (n >= 0) {
                 return sqPoll ? pending : (int) n;
             }
@@ -630,7 +627,7 @@ public final class Ring implements AutoCloseable {
             }
             long n;
             do {
-                n = syscallCritical(capture, SYS_IO_URING_ENTER, fd, 0, 0, ENTER_GETEVENTS, 0, 0); // waits for none
+                n = Syscalls.callNow(capture, SyscallNumbers.IO_URING_ENTER, fd, 0, 0, ENTER_GETEVENTS, 0, 0); // waits for none
             } while (n == -Errno.EINTR);
             if (n < 0) {
                 throw new NativeIoException("io_uring_enter", (int) -n, "fd=" + fd
@@ -645,7 +642,7 @@ public final class Ring implements AutoCloseable {
     /** {@return {@code io_uring_register}'s result, or minus its errno} */
     public long register(int opcode, long argument, int count) {
         checkOpen();
-        return syscall(capture, SYS_IO_URING_REGISTER, fd, opcode, argument, count, 0, 0);
+        return Syscalls.call(capture, SyscallNumbers.IO_URING_REGISTER, fd, opcode, argument, count, 0, 0);
     }
 
     /**
@@ -724,43 +721,6 @@ public final class Ring implements AutoCloseable {
             throw e;
         } catch (Throwable t) {
             throw new IllegalStateException("munmap down-call failed", t);
-        }
-    }
-
-    /**
-     * {@link #syscall} as a critical call (no thread-state change around it): only for {@code io_uring_enter}
-     * with nothing to submit and {@code min_complete} 0, which returns at once ({@link LibC#SYSCALL_6_CRITICAL}).
-     */
-    public static long syscallCritical(MemorySegment capture, long number, long a, long b, long c, long d, long e,
-            long f) {
-        try {
-            if (LibC.STUB_CALLS) {
-                return (long) LibC.STUB_6_CRITICAL.invokeExact(number, a, b, c, d, e, f);
-            }
-            long n = (long) LibC.SYSCALL_6_CRITICAL.invokeExact(capture, number, a, b, c, d, e, f);
-            return n >= 0 ? n : -LibC.errno(capture);
-        } catch (RuntimeException | Error x) {
-            throw x;
-        } catch (Throwable t) {
-            throw new IllegalStateException("syscall down-call failed", t);
-        }
-    }
-
-    /**
-     * {@return the system call's result, or minus its errno} Made through {@link LibC#STUB_6} where it is
-     * there, else through {@code syscall(2)} with the errno captured in {@code capture}.
-     */
-    public static long syscall(MemorySegment capture, long number, long a, long b, long c, long d, long e, long f) {
-        try {
-            if (LibC.STUB_CALLS) {
-                return (long) LibC.STUB_6.invokeExact(number, a, b, c, d, e, f);
-            }
-            long n = (long) LibC.SYSCALL_6.invokeExact(capture, number, a, b, c, d, e, f);
-            return n >= 0 ? n : -LibC.errno(capture);
-        } catch (RuntimeException | Error x) {
-            throw x;
-        } catch (Throwable t) {
-            throw new IllegalStateException("syscall down-call failed", t);
         }
     }
 }

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.condition.OS;
 
 /**
  * The critical down-calls ({@code LibC}'s {@code ..._CRITICAL} handles, through {@link FdCalls}, the epoll
- * poller's zero-timeout wait and the ring's {@code syscallCritical}) report each failure's own
+ * poller's zero-timeout wait and {@link Syscalls#callNow}, the ring's) report each failure's own
  * {@code errno}: the one the call set, never one left by an earlier call on the same capture segment.
  * The build runs it twice: with {@link LibC#STUB_6} where the machine has it, and without it
  * ({@code -Dwirespeed.syscallStub=false}), through {@code syscall(2)} and the capture.
@@ -131,11 +131,11 @@ class CriticalCallsTest {
         pipe.source().close();
         try (NativePipe sink = pipe.sink();
                 Ring ring = Ring.open(Ring.Params.of(2, 0, 0, -1, 1000, "CriticalCallsTest"))) {
-            assertEquals(0, Ring.syscallCritical(capture, Ring.SYS_IO_URING_ENTER, ring.fd(), 0, 0, 0, 0, 0));
-            assertEquals(-EBADF, Ring.syscallCritical(capture, Ring.SYS_IO_URING_ENTER, -1, 0, 0, 0, 0, 0));
-            assertEquals(-EOPNOTSUPP, Ring.syscallCritical(capture, Ring.SYS_IO_URING_ENTER, sink.fd(), 0, 0, 0, 0, 0),
+            assertEquals(0, Syscalls.callNow(capture, SyscallNumbers.IO_URING_ENTER, ring.fd(), 0, 0, 0, 0, 0));
+            assertEquals(-EBADF, Syscalls.callNow(capture, SyscallNumbers.IO_URING_ENTER, -1, 0, 0, 0, 0, 0));
+            assertEquals(-EOPNOTSUPP, Syscalls.callNow(capture, SyscallNumbers.IO_URING_ENTER, sink.fd(), 0, 0, 0, 0, 0),
                     "a pipe is no ring");
-            assertEquals(0, Ring.syscallCritical(capture, Ring.SYS_IO_URING_ENTER, ring.fd(), 0, 0, 0, 0, 0),
+            assertEquals(0, Syscalls.callNow(capture, SyscallNumbers.IO_URING_ENTER, ring.fd(), 0, 0, 0, 0, 0),
                     "after failures, a good call again");
         }
     }
