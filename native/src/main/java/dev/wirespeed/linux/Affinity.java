@@ -44,7 +44,7 @@ public final class Affinity {
                 mask.setAtIndex(ValueLayout.JAVA_LONG, i, words[i]);
             }
             MemorySegment capture = LibC.captureSegment(arena);
-            int rc = (int) LibC.SCHED_SETAFFINITY.invokeExact(capture, 0, (long) MASK_BYTES, mask);
+            int rc = (int) LibC.Cpus.SCHED_SETAFFINITY.invokeExact(capture, 0, (long) MASK_BYTES, mask);
             if (rc != 0) {
                 throw new NativeIoException("sched_setaffinity", LibC.errno(capture), "cpus=" + cpus);
             }
@@ -67,7 +67,7 @@ public final class Affinity {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment mask = arena.allocate(MASK_BYTES, Long.BYTES);
             MemorySegment capture = LibC.captureSegment(arena);
-            int rc = (int) LibC.SCHED_GETAFFINITY.invokeExact(capture, 0, (long) MASK_BYTES, mask);
+            int rc = (int) LibC.Cpus.SCHED_GETAFFINITY.invokeExact(capture, 0, (long) MASK_BYTES, mask);
             if (rc < 0) {
                 throw new NativeIoException("sched_getaffinity", LibC.errno(capture), "");
             }
@@ -90,7 +90,7 @@ public final class Affinity {
         LibC.checkSupported();
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment capture = LibC.captureSegment(arena);
-            int cpu = (int) LibC.SCHED_GETCPU.invokeExact(capture);
+            int cpu = (int) LibC.Cpus.SCHED_GETCPU.invokeExact(capture);
             if (cpu < 0) {
                 throw new NativeIoException("sched_getcpu", LibC.errno(capture), "");
             }

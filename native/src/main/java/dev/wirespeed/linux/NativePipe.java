@@ -149,7 +149,7 @@ public final class NativePipe implements ByteChannel {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment pair = arena.allocate(ValueLayout.JAVA_INT, 2);
             MemorySegment capture = LibC.captureSegment(arena);
-            int rc = (int) LibC.PIPE2.invokeExact(capture, pair, Flags.O_CLOEXEC);
+            int rc = (int) LibC.Pipes.PIPE2.invokeExact(capture, pair, Flags.O_CLOEXEC);
             if (rc < 0) {
                 throw new NativeIoException("pipe2", LibC.errno(capture), "flags=O_CLOEXEC");
             }

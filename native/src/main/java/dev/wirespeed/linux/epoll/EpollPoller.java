@@ -60,11 +60,11 @@ final class EpollPoller implements Poller {
     EpollPoller() throws IOException {
         one.set(ValueLayout.JAVA_LONG, 0, 1);
         try {
-            epfd = (int) LibC.EPOLL_CREATE1.invokeExact(capture, EPOLL_CLOEXEC);
+            epfd = (int) LibC.Polling.EPOLL_CREATE1.invokeExact(capture, EPOLL_CLOEXEC);
             if (epfd < 0) {
                 throw new NativeIoException("epoll_create1", LibC.errno(capture), "flags=EPOLL_CLOEXEC");
             }
-            eventfd = (int) LibC.EVENTFD.invokeExact(capture, 0, Flags.EFD_NONBLOCK | Flags.EFD_CLOEXEC);
+            eventfd = (int) LibC.Polling.EVENTFD.invokeExact(capture, 0, Flags.EFD_NONBLOCK | Flags.EFD_CLOEXEC);
             if (eventfd < 0) {
                 int errno = LibC.errno(capture);
                 Sys.closeQuietly(epfd);
@@ -134,7 +134,7 @@ final class EpollPoller implements Poller {
         control.set(ValueLayout.JAVA_LONG_UNALIGNED, DATA_OFFSET, data);
         int rc;
         try {
-            rc = (int) LibC.EPOLL_CTL.invokeExact(capture, epfd, op, fd, control);
+            rc = (int) LibC.Polling.EPOLL_CTL.invokeExact(capture, epfd, op, fd, control);
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {

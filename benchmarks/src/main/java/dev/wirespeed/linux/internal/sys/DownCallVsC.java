@@ -141,7 +141,7 @@ public class DownCallVsC {
                 length = shape == Shape.READ ? buffer.byteSize() : 0;
             }
             case EPOLL_WAIT -> {
-                fd = (int) LibC.EPOLL_CREATE1.invokeExact(capture, 0);
+                fd = (int) LibC.Polling.EPOLL_CREATE1.invokeExact(capture, 0);
                 if (fd < 0) {
                     throw new IllegalStateException("epoll_create1 errno=" + LibC.errno(capture));
                 }

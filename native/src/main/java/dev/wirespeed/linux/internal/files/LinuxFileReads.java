@@ -109,12 +109,12 @@ public final class LinuxFileReads implements FileReadProvider {
             if (!scratch.putPath(file.toString())) {
                 return null;
             }
-            int fd = (int) LibC.OPEN.invokeExact(scratch.capture, scratch.path, Flags.O_RDONLY | Flags.O_CLOEXEC);
+            int fd = (int) LibC.Files.OPEN.invokeExact(scratch.capture, scratch.path, Flags.O_RDONLY | Flags.O_CLOEXEC);
             if (fd < 0) {
                 return null;
             }
             try {
-                int rc = (int) LibC.STATX.invokeExact(scratch.capture, fd, scratch.empty, AT_EMPTY_PATH,
+                int rc = (int) LibC.Files.STATX.invokeExact(scratch.capture, fd, scratch.empty, AT_EMPTY_PATH,
                         STATX_TYPE | STATX_SIZE, scratch.statx);
                 if (rc < 0) {
                     throw new NativeIoException("statx", LibC.errno(scratch.capture), "file=" + file + " fd=" + fd);
@@ -143,7 +143,8 @@ public final class LinuxFileReads implements FileReadProvider {
     private static boolean inMemory(Scratch scratch, int fd, long size) throws Throwable {
         scratch.range.set(ValueLayout.JAVA_LONG, 0, 0L);
         scratch.range.set(ValueLayout.JAVA_LONG, 8, size);
-        long rc = (long) LibC.SYSCALL_4.invokeExact(scratch.capture, SyscallNumbers.CACHESTAT, fd, scratch.range, scratch.cachestat, 0);
+        long rc = (long) LibC.Files.SYSCALL_4.invokeExact(scratch.capture, SyscallNumbers.CACHESTAT, fd, scratch.range,
+                scratch.cachestat, 0);
         long pages = (size + Support.PAGE_SIZE - 1) / Support.PAGE_SIZE;
         return rc == 0 && scratch.cachestat.get(ValueLayout.JAVA_LONG, 0) >= pages;
     }
@@ -233,9 +234,10 @@ public final class LinuxFileReads implements FileReadProvider {
                         // Segments made here, not kept: compiled, they never exist (no allocation per window).
                         MemorySegment target = offset == 0 ? MemorySegment.ofArray(into)
                                 : MemorySegment.ofArray(into).asSlice(offset, want);
-                        n = (long) LibC.READ_CRITICAL.invokeExact(scratch.capture, fd, target, (long) want);
+                        n = (long) LibC.Files.READ_CRITICAL.invokeExact(scratch.capture, fd, target, (long) want);
                     } else {
-                        n = (long) LibC.READ_AT.invokeExact(scratch.capture, fd, scratch.buffer().address(), (long) want);
+                        n = (long) LibC.Files.READ_AT.invokeExact(scratch.capture, fd, scratch.buffer().address(),
+                                (long) want);
                     }
                 } while (n < 0 && LibC.errno(scratch.capture) == Errno.EINTR);
             } catch (RuntimeException | Error e) {
@@ -386,7 +388,8 @@ public final class LinuxFileReads implements FileReadProvider {
                 MemorySegment capture = LibC.captureSegment(arena);
                 MemorySegment range = arena.allocate(16, 8);
                 MemorySegment stat = arena.allocate(40, 8);
-                long rc = (long) LibC.SYSCALL_4.invokeExact(capture, SyscallNumbers.CACHESTAT, -1, range, stat, 0);
+                long rc = (long) LibC.Files.SYSCALL_4.invokeExact(capture, SyscallNumbers.CACHESTAT, -1, range, stat,
+                        0);
                 int errno = rc < 0 ? LibC.errno(capture) : 0;
                 if (errno == Errno.EBADF) {
                     return null;
@@ -401,7 +404,7 @@ public final class LinuxFileReads implements FileReadProvider {
 
         private static long pageSize() {
             try {
-                return (int) LibC.GETPAGESIZE.invokeExact();
+                return (int) LibC.Files.GETPAGESIZE.invokeExact();
             } catch (Throwable t) {
                 return 4096;
             }

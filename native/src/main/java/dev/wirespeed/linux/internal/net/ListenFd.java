@@ -46,10 +46,10 @@ public final class ListenFd implements Closeable {
             MemorySegment sockaddr = SocketAddresses.encode(address, arena);
             MemorySegment capture = LibC.captureSegment(arena);
             String detail = "fd=" + fd + " address=" + SocketAddresses.describe(address);
-            if ((int) LibC.BIND.invokeExact(capture, fd, sockaddr, (int) sockaddr.byteSize()) < 0) {
+            if ((int) LibC.Listening.BIND.invokeExact(capture, fd, sockaddr, (int) sockaddr.byteSize()) < 0) {
                 throw new NativeIoException("bind", LibC.errno(capture), detail);
             }
-            if ((int) LibC.LISTEN.invokeExact(capture, fd, backlog) < 0) {
+            if ((int) LibC.Listening.LISTEN.invokeExact(capture, fd, backlog) < 0) {
                 throw new NativeIoException("listen", LibC.errno(capture), detail + " backlog=" + backlog);
             }
             SocketAddress local = inet ? localAddress(fd, arena) : address;
@@ -127,7 +127,8 @@ public final class ListenFd implements Closeable {
             MemorySegment length = arena.allocateFrom(ValueLayout.JAVA_INT, SocketAddresses.STORAGE_SIZE);
             MemorySegment capture = LibC.captureSegment(arena);
             while (true) {
-                int connection = (int) LibC.ACCEPT4.invokeExact(capture, fd, storage, length, Flags.SOCK_CLOEXEC);
+                int connection = (int) LibC.Listening.ACCEPT4.invokeExact(capture, fd, storage, length,
+                        Flags.SOCK_CLOEXEC);
                 if (connection >= 0) {
                     SocketAddress remote = inet
                             ? SocketAddresses.decode(storage, length.get(ValueLayout.JAVA_INT, 0)) : null;
@@ -176,7 +177,7 @@ public final class ListenFd implements Closeable {
         MemorySegment storage = arena.allocate(SocketAddresses.STORAGE_SIZE);
         MemorySegment length = arena.allocateFrom(ValueLayout.JAVA_INT, SocketAddresses.STORAGE_SIZE);
         MemorySegment capture = LibC.captureSegment(arena);
-        if ((int) LibC.GETSOCKNAME.invokeExact(capture, fd, storage, length) < 0) {
+        if ((int) LibC.Listening.GETSOCKNAME.invokeExact(capture, fd, storage, length) < 0) {
             throw new NativeIoException("getsockname", LibC.errno(capture), "fd=" + fd);
         }
         return SocketAddresses.decode(storage, length.get(ValueLayout.JAVA_INT, 0));

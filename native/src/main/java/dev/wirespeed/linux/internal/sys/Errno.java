@@ -47,11 +47,11 @@ public final class Errno {
      * @param errno the value
      */
     public static String strerror(int errno) {
-        if (LibC.STRERROR == null) {
+        if (LibC.Messages.STRERROR == null) {
             return "errno " + errno;
         }
         try {
-            MemorySegment text = (MemorySegment) LibC.STRERROR.invokeExact(errno);
+            MemorySegment text = (MemorySegment) LibC.Messages.STRERROR.invokeExact(errno);
             return text.equals(MemorySegment.NULL) ? "errno " + errno : text.getString(0);
         } catch (Throwable t) {
             return "errno " + errno;

@@ -25,6 +25,11 @@ import java.lang.invoke.VarHandle;
  * no one else can clear. {@code errno} is captured by the linker's stub as for the others, right after
  * the call and before any code of the JVM's runs.
  *
+ * <p>The handles of the socket calls every native channel makes, and of the system call stub, are linked
+ * when this class is first used; the others in groups of their own (nested classes), each linked when one
+ * of its handles is first used: linking a handle costs milliseconds (most of it spinning the code that
+ * carries the call), and a program that only connects sockets needs fewer than half of them.
+ *
  * <p>The data calls of the hot paths ({@code read}, {@code write}, {@code recvfrom}, {@code sendto},
  * {@code sendmsg}, {@code epoll_pwait}) and io_uring's go through {@link Syscalls}, numbered by
  * {@link SyscallNumbers}, not through the C library's wrappers: those are cancellation points, and in a multi-threaded process,
@@ -43,17 +48,6 @@ public final class LibC {
             CAPTURE_LAYOUT.varHandle(java.lang.foreign.MemoryLayout.PathElement.groupElement("errno"));
     private static final Linker.Option CAPTURE_ERRNO = Linker.Option.captureCallState("errno");
 
-    /** {@code int sched_setaffinity(pid_t, size_t, const cpu_set_t *)}, errno captured. */
-    public static final MethodHandle SCHED_SETAFFINITY = errnoCall("sched_setaffinity",
-            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG,
-                    ValueLayout.ADDRESS));
-    /** {@code int sched_getaffinity(pid_t, size_t, cpu_set_t *)}, errno captured. */
-    public static final MethodHandle SCHED_GETAFFINITY = errnoCall("sched_getaffinity",
-            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG,
-                    ValueLayout.ADDRESS));
-    /** {@code int sched_getcpu(void)}, errno captured. */
-    public static final MethodHandle SCHED_GETCPU =
-            errnoCall("sched_getcpu", FunctionDescriptor.of(ValueLayout.JAVA_INT));
     /** {@code int fcntl(int fd, int cmd, int arg)} (variadic after {@code cmd}), errno captured. */
     public static final MethodHandle FCNTL_INT = LINUX ? LINKER.downcallHandle(find("fcntl"),
             FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT),
@@ -64,18 +58,6 @@ public final class LibC {
     /** {@code int connect(int fd, const struct sockaddr *, socklen_t)}, errno captured. */
     public static final MethodHandle CONNECT = errnoCall("connect", FunctionDescriptor.of(ValueLayout.JAVA_INT,
             ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
-    /** {@code int bind(int fd, const struct sockaddr *, socklen_t)}, errno captured. */
-    public static final MethodHandle BIND = errnoCall("bind", FunctionDescriptor.of(ValueLayout.JAVA_INT,
-            ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
-    /** {@code int listen(int fd, int backlog)}, errno captured. */
-    public static final MethodHandle LISTEN = errnoCall("listen", FunctionDescriptor.of(ValueLayout.JAVA_INT,
-            ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
-    /** {@code int accept4(int fd, struct sockaddr *, socklen_t *, int flags)}, errno captured. */
-    public static final MethodHandle ACCEPT4 = errnoCall("accept4", FunctionDescriptor.of(ValueLayout.JAVA_INT,
-            ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
-    /** {@code int getsockname(int fd, struct sockaddr *, socklen_t *)}, errno captured. */
-    public static final MethodHandle GETSOCKNAME = errnoCall("getsockname", FunctionDescriptor.of(ValueLayout.JAVA_INT,
-            ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS));
     /** {@code int getpeername(int fd, struct sockaddr *, socklen_t *)}, errno captured. */
     public static final MethodHandle GETPEERNAME = errnoCall("getpeername", FunctionDescriptor.of(ValueLayout.JAVA_INT,
             ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS));
@@ -85,64 +67,6 @@ public final class LibC {
     /** {@code int getsockopt(int fd, int level, int name, void *, socklen_t *)}, errno captured. */
     public static final MethodHandle GETSOCKOPT = errnoCall("getsockopt", FunctionDescriptor.of(ValueLayout.JAVA_INT,
             ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS));
-    /**
-     * {@code ssize_t read(int fd, void *, size_t)}, errno captured, the buffer passed as its address in a
-     * {@code long} (a pointer and a 64-bit integer travel alike on the 64-bit ABIs): no segment object
-     * per call on the hot path.
-     */
-    public static final MethodHandle READ_AT = errnoCall("read", FunctionDescriptor.of(ValueLayout.JAVA_LONG,
-            ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG));
-    /**
-     * {@code ssize_t read(int fd, void *, size_t)} as a critical call that may be given a heap
-     * segment: the kernel copies straight into a Java array. The calling thread does not reach a
-     * safepoint until it returns, so it is only for bytes already in memory, a bounded number at a
-     * time ({@link LinuxFileReads}). errno captured.
-     */
-    public static final MethodHandle READ_CRITICAL = LINUX ? LINKER.downcallHandle(find("read"),
-            FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG),
-            Linker.Option.critical(true), CAPTURE_ERRNO) : null;
-    /** {@code int open(const char *, int flags)} (variadic after {@code flags}; no mode is passed), errno captured. */
-    public static final MethodHandle OPEN = LINUX ? LINKER.downcallHandle(find("open"),
-            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT),
-            Linker.Option.firstVariadicArg(2), CAPTURE_ERRNO) : null;
-    /**
-     * {@code int statx(int dirfd, const char *, int flags, unsigned mask, struct statx *)}, errno
-     * captured: one layout on every architecture, unlike {@code struct stat}.
-     */
-    public static final MethodHandle STATX = errnoCall("statx", FunctionDescriptor.of(ValueLayout.JAVA_INT,
-            ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS));
-    /**
-     * {@code long syscall(long number, int fd, void *, void *, unsigned flags)}, for system calls
-     * the C library has no wrapper for ({@code cachestat}), errno captured.
-     */
-    public static final MethodHandle SYSCALL_4 = LINUX ? LINKER.downcallHandle(find("syscall"),
-            FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT,
-                    ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT),
-            Linker.Option.firstVariadicArg(1), CAPTURE_ERRNO) : null;
-    /**
-     * {@code long syscall(long number, ...)} with six more arguments, each passed as a {@code long}
-     * (the C library reads every variadic argument of {@code syscall} as one; a call that takes fewer
-     * ignores the rest), errno captured: {@link Syscalls}' way where there is no {@link #STUB_6}.
-     * Pointers travel as addresses in {@code long}s, as in {@link #READ_AT}.
-     */
-    public static final MethodHandle SYSCALL_6 = LINUX ? LINKER.downcallHandle(find("syscall"),
-            FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG,
-                    ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG,
-                    ValueLayout.JAVA_LONG),
-            Linker.Option.firstVariadicArg(1), CAPTURE_ERRNO) : null;
-    /**
-     * {@link #SYSCALL_6} as a critical call: only for a call that returns at once. {@code recvfrom},
-     * {@code sendto} and {@code sendmsg} with {@code MSG_DONTWAIT}; {@code read} and {@code write} of a
-     * descriptor whose {@code O_NONBLOCK} no one else can clear; {@code epoll_pwait} with a zero timeout;
-     * {@code io_uring_enter} with nothing to submit, {@code min_complete} 0 and no flag that waits
-     * ({@code GETEVENTS} then only runs completion work), not with operations to submit: the kernel issues
-     * them inline, and a file's read may wait there for its disk.
-     */
-    public static final MethodHandle SYSCALL_6_CRITICAL = LINUX ? LINKER.downcallHandle(find("syscall"),
-            FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG,
-                    ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG,
-                    ValueLayout.JAVA_LONG),
-            Linker.Option.firstVariadicArg(1), Linker.Option.critical(false), CAPTURE_ERRNO) : null;
     /** {@code void *mmap(void *, size_t, int prot, int flags, int fd, off_t)}, errno captured, addresses as {@code long}s. */
     public static final MethodHandle MMAP = errnoCall("mmap", FunctionDescriptor.of(ValueLayout.JAVA_LONG,
             ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
@@ -153,33 +77,168 @@ public final class LibC {
     /** {@code int munmap(void *, size_t)}, errno captured. */
     public static final MethodHandle MUNMAP = errnoCall("munmap", FunctionDescriptor.of(ValueLayout.JAVA_INT,
             ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG));
-    /** {@code int getpagesize(void)}. */
-    public static final MethodHandle GETPAGESIZE = LINUX ? LINKER.downcallHandle(find("getpagesize"),
-            FunctionDescriptor.of(ValueLayout.JAVA_INT)) : null;
-    /** {@code int pipe2(int fds[2], int flags)}, errno captured. */
-    public static final MethodHandle PIPE2 = errnoCall("pipe2", FunctionDescriptor.of(ValueLayout.JAVA_INT,
-            ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
     /** {@code int shutdown(int fd, int how)}, errno captured. */
     public static final MethodHandle SHUTDOWN = errnoCall("shutdown", FunctionDescriptor.of(ValueLayout.JAVA_INT,
             ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
     /** {@code int close(int fd)}, errno captured. */
     public static final MethodHandle CLOSE = errnoCall("close", FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
-    /** {@code int epoll_create1(int flags)}, errno captured. */
-    public static final MethodHandle EPOLL_CREATE1 = errnoCall("epoll_create1", FunctionDescriptor.of(ValueLayout.JAVA_INT,
-            ValueLayout.JAVA_INT));
-    /** {@code int epoll_ctl(int epfd, int op, int fd, struct epoll_event *)}, errno captured. */
-    public static final MethodHandle EPOLL_CTL = errnoCall("epoll_ctl", FunctionDescriptor.of(ValueLayout.JAVA_INT,
-            ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS));
-    /** {@code int eventfd(unsigned initval, int flags)}, errno captured. */
-    public static final MethodHandle EVENTFD = errnoCall("eventfd", FunctionDescriptor.of(ValueLayout.JAVA_INT,
-            ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
-    /** {@code char *strerror(int)}: its text is for {@link Errno#strerror}. */
-    public static final MethodHandle STRERROR = LINUX ? LINKER.downcallHandle(find("strerror"),
-            FunctionDescriptor.of(ValueLayout.ADDRESS.withTargetLayout(
-                    java.lang.foreign.MemoryLayout.sequenceLayout(256, ValueLayout.JAVA_BYTE)),
-                    ValueLayout.JAVA_INT)) : null;
 
     private LibC() {
+    }
+
+    /** The CPU affinity calls. */
+    public static final class Cpus {
+        /** {@code int sched_setaffinity(pid_t, size_t, const cpu_set_t *)}, errno captured. */
+        public static final MethodHandle SCHED_SETAFFINITY = errnoCall("sched_setaffinity",
+                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG,
+                        ValueLayout.ADDRESS));
+        /** {@code int sched_getaffinity(pid_t, size_t, cpu_set_t *)}, errno captured. */
+        public static final MethodHandle SCHED_GETAFFINITY = errnoCall("sched_getaffinity",
+                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG,
+                        ValueLayout.ADDRESS));
+        /** {@code int sched_getcpu(void)}, errno captured. */
+        public static final MethodHandle SCHED_GETCPU =
+                errnoCall("sched_getcpu", FunctionDescriptor.of(ValueLayout.JAVA_INT));
+
+        private Cpus() {
+        }
+    }
+
+    /** A listening socket's calls. */
+    public static final class Listening {
+        /** {@code int bind(int fd, const struct sockaddr *, socklen_t)}, errno captured. */
+        public static final MethodHandle BIND = errnoCall("bind", FunctionDescriptor.of(ValueLayout.JAVA_INT,
+                ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
+        /** {@code int listen(int fd, int backlog)}, errno captured. */
+        public static final MethodHandle LISTEN = errnoCall("listen", FunctionDescriptor.of(ValueLayout.JAVA_INT,
+                ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
+        /** {@code int accept4(int fd, struct sockaddr *, socklen_t *, int flags)}, errno captured. */
+        public static final MethodHandle ACCEPT4 = errnoCall("accept4", FunctionDescriptor.of(ValueLayout.JAVA_INT,
+                ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
+        /** {@code int getsockname(int fd, struct sockaddr *, socklen_t *)}, errno captured. */
+        public static final MethodHandle GETSOCKNAME = errnoCall("getsockname", FunctionDescriptor.of(
+                ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS));
+
+        private Listening() {
+        }
+    }
+
+    /** The file calls of the file reads. */
+    public static final class Files {
+        /**
+         * {@code ssize_t read(int fd, void *, size_t)}, errno captured, the buffer passed as its address in a
+         * {@code long} (a pointer and a 64-bit integer travel alike on the 64-bit ABIs): no segment object
+         * per call on the hot path.
+         */
+        public static final MethodHandle READ_AT = errnoCall("read", FunctionDescriptor.of(ValueLayout.JAVA_LONG,
+                ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG));
+        /**
+         * {@code ssize_t read(int fd, void *, size_t)} as a critical call that may be given a heap
+         * segment: the kernel copies straight into a Java array. The calling thread does not reach a
+         * safepoint until it returns, so it is only for bytes already in memory, a bounded number at a
+         * time ({@link LinuxFileReads}). errno captured.
+         */
+        public static final MethodHandle READ_CRITICAL = LINUX ? LINKER.downcallHandle(find("read"),
+                FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.ADDRESS,
+                        ValueLayout.JAVA_LONG),
+                Linker.Option.critical(true), CAPTURE_ERRNO) : null;
+        /**
+         * {@code int open(const char *, int flags)} (variadic after {@code flags}; no mode is passed), errno
+         * captured.
+         */
+        public static final MethodHandle OPEN = LINUX ? LINKER.downcallHandle(find("open"),
+                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT),
+                Linker.Option.firstVariadicArg(2), CAPTURE_ERRNO) : null;
+        /**
+         * {@code int statx(int dirfd, const char *, int flags, unsigned mask, struct statx *)}, errno
+         * captured: one layout on every architecture, unlike {@code struct stat}.
+         */
+        public static final MethodHandle STATX = errnoCall("statx", FunctionDescriptor.of(ValueLayout.JAVA_INT,
+                ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
+                ValueLayout.ADDRESS));
+        /**
+         * {@code long syscall(long number, int fd, void *, void *, unsigned flags)}, for system calls
+         * the C library has no wrapper for ({@code cachestat}), errno captured.
+         */
+        public static final MethodHandle SYSCALL_4 = LINUX ? LINKER.downcallHandle(find("syscall"),
+                FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT,
+                        ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT),
+                Linker.Option.firstVariadicArg(1), CAPTURE_ERRNO) : null;
+        /** {@code int getpagesize(void)}. */
+        public static final MethodHandle GETPAGESIZE = LINUX ? LINKER.downcallHandle(find("getpagesize"),
+                FunctionDescriptor.of(ValueLayout.JAVA_INT)) : null;
+
+        private Files() {
+        }
+    }
+
+    /** {@link Syscalls}' way where there is no {@link LibC#STUB_6}: {@code syscall(2)}. */
+    public static final class Fallback {
+        /**
+         * {@code long syscall(long number, ...)} with six more arguments, each passed as a {@code long}
+         * (the C library reads every variadic argument of {@code syscall} as one; a call that takes fewer
+         * ignores the rest), errno captured. Pointers travel as addresses in {@code long}s, as in
+         * {@link Files#READ_AT}.
+         */
+        public static final MethodHandle SYSCALL_6 = LINUX ? LINKER.downcallHandle(find("syscall"),
+                FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG,
+                        ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG,
+                        ValueLayout.JAVA_LONG),
+                Linker.Option.firstVariadicArg(1), CAPTURE_ERRNO) : null;
+        /**
+         * {@link #SYSCALL_6} as a critical call: only for a call that returns at once. {@code recvfrom},
+         * {@code sendto} and {@code sendmsg} with {@code MSG_DONTWAIT}; {@code read} and {@code write} of a
+         * descriptor whose {@code O_NONBLOCK} no one else can clear; {@code epoll_pwait} with a zero timeout;
+         * {@code io_uring_enter} with nothing to submit, {@code min_complete} 0 and no flag that waits
+         * ({@code GETEVENTS} then only runs completion work), not with operations to submit: the kernel issues
+         * them inline, and a file's read may wait there for its disk.
+         */
+        public static final MethodHandle SYSCALL_6_CRITICAL = LINUX ? LINKER.downcallHandle(find("syscall"),
+                FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG,
+                        ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG,
+                        ValueLayout.JAVA_LONG),
+                Linker.Option.firstVariadicArg(1), Linker.Option.critical(false), CAPTURE_ERRNO) : null;
+
+        private Fallback() {
+        }
+    }
+
+    /** A pipe's call. */
+    public static final class Pipes {
+        /** {@code int pipe2(int fds[2], int flags)}, errno captured. */
+        public static final MethodHandle PIPE2 = errnoCall("pipe2", FunctionDescriptor.of(ValueLayout.JAVA_INT,
+                ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
+
+        private Pipes() {
+        }
+    }
+
+    /** The epoll poller's calls, and the eventfd that wakes a poller. */
+    public static final class Polling {
+        /** {@code int epoll_create1(int flags)}, errno captured. */
+        public static final MethodHandle EPOLL_CREATE1 = errnoCall("epoll_create1",
+                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
+        /** {@code int epoll_ctl(int epfd, int op, int fd, struct epoll_event *)}, errno captured. */
+        public static final MethodHandle EPOLL_CTL = errnoCall("epoll_ctl", FunctionDescriptor.of(ValueLayout.JAVA_INT,
+                ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS));
+        /** {@code int eventfd(unsigned initval, int flags)}, errno captured. */
+        public static final MethodHandle EVENTFD = errnoCall("eventfd", FunctionDescriptor.of(ValueLayout.JAVA_INT,
+                ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
+
+        private Polling() {
+        }
+    }
+
+    /** The text of an error number. */
+    public static final class Messages {
+        /** {@code char *strerror(int)}: its text is for {@link Errno#strerror}. */
+        public static final MethodHandle STRERROR = LINUX ? LINKER.downcallHandle(find("strerror"),
+                FunctionDescriptor.of(ValueLayout.ADDRESS.withTargetLayout(
+                        java.lang.foreign.MemoryLayout.sequenceLayout(256, ValueLayout.JAVA_BYTE)),
+                        ValueLayout.JAVA_INT)) : null;
+
+        private Messages() {
+        }
     }
 
     /**
@@ -210,11 +269,11 @@ public final class LibC {
      * x86-64, as a page of this process's own, written once and then made executable and read-only (never
      * writable and executable at once); on other architectures, where the process may not map executable
      * memory, or where the system property {@code wirespeed.syscallStub} is {@code false}, the calls go
-     * through {@link #SYSCALL_6} and its kin. Pointers travel as addresses in {@code long}s.
+     * through {@link Fallback#SYSCALL_6} and its kin. Pointers travel as addresses in {@code long}s.
      */
     public static final MethodHandle STUB_6 = STUB.equals(MemorySegment.NULL) ? null
             : LINKER.downcallHandle(STUB, stubDescriptor());
-    /** {@link #STUB_6} as a critical call, for the calls {@link #SYSCALL_6_CRITICAL} lists. */
+    /** {@link #STUB_6} as a critical call, for the calls {@link Fallback#SYSCALL_6_CRITICAL} lists. */
     public static final MethodHandle STUB_6_CRITICAL = STUB.equals(MemorySegment.NULL) ? null
             : LINKER.downcallHandle(STUB, stubDescriptor(), Linker.Option.critical(false));
     /** Whether {@link #STUB_6} is there: a constant, so that the JIT keeps one path of a call and drops the other. */

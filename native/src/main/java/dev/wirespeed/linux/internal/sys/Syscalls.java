@@ -23,7 +23,7 @@ public final class Syscalls {
             if (LibC.STUB_CALLS) {
                 return (long) LibC.STUB_6.invokeExact(number, a1, a2, a3, a4, a5, a6);
             }
-            long n = (long) LibC.SYSCALL_6.invokeExact(capture, number, a1, a2, a3, a4, a5, a6);
+            long n = (long) LibC.Fallback.SYSCALL_6.invokeExact(capture, number, a1, a2, a3, a4, a5, a6);
             return n >= 0 ? n : -LibC.errno(capture);
         } catch (RuntimeException | Error e) {
             throw e;
@@ -34,7 +34,7 @@ public final class Syscalls {
 
     /**
      * {@link #call} as a critical call, which skips the thread-state changes around it: only for a call
-     * that returns at once, as {@link LibC#SYSCALL_6_CRITICAL} lists. A critical call that waits holds up
+     * that returns at once, as {@link LibC.Fallback#SYSCALL_6_CRITICAL} lists. A critical call that waits holds up
      * every safepoint of the JVM until it returns.
      */
     public static long callNow(MemorySegment capture, long number, long a1, long a2, long a3, long a4, long a5,
@@ -43,7 +43,7 @@ public final class Syscalls {
             if (LibC.STUB_CALLS) {
                 return (long) LibC.STUB_6_CRITICAL.invokeExact(number, a1, a2, a3, a4, a5, a6);
             }
-            long n = (long) LibC.SYSCALL_6_CRITICAL.invokeExact(capture, number, a1, a2, a3, a4, a5, a6);
+            long n = (long) LibC.Fallback.SYSCALL_6_CRITICAL.invokeExact(capture, number, a1, a2, a3, a4, a5, a6);
             return n >= 0 ? n : -LibC.errno(capture);
         } catch (RuntimeException | Error e) {
             throw e;

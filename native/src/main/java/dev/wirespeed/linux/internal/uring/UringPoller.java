@@ -145,7 +145,7 @@ public final class UringPoller implements Poller {
         this.sendLimit = sendLimit;
         one.set(ValueLayout.JAVA_LONG, 0, 1);
         try {
-            eventfd = (int) LibC.EVENTFD.invokeExact(capture, 0, Flags.EFD_NONBLOCK | Flags.EFD_CLOEXEC);
+            eventfd = (int) LibC.Polling.EVENTFD.invokeExact(capture, 0, Flags.EFD_NONBLOCK | Flags.EFD_CLOEXEC);
         } catch (RuntimeException | Error e) {
             arena.close();
             throw e;

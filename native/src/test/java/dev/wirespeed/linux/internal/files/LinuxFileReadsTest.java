@@ -120,7 +120,7 @@ class LinuxFileReadsTest {
                         ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT));
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment capture = LibC.captureSegment(arena);
-            int fd = (int) LibC.OPEN.invokeExact(capture, arena.allocateFrom(file.toString()), 0);
+            int fd = (int) LibC.Files.OPEN.invokeExact(capture, arena.allocateFrom(file.toString()), 0);
             assertTrue(fd >= 0, "open errno=" + LibC.errno(capture));
             try {
                 assertEquals(0, (int) fadvise.invokeExact(fd, 0L, 0L, 4));

@@ -110,7 +110,7 @@ class CriticalCallsTest {
         pipe.sink().close();
         try (NativePipe source = pipe.source()) {
             assertEquals(-EBADF, FdCalls.epollWaitNow(capture, -1, buffer.address(), 8));
-            int epfd = (int) LibC.EPOLL_CREATE1.invokeExact(capture, 0);
+            int epfd = (int) LibC.Polling.EPOLL_CREATE1.invokeExact(capture, 0);
             assertTrue(epfd >= 0, "epoll_create1 errno=" + LibC.errno(capture));
             try {
                 assertEquals(0, FdCalls.epollWaitNow(capture, epfd, buffer.address(), 8), "an empty set");

@@ -104,7 +104,7 @@ class SyscallStubTest {
         Path file = Files.write(dir.resolve("bytes"), bytes);
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment capture = LibC.captureSegment(arena);
-            int fd = (int) LibC.OPEN.invokeExact(capture, arena.allocateFrom(file.toString()), 0);
+            int fd = (int) LibC.Files.OPEN.invokeExact(capture, arena.allocateFrom(file.toString()), 0);
             assertTrue(fd >= 0, "open errno=" + LibC.errno(capture));
             try {
                 MemorySegment in = arena.allocate(100);
@@ -138,12 +138,12 @@ class SyscallStubTest {
             MemorySegment capture = LibC.captureSegment(arena);
             MemorySegment events = arena.allocate(16L * 4, 8);
             MemorySegment mask = arena.allocate(8, 8); // no signal blocked
-            int epfd = (int) LibC.EPOLL_CREATE1.invokeExact(capture, 0);
+            int epfd = (int) LibC.Polling.EPOLL_CREATE1.invokeExact(capture, 0);
             assertTrue(epfd >= 0, "epoll_create1 errno=" + LibC.errno(capture));
             try {
                 MemorySegment event = arena.allocate(16, 8);
                 event.set(ValueLayout.JAVA_INT, 0, epollOut);
-                int rc = (int) LibC.EPOLL_CTL.invokeExact(capture, epfd, epollCtlAdd, sink.fd(), event);
+                int rc = (int) LibC.Polling.EPOLL_CTL.invokeExact(capture, epfd, epollCtlAdd, sink.fd(), event);
                 assertEquals(0, rc, "epoll_ctl errno=" + LibC.errno(capture));
                 for (MethodHandle stub : new MethodHandle[] {LibC.STUB_6, LibC.STUB_6_CRITICAL}) {
                     assertEquals(1L, (long) stub.invokeExact(SyscallNumbers.EPOLL_PWAIT, (long) epfd, events.address(),
