@@ -7,6 +7,8 @@ import dev.wirespeed.linux.internal.sys.FdDirection;
 import dev.wirespeed.linux.internal.sys.Flags;
 import dev.wirespeed.linux.internal.sys.LibC;
 import dev.wirespeed.linux.internal.sys.Sys;
+import dev.wirespeed.linux.internal.sys.SyscallNumbers;
+import dev.wirespeed.linux.internal.sys.Syscalls;
 import dev.wirespeed.loop.internal.SegmentIo;
 import dev.wirespeed.loop.spi.Endpoint;
 import java.io.IOException;
@@ -82,13 +84,14 @@ public final class SocketFd implements Endpoint, SegmentIo {
         boolean connected = false;
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment sockaddr = SocketAddresses.encode(address, arena);
-            MemorySegment capture = LibC.captureSegment(arena);
+            MemorySegment capture = Sys.capture(arena);
             while (true) {
-                int rc = (int) LibC.CONNECT.invokeExact(capture, fd, sockaddr, (int) sockaddr.byteSize());
+                long rc = Syscalls.call(capture, SyscallNumbers.CONNECT, fd, sockaddr.address(), sockaddr.byteSize(),
+                        0, 0, 0);
                 if (rc == 0) {
                     break;
                 }
-                int errno = LibC.errno(capture);
+                int errno = (int) -rc;
                 if (errno != Errno.EINTR) {
                     throw new NativeIoException("connect", errno, "fd=" + fd + " address="
                             + SocketAddresses.describe(address));
@@ -96,10 +99,6 @@ public final class SocketFd implements Endpoint, SegmentIo {
             }
             connected = true;
             return new SocketFd(fd, address, family != SocketAddresses.AF_UNIX);
-        } catch (IOException | RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException("connect down-call failed", t);
         } finally {
             if (!connected) {
                 Sys.closeQuietly(fd);
@@ -151,10 +150,10 @@ public final class SocketFd implements Endpoint, SegmentIo {
         boolean begun = false;
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment sockaddr = SocketAddresses.encode(address, arena);
-            MemorySegment capture = LibC.captureSegment(arena);
-            int rc = (int) LibC.CONNECT.invokeExact(capture, socket.fd, sockaddr, (int) sockaddr.byteSize());
+            long rc = Syscalls.call(Sys.capture(arena), SyscallNumbers.CONNECT, socket.fd, sockaddr.address(),
+                    sockaddr.byteSize(), 0, 0, 0);
             if (rc != 0) {
-                int errno = LibC.errno(capture);
+                int errno = (int) -rc;
                 // After EINTR a non-blocking connect goes on, as after EINPROGRESS: repeating it would say EALREADY.
                 if (errno != Errno.EINPROGRESS && errno != Errno.EINTR) {
                     throw new NativeIoException("connect", errno, socket.describe());
@@ -163,10 +162,6 @@ public final class SocketFd implements Endpoint, SegmentIo {
             }
             begun = true;
             return socket;
-        } catch (IOException | RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException("connect down-call failed", t);
         } finally {
             if (!begun) {
                 socket.reset();

@@ -25,14 +25,15 @@ import java.lang.invoke.VarHandle;
  * no one else can clear. {@code errno} is captured by the linker's stub as for the others, right after
  * the call and before any code of the JVM's runs.
  *
- * <p>The handles of the socket calls every native channel makes, and of the system call stub, are linked
- * when this class is first used; the others in groups of their own (nested classes), each linked when one
- * of its handles is first used: linking a handle costs milliseconds (most of it spinning the code that
- * carries the call), and a program that only connects sockets needs fewer than half of them.
+ * <p>Only the system call stub's handles, and the three calls that map it, are linked when this class is
+ * first used; the others in groups of their own (nested classes), each linked when one of its handles is
+ * first used: linking a handle costs milliseconds (most of it spinning the code that carries the call),
+ * and a program that only connects sockets needs none of them.
  *
  * <p>The data calls of the hot paths ({@code read}, {@code write}, {@code recvfrom}, {@code sendto},
- * {@code sendmsg}, {@code epoll_pwait}) and io_uring's go through {@link Syscalls}, numbered by
- * {@link SyscallNumbers}, not through the C library's wrappers: those are cancellation points, and in a multi-threaded process,
+ * {@code sendmsg}, {@code epoll_pwait}), io_uring's and a socket's others ({@code socket}, {@code connect},
+ * {@code setsockopt}, {@code close}, ...) go through {@link Syscalls}, numbered by {@link SyscallNumbers},
+ * not through the C library's wrappers: those are cancellation points, and in a multi-threaded process,
  * as every JVM is, each wrapper switches the thread to asynchronous cancellation and back around the
  * call, two atomic updates per call that a single-threaded C program skips. The JVM never cancels a
  * thread, so nothing is lost.
@@ -48,25 +49,6 @@ public final class LibC {
             CAPTURE_LAYOUT.varHandle(java.lang.foreign.MemoryLayout.PathElement.groupElement("errno"));
     private static final Linker.Option CAPTURE_ERRNO = Linker.Option.captureCallState("errno");
 
-    /** {@code int fcntl(int fd, int cmd, int arg)} (variadic after {@code cmd}), errno captured. */
-    public static final MethodHandle FCNTL_INT = LINUX ? LINKER.downcallHandle(find("fcntl"),
-            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT),
-            Linker.Option.firstVariadicArg(2), CAPTURE_ERRNO) : null;
-    /** {@code int socket(int domain, int type, int protocol)}, errno captured. */
-    public static final MethodHandle SOCKET = errnoCall("socket", FunctionDescriptor.of(ValueLayout.JAVA_INT,
-            ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
-    /** {@code int connect(int fd, const struct sockaddr *, socklen_t)}, errno captured. */
-    public static final MethodHandle CONNECT = errnoCall("connect", FunctionDescriptor.of(ValueLayout.JAVA_INT,
-            ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
-    /** {@code int getpeername(int fd, struct sockaddr *, socklen_t *)}, errno captured. */
-    public static final MethodHandle GETPEERNAME = errnoCall("getpeername", FunctionDescriptor.of(ValueLayout.JAVA_INT,
-            ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS));
-    /** {@code int setsockopt(int fd, int level, int name, const void *, socklen_t)}, errno captured. */
-    public static final MethodHandle SETSOCKOPT = errnoCall("setsockopt", FunctionDescriptor.of(ValueLayout.JAVA_INT,
-            ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
-    /** {@code int getsockopt(int fd, int level, int name, void *, socklen_t *)}, errno captured. */
-    public static final MethodHandle GETSOCKOPT = errnoCall("getsockopt", FunctionDescriptor.of(ValueLayout.JAVA_INT,
-            ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS));
     /** {@code void *mmap(void *, size_t, int prot, int flags, int fd, off_t)}, errno captured, addresses as {@code long}s. */
     public static final MethodHandle MMAP = errnoCall("mmap", FunctionDescriptor.of(ValueLayout.JAVA_LONG,
             ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
@@ -77,11 +59,6 @@ public final class LibC {
     /** {@code int munmap(void *, size_t)}, errno captured. */
     public static final MethodHandle MUNMAP = errnoCall("munmap", FunctionDescriptor.of(ValueLayout.JAVA_INT,
             ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG));
-    /** {@code int shutdown(int fd, int how)}, errno captured. */
-    public static final MethodHandle SHUTDOWN = errnoCall("shutdown", FunctionDescriptor.of(ValueLayout.JAVA_INT,
-            ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
-    /** {@code int close(int fd)}, errno captured. */
-    public static final MethodHandle CLOSE = errnoCall("close", FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
 
     private LibC() {
     }

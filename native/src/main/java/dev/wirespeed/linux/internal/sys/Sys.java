@@ -6,9 +6,10 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
- * The socket calls off the hot path, each in its own confined arena: {@code socket}, {@code fcntl},
- * {@code setsockopt}/{@code getsockopt}, {@code getpeername}, {@code shutdown}, {@code close}. Failures become
- * {@link NativeIoException}s naming the call and its arguments.
+ * The socket calls off the hot path, made by number through {@link Syscalls}, each with what it points
+ * to in a confined arena: {@code socket}, {@code fcntl}, {@code setsockopt}/{@code getsockopt},
+ * {@code getpeername}, {@code shutdown}, {@code close}. Failures become {@link NativeIoException}s naming
+ * the call and its arguments.
  */
 public final class Sys {
     private Sys() {
@@ -32,25 +33,14 @@ public final class Sys {
     /** {@return a stream socket of {@code family}, close-on-exec, with {@code flags} ({@code SOCK_NONBLOCK}) added} */
     public static Result socket(int family, int flags) {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment capture = LibC.captureSegment(arena);
-            int rc = (int) LibC.SOCKET.invokeExact(capture, family, Flags.SOCK_STREAM | Flags.SOCK_CLOEXEC | flags, 0);
-            return new Result(rc, rc < 0 ? LibC.errno(capture) : 0);
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException("socket down-call failed", t);
+            return result(Syscalls.call(capture(arena), SyscallNumbers.SOCKET, family,
+                    Flags.SOCK_STREAM | Flags.SOCK_CLOEXEC | flags, 0, 0, 0, 0));
         }
     }
 
     public static Result fcntl(int fd, int cmd, int arg) {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment capture = LibC.captureSegment(arena);
-            int rc = (int) LibC.FCNTL_INT.invokeExact(capture, fd, cmd, arg);
-            return new Result(rc, rc < 0 ? LibC.errno(capture) : 0);
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException("fcntl down-call failed", t);
+            return result(Syscalls.call(capture(arena), SyscallNumbers.FCNTL, fd, cmd, arg, 0, 0, 0));
         }
     }
 
@@ -62,16 +52,10 @@ public final class Sys {
 
     public static void setOption(int fd, int level, int name, MemorySegment value, String what, Arena arena)
             throws NativeIoException {
-        try {
-            MemorySegment capture = LibC.captureSegment(arena);
-            int rc = (int) LibC.SETSOCKOPT.invokeExact(capture, fd, level, name, value, (int) value.byteSize());
-            if (rc < 0) {
-                throw new NativeIoException("setsockopt", LibC.errno(capture), "fd=" + fd + " option=" + what);
-            }
-        } catch (NativeIoException | RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException("setsockopt down-call failed", t);
+        long rc = Syscalls.call(capture(arena), SyscallNumbers.SETSOCKOPT, fd, level, name, value.address(),
+                value.byteSize(), 0);
+        if (rc < 0) {
+            throw new NativeIoException("setsockopt", (int) -rc, "fd=" + fd + " option=" + what);
         }
     }
 
@@ -79,16 +63,12 @@ public final class Sys {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment value = arena.allocate(ValueLayout.JAVA_INT);
             MemorySegment length = arena.allocateFrom(ValueLayout.JAVA_INT, Integer.BYTES);
-            MemorySegment capture = LibC.captureSegment(arena);
-            int rc = (int) LibC.GETSOCKOPT.invokeExact(capture, fd, level, name, value, length);
+            long rc = Syscalls.call(capture(arena), SyscallNumbers.GETSOCKOPT, fd, level, name, value.address(),
+                    length.address(), 0);
             if (rc < 0) {
-                throw new NativeIoException("getsockopt", LibC.errno(capture), "fd=" + fd + " option=" + optionName);
+                throw new NativeIoException("getsockopt", (int) -rc, "fd=" + fd + " option=" + optionName);
             }
             return value.get(ValueLayout.JAVA_INT, 0);
-        } catch (NativeIoException | RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException("getsockopt down-call failed", t);
         }
     }
 
@@ -101,34 +81,24 @@ public final class Sys {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment storage = arena.allocate(128); // sizeof(struct sockaddr_storage)
             MemorySegment length = arena.allocateFrom(ValueLayout.JAVA_INT, 128);
-            MemorySegment capture = LibC.captureSegment(arena);
-            int rc = (int) LibC.GETPEERNAME.invokeExact(capture, fd, storage, length);
+            long rc = Syscalls.call(capture(arena), SyscallNumbers.GETPEERNAME, fd, storage.address(),
+                    length.address(), 0, 0, 0);
             if (rc == 0) {
                 return true;
             }
-            int errno = LibC.errno(capture);
-            if (errno == Errno.ENOTCONN) {
+            if (rc == -Errno.ENOTCONN) {
                 return false;
             }
-            throw new NativeIoException("getpeername", errno, "fd=" + fd);
-        } catch (NativeIoException | RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException("getpeername down-call failed", t);
+            throw new NativeIoException("getpeername", (int) -rc, "fd=" + fd);
         }
     }
 
     public static void shutdown(int fd, int how) throws NativeIoException {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment capture = LibC.captureSegment(arena);
-            int rc = (int) LibC.SHUTDOWN.invokeExact(capture, fd, how);
+            long rc = Syscalls.call(capture(arena), SyscallNumbers.SHUTDOWN, fd, how, 0, 0, 0, 0);
             if (rc < 0) {
-                throw new NativeIoException("shutdown", LibC.errno(capture), "fd=" + fd + " how=" + how);
+                throw new NativeIoException("shutdown", (int) -rc, "fd=" + fd + " how=" + how);
             }
-        } catch (NativeIoException | RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException("shutdown down-call failed", t);
         }
     }
 
@@ -148,27 +118,30 @@ public final class Sys {
 
     public static void close(int fd) throws NativeIoException {
         try (Arena arena = Arena.ofConfined()) {
-            close(fd, LibC.captureSegment(arena), null);
+            close(fd, capture(arena), null);
         }
     }
 
     /**
-     * Closes {@code fd}, its errno captured in {@code capture}: no allocation, for callers that keep a
-     * capture segment. A failure names the descriptor and {@code file}, where not null.
+     * Closes {@code fd}, the errno captured in {@code capture} where {@link Syscalls} needs one: no
+     * allocation, for callers that keep a capture segment. A failure names the descriptor and {@code file},
+     * where not null.
      */
     public static void close(int fd, MemorySegment capture, java.nio.file.Path file) throws NativeIoException {
-        try {
-            int rc = (int) LibC.CLOSE.invokeExact(capture, fd);
-            // After EINTR Linux has closed the descriptor already: retrying could close another file.
-            if (rc < 0 && LibC.errno(capture) != Errno.EINTR) {
-                throw new NativeIoException("close", LibC.errno(capture),
-                        (file == null ? "" : "file=" + file + " ") + "fd=" + fd);
-            }
-        } catch (NativeIoException | RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException("close down-call failed", t);
+        long rc = Syscalls.call(capture, SyscallNumbers.CLOSE, fd, 0, 0, 0, 0, 0);
+        // After EINTR Linux has closed the descriptor already: retrying could close another file.
+        if (rc < 0 && rc != -Errno.EINTR) {
+            throw new NativeIoException("close", (int) -rc, (file == null ? "" : "file=" + file + " ") + "fd=" + fd);
         }
+    }
+
+    /** {@return a segment for {@link Syscalls}' errno, from {@code arena}, where it needs one; else null} */
+    public static MemorySegment capture(Arena arena) {
+        return LibC.STUB_CALLS ? null : LibC.captureSegment(arena);
+    }
+
+    private static Result result(long rc) {
+        return rc >= 0 ? new Result((int) rc, 0) : new Result(-1, (int) -rc);
     }
 
     public static void closeQuietly(int fd) {

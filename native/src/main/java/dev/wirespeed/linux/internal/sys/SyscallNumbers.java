@@ -20,6 +20,15 @@ public final class SyscallNumbers {
     public static final long SENDMSG = number(46, 211);
     /** {@code epoll_pwait} with no signal mask is {@code epoll_wait}, which the generic table lacks. */
     public static final long EPOLL_PWAIT = number(281, 22);
+    /** The socket calls made off the hot path, and {@code close} and {@code fcntl} for any descriptor. */
+    public static final long CLOSE = number(3, 57);
+    public static final long FCNTL = number(72, 25);
+    public static final long SOCKET = number(41, 198);
+    public static final long CONNECT = number(42, 203);
+    public static final long SHUTDOWN = number(48, 210);
+    public static final long GETPEERNAME = number(52, 205);
+    public static final long SETSOCKOPT = number(54, 208);
+    public static final long GETSOCKOPT = number(55, 209);
     /** The calls added since Linux 5.1 have one number on every architecture. */
     public static final long IO_URING_SETUP = number(425, 425);
     public static final long IO_URING_ENTER = number(426, 426);
