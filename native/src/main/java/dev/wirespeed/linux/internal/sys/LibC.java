@@ -28,7 +28,7 @@ import java.lang.invoke.VarHandle;
  * <p>Only the system call stub's handles, and the three calls that map it, are linked when this class is
  * first used; the others in groups of their own (nested classes), each linked when one of its handles is
  * first used: linking a handle costs milliseconds (most of it spinning the code that carries the call),
- * and a program that only connects sockets needs none of them.
+ * and where the stub is there a program that only connects sockets needs none of them.
  *
  * <p>The data calls of the hot paths ({@code read}, {@code write}, {@code recvfrom}, {@code sendto},
  * {@code sendmsg}, {@code epoll_pwait}), io_uring's and a socket's others ({@code socket}, {@code connect},
