@@ -6,6 +6,8 @@ import dev.wirespeed.linux.internal.sys.FdDirection;
 import dev.wirespeed.linux.internal.sys.Flags;
 import dev.wirespeed.linux.internal.sys.LibC;
 import dev.wirespeed.linux.internal.sys.Sys;
+import dev.wirespeed.linux.internal.sys.SyscallNumbers;
+import dev.wirespeed.linux.internal.sys.Syscalls;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -148,17 +150,13 @@ public final class NativePipe implements ByteChannel {
         int[] fds = new int[2];
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment pair = arena.allocate(ValueLayout.JAVA_INT, 2);
-            MemorySegment capture = LibC.captureSegment(arena);
-            int rc = (int) LibC.Pipes.PIPE2.invokeExact(capture, pair, Flags.O_CLOEXEC);
+            long rc = Syscalls.call(Sys.capture(arena), SyscallNumbers.PIPE2, pair.address(), Flags.O_CLOEXEC, 0, 0,
+                    0, 0);
             if (rc < 0) {
-                throw new NativeIoException("pipe2", LibC.errno(capture), "flags=O_CLOEXEC");
+                throw new NativeIoException("pipe2", (int) -rc, "flags=O_CLOEXEC");
             }
             fds[0] = pair.getAtIndex(ValueLayout.JAVA_INT, 0);
             fds[1] = pair.getAtIndex(ValueLayout.JAVA_INT, 1);
-        } catch (NativeIoException | RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException("pipe2 down-call failed", t);
         }
         return new Ends(new NativePipe(fds[0], true, false, "pipe", false, true),
                 new NativePipe(fds[1], false, true, "pipe", false, true));

@@ -7,6 +7,8 @@ import dev.wirespeed.linux.internal.sys.FdCalls;
 import dev.wirespeed.linux.internal.sys.Flags;
 import dev.wirespeed.linux.internal.sys.LibC;
 import dev.wirespeed.linux.internal.sys.Sys;
+import dev.wirespeed.linux.internal.sys.SyscallNumbers;
+import dev.wirespeed.linux.internal.sys.Syscalls;
 import dev.wirespeed.loop.spi.Endpoint;
 import dev.wirespeed.loop.spi.Listener;
 import dev.wirespeed.loop.spi.Poller;
@@ -60,23 +62,21 @@ final class EpollPoller implements Poller {
     EpollPoller() throws IOException {
         one.set(ValueLayout.JAVA_LONG, 0, 1);
         try {
-            epfd = (int) LibC.Polling.EPOLL_CREATE1.invokeExact(capture, EPOLL_CLOEXEC);
-            if (epfd < 0) {
-                throw new NativeIoException("epoll_create1", LibC.errno(capture), "flags=EPOLL_CLOEXEC");
+            long rc = Syscalls.call(capture, SyscallNumbers.EPOLL_CREATE1, EPOLL_CLOEXEC, 0, 0, 0, 0, 0);
+            if (rc < 0) {
+                throw new NativeIoException("epoll_create1", (int) -rc, "flags=EPOLL_CLOEXEC");
             }
-            eventfd = (int) LibC.Polling.EVENTFD.invokeExact(capture, 0, Flags.EFD_NONBLOCK | Flags.EFD_CLOEXEC);
-            if (eventfd < 0) {
-                int errno = LibC.errno(capture);
+            epfd = (int) rc;
+            rc = Syscalls.call(capture, SyscallNumbers.EVENTFD2, 0, Flags.EFD_NONBLOCK | Flags.EFD_CLOEXEC, 0, 0, 0, 0);
+            if (rc < 0) {
                 Sys.closeQuietly(epfd);
-                throw new NativeIoException("eventfd", errno, "flags=EFD_NONBLOCK|EFD_CLOEXEC");
+                throw new NativeIoException("eventfd", (int) -rc, "flags=EFD_NONBLOCK|EFD_CLOEXEC");
             }
+            eventfd = (int) rc;
             control(EPOLL_CTL_ADD, eventfd, EPOLLIN);
         } catch (IOException | RuntimeException | Error e) {
             arena.close();
             throw e;
-        } catch (Throwable t) {
-            arena.close();
-            throw new IllegalStateException("epoll down-call failed", t);
         }
     }
 
@@ -132,16 +132,9 @@ final class EpollPoller implements Poller {
     private void control(int op, int fd, int interest, long data) throws IOException {
         control.set(ValueLayout.JAVA_INT, 0, interest);
         control.set(ValueLayout.JAVA_LONG_UNALIGNED, DATA_OFFSET, data);
-        int rc;
-        try {
-            rc = (int) LibC.Polling.EPOLL_CTL.invokeExact(capture, epfd, op, fd, control);
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException("epoll_ctl down-call failed", t);
-        }
+        long rc = Syscalls.call(capture, SyscallNumbers.EPOLL_CTL, epfd, op, fd, control.address(), 0, 0);
         if (rc < 0) {
-            throw new NativeIoException("epoll_ctl", LibC.errno(capture), "epfd=" + epfd + " op=" + op + " fd=" + fd
+            throw new NativeIoException("epoll_ctl", (int) -rc, "epfd=" + epfd + " op=" + op + " fd=" + fd
                     + " events=0x" + Integer.toHexString(interest));
         }
     }

@@ -141,9 +141,9 @@ public class DownCallVsC {
                 length = shape == Shape.READ ? buffer.byteSize() : 0;
             }
             case EPOLL_WAIT -> {
-                fd = (int) LibC.Polling.EPOLL_CREATE1.invokeExact(capture, 0);
+                fd = (int) Syscalls.call(capture, SyscallNumbers.EPOLL_CREATE1, 0, 0, 0, 0, 0, 0);
                 if (fd < 0) {
-                    throw new IllegalStateException("epoll_create1 errno=" + LibC.errno(capture));
+                    throw new IllegalStateException("epoll_create1 errno=" + -fd);
                 }
                 int epfd = fd;
                 open.add(() -> Sys.closeQuietly(epfd));

@@ -5,6 +5,8 @@ import dev.wirespeed.linux.internal.sys.Errno;
 import dev.wirespeed.linux.internal.sys.Flags;
 import dev.wirespeed.linux.internal.sys.LibC;
 import dev.wirespeed.linux.internal.sys.Sys;
+import dev.wirespeed.linux.internal.sys.SyscallNumbers;
+import dev.wirespeed.linux.internal.sys.Syscalls;
 import java.io.Closeable;
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -44,13 +46,15 @@ public final class ListenFd implements Closeable {
                 Sys.setIntOption(fd, Flags.SOL_SOCKET, Flags.SO_REUSEADDR, 1, "SO_REUSEADDR");
             }
             MemorySegment sockaddr = SocketAddresses.encode(address, arena);
-            MemorySegment capture = LibC.captureSegment(arena);
+            MemorySegment capture = Sys.capture(arena);
             String detail = "fd=" + fd + " address=" + SocketAddresses.describe(address);
-            if ((int) LibC.Listening.BIND.invokeExact(capture, fd, sockaddr, (int) sockaddr.byteSize()) < 0) {
-                throw new NativeIoException("bind", LibC.errno(capture), detail);
+            long rc = Syscalls.call(capture, SyscallNumbers.BIND, fd, sockaddr.address(), sockaddr.byteSize(), 0, 0, 0);
+            if (rc < 0) {
+                throw new NativeIoException("bind", (int) -rc, detail);
             }
-            if ((int) LibC.Listening.LISTEN.invokeExact(capture, fd, backlog) < 0) {
-                throw new NativeIoException("listen", LibC.errno(capture), detail + " backlog=" + backlog);
+            rc = Syscalls.call(capture, SyscallNumbers.LISTEN, fd, backlog, 0, 0, 0, 0);
+            if (rc < 0) {
+                throw new NativeIoException("listen", (int) -rc, detail + " backlog=" + backlog);
             }
             SocketAddress local = inet ? localAddress(fd, arena) : address;
             bound = true;
@@ -125,16 +129,17 @@ public final class ListenFd implements Closeable {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment storage = arena.allocate(SocketAddresses.STORAGE_SIZE);
             MemorySegment length = arena.allocateFrom(ValueLayout.JAVA_INT, SocketAddresses.STORAGE_SIZE);
-            MemorySegment capture = LibC.captureSegment(arena);
+            MemorySegment capture = Sys.capture(arena);
             while (true) {
-                int connection = (int) LibC.Listening.ACCEPT4.invokeExact(capture, fd, storage, length,
-                        Flags.SOCK_CLOEXEC);
-                if (connection >= 0) {
+                long rc = Syscalls.call(capture, SyscallNumbers.ACCEPT4, fd, storage.address(), length.address(),
+                        Flags.SOCK_CLOEXEC, 0, 0);
+                if (rc >= 0) {
+                    int connection = (int) rc;
                     SocketAddress remote = inet
                             ? SocketAddresses.decode(storage, length.get(ValueLayout.JAVA_INT, 0)) : null;
                     return new SocketFd(connection, remote, inet);
                 }
-                int errno = LibC.errno(capture);
+                int errno = (int) -rc;
                 if (!open) {
                     throw new ClosedChannelException();
                 }
@@ -176,9 +181,10 @@ public final class ListenFd implements Closeable {
     private static SocketAddress localAddress(int fd, Arena arena) throws Throwable {
         MemorySegment storage = arena.allocate(SocketAddresses.STORAGE_SIZE);
         MemorySegment length = arena.allocateFrom(ValueLayout.JAVA_INT, SocketAddresses.STORAGE_SIZE);
-        MemorySegment capture = LibC.captureSegment(arena);
-        if ((int) LibC.Listening.GETSOCKNAME.invokeExact(capture, fd, storage, length) < 0) {
-            throw new NativeIoException("getsockname", LibC.errno(capture), "fd=" + fd);
+        long rc = Syscalls.call(Sys.capture(arena), SyscallNumbers.GETSOCKNAME, fd, storage.address(), length.address(),
+                0, 0, 0);
+        if (rc < 0) {
+            throw new NativeIoException("getsockname", (int) -rc, "fd=" + fd);
         }
         return SocketAddresses.decode(storage, length.get(ValueLayout.JAVA_INT, 0));
     }

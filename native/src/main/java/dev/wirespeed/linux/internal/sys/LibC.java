@@ -28,11 +28,12 @@ import java.lang.invoke.VarHandle;
  * <p>Only the system call stub's handles, and the three calls that map it, are linked when this class is
  * first used; the others in groups of their own (nested classes), each linked when one of its handles is
  * first used: linking a handle costs milliseconds (most of it spinning the code that carries the call),
- * and where the stub is there a program that only connects sockets needs none of them.
+ * and where the stub is there a program of sockets, pipes and an epoll loop needs none of them.
  *
  * <p>The data calls of the hot paths ({@code read}, {@code write}, {@code recvfrom}, {@code sendto},
- * {@code sendmsg}, {@code epoll_pwait}), io_uring's and a socket's others ({@code socket}, {@code connect},
- * {@code setsockopt}, {@code close}, ...) go through {@link Syscalls}, numbered by {@link SyscallNumbers},
+ * {@code sendmsg}, {@code epoll_pwait}), io_uring's, and the others that sockets, listeners, pipes and
+ * pollers make ({@code socket}, {@code connect}, {@code accept4}, {@code pipe2}, {@code epoll_ctl},
+ * {@code close}, ...) go through {@link Syscalls}, numbered by {@link SyscallNumbers},
  * not through the C library's wrappers: those are cancellation points, and in a multi-threaded process,
  * as every JVM is, each wrapper switches the thread to asynchronous cancellation and back around the
  * call, two atomic updates per call that a single-threaded C program skips. The JVM never cancels a
@@ -78,25 +79,6 @@ public final class LibC {
                 errnoCall("sched_getcpu", FunctionDescriptor.of(ValueLayout.JAVA_INT));
 
         private Cpus() {
-        }
-    }
-
-    /** A listening socket's calls. */
-    public static final class Listening {
-        /** {@code int bind(int fd, const struct sockaddr *, socklen_t)}, errno captured. */
-        public static final MethodHandle BIND = errnoCall("bind", FunctionDescriptor.of(ValueLayout.JAVA_INT,
-                ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
-        /** {@code int listen(int fd, int backlog)}, errno captured. */
-        public static final MethodHandle LISTEN = errnoCall("listen", FunctionDescriptor.of(ValueLayout.JAVA_INT,
-                ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
-        /** {@code int accept4(int fd, struct sockaddr *, socklen_t *, int flags)}, errno captured. */
-        public static final MethodHandle ACCEPT4 = errnoCall("accept4", FunctionDescriptor.of(ValueLayout.JAVA_INT,
-                ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
-        /** {@code int getsockname(int fd, struct sockaddr *, socklen_t *)}, errno captured. */
-        public static final MethodHandle GETSOCKNAME = errnoCall("getsockname", FunctionDescriptor.of(
-                ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS));
-
-        private Listening() {
         }
     }
 
@@ -177,32 +159,6 @@ public final class LibC {
                 Linker.Option.firstVariadicArg(1), Linker.Option.critical(false), CAPTURE_ERRNO) : null;
 
         private Fallback() {
-        }
-    }
-
-    /** A pipe's call. */
-    public static final class Pipes {
-        /** {@code int pipe2(int fds[2], int flags)}, errno captured. */
-        public static final MethodHandle PIPE2 = errnoCall("pipe2", FunctionDescriptor.of(ValueLayout.JAVA_INT,
-                ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
-
-        private Pipes() {
-        }
-    }
-
-    /** The epoll poller's calls, and the eventfd that wakes a poller. */
-    public static final class Polling {
-        /** {@code int epoll_create1(int flags)}, errno captured. */
-        public static final MethodHandle EPOLL_CREATE1 = errnoCall("epoll_create1",
-                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
-        /** {@code int epoll_ctl(int epfd, int op, int fd, struct epoll_event *)}, errno captured. */
-        public static final MethodHandle EPOLL_CTL = errnoCall("epoll_ctl", FunctionDescriptor.of(ValueLayout.JAVA_INT,
-                ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS));
-        /** {@code int eventfd(unsigned initval, int flags)}, errno captured. */
-        public static final MethodHandle EVENTFD = errnoCall("eventfd", FunctionDescriptor.of(ValueLayout.JAVA_INT,
-                ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
-
-        private Polling() {
         }
     }
 

@@ -29,6 +29,15 @@ public final class SyscallNumbers {
     public static final long GETPEERNAME = number(52, 205);
     public static final long SETSOCKOPT = number(54, 208);
     public static final long GETSOCKOPT = number(55, 209);
+    /** A listening socket's calls, and the pipe's, the poller's and its wake-up descriptor's. */
+    public static final long BIND = number(49, 200);
+    public static final long LISTEN = number(50, 201);
+    public static final long GETSOCKNAME = number(51, 204);
+    public static final long ACCEPT4 = number(288, 242);
+    public static final long PIPE2 = number(293, 59);
+    public static final long EPOLL_CTL = number(233, 21);
+    public static final long EVENTFD2 = number(290, 19);
+    public static final long EPOLL_CREATE1 = number(291, 20);
     /** The calls added since Linux 5.1 have one number on every architecture. */
     public static final long IO_URING_SETUP = number(425, 425);
     public static final long IO_URING_ENTER = number(426, 426);

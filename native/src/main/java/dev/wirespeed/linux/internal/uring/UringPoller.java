@@ -6,6 +6,8 @@ import dev.wirespeed.linux.internal.sys.FdCalls;
 import dev.wirespeed.linux.internal.sys.Flags;
 import dev.wirespeed.linux.internal.sys.LibC;
 import dev.wirespeed.linux.internal.sys.Sys;
+import dev.wirespeed.linux.internal.sys.SyscallNumbers;
+import dev.wirespeed.linux.internal.sys.Syscalls;
 import dev.wirespeed.loop.internal.TakesOutput;
 import dev.wirespeed.loop.spi.Endpoint;
 import dev.wirespeed.loop.spi.Listener;
@@ -144,20 +146,12 @@ public final class UringPoller implements Poller {
         this.maxHeld = maxHeld;
         this.sendLimit = sendLimit;
         one.set(ValueLayout.JAVA_LONG, 0, 1);
-        try {
-            eventfd = (int) LibC.Polling.EVENTFD.invokeExact(capture, 0, Flags.EFD_NONBLOCK | Flags.EFD_CLOEXEC);
-        } catch (RuntimeException | Error e) {
+        long rc = Syscalls.call(capture, SyscallNumbers.EVENTFD2, 0, Flags.EFD_NONBLOCK | Flags.EFD_CLOEXEC, 0, 0, 0, 0);
+        if (rc < 0) {
             arena.close();
-            throw e;
-        } catch (Throwable t) {
-            arena.close();
-            throw new IllegalStateException("eventfd down-call failed", t);
+            throw new NativeIoException("eventfd", (int) -rc, "flags=EFD_NONBLOCK|EFD_CLOEXEC");
         }
-        if (eventfd < 0) {
-            int errno = LibC.errno(capture);
-            arena.close();
-            throw new NativeIoException("eventfd", errno, "flags=EFD_NONBLOCK|EFD_CLOEXEC");
-        }
+        eventfd = (int) rc;
     }
 
     /** Opens the ring, on the loop's thread, the one {@code SINGLE_ISSUER} lets submit. */
