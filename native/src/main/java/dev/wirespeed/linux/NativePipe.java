@@ -150,8 +150,8 @@ public final class NativePipe implements ByteChannel {
         int[] fds = new int[2];
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment pair = arena.allocate(ValueLayout.JAVA_INT, 2);
-            long rc = Syscalls.call(Sys.capture(arena), SyscallNumbers.PIPE2, pair.address(), Flags.O_CLOEXEC, 0, 0,
-                    0, 0);
+            long rc = Syscalls.call(Syscalls.capture(arena), SyscallNumbers.PIPE2, pair.address(), Flags.O_CLOEXEC,
+                    0, 0, 0, 0);
             if (rc < 0) {
                 throw new NativeIoException("pipe2", (int) -rc, "flags=O_CLOEXEC");
             }

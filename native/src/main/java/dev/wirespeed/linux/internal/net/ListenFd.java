@@ -46,7 +46,7 @@ public final class ListenFd implements Closeable {
                 Sys.setIntOption(fd, Flags.SOL_SOCKET, Flags.SO_REUSEADDR, 1, "SO_REUSEADDR");
             }
             MemorySegment sockaddr = SocketAddresses.encode(address, arena);
-            MemorySegment capture = Sys.capture(arena);
+            MemorySegment capture = Syscalls.capture(arena);
             String detail = "fd=" + fd + " address=" + SocketAddresses.describe(address);
             long rc = Syscalls.call(capture, SyscallNumbers.BIND, fd, sockaddr.address(), sockaddr.byteSize(), 0, 0, 0);
             if (rc < 0) {
@@ -59,10 +59,6 @@ public final class ListenFd implements Closeable {
             SocketAddress local = inet ? localAddress(fd, arena) : address;
             bound = true;
             return new ListenFd(fd, local, inet);
-        } catch (IOException | RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException("bind down-call failed", t);
         } finally {
             if (!bound) {
                 Sys.closeQuietly(fd);
@@ -129,7 +125,7 @@ public final class ListenFd implements Closeable {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment storage = arena.allocate(SocketAddresses.STORAGE_SIZE);
             MemorySegment length = arena.allocateFrom(ValueLayout.JAVA_INT, SocketAddresses.STORAGE_SIZE);
-            MemorySegment capture = Sys.capture(arena);
+            MemorySegment capture = Syscalls.capture(arena);
             while (true) {
                 long rc = Syscalls.call(capture, SyscallNumbers.ACCEPT4, fd, storage.address(), length.address(),
                         Flags.SOCK_CLOEXEC, 0, 0);
@@ -151,10 +147,6 @@ public final class ListenFd implements Closeable {
                             + SocketAddresses.describe(local));
                 }
             }
-        } catch (IOException | RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException("accept4 down-call failed", t);
         }
     }
 
@@ -178,11 +170,11 @@ public final class ListenFd implements Closeable {
         return "fd=" + fd + " local=" + SocketAddresses.describe(local) + (open ? "" : " closed");
     }
 
-    private static SocketAddress localAddress(int fd, Arena arena) throws Throwable {
+    private static SocketAddress localAddress(int fd, Arena arena) throws IOException {
         MemorySegment storage = arena.allocate(SocketAddresses.STORAGE_SIZE);
         MemorySegment length = arena.allocateFrom(ValueLayout.JAVA_INT, SocketAddresses.STORAGE_SIZE);
-        long rc = Syscalls.call(Sys.capture(arena), SyscallNumbers.GETSOCKNAME, fd, storage.address(), length.address(),
-                0, 0, 0);
+        long rc = Syscalls.call(Syscalls.capture(arena), SyscallNumbers.GETSOCKNAME, fd, storage.address(),
+                length.address(), 0, 0, 0);
         if (rc < 0) {
             throw new NativeIoException("getsockname", (int) -rc, "fd=" + fd);
         }

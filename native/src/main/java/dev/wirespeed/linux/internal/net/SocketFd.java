@@ -84,7 +84,7 @@ public final class SocketFd implements Endpoint, SegmentIo {
         boolean connected = false;
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment sockaddr = SocketAddresses.encode(address, arena);
-            MemorySegment capture = Sys.capture(arena);
+            MemorySegment capture = Syscalls.capture(arena);
             while (true) {
                 long rc = Syscalls.call(capture, SyscallNumbers.CONNECT, fd, sockaddr.address(), sockaddr.byteSize(),
                         0, 0, 0);
@@ -150,7 +150,7 @@ public final class SocketFd implements Endpoint, SegmentIo {
         boolean begun = false;
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment sockaddr = SocketAddresses.encode(address, arena);
-            long rc = Syscalls.call(Sys.capture(arena), SyscallNumbers.CONNECT, socket.fd, sockaddr.address(),
+            long rc = Syscalls.call(Syscalls.capture(arena), SyscallNumbers.CONNECT, socket.fd, sockaddr.address(),
                     sockaddr.byteSize(), 0, 0, 0);
             if (rc != 0) {
                 int errno = (int) -rc;

@@ -15,7 +15,7 @@ public final class FdDirection {
     public static final int COPY_BUFFER_SIZE = 64 * 1024;
 
     /** Where {@link FdCalls} captures the errno: none where {@link LibC#STUB_CALLS}, whose stub returns it. */
-    public final MemorySegment capture = LibC.STUB_CALLS ? null : LibC.captureSegment(Arena.ofAuto());
+    public final MemorySegment capture = Syscalls.capture(Arena.ofAuto());
     /** Reads with {@code recv(2)}, the socket layer's own call, instead of {@code read(2)}. */
     private final boolean socket;
     /**

@@ -33,14 +33,14 @@ public final class Sys {
     /** {@return a stream socket of {@code family}, close-on-exec, with {@code flags} ({@code SOCK_NONBLOCK}) added} */
     public static Result socket(int family, int flags) {
         try (Arena arena = Arena.ofConfined()) {
-            return result(Syscalls.call(capture(arena), SyscallNumbers.SOCKET, family,
+            return result(Syscalls.call(Syscalls.capture(arena), SyscallNumbers.SOCKET, family,
                     Flags.SOCK_STREAM | Flags.SOCK_CLOEXEC | flags, 0, 0, 0, 0));
         }
     }
 
     public static Result fcntl(int fd, int cmd, int arg) {
         try (Arena arena = Arena.ofConfined()) {
-            return result(Syscalls.call(capture(arena), SyscallNumbers.FCNTL, fd, cmd, arg, 0, 0, 0));
+            return result(Syscalls.call(Syscalls.capture(arena), SyscallNumbers.FCNTL, fd, cmd, arg, 0, 0, 0));
         }
     }
 
@@ -52,7 +52,7 @@ public final class Sys {
 
     public static void setOption(int fd, int level, int name, MemorySegment value, String what, Arena arena)
             throws NativeIoException {
-        long rc = Syscalls.call(capture(arena), SyscallNumbers.SETSOCKOPT, fd, level, name, value.address(),
+        long rc = Syscalls.call(Syscalls.capture(arena), SyscallNumbers.SETSOCKOPT, fd, level, name, value.address(),
                 value.byteSize(), 0);
         if (rc < 0) {
             throw new NativeIoException("setsockopt", (int) -rc, "fd=" + fd + " option=" + what);
@@ -63,7 +63,7 @@ public final class Sys {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment value = arena.allocate(ValueLayout.JAVA_INT);
             MemorySegment length = arena.allocateFrom(ValueLayout.JAVA_INT, Integer.BYTES);
-            long rc = Syscalls.call(capture(arena), SyscallNumbers.GETSOCKOPT, fd, level, name, value.address(),
+            long rc = Syscalls.call(Syscalls.capture(arena), SyscallNumbers.GETSOCKOPT, fd, level, name, value.address(),
                     length.address(), 0);
             if (rc < 0) {
                 throw new NativeIoException("getsockopt", (int) -rc, "fd=" + fd + " option=" + optionName);
@@ -81,7 +81,7 @@ public final class Sys {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment storage = arena.allocate(128); // sizeof(struct sockaddr_storage)
             MemorySegment length = arena.allocateFrom(ValueLayout.JAVA_INT, 128);
-            long rc = Syscalls.call(capture(arena), SyscallNumbers.GETPEERNAME, fd, storage.address(),
+            long rc = Syscalls.call(Syscalls.capture(arena), SyscallNumbers.GETPEERNAME, fd, storage.address(),
                     length.address(), 0, 0, 0);
             if (rc == 0) {
                 return true;
@@ -95,7 +95,7 @@ public final class Sys {
 
     public static void shutdown(int fd, int how) throws NativeIoException {
         try (Arena arena = Arena.ofConfined()) {
-            long rc = Syscalls.call(capture(arena), SyscallNumbers.SHUTDOWN, fd, how, 0, 0, 0, 0);
+            long rc = Syscalls.call(Syscalls.capture(arena), SyscallNumbers.SHUTDOWN, fd, how, 0, 0, 0, 0);
             if (rc < 0) {
                 throw new NativeIoException("shutdown", (int) -rc, "fd=" + fd + " how=" + how);
             }
@@ -118,7 +118,7 @@ public final class Sys {
 
     public static void close(int fd) throws NativeIoException {
         try (Arena arena = Arena.ofConfined()) {
-            close(fd, capture(arena), null);
+            close(fd, Syscalls.capture(arena), null);
         }
     }
 
@@ -133,11 +133,6 @@ public final class Sys {
         if (rc < 0 && rc != -Errno.EINTR) {
             throw new NativeIoException("close", (int) -rc, (file == null ? "" : "file=" + file + " ") + "fd=" + fd);
         }
-    }
-
-    /** {@return a segment for {@link Syscalls}' errno, from {@code arena}, where it needs one; else null} */
-    public static MemorySegment capture(Arena arena) {
-        return LibC.STUB_CALLS ? null : LibC.captureSegment(arena);
     }
 
     private static Result result(long rc) {

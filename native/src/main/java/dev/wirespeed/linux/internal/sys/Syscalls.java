@@ -1,5 +1,6 @@
 package dev.wirespeed.linux.internal.sys;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -14,6 +15,14 @@ import java.lang.foreign.MemorySegment;
  */
 public final class Syscalls {
     private Syscalls() {
+    }
+
+    /**
+     * {@return a segment from {@code arena} for these calls' errno, where they capture it; else (where
+     * {@link LibC#STUB_CALLS}) null, and nothing is allocated}
+     */
+    public static MemorySegment capture(Arena arena) {
+        return LibC.STUB_CALLS ? null : LibC.captureSegment(arena);
     }
 
     /** {@return the call's result, or minus its errno} */
