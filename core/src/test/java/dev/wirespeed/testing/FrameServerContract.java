@@ -1004,11 +1004,13 @@ public abstract class FrameServerContract {
         // Every frame is echoed, and also copied to the other peer: each peer's output is written to by
         // its own handler and by the other's, often in the same turn.
         List<Connection> both = new ArrayList<>();
+        CountDownLatch bothOpen = new CountDownLatch(2);
         ConnectionHandler crossing = new Recorder() {
             @Override
             public void onOpen(Connection connection) {
                 both.add(connection);
                 super.onOpen(connection);
+                bothOpen.countDown();
             }
 
             @Override
@@ -1024,6 +1026,9 @@ public abstract class FrameServerContract {
         Side server = start(transport, opener, crossing, b -> b);
         Peer a = connect(server);
         Peer b = connect(server);
+        // Both open before either sends: else every frame of one can be handled before the other is
+        // open, and the other waits for copies that were never made.
+        assertTrue(bothOpen.await(10, TimeUnit.SECONDS), "both connections open");
         int frames = 2_000;
         Frames fromA = new Frames();
         Frames fromB = new Frames();
