@@ -16,7 +16,8 @@ import javax.net.ssl.SSLSession;
  *
  * <h2>Writing</h2>
  * {@link #writeFrame(int, ByteBuffer)} copies a frame into the connection's output, a queue of
- * pooled chunks; the loop sends it in writes of whole chunks once the handler calls for the read in
+ * pooled chunks ({@link #writeFrames(ByteBuffer)} whole frames as they are, {@link #claim} one filled in
+ * place; frames written back as received are not copied); the loop sends it in writes of whole chunks once the handler calls for the read in
  * progress are done (when that read is this connection's own), else at the end of the loop's turn, and
  * keeps what the socket would not take until it is writable. A connection whose
  * output reaches its server's or client's {@code outputLimit} is not read until the output drains to half the
@@ -66,6 +67,8 @@ public final class Connection {
     /** The server or client whose connection this is; its settings, copied below, are read per frame. */
     final Owner owner;
     final ConnectionHandler handler;
+    /** The handler, where it takes blocks of frames rather than one frame a call; else null. */
+    final BlockHandler blockHandler;
     final int maxFrameLength;
     final long outputLimit;
     /** The owner's counters on this connection's loop. */
@@ -126,6 +129,12 @@ public final class Connection {
     int frameEnd;
     int frameType;
     /**
+     * While the loop hands a block to {@link BlockHandler#onFrames}: the block, {@code [blockStart,
+     * blockEnd)} of {@code source}, and {@code frameEnd} is -1; else {@code blockEnd} is -1.
+     */
+    int blockStart;
+    int blockEnd = -1;
+    /**
      * Frames written back as they were received while the handler had them, {@code [forwardFrom,
      * forwardTo)} of {@code source} (empty when equal): counted in {@code queued} but not yet in
      * the output. They go into the output (copied, or in the chunk they were read into) before anything
@@ -148,6 +157,7 @@ public final class Connection {
         this.tls = tls;
         this.owner = owner;
         this.handler = owner.handler;
+        this.blockHandler = owner.handler instanceof BlockHandler b ? b : null;
         this.maxFrameLength = owner.maxFrameLength;
         this.outputLimit = owner.outputLimit;
         this.stats = owner.stats(loop.index());
@@ -274,6 +284,64 @@ public final class Connection {
     }
 
     /**
+     * Queues whole frames as they are, header and body each, from the position of {@code frames} to its
+     * limit (the position is not moved): a block handed to {@link BlockHandler#onFrames}, or a run of
+     * its frames, or frames made elsewhere. Written back to the connection the block came from, from
+     * {@code onFrames}, the block's frames are queued without a copy, as {@link #writeFrame} queues a
+     * frame written back as received. Each frame is checked before any is queued: a header whole, a
+     * length within {@code 0..maxFrameLength}, a body within the limit.
+     *
+     * @param frames whole frames, each an 8-byte header (the type, then the length, big-endian) and its body
+     * @return true if queued; false if the connection is closing or closed (the frames are dropped)
+     * @throws IllegalArgumentException if the bytes are not whole frames within the {@code maxFrameLength},
+     *     naming the first that is not and where it lies
+     */
+    public boolean writeFrames(ByteBuffer frames) {
+        thread.checkThread(this);
+        checkNoClaim();
+        if (state != State.OPEN) {
+            return false;
+        }
+        int from = frames.position();
+        int to = frames.limit();
+        if (frames == source && blockEnd >= 0 && from == blockStart && to == blockEnd) {
+            forwardRun(from, to); // the block as handed: its frames were checked as they arrived
+            return true;
+        }
+        checkWholeFrames(frames, from, to);
+        if (frames == source && blockEnd >= 0 && from >= blockStart && to <= blockEnd) {
+            forwardRun(from, to);
+        } else if (to > from) {
+            putForwarded(); // in the order written
+            output.copyFrames(this, frames, from, to);
+            queued += to - from;
+            queuedMore();
+        }
+        return true;
+    }
+
+    private void checkWholeFrames(ByteBuffer frames, int from, int to) {
+        int at = from;
+        while (at < to) {
+            if (to - at < FrameFormat.HEADER_LENGTH) {
+                throw new IllegalArgumentException("not whole frames: a header of " + FrameFormat.HEADER_LENGTH
+                        + " bytes at index " + at + " has " + (to - at) + " before the limit=" + to + " (position="
+                        + from + ")");
+            }
+            int length = FrameFormat.length(frames, at);
+            if (length < 0 || length > maxFrameLength) {
+                throw new IllegalArgumentException("not whole frames: length=" + length + " at index " + at
+                        + " outside 0..maxFrameLength=" + maxFrameLength + " (position=" + from + " limit=" + to + ")");
+            }
+            if (to - at - FrameFormat.HEADER_LENGTH < length) {
+                throw new IllegalArgumentException("not whole frames: the body of length=" + length + " at index "
+                        + (at + FrameFormat.HEADER_LENGTH) + " runs past the limit=" + to + " (position=" + from + ")");
+            }
+            at += FrameFormat.HEADER_LENGTH + length;
+        }
+    }
+
+    /**
      * Claims a frame in the output to fill in place: the header is written, and the returned buffer
      * covers exactly the body, from position 0 to limit {@code length}, valid until {@link #commit()}
      * or {@link #abortClaim()}, which must come before any other write to this connection.
@@ -346,12 +414,17 @@ public final class Connection {
      * last one in {@code source}; else that run goes into the output first and this one starts the next.
      */
     private void forward() {
-        if (forwardTo != frameStart) {
+        forwardRun(frameStart, frameEnd);
+    }
+
+    /** Queues {@code source[from, to)}, whole frames, as received: as {@link #forward()} does one frame. */
+    private void forwardRun(int from, int to) {
+        if (forwardTo != from) {
             putForwarded();
-            forwardFrom = frameStart;
+            forwardFrom = from;
         }
-        forwardTo = frameEnd;
-        queued += frameEnd - frameStart;
+        forwardTo = to;
+        queued += to - from;
         queuedMore();
     }
 

@@ -6,8 +6,9 @@ import java.nio.ByteBuffer;
 /**
  * What a {@link FrameServer} or {@link FrameClient} calls for each of its connections, always on the
  * connection's loop thread, never on two threads at once for one connection, in this order: {@link
- * #onOpen} once, then {@link #onFrame} once per frame in stream order (and {@link #onWritable} between
- * frames when output that had reached the limit drained), then {@link #onClose} once. A connection that
+ * #onOpen} once, then {@link #onFrame} once per frame in stream order (a {@link BlockHandler}: {@link
+ * BlockHandler#onFrames} once per block of whole frames), and {@link #onWritable} between them when
+ * output that had reached the limit drained, then {@link #onClose} once. A connection that
  * never opens gets {@link #onClose} alone: a client's connect that failed (a {@link
  * java.net.ConnectException} naming the address), or a TLS handshake that failed or timed out.
  *

@@ -194,6 +194,9 @@ final class FrameAssembler {
      *     its input given back
      */
     private int deliver(Connection c, ByteBuffer data, ByteBuffer view, int from, int end, int budget) {
+        if (c.blockHandler != null) {
+            return deliverBlock(c, data, view, from, end, budget);
+        }
         int pos = from;
         long delivered = 0;
         c.source = view;
@@ -241,6 +244,67 @@ final class FrameAssembler {
         c.source = null;
         c.stats.framesRead(delivered);
         c.consumed += pos - from;
+        return pos;
+    }
+
+    /**
+     * As {@link #deliver}, for a handler that takes blocks: the whole frames within the budget, each
+     * length checked first, handed over in one call; then a bad length found after them, if any, refused.
+     * While the handler has the block, {@code c.source} is {@code view}, {@code [c.blockStart,
+     * c.blockEnd)} the block, and {@code c.frameEnd} -1, so that no frame is taken for one handed alone.
+     */
+    private int deliverBlock(Connection c, ByteBuffer data, ByteBuffer view, int from, int end, int budget) {
+        int pos = from;
+        long delivered = 0;
+        int length = 0;
+        boolean bad = false;
+        while (end - pos >= FrameFormat.HEADER_LENGTH) {
+            length = FrameFormat.length(data.getLong(pos));
+            if (length < 0 || length > c.maxFrameLength) {
+                bad = true;
+                break;
+            }
+            int total = FrameFormat.HEADER_LENGTH + length;
+            if (end - pos < total || pos - from >= budget) {
+                break;
+            }
+            delivered++;
+            pos += total;
+        }
+        if (pos > from) {
+            c.framesRead += delivered; // before the handler, which may close the connection and so report its totals
+            c.source = view;
+            c.frameEnd = -1;
+            c.blockStart = from;
+            c.blockEnd = pos;
+            view.limit(pos);
+            view.position(from);
+            try {
+                c.blockHandler.onFrames(c, view);
+            } catch (IOException | RuntimeException e) {
+                c.stats.framesRead(delivered);
+                c.source = null;
+                c.blockEnd = -1;
+                closer.closeNow(c, e, true); // what was queued, forwarded frames too, is dropped
+                return -1;
+            }
+            view.limit(end);
+            c.source = null;
+            c.blockEnd = -1;
+            c.stats.framesRead(delivered);
+            if (c.state != Connection.State.OPEN) {
+                releaseInput(c); // closed by the handler: the rest is not read
+                return -1;
+            }
+        }
+        c.consumed += pos - from;
+        if (bad) {
+            if (c.forwardTo != c.forwardFrom) {
+                output.copyForwarded(c, view); // the replies to the frames before it are sent first
+            }
+            frameError(c, length, c.consumed);
+            return -1;
+        }
         return pos;
     }
 

@@ -74,6 +74,14 @@ final class Outbound {
         int to = c.forwardTo;
         c.forwardFrom = 0;
         c.forwardTo = 0;
+        copyFrames(c, source, from, to);
+    }
+
+    /**
+     * Copies {@code source[from, to)}, whole frames, to the end of {@code c}'s output: into the tail
+     * chunk's room and new chunks, a frame split between two where it falls. Not counted in {@code c.queued}.
+     */
+    void copyFrames(Connection c, ByteBuffer source, int from, int to) {
         while (from < to) {
             Chunk tail = c.outTail;
             if (tail == null || !tail.pooled || tail.end == tail.capacity()) {

@@ -8,12 +8,14 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.wirespeed.frame.CorruptFrameException;
 import dev.wirespeed.frame.FrameFormat;
 import dev.wirespeed.frame.FrameReader;
 import dev.wirespeed.frame.FrameTooLongException;
 import dev.wirespeed.frame.TruncatedFrameException;
+import dev.wirespeed.loop.BlockHandler;
 import dev.wirespeed.loop.Connection;
 import dev.wirespeed.loop.ConnectTimeoutException;
 import dev.wirespeed.loop.ConnectionHandler;
@@ -1190,6 +1192,246 @@ public abstract class FrameServerContract {
             peer.send(frame);
             assertTrue(peer.receive(), "end of stream at round trip " + i);
         });
+    }
+
+    /** Echoes each block whole, in one write of the block as handed; records the closes as {@link Recorder} does. */
+    public static class BlockRecorder extends Recorder implements BlockHandler {
+        @Override
+        public void onFrames(Connection connection, ByteBuffer frames) throws IOException {
+            connection.writeFrames(frames);
+        }
+    }
+
+    /** How the block handler writes a block back: every way writes each frame once, in order. */
+    private enum BlockReply { WHOLE, TWO_RUNS, COPIED, EACH_FRAME_FROM_THE_VIEW, OTHER_FIRST }
+
+    @ParameterizedTest
+    @MethodSource("cases")
+    void aBlockHandlerGetsWholeFramesInOrderAndWhatItWritesBackKeepsItsOrderWhereverReadsSplit(Transport transport,
+            Opener opener) throws Exception {
+        long seed = SEED.value();
+        Random random = new Random(seed);
+        int frames = 400;
+        Frames stream = new Frames();
+        for (int i = 0; i < frames; i++) {
+            int length = switch (random.nextInt(5)) {
+                case 0 -> random.nextInt(2);
+                case 1, 2 -> random.nextInt(200);
+                case 3 -> random.nextInt(3_000);
+                default -> random.nextInt(40_000); // past the 8 KiB chunk: read into a buffer of its own
+            };
+            stream.frame(i, length, body(random, length));
+        }
+        Random replies = new Random(seed + 2); // the loop thread's alone
+        List<String> problems = new ArrayList<>();
+        List<byte[]> written = new ArrayList<>(); // what the handler wrote, frame by frame, in order
+        AtomicLong blocks = new AtomicLong();
+        int[] next = {0};
+        Recorder blockwise = new BlockRecorder() {
+            @Override
+            public void onFrame(Connection connection, int type, ByteBuffer body) {
+                problems.add("onFrame called for type " + type + " on a handler that takes blocks");
+            }
+
+            @Override
+            public void onFrames(Connection connection, ByteBuffer block) throws IOException {
+                blocks.incrementAndGet();
+                if (!block.isReadOnly() || !block.hasRemaining()) {
+                    problems.add("block " + block + " readOnly=" + block.isReadOnly());
+                }
+                int from = block.position();
+                int end = block.limit();
+                List<Integer> starts = new ArrayList<>();
+                for (int at = from; at < end; ) {
+                    starts.add(at);
+                    if (block.getInt(at) != next[0]++) {
+                        problems.add("frame type " + block.getInt(at) + " where " + (next[0] - 1) + " was due");
+                    }
+                    at += FrameFormat.HEADER_LENGTH + FrameFormat.length(block, at);
+                    if (at > end) {
+                        problems.add("a frame at " + starts.getLast() + " runs to " + at + " past the block's end " + end);
+                    }
+                }
+                switch (BlockReply.values()[replies.nextInt(BlockReply.values().length)]) {
+                    case WHOLE -> connection.writeFrames(block);
+                    case TWO_RUNS -> {
+                        int mid = starts.get(replies.nextInt(starts.size()));
+                        block.limit(mid);
+                        connection.writeFrames(block);
+                        block.limit(end).position(mid);
+                        connection.writeFrames(block);
+                    }
+                    case COPIED -> {
+                        ByteBuffer copy = ByteBuffer.allocate(end - from);
+                        copy.put(0, block, from, end - from);
+                        connection.writeFrames(copy);
+                    }
+                    case EACH_FRAME_FROM_THE_VIEW -> {
+                        for (int at : starts) { // the block's own view pointed at each body: copied, as any body
+                            block.limit(end);
+                            long header = block.getLong(at);
+                            block.limit(at + FrameFormat.HEADER_LENGTH + FrameFormat.length(header))
+                                    .position(at + FrameFormat.HEADER_LENGTH);
+                            connection.writeFrame(FrameFormat.type(header), block);
+                        }
+                    }
+                    case OTHER_FIRST -> {
+                        byte[] other = {(byte) starts.size(), 7};
+                        connection.writeFrame(1_000_000 + next[0], ByteBuffer.wrap(other));
+                        written.add(new Frames().frame(1_000_000 + next[0], 2, other).toByteArray());
+                        connection.writeFrames(block);
+                    }
+                }
+                for (int at : starts) {
+                    byte[] frame = new byte[FrameFormat.HEADER_LENGTH + FrameFormat.length(block, at)];
+                    block.get(at, frame);
+                    written.add(frame);
+                }
+            }
+        };
+        Side server = start(transport, opener, blockwise, b -> b.chunkSize(8 * 1024));
+        Peer peer = connect(server);
+        CompletableFuture<Void> writer = writeInPieces(peer, stream.toByteArray(), seed + 1, 300, 30_000);
+        List<byte[]> received = new ArrayList<>();
+        int type = -1;
+        while (type != frames - 1) {
+            if (!peer.receive()) {
+                fail("end of stream after " + received.size() + " frames: " + blockwise.closed.peek() + ", seed=" + SEED);
+            }
+            type = peer.type;
+            received.add(new Frames().frame(type, peer.body.length, peer.body).toByteArray());
+        }
+        writer.get();
+        server.close(); // the loop is done with the lists
+        assertEquals(List.of(), problems, "seed=" + SEED);
+        assertEquals(frames, next[0]);
+        assertEquals(written.size(), received.size(), "frames written and received, seed=" + SEED);
+        for (int i = 0; i < written.size(); i++) {
+            assertArrayEquals(written.get(i), received.get(i), "frame " + i + " of the replies, seed=" + SEED);
+        }
+        assertTrue(blocks.get() < frames, blocks + " blocks for " + frames + " frames: none held two, seed=" + SEED);
+    }
+
+    @ParameterizedTest
+    @MethodSource("cases")
+    void aBlockHandlerGetsFramesWhoseBytesArriveOneAtATime(Transport transport, Opener opener) throws Exception {
+        BlockHandler echo = (connection, frames) -> connection.writeFrames(frames);
+        Side server = start(transport, opener, echo, b -> b);
+        Peer peer = connect(server);
+        byte[] bytes = new Frames().frame(1, 3, new byte[] {1, 2, 3}).frame(2, 0, new byte[0])
+                .frame(3, 1, new byte[] {9}).toByteArray();
+        for (byte b : bytes) {
+            peer.send(new byte[] {b});
+            Thread.sleep(1); // most bytes in a read of their own
+        }
+        peer.expect(1, new byte[] {1, 2, 3});
+        peer.expect(2, new byte[0]);
+        peer.expect(3, new byte[] {9});
+        assertEquals(3, server.framesRead());
+    }
+
+    @ParameterizedTest
+    @MethodSource("cases")
+    void aBlockHandlerHasTheFramesBeforeABadLengthThenTheConnectionIsRefusedNamingItsOffset(Transport transport,
+            Opener opener) throws Exception {
+        BlockRecorder blocks = new BlockRecorder();
+        Side server = start(transport, opener, blocks, b -> b.maxFrameLength(1_000));
+        Peer negative = connect(server);
+        negative.send(new Frames().frame(5, 10, new byte[10]).frame(6, 0, new byte[0]).header(7, -1).raw(new byte[20])
+                .toByteArray());
+        negative.expect(5, new byte[10]);
+        negative.expect(6, new byte[0]);
+        CorruptFrameException corrupt = assertInstanceOf(CorruptFrameException.class, blocks.nextClose().cause());
+        assertEquals("corrupt frame: negative length: length=-1 offset=26", corrupt.getMessage());
+        assertReadsNoMore(negative);
+
+        Peer tooLong = connect(server);
+        tooLong.send(new Frames().frame(1, 1_000, new byte[1_000]).header(2, 1_001).toByteArray());
+        tooLong.expect(1, new byte[1_000]);
+        FrameTooLongException e = assertInstanceOf(FrameTooLongException.class, blocks.nextClose().cause());
+        assertEquals("frame too long: length=1001 maxFrameLength=1000 offset=1008", e.getMessage());
+        assertReadsNoMore(tooLong);
+    }
+
+    @ParameterizedTest
+    @MethodSource("cases")
+    void aBlockHandlerThatClosesIsReadNoMoreAndOneThatThrowsClosesWithWhatItThrew(Transport transport, Opener opener)
+            throws Exception {
+        IllegalStateException thrown = new IllegalStateException("block handler failed on purpose");
+        AtomicLong handed = new AtomicLong();
+        Recorder closing = new BlockRecorder() {
+            @Override
+            public void onFrames(Connection connection, ByteBuffer frames) {
+                handed.incrementAndGet();
+                if (frames.getInt(frames.position()) == 1) {
+                    throw thrown;
+                }
+                connection.writeFrames(frames);
+                connection.close();
+                assertFalse(connection.writeFrames(frames), "a closing connection took frames");
+            }
+        };
+        Side server = start(transport, opener, closing, b -> b);
+        Peer peer = connect(server);
+        peer.send(new Frames().frame(0, 3, new byte[] {1, 2, 3}).toByteArray());
+        peer.expect(0, new byte[] {1, 2, 3});
+        peer.send(new Frames().frame(0, 1, new byte[] {4}).toByteArray()); // after the close: not read
+        assertFalse(peer.receive(), "the connection ends after the block's reply");
+        assertNull(closing.nextClose().cause());
+        assertEquals(1, handed.get());
+
+        Peer failing = connect(server);
+        failing.send(new Frames().frame(1, 0, new byte[0]).toByteArray());
+        assertEquals(thrown, closing.nextClose().cause());
+        assertReadsNoMore(failing);
+    }
+
+    @ParameterizedTest
+    @MethodSource("cases")
+    void writeFramesRefusesBytesThatAreNotWholeFramesNamingWhereAndQueuesNothingOfThem(Transport transport,
+            Opener opener) throws Exception {
+        List<String> refused = new ArrayList<>();
+        Recorder checking = new BlockRecorder() {
+            @Override
+            public void onFrames(Connection connection, ByteBuffer frames) {
+                for (byte[] bad : List.of(new Frames().frame(1, 1, new byte[] {1}).raw(new byte[3]).toByteArray(),
+                        new Frames().frame(1, 0, new byte[0]).header(2, -5).toByteArray(),
+                        new Frames().header(3, 101).raw(new byte[101]).toByteArray(),
+                        new Frames().frame(1, 0, new byte[0]).header(4, 10).raw(new byte[9]).toByteArray())) {
+                    ByteBuffer b = ByteBuffer.allocate(bad.length + 2).position(2);
+                    b.put(bad).position(2);
+                    refused.add(assertThrows(IllegalArgumentException.class, () -> connection.writeFrames(b)).getMessage());
+                }
+                connection.writeFrames(frames);
+            }
+        };
+        Side server = start(transport, opener, checking, b -> b.maxFrameLength(100));
+        Peer peer = connect(server);
+        peer.send(new Frames().frame(9, 2, new byte[] {9, 9}).toByteArray());
+        peer.expect(9, new byte[] {9, 9}); // the refused writes left nothing before it
+        server.close();
+        assertEquals(List.of(
+                "not whole frames: a header of 8 bytes at index 11 has 3 before the limit=14 (position=2)",
+                "not whole frames: length=-5 at index 10 outside 0..maxFrameLength=100 (position=2 limit=18)",
+                "not whole frames: length=101 at index 2 outside 0..maxFrameLength=100 (position=2 limit=111)",
+                "not whole frames: the body of length=10 at index 18 runs past the limit=27 (position=2)"), refused);
+    }
+
+    @ParameterizedTest
+    @MethodSource("cases")
+    void theLoopAllocatesNothingPerEchoedBlockOnceWarm(Transport transport, Opener opener) throws Exception {
+        AtomicReference<Thread> loop = new AtomicReference<>();
+        Side server = start(transport, opener, new BlockRecorder(),
+                b -> b.onLoopStart(i -> loop.set(Thread.currentThread())));
+        Peer peer = connect(server);
+        byte[] frames = new Frames().frame(7, 100, new byte[100]).frame(8, 50, new byte[50]).toByteArray();
+        peer.send(frames);
+        assertTrue(peer.receive() && peer.receive(), "end of stream at the first round trip");
+        SteadyState.assertAllocatesNothingPerOperation("echoes blocks on the loop thread", List.of(loop.get()), 40_000,
+                i -> {
+                    peer.send(frames);
+                    assertTrue(peer.receive() && peer.receive(), "end of stream at round trip " + i);
+                });
     }
 
     /** {@return a client on a group of its own, of this transport, closed after the test} */

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.wirespeed.frame.FrameReader;
+import dev.wirespeed.loop.BlockHandler;
 import dev.wirespeed.loop.Connection;
 import dev.wirespeed.loop.ConnectionHandler;
 import dev.wirespeed.loop.FrameClient;
@@ -227,7 +228,27 @@ public abstract class TlsLoopContract {
 
     @Test
     void aServerEchoesEveryFrameOverTlsAndClosesWithCloseNotify() throws Exception {
-        FrameServer server = server(recorder, serverTls("server").build());
+        echoesEveryFrameOverTls(recorder);
+    }
+
+    @Test
+    void aServerWhoseHandlerTakesBlocksEchoesEveryFrameOverTls() throws Exception {
+        echoesEveryFrameOverTls(new BlockHandler() {
+            @Override
+            public void onOpen(Connection connection) {
+                recorder.onOpen(connection);
+            }
+
+            @Override
+            public void onFrames(Connection connection, ByteBuffer frames) {
+                connection.writeFrames(frames);
+            }
+        });
+    }
+
+    /** Sends 100 frames of random sizes in pieces of random sizes to a server of {@code echo}, which opens to {@code recorder}. */
+    private void echoesEveryFrameOverTls(ConnectionHandler echo) throws Exception {
+        FrameServer server = server(echo, serverTls("server").build());
         Peer peer = connect(server);
         Connection c = recorder.opened.poll(20, TimeUnit.SECONDS);
         assertNotNull(c, "opened once the handshake was done");
