@@ -1,8 +1,8 @@
 package dev.wirespeed.samples;
 
 import dev.wirespeed.linux.epoll.EpollTransport;
+import dev.wirespeed.loop.BlockHandler;
 import dev.wirespeed.loop.Connection;
-import dev.wirespeed.loop.ConnectionHandler;
 import dev.wirespeed.loop.FrameClient;
 import dev.wirespeed.loop.FrameServer;
 import dev.wirespeed.loop.LoopGroup;
@@ -18,7 +18,9 @@ import java.util.List;
 /**
  * A gateway: for each client it accepts it connects onward to an upstream server, and relays every
  * frame each way, both connections of a session on one event-loop thread: the server and the client
- * share a {@link LoopGroup}, and a connect made from a handler stays on the handler's loop.
+ * share a {@link LoopGroup}, and a connect made from a handler stays on the handler's loop. Its
+ * handlers take each read's frames as one block ({@link BlockHandler}) and write the block onward
+ * whole, without looking at each frame.
  *
  * <pre>
  * Gateway [PORT UPSTREAM_PORT] [--epoll]
@@ -95,7 +97,7 @@ public final class Gateway implements Closeable {
     private static final class Session {
         final Connection downstream;
         Connection upstream;
-        /** Frames from downstream before the upstream connection opened, each a copy. */
+        /** Blocks of frames from downstream before the upstream connection opened, each a copy. */
         final List<ByteBuffer> waiting = new ArrayList<>();
 
         Session(Connection downstream) {
@@ -104,7 +106,7 @@ public final class Gateway implements Closeable {
     }
 
     /** The gateway's server side: each accepted connection connects onward. */
-    private record Front(FrameClient onward, SocketAddress upstream) implements ConnectionHandler {
+    private record Front(FrameClient onward, SocketAddress upstream) implements BlockHandler {
         @Override
         public void onOpen(Connection downstream) {
             Session session = new Session(downstream);
@@ -117,20 +119,20 @@ public final class Gateway implements Closeable {
                 }
                 up.attach(session);
                 session.upstream = up;
-                for (ByteBuffer frame : session.waiting) {
-                    up.writeFrame(frame.getInt(0), frame.position(4));
+                for (ByteBuffer frames : session.waiting) {
+                    up.writeFrames(frames);
                 }
                 session.waiting.clear();
             });
         }
 
         @Override
-        public void onFrame(Connection downstream, int type, ByteBuffer body) {
+        public void onFrames(Connection downstream, ByteBuffer frames) {
             Session session = (Session) downstream.attachment();
             if (session.upstream != null) {
-                session.upstream.writeFrame(type, body);
-            } else { // the body is valid only during this call: keep a copy, type first
-                session.waiting.add(ByteBuffer.allocate(4 + body.remaining()).putInt(type).put(body).flip());
+                session.upstream.writeFrames(frames);
+            } else { // the block is valid only during this call: keep a copy
+                session.waiting.add(ByteBuffer.allocate(frames.remaining()).put(frames).flip());
             }
         }
 
@@ -144,10 +146,10 @@ public final class Gateway implements Closeable {
     }
 
     /** The gateway's client side: upstream replies go back downstream. */
-    private static final class Relay implements ConnectionHandler {
+    private static final class Relay implements BlockHandler {
         @Override
-        public void onFrame(Connection upstream, int type, ByteBuffer body) {
-            ((Session) upstream.attachment()).downstream.writeFrame(type, body);
+        public void onFrames(Connection upstream, ByteBuffer frames) {
+            ((Session) upstream.attachment()).downstream.writeFrames(frames);
         }
 
         @Override

@@ -16,6 +16,7 @@ import dev.wirespeed.lab.pingpong.Primer;
 import dev.wirespeed.lab.pingpong.Sockets;
 import dev.wirespeed.lab.tls.TlsOptions;
 import dev.wirespeed.linux.NativeIoException;
+import dev.wirespeed.loop.BlockHandler;
 import dev.wirespeed.loop.Connection;
 import dev.wirespeed.loop.ConnectionHandler;
 import dev.wirespeed.loop.FrameServer;
@@ -43,7 +44,8 @@ import picocli.CommandLine.Option;
                 + "whenever no whole input is left buffered. With --loop the connections share event loops instead "
                 + "(the library's FrameServer; --loops N threads; over the JDK's Selector, epoll with --impl native, or "
                 + "io_uring with --impl uring), "
-                + "each reply sent at the end of the loop's turn. With --tls the loop (or Netty's echo) speaks TLS, "
+                + "its handler taking each read's whole frames as one block and writing them back at once "
+                + "(a BlockHandler), sent at the end of the read. With --tls the loop (or Netty's echo) speaks TLS, "
                 + "with --cert and --key or a self-signed certificate for localhost made at start.",
             "With --prime N it first echoes N round trips of 100-byte frames to itself over a loopback connection, "
                 + Primer.CONNECTIONS + " connections one after another, so that the JIT has compiled the echo's path, "
@@ -256,10 +258,11 @@ public final class EchoCommand extends DirectCommand {
 
     /** The echo on event loops: runs until the process is killed. */
     private int serveFromLoops(SocketAddress address, IdleStrategy idleStrategy, PrintWriter err) {
-        ConnectionHandler back = new ConnectionHandler() {
+        // Each read's whole frames written back at once, as the C echo sends back what it read.
+        ConnectionHandler back = new BlockHandler() {
             @Override
-            public void onFrame(Connection connection, int type, ByteBuffer body) {
-                connection.writeFrame(type, body);
+            public void onFrames(Connection connection, ByteBuffer frames) {
+                connection.writeFrames(frames);
             }
 
             @Override
