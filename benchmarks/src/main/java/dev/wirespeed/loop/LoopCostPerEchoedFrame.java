@@ -39,8 +39,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@value #FRAMES_PER_READ} frames of {@code bodySize} bytes (the lab's {@code many} experiment keeps 16
  * in flight per connection), and a write takes everything and keeps nothing. What is left is the
  * loop's own work: the poll's dispatch, the read's bookkeeping and chunk, the header parse, the
- * handler call with its view and, with {@code reply=writeFrame}, the copy of each frame into the output
- * and its send; {@code reply=none} reads and drops. With {@code input=copy} the read's copy of the
+ * handler call with its view and, with {@code reply=writeFrame}, each frame written back and its send;
+ * {@code reply=writeFrames} hands the handler each read's frames as one block ({@link BlockHandler}),
+ * written back whole; {@code reply=none} reads and drops. With {@code input=copy} the read's copy of the
  * frames into the chunk stands in for the kernel's copy and is counted; with {@code input=lend} the
  * connections lend their bytes in place, as the io_uring transport's do, and the loop parses them
  * there: the difference is what lending saves the loop. The benchmark thread waits for the loop's frame
@@ -68,7 +69,7 @@ public class LoopCostPerEchoedFrame {
     @Param({"100"})
     int bodySize;
 
-    @Param({"writeFrame", "none"})
+    @Param({"writeFrame", "writeFrames", "none"})
     String reply;
 
     @Param({"copy", "lend"})
@@ -89,8 +90,9 @@ public class LoopCostPerEchoedFrame {
         writer.flush();
         ConnectionHandler handler = switch (reply) {
             case "writeFrame" -> (connection, type, b) -> connection.writeFrame(type, b);
+            case "writeFrames" -> (BlockHandler) (connection, frames) -> connection.writeFrames(frames);
             case "none" -> (connection, type, b) -> { };
-            default -> throw new IllegalArgumentException("reply=" + reply + ": writeFrame or none");
+            default -> throw new IllegalArgumentException("reply=" + reply + ": writeFrame, writeFrames or none");
         };
         server = FrameServer.builder(handler)
                 .bind(new InetSocketAddress(0))
