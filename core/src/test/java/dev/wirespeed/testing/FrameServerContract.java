@@ -796,6 +796,56 @@ public abstract class FrameServerContract {
 
     @ParameterizedTest
     @MethodSource("cases")
+    void aTurnHandsABlockHandlerAtMostAChunkAndTheFrameThatCrossesIt(Transport transport, Opener opener)
+            throws Exception {
+        // The same bound for blocks: a turn's blocks hold at most a chunk's worth of frames plus the one
+        // that crosses it, however the stream is split.
+        int chunk = 16 * 1024;
+        int most = 2_000;
+        int frames = 20_000;
+        AtomicLong mostInATurn = new AtomicLong();
+        CountDownLatch last = new CountDownLatch(1);
+        BlockRecorder counting = new BlockRecorder() {
+            private long inTurn;
+            private boolean marked;
+
+            @Override
+            public void onFrames(Connection connection, ByteBuffer block) {
+                if (!marked) {
+                    marked = true;
+                    connection.execute(() -> {
+                        marked = false;
+                        inTurn = 0;
+                    });
+                }
+                inTurn += block.remaining();
+                mostInATurn.accumulateAndGet(inTurn, Math::max);
+                int at = block.position();
+                while (at + FrameFormat.HEADER_LENGTH + FrameFormat.length(block, at) < block.limit()) {
+                    at += FrameFormat.HEADER_LENGTH + FrameFormat.length(block, at);
+                }
+                if (block.getInt(at) == frames - 1) {
+                    last.countDown();
+                }
+            }
+        };
+        Side server = start(transport, opener, counting, b -> b.chunkSize(chunk));
+        Peer peer = connect(server);
+        Random random = new Random(SEED.value());
+        Frames stream = new Frames();
+        for (int i = 0; i < frames; i++) {
+            int length = random.nextInt(most + 1);
+            stream.frame(i, length, new byte[length]);
+        }
+        peer.send(stream.toByteArray());
+        assertTrue(last.await(30, TimeUnit.SECONDS), "the last frame did not arrive, seed=" + SEED);
+        long bound = chunk + FrameFormat.HEADER_LENGTH + most - 1;
+        assertTrue(mostInATurn.get() <= bound,
+                "a turn handed over " + mostInATurn.get() + " bytes, chunk=" + chunk + " bound=" + bound + " seed=" + SEED);
+    }
+
+    @ParameterizedTest
+    @MethodSource("cases")
     void aProducerThatStopsAtIsWritableIsResumedByOnWritableUntilItsStreamIsSent(Transport transport, Opener opener)
             throws Exception {
         int limit = 64 * 1024;
