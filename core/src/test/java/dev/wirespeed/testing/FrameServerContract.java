@@ -670,6 +670,98 @@ public abstract class FrameServerContract {
         assertReadsNoMore(bad);
     }
 
+    /** How the stream of {@link #aBadFrameAfterAnyFramesSplitAnywhereIsRefusedAtItsOffsetAfterTheFramesBefore} ends. */
+    private enum Ending { NEGATIVE_LENGTH, LENGTH_OVER_THE_LIMIT, END_INSIDE_A_HEADER, END_INSIDE_A_BODY }
+
+    @ParameterizedTest
+    @MethodSource("cases")
+    void aBadFrameAfterAnyFramesSplitAnywhereIsRefusedAtItsOffsetAfterTheFramesBefore(Transport transport,
+            Opener opener) throws Exception {
+        long seed = SEED.value();
+        Random random = new Random(seed);
+        int max = 50_000;
+        for (boolean blocks : new boolean[] {false, true}) {
+            for (Ending ending : Ending.values()) {
+                String what = ending + (blocks ? " to a block handler" : " to a frame handler") + ", seed=" + SEED;
+                Recorder handler = blocks ? new BlockRecorder() : new Recorder();
+                Side server = start(transport, opener, handler, b -> b.chunkSize(8 * 1024).maxFrameLength(max));
+                Peer peer = connect(server);
+                Frames stream = new Frames();
+                List<byte[]> bodies = new ArrayList<>();
+                int frames = random.nextInt(60);
+                long offset = 0;
+                for (int i = 0; i < frames; i++) {
+                    int length = random.nextInt(8) == 0 ? random.nextInt(max + 1) : random.nextInt(2_000);
+                    byte[] b = body(random, length);
+                    bodies.add(b);
+                    stream.frame(i, length, b);
+                    offset += FrameFormat.HEADER_LENGTH + length;
+                }
+                String expected = switch (ending) {
+                    case NEGATIVE_LENGTH -> {
+                        int length = -1 - random.nextInt(Integer.MAX_VALUE);
+                        stream.header(frames, length).raw(body(random, random.nextInt(5_000)));
+                        yield "corrupt frame: negative length: length=" + length + " offset=" + offset;
+                    }
+                    case LENGTH_OVER_THE_LIMIT -> {
+                        int length = max + 1 + random.nextInt(Integer.MAX_VALUE - max - 1);
+                        stream.header(frames, length).raw(body(random, random.nextInt(5_000)));
+                        yield "frame too long: length=" + length + " maxFrameLength=" + max + " offset=" + offset;
+                    }
+                    case END_INSIDE_A_HEADER -> {
+                        int present = 1 + random.nextInt(FrameFormat.HEADER_LENGTH - 1);
+                        stream.raw(Arrays.copyOf(new Frames().header(frames, 5).toByteArray(), present));
+                        yield "truncated frame: header bytes present=" + present + " of 8 offset=" + offset;
+                    }
+                    case END_INSIDE_A_BODY -> {
+                        int length = 1 + random.nextInt(max);
+                        int present = random.nextInt(length);
+                        stream.header(frames, length).raw(body(random, present));
+                        yield "truncated frame: body bytes present=" + present + " of length=" + length + " offset="
+                                + offset;
+                    }
+                };
+                CompletableFuture<Void> writer = writeInPieces(peer, stream.toByteArray(), random.nextLong(), 300,
+                        30_000);
+                // After a bad length the server lingers, reading and dropping the rest; a truncated stream
+                // is only one once the peer has sent all of it and ended its output.
+                CompletableFuture<Void> ended = writer.handle((ok, failed) -> {
+                    try {
+                        peer.channel.shutdownOutput();
+                    } catch (IOException e) {
+                        // reset by the server's close already: the close below says why
+                    }
+                    return null;
+                });
+                // The replies to the frames before the bad one, as far as the socket took them when it
+                // came (the guide's "Bad input"): a prefix of the echoes' bytes, whole echoes in order, then
+                // the end, which may cut the last echo short.
+                int received = 0;
+                long echoed = 0;
+                try {
+                    while (peer.receive()) {
+                        assertTrue(received < frames, "a reply past the " + frames + " good frames: " + what);
+                        assertEquals(received, peer.type, what);
+                        assertArrayEquals(bodies.get(received), peer.body, "echo of frame " + received + ": " + what);
+                        echoed += FrameFormat.HEADER_LENGTH + peer.body.length;
+                        received++;
+                    }
+                } catch (TruncatedFrameException e) {
+                    assertTrue(received < frames, "a cut reply past the " + frames + " good frames: " + what);
+                    assertEquals(echoed, e.offset(), "where the cut echo starts: " + what);
+                } catch (SocketException e) {
+                    assertTrue(e.getMessage().contains("reset"), e.getMessage()); // the RST of a close with input unread
+                }
+                ended.get(20, TimeUnit.SECONDS);
+                Throwable cause = handler.nextClose().cause();
+                assertNotNull(cause, what);
+                assertEquals(expected, cause.getMessage(), what);
+                assertEquals(frames, server.framesRead(), what);
+                server.close();
+            }
+        }
+    }
+
     @ParameterizedTest
     @MethodSource("cases")
     void reportsAStreamThatEndsInsideAHeaderOrABody(Transport transport, Opener opener) throws Exception {
