@@ -16,10 +16,11 @@ import javax.net.ssl.SSLSession;
  *
  * <h2>Writing</h2>
  * {@link #writeFrame(int, ByteBuffer)} copies a frame into the connection's output, a queue of
- * pooled chunks ({@link #writeFrames(ByteBuffer)} whole frames as they are, {@link #claim} one filled in
- * place; frames written back as received are not copied); the loop sends it in writes of whole chunks once the handler calls for the read in
- * progress are done (when that read is this connection's own), else at the end of the loop's turn, and
- * keeps what the socket would not take until it is writable. A connection whose
+ * pooled chunks ({@link #writeFrames(ByteBuffer)} whole frames as they are, {@link #claim} one filled
+ * in place; frames written back as received are not copied); the loop sends it in writes of whole
+ * chunks once the handler calls for the read in progress are done (when that read is this
+ * connection's own), else at the end of the loop's turn, and keeps what the socket would not take
+ * until it is writable. A connection whose
  * output reaches its server's or client's {@code outputLimit} is not read until the output drains to half the
  * limit ({@link ConnectionHandler#onWritable} then), so that a peer that does not read holds at most
  * about the limit plus one read's worth of replies, and the others are not held up by it.
