@@ -16,7 +16,8 @@ import java.nio.ByteBuffer;
  * received (the connection's input buffer, or the transport's own memory where it lends it), not a
  * copy, valid only until {@code onFrame} returns: the loop re-points the same object at the next
  * frame, and the memory goes back to be received into. Copy what must outlive the call; writing the body to
- * a connection ({@link Connection#writeFrame}) copies it.
+ * a connection ({@link Connection#writeFrame}) copies it, unless it goes back to its own connection as it
+ * came, which is sent from where it was received.
  *
  * <p>A handler method that throws closes its connection abortively, with the exception as the
  * {@code cause} of {@code onClose}; the loop and the other connections go on. One handler serves all
