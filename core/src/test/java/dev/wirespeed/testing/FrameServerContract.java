@@ -51,6 +51,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 import java.util.function.IntConsumer;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
@@ -625,7 +626,13 @@ public abstract class FrameServerContract {
     @ParameterizedTest
     @MethodSource("cases")
     void deliversFramesWhoseBytesArriveOneAtATime(Transport transport, Opener opener) throws Exception {
-        Side server = start(transport, opener, recorder, b -> b);
+        echoesFramesWhoseBytesArriveOneAtATime(transport, opener, recorder);
+    }
+
+    /** Three frames sent a byte at a time to a server of {@code echo}: each echoed, each counted. */
+    private void echoesFramesWhoseBytesArriveOneAtATime(Transport transport, Opener opener, ConnectionHandler echo)
+            throws Exception {
+        Side server = start(transport, opener, echo, b -> b);
         Peer peer = connect(server);
         byte[] bytes = new Frames().frame(1, 3, new byte[] {1, 2, 3}).frame(2, 0, new byte[0])
                 .frame(3, 1, new byte[] {9}).toByteArray();
@@ -636,6 +643,7 @@ public abstract class FrameServerContract {
         peer.expect(1, new byte[] {1, 2, 3});
         peer.expect(2, new byte[0]);
         peer.expect(3, new byte[] {9});
+        assertEquals(3, server.framesRead());
     }
 
     @ParameterizedTest
@@ -840,50 +848,50 @@ public abstract class FrameServerContract {
         writing.get();
     }
 
+    /**
+     * Counts the bytes a loop hands its handler in each turn (a task given to the loop runs between
+     * turns, and so marks where one ends), and sees the last frame of a stream arrive. Touched on the
+     * loop thread only, but for {@code most} and {@code last}.
+     */
+    private static final class TurnCounter {
+        final AtomicLong most = new AtomicLong();
+        final CountDownLatch last = new CountDownLatch(1);
+        private final int lastType;
+        private long inTurn;
+        private boolean marked;
+
+        TurnCounter(int lastType) {
+            this.lastType = lastType;
+        }
+
+        /** {@code bytes} were handed over on {@code connection}, the last of them in a frame of type {@code type}. */
+        void handed(Connection connection, long bytes, int type) {
+            if (!marked) {
+                marked = true;
+                connection.execute(() -> {
+                    marked = false;
+                    inTurn = 0;
+                });
+            }
+            inTurn += bytes;
+            most.accumulateAndGet(inTurn, Math::max);
+            if (type == lastType) {
+                last.countDown();
+            }
+        }
+    }
+
     @ParameterizedTest
     @MethodSource("cases")
     void aTurnHandsOverAtMostAChunkAndTheFrameThatCrossesIt(Transport transport, Opener opener) throws Exception {
         // What bounds a peer's held output: a read hands the handler at most a chunk's worth of frames,
-        // plus the one that crosses it, however the stream is split (a task given to the loop runs
-        // between turns, and so marks where one ends).
-        int chunk = 16 * 1024;
-        int most = 2_000;
-        AtomicLong mostInATurn = new AtomicLong();
-        CountDownLatch last = new CountDownLatch(1);
-        int frames = 20_000;
-        ConnectionHandler counting = new Recorder() {
-            private long inTurn;
-            private boolean marked;
-
+        // plus the one that crosses it, however the stream is split.
+        assertTurnsHandOverAtMostAChunkAndTheFrameThatCrossesIt(transport, opener, counter -> new Recorder() {
             @Override
             public void onFrame(Connection connection, int type, ByteBuffer body) {
-                if (!marked) {
-                    marked = true;
-                    connection.execute(() -> {
-                        marked = false;
-                        inTurn = 0;
-                    });
-                }
-                inTurn += FrameFormat.HEADER_LENGTH + body.remaining();
-                mostInATurn.accumulateAndGet(inTurn, Math::max);
-                if (type == frames - 1) {
-                    last.countDown();
-                }
+                counter.handed(connection, FrameFormat.HEADER_LENGTH + body.remaining(), type);
             }
-        };
-        Side server = start(transport, opener, counting, b -> b.chunkSize(chunk));
-        Peer peer = connect(server);
-        Random random = new Random(SEED.value());
-        Frames stream = new Frames();
-        for (int i = 0; i < frames; i++) {
-            int length = random.nextInt(most + 1);
-            stream.frame(i, length, new byte[length]);
-        }
-        peer.send(stream.toByteArray());
-        assertTrue(last.await(30, TimeUnit.SECONDS), "the last frame did not arrive, seed=" + SEED);
-        long bound = chunk + FrameFormat.HEADER_LENGTH + most - 1;
-        assertTrue(mostInATurn.get() <= bound,
-                "a turn handed over " + mostInATurn.get() + " bytes, chunk=" + chunk + " bound=" + bound + " seed=" + SEED);
+        });
     }
 
     @ParameterizedTest
@@ -891,37 +899,27 @@ public abstract class FrameServerContract {
     void aTurnHandsABlockHandlerAtMostAChunkAndTheFrameThatCrossesIt(Transport transport, Opener opener)
             throws Exception {
         // The same bound for blocks: a turn's blocks hold at most a chunk's worth of frames plus the one
-        // that crosses it, however the stream is split.
-        int chunk = 16 * 1024;
-        int most = 2_000;
-        int frames = 20_000;
-        AtomicLong mostInATurn = new AtomicLong();
-        CountDownLatch last = new CountDownLatch(1);
-        BlockRecorder counting = new BlockRecorder() {
-            private long inTurn;
-            private boolean marked;
-
+        // that crosses it.
+        assertTurnsHandOverAtMostAChunkAndTheFrameThatCrossesIt(transport, opener, counter -> new BlockRecorder() {
             @Override
             public void onFrames(Connection connection, ByteBuffer block) {
-                if (!marked) {
-                    marked = true;
-                    connection.execute(() -> {
-                        marked = false;
-                        inTurn = 0;
-                    });
-                }
-                inTurn += block.remaining();
-                mostInATurn.accumulateAndGet(inTurn, Math::max);
                 int at = block.position();
                 while (at + FrameFormat.HEADER_LENGTH + FrameFormat.length(block, at) < block.limit()) {
                     at += FrameFormat.HEADER_LENGTH + FrameFormat.length(block, at);
                 }
-                if (block.getInt(at) == frames - 1) {
-                    last.countDown();
-                }
+                counter.handed(connection, block.remaining(), block.getInt(at)); // the block's last frame's type
             }
-        };
-        Side server = start(transport, opener, counting, b -> b.chunkSize(chunk));
+        });
+    }
+
+    /** Sends 20,000 frames of random sizes to a server of {@code handler}, which reports to the counter it is made with. */
+    private void assertTurnsHandOverAtMostAChunkAndTheFrameThatCrossesIt(Transport transport, Opener opener,
+            Function<TurnCounter, ConnectionHandler> handler) throws Exception {
+        int chunk = 16 * 1024;
+        int most = 2_000;
+        int frames = 20_000;
+        TurnCounter counter = new TurnCounter(frames - 1);
+        Side server = start(transport, opener, handler.apply(counter), b -> b.chunkSize(chunk));
         Peer peer = connect(server);
         Random random = new Random(SEED.value());
         Frames stream = new Frames();
@@ -930,10 +928,10 @@ public abstract class FrameServerContract {
             stream.frame(i, length, new byte[length]);
         }
         peer.send(stream.toByteArray());
-        assertTrue(last.await(30, TimeUnit.SECONDS), "the last frame did not arrive, seed=" + SEED);
+        assertTrue(counter.last.await(30, TimeUnit.SECONDS), "the last frame did not arrive, seed=" + SEED);
         long bound = chunk + FrameFormat.HEADER_LENGTH + most - 1;
-        assertTrue(mostInATurn.get() <= bound,
-                "a turn handed over " + mostInATurn.get() + " bytes, chunk=" + chunk + " bound=" + bound + " seed=" + SEED);
+        assertTrue(counter.most.get() <= bound,
+                "a turn handed over " + counter.most.get() + " bytes, chunk=" + chunk + " bound=" + bound + " seed=" + SEED);
     }
 
     @ParameterizedTest
@@ -1322,19 +1320,34 @@ public abstract class FrameServerContract {
     @ParameterizedTest
     @MethodSource("cases")
     void theLoopAllocatesNothingPerEchoedFrameOnceWarm(Transport transport, Opener opener) throws Exception {
+        assertTheLoopAllocatesNothingPerEchoOnceWarm("echoes by the loop thread", transport, opener, recorder,
+                new Frames().frame(7, 100, new byte[100]), 1);
+    }
+
+    /**
+     * Round trips of {@code frames} ({@code count} of them) to a server of {@code echo}: the claim is the
+     * loop's, so its thread is the one measured. The peer is the test's own blocking client, which copies
+     * each body into a new array. After each round trip the loop has written the echo; it then waits in
+     * its poll.
+     */
+    private void assertTheLoopAllocatesNothingPerEchoOnceWarm(String what, Transport transport, Opener opener,
+            ConnectionHandler echo, Frames frames, int count) throws Exception {
         AtomicReference<Thread> loop = new AtomicReference<>();
-        Side server = start(transport, opener, recorder, b -> b.onLoopStart(i -> loop.set(Thread.currentThread())));
+        Side server = start(transport, opener, echo, b -> b.onLoopStart(i -> loop.set(Thread.currentThread())));
         Peer peer = connect(server);
-        byte[] frame = new Frames().frame(7, 100, new byte[100]).toByteArray();
-        peer.send(frame);
-        assertTrue(peer.receive(), "end of stream at the first round trip");
-        // The claim is the loop's: its thread is the one measured. The peer is the test's own blocking
-        // client, which copies each body into a new array. After each round trip the loop has written the
-        // echo; it then waits in its poll.
-        SteadyState.assertAllocatesNothingPerOperation("echoes by the loop thread", List.of(loop.get()), 40_000, i -> {
-            peer.send(frame);
-            assertTrue(peer.receive(), "end of stream at round trip " + i);
+        byte[] bytes = frames.toByteArray();
+        peer.send(bytes);
+        receive(peer, count, "the first round trip");
+        SteadyState.assertAllocatesNothingPerOperation(what, List.of(loop.get()), 40_000, i -> {
+            peer.send(bytes);
+            receive(peer, count, "round trip " + i);
         });
+    }
+
+    private static void receive(Peer peer, int count, String when) throws IOException {
+        for (int k = 0; k < count; k++) {
+            assertTrue(peer.receive(), "end of stream at " + when);
+        }
     }
 
     /** Echoes each block whole, in one write of the block as handed; records the closes as {@link Recorder} does. */
@@ -1459,18 +1472,7 @@ public abstract class FrameServerContract {
     @MethodSource("cases")
     void aBlockHandlerGetsFramesWhoseBytesArriveOneAtATime(Transport transport, Opener opener) throws Exception {
         BlockHandler echo = (connection, frames) -> connection.writeFrames(frames);
-        Side server = start(transport, opener, echo, b -> b);
-        Peer peer = connect(server);
-        byte[] bytes = new Frames().frame(1, 3, new byte[] {1, 2, 3}).frame(2, 0, new byte[0])
-                .frame(3, 1, new byte[] {9}).toByteArray();
-        for (byte b : bytes) {
-            peer.send(new byte[] {b});
-            Thread.sleep(1); // most bytes in a read of their own
-        }
-        peer.expect(1, new byte[] {1, 2, 3});
-        peer.expect(2, new byte[0]);
-        peer.expect(3, new byte[] {9});
-        assertEquals(3, server.framesRead());
+        echoesFramesWhoseBytesArriveOneAtATime(transport, opener, echo);
     }
 
     @ParameterizedTest
@@ -1563,18 +1565,8 @@ public abstract class FrameServerContract {
     /** Over TCP to a server only: the block's path through the loop is the same for either socket and opener. */
     @Test
     void theLoopAllocatesNothingPerEchoedBlockOnceWarm() throws Exception {
-        AtomicReference<Thread> loop = new AtomicReference<>();
-        Side server = start(Transport.TCP, Opener.PEER, new BlockRecorder(),
-                b -> b.onLoopStart(i -> loop.set(Thread.currentThread())));
-        Peer peer = connect(server);
-        byte[] frames = new Frames().frame(7, 100, new byte[100]).frame(8, 50, new byte[50]).toByteArray();
-        peer.send(frames);
-        assertTrue(peer.receive() && peer.receive(), "end of stream at the first round trip");
-        SteadyState.assertAllocatesNothingPerOperation("echoes blocks on the loop thread", List.of(loop.get()), 40_000,
-                i -> {
-                    peer.send(frames);
-                    assertTrue(peer.receive() && peer.receive(), "end of stream at round trip " + i);
-                });
+        assertTheLoopAllocatesNothingPerEchoOnceWarm("echoes blocks on the loop thread", Transport.TCP, Opener.PEER,
+                new BlockRecorder(), new Frames().frame(7, 100, new byte[100]).frame(8, 50, new byte[50]), 2);
     }
 
     /** {@return a client on a group of its own, of this transport, closed after the test} */
