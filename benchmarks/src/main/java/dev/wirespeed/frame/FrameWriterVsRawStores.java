@@ -57,6 +57,9 @@ public class FrameWriterVsRawStores {
 
     private byte[] pattern;
     private FrameWriter copying;
+    private FrameWriter buffers;
+    private ByteBuffer heapBody;
+    private ByteBuffer directBody;
     private FrameWriter inPlace;
     private ByteBuffer raw;
     private CLoops cLoops;
@@ -101,6 +104,9 @@ public class FrameWriterVsRawStores {
         cPattern = CLoops.copyOf(pattern);
         cNext = Arena.global().allocate(ValueLayout.JAVA_LONG);
         copying = new FrameWriter(new Discard());
+        buffers = new FrameWriter(new Discard());
+        heapBody = ByteBuffer.wrap(pattern);
+        directBody = ByteBuffer.allocateDirect(pattern.length).put(0, pattern);
         inPlace = new FrameWriter(new Discard());
         raw = ByteBuffer.allocateDirect(512 * 1024);
         heapPattern = MemorySegment.ofArray(pattern);
@@ -258,6 +264,32 @@ public class FrameWriterVsRawStores {
             writer.writeFrame(i, body, SequenceStream.patternOffset(i), size);
         }
         return writer.offset();
+    }
+
+    /**
+     * {@return the last stream offset} The library's writer, the body a {@code ByteBuffer} over the same
+     * bytes as {@link #writeFrame}'s array (re-pointed a frame, as a reader's body view is): heap or direct.
+     */
+    @Benchmark
+    @OperationsPerInvocation(FRAMES)
+    public long writeFrameBuffer(BodyKind kind) throws Exception {
+        FrameWriter writer = buffers;
+        ByteBuffer body = kind.direct ? directBody : heapBody;
+        int size = bodySize;
+        for (int i = 0; i < FRAMES; i++) {
+            int offset = SequenceStream.patternOffset(i);
+            body.limit(offset + size).position(offset);
+            writer.writeFrame(i, body);
+        }
+        return writer.offset();
+    }
+
+    /** Where {@link #writeFrameBuffer}'s body lies. */
+    @State(Scope.Thread)
+    public static class BodyKind {
+        /** Heap ({@code false}) or direct ({@code true}). */
+        @Param({"false", "true"})
+        boolean direct;
     }
 
     /** {@return the last stream offset} The library's writer, the body filled in place. */
