@@ -2,6 +2,7 @@ package dev.wirespeed.frame;
 
 import dev.wirespeed.io.ChannelReader;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 
 /**
  * The wire format: its constants, its header codec, and the length check every decoder must make
@@ -98,6 +99,43 @@ public final class FrameFormat {
             throw new FrameTooLongException(length, maxFrameLength, offset);
         }
         return length;
+    }
+
+    /**
+     * Checks that {@code frames} holds whole frames from its position to its limit, as they are on the
+     * wire: each an 8-byte header whole, a length within {@code 0..maxFrameLength}, a body within the
+     * limit. The fields are read big-endian whatever the buffer's byte order; neither its position nor
+     * its limit moves.
+     *
+     * @param frames the bytes
+     * @param maxFrameLength the largest body accepted
+     * @return how many frames there are; 0 where the position is the limit
+     * @throws IllegalArgumentException at the first frame that is not whole or is too long, naming its
+     *     index, its length, the limit and the position
+     */
+    public static int checkWholeFrames(ByteBuffer frames, int maxFrameLength) {
+        int from = frames.position();
+        int to = frames.limit();
+        boolean bigEndian = frames.order() == ByteOrder.BIG_ENDIAN;
+        int count = 0;
+        for (int at = from; at < to; count++) {
+            if (to - at < HEADER_LENGTH) {
+                throw new IllegalArgumentException("not whole frames: a header of " + HEADER_LENGTH + " bytes at index "
+                        + at + " has " + (to - at) + " before the limit=" + to + " (position=" + from + ")");
+            }
+            int field = frames.getInt(at + LENGTH_OFFSET);
+            int length = bigEndian ? field : Integer.reverseBytes(field);
+            if (length < 0 || length > maxFrameLength) {
+                throw new IllegalArgumentException("not whole frames: length=" + length + " at index " + at
+                        + " outside 0..maxFrameLength=" + maxFrameLength + " (position=" + from + " limit=" + to + ")");
+            }
+            if (to - at - HEADER_LENGTH < length) {
+                throw new IllegalArgumentException("not whole frames: the body of length=" + length + " at index "
+                        + (at + HEADER_LENGTH) + " runs past the limit=" + to + " (position=" + from + ")");
+            }
+            at += HEADER_LENGTH + length;
+        }
+        return count;
     }
 
     /**

@@ -289,7 +289,8 @@ public final class Connection {
      * limit (the position is not moved): a block handed to {@link BlockHandler#onFrames}, or a run of
      * its frames, or frames made elsewhere. Written back to the connection the block came from, from
      * {@code onFrames}, the block's frames are queued without a copy, as {@link #writeFrame} queues a
-     * frame written back as received. Each frame is checked before any is queued: a header whole, a
+     * frame written back as received. Each frame is checked before any is queued, its fields read
+     * big-endian whatever the buffer's order ({@link FrameFormat#checkWholeFrames}): a header whole, a
      * length within {@code 0..maxFrameLength}, a body within the limit.
      *
      * @param frames whole frames, each an 8-byte header (the type, then the length, big-endian) and its body
@@ -309,7 +310,7 @@ public final class Connection {
             forwardRun(from, to); // the block as handed: its frames were checked as they arrived
             return true;
         }
-        checkWholeFrames(frames, from, to);
+        FrameFormat.checkWholeFrames(frames, maxFrameLength);
         if (frames == source && blockEnd >= 0 && from >= blockStart && to <= blockEnd) {
             forwardRun(from, to);
         } else if (to > from) {
@@ -319,27 +320,6 @@ public final class Connection {
             queuedMore();
         }
         return true;
-    }
-
-    private void checkWholeFrames(ByteBuffer frames, int from, int to) {
-        int at = from;
-        while (at < to) {
-            if (to - at < FrameFormat.HEADER_LENGTH) {
-                throw new IllegalArgumentException("not whole frames: a header of " + FrameFormat.HEADER_LENGTH
-                        + " bytes at index " + at + " has " + (to - at) + " before the limit=" + to + " (position="
-                        + from + ")");
-            }
-            int length = FrameFormat.length(frames, at);
-            if (length < 0 || length > maxFrameLength) {
-                throw new IllegalArgumentException("not whole frames: length=" + length + " at index " + at
-                        + " outside 0..maxFrameLength=" + maxFrameLength + " (position=" + from + " limit=" + to + ")");
-            }
-            if (to - at - FrameFormat.HEADER_LENGTH < length) {
-                throw new IllegalArgumentException("not whole frames: the body of length=" + length + " at index "
-                        + (at + FrameFormat.HEADER_LENGTH) + " runs past the limit=" + to + " (position=" + from + ")");
-            }
-            at += FrameFormat.HEADER_LENGTH + length;
-        }
     }
 
     /**
