@@ -11,7 +11,8 @@ import java.util.Objects;
 /**
  * Reads frames from a channel and hands each to a {@link FrameHandler} as {@code (type, body view)},
  * allocating nothing per frame: one frame per {@link #readFrame} call, or all those already buffered
- * per {@link #readFrames(FrameHandler, int)} call.
+ * per {@link #readFrames(FrameHandler, int)} call; or hands all those buffered to a
+ * {@link FrameBlockHandler} as one block of whole frames per {@link #readBlock} call.
  *
  * <pre>
  * +--------+--------+----------------+   type    4 bytes, opaque
@@ -56,7 +57,7 @@ public final class FrameReader implements Closeable {
     private static final long END = -1L;
     /** Frames delivered so far; {@code >= 0}. */
     private long frames;
-    /** The view {@link #readFrames(FrameHandler, int)} re-points, and the buffer it views. */
+    /** The view {@link #readFrames(FrameHandler, int)} and {@link #readBlock} re-point, and the buffer it views. */
     private ByteBuffer batchView;
     private ByteBuffer batchViewOf;
 
@@ -219,7 +220,65 @@ public final class FrameReader implements Closeable {
         return delivered;
     }
 
-    /** {@return a read-only view of {@code whole} for {@link #readFrames(FrameHandler, int)}, made again only when the buffer grows} */
+    /**
+     * Reads at least one frame and hands {@code handler} every whole frame then buffered, headers
+     * included, as one block (see {@link FrameBlockHandler}): the first frame as {@link
+     * #readFrame(FrameHandler)} reads it, reading the channel if no whole frame is buffered, then those
+     * after it already buffered, without reading again. The block ends before a partial frame or a bad
+     * length, which the next call completes or reports. Frames are delivered, and problems reported,
+     * exactly as by repeated {@code readFrame} calls, a block's frames counted at once: from inside the
+     * handler, {@link #offset()} and {@link #frameCount()} are those before the block.
+     *
+     * @param handler receives the block; it must not call this reader's read methods
+     * @return the frames in the block, 0 only at a clean end of stream
+     * @throws IOException as {@link #readFrame(FrameHandler)} does, for the first frame; or as the
+     *     handler throws, the block then counted as delivered
+     */
+    public int readBlock(FrameBlockHandler handler) throws IOException {
+        long header = nextFrame();
+        if (header == END) {
+            return 0;
+        }
+        ChannelReader in = this.in;
+        ByteBuffer buf = in.buffer();
+        int first = in.index();
+        int end = first + in.available();
+        int pos = first + FrameFormat.HEADER_LENGTH + FrameFormat.length(header);
+        int max = maxFrameLength;
+        int count = 1;
+        while (end - pos >= FrameFormat.HEADER_LENGTH) {
+            int length = FrameFormat.length(buf, pos);
+            if (length < 0 || length > max || length > end - pos - FrameFormat.HEADER_LENGTH) {
+                break; // a bad or partial frame: the next call reports or completes it
+            }
+            pos += FrameFormat.HEADER_LENGTH + length;
+            count++;
+        }
+        ByteBuffer block = batchView(buf).limit(pos).position(first);
+        try {
+            if (checkedViews) {
+                deliverChecked(handler, block);
+            } else {
+                handler.onFrames(block);
+            }
+        } finally {
+            in.skip(pos - first);
+            frames += count;
+        }
+        return count;
+    }
+
+    /** Hands the handler a block view of its own, emptied when it returns so that later use fails. */
+    private static void deliverChecked(FrameBlockHandler handler, ByteBuffer shared) throws IOException {
+        ByteBuffer block = shared.duplicate();
+        try {
+            handler.onFrames(block);
+        } finally {
+            block.limit(0);
+        }
+    }
+
+    /** {@return a read-only view of {@code whole} for {@link #readFrames(FrameHandler, int)} and {@link #readBlock}, made again only when the buffer grows} */
     private ByteBuffer batchView(ByteBuffer whole) {
         if (batchViewOf != whole) {
             batchView = whole.duplicate();

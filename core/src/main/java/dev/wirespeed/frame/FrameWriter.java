@@ -18,7 +18,8 @@ import java.util.Objects;
  * may straddle two writes) or on {@link #flush()}. To write each frame on its own, call
  * {@link #flush()} after each. Partial writes are always finished (see {@link ChannelWriter}). A
  * direct body of at least the buffer's size is not copied: it leaves in a gathering write after the
- * frames before it.
+ * frames before it. Frames already encoded, such as a block a {@link FrameBlockHandler} was handed,
+ * go in one call and one copy: {@link #writeFrames(ByteBuffer)}.
  *
  * <h2>Frames written in place</h2>
  * {@link #claim(int, int)} writes a frame's header into the buffer (one 8-byte store) and returns a
@@ -94,6 +95,29 @@ public final class FrameWriter implements Flushable, Closeable {
         checkLength(length);
         out.write(FrameFormat.header(type, length), body, offset, length);
         frames++;
+    }
+
+    /**
+     * Accepts whole frames as they are, headers included, from the position of {@code frames} to its
+     * limit: a block a {@link FrameBlockHandler} was handed, a run of its frames, or frames made
+     * elsewhere; advances its position to its limit. Every frame is checked before any is accepted (see
+     * {@link FrameFormat#checkWholeFrames}); then the bytes are copied as {@link ChannelWriter#write(ByteBuffer)}
+     * copies them, in one piece, a direct block of at least the buffer's size written from where it lies.
+     *
+     * @param frames whole frames, each an 8-byte header (the type, then the length, big-endian) and its body
+     * @return the number of frames accepted
+     * @throws IllegalArgumentException if the bytes are not whole frames within the {@code maxFrameLength},
+     *     naming the first that is not and where it lies; nothing is written
+     * @throws IllegalStateException if a claim is outstanding
+     * @throws IOException if a write it triggers fails; the position of {@code frames} then tells how many
+     *     of its bytes were accepted, and {@link #frameCount()} counts none of its frames
+     */
+    public int writeFrames(ByteBuffer frames) throws IOException {
+        checkNoClaim();
+        int count = FrameFormat.checkWholeFrames(frames, maxFrameLength);
+        out.write(frames);
+        this.frames += count;
+        return count;
     }
 
     /**

@@ -9,6 +9,7 @@ import dev.wirespeed.testing.Seed;
 import dev.wirespeed.testing.Sequence;
 import dev.wirespeed.testing.Vectors;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.ReadableByteChannel;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,14 +23,14 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * Every wire vector gives exactly the outcome of its INDEX.tsv line through the frame reader, whatever
  * the channel does: whole reads, one byte per read, zero bytes every other read, the stream split at
  * every offset, seeded random splits; with the default buffer and with a tiny one that must grow; and
- * read a frame per call ({@link FrameReader#readFrame}) or a batch per call
- * ({@link FrameReader#readFrames(FrameHandler, int)}).
+ * read a frame per call ({@link FrameReader#readFrame}), a batch per call
+ * ({@link FrameReader#readFrames(FrameHandler, int)}) or a block per call ({@link FrameReader#readBlock}).
  */
 class FrameReaderContractTest {
     @RegisterExtension
     static final Seed SEED = Seed.fromPropertyOrNew();
 
-    /** The two ways a reader is driven: a frame per call, or the buffered frames per call. */
+    /** The ways a reader is driven: a frame per call, the buffered frames per call, or as a block per call. */
     enum Delivery {
         ONE {
             @Override
@@ -41,6 +42,22 @@ class FrameReaderContractTest {
             @Override
             int read(FrameReader reader, FrameHandler handler) throws IOException {
                 return reader.readFrames(handler, 5);
+            }
+        },
+        BLOCK {
+            @Override
+            int read(FrameReader reader, FrameHandler handler) throws IOException {
+                long framesBefore = reader.frameCount();
+                long offsetBefore = reader.offset();
+                int[] walked = {-1};
+                int n = reader.readBlock(frames -> {
+                    assertTrue(frames.isReadOnly(), "a block is read-only");
+                    assertEquals(framesBefore, reader.frameCount(), "inside the handler, the count before the block");
+                    assertEquals(offsetBefore, reader.offset(), "inside the handler, the offset before the block");
+                    walked[0] = walk(frames, handler);
+                });
+                assertEquals(n == 0 ? -1 : n, walked[0], "frames returned against frames in the block");
+                return n;
             }
         };
 
@@ -54,6 +71,24 @@ class FrameReaderContractTest {
             }
             return frames;
         }
+    }
+
+    /** Hands each frame of a block to {@code handler}; {@return how many}, after checking they end at its limit. */
+    static int walk(ByteBuffer frames, FrameHandler handler) throws IOException {
+        int count = 0;
+        int at = frames.position();
+        while (at < frames.limit()) {
+            long header = frames.getLong(at);
+            int length = FrameFormat.length(header);
+            int start = at + FrameFormat.HEADER_LENGTH;
+            assertTrue(length >= 0 && length <= frames.limit() - start, "a whole frame at " + at + ": length=" + length);
+            handler.onFrame(FrameFormat.type(header), frames.duplicate().limit(start + length).position(start));
+            at = start + length;
+            count++;
+        }
+        assertEquals(frames.limit(), at, "the block ends where its last frame does");
+        assertTrue(count > 0, "a block holds at least one frame");
+        return count;
     }
 
     @TestFactory

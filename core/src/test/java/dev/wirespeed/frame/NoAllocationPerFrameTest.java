@@ -15,8 +15,8 @@ import org.junit.jupiter.api.Test;
  * The steady state is garbage-free: once warm, no bytes allocated (by {@link SteadyState}'s rule: most
  * windows of 10,000 operations allocate exactly nothing) when reading a frame per call, reading the
  * buffered frames per call, writing frames (a body copied from a buffer or an array, or claimed and
- * filled in place) and echoing (each frame read written back, flushed when nothing is buffered, as an
- * echo server does). Everything runs on the test's thread, the one measured.
+ * filled in place), echoing (each frame read written back, flushed when nothing is buffered, as an
+ * echo server does) and relaying blocks (each block read written on as it is, flushed likewise). Everything runs on the test's thread, the one measured.
  */
 class NoAllocationPerFrameTest {
     private static final int WARM = 200_000;
@@ -107,6 +107,26 @@ class NoAllocationPerFrameTest {
         });
         writer.flush();
         assertEquals(reader.frameCount() * (FrameFormat.HEADER_LENGTH + BODY), out.bytes, "every frame written back");
+    }
+
+    @Test
+    void relayingBlocksAllocatesNothingOnceWarm() throws Exception {
+        FrameReader reader = FrameReader.builder(new LoopingChannel(
+                ByteBuffer.wrap(new Frames().sequence(0, 4096, BODY).toByteArray()))).bufferCapacity(4 * 1024).build();
+        Discard out = new Discard();
+        FrameWriter writer = FrameWriter.builder(out).bufferCapacity(64 * 1024).build();
+        FrameBlockHandler relay = writer::writeFrames;
+        assertAllocatesNothing("relay turns (readBlock into writeFrames, then flush when nothing is buffered)", i -> {
+            if (reader.readBlock(relay) == 0) {
+                throw new AssertionError("end of stream at turn " + i);
+            }
+            if (reader.available() == 0) {
+                writer.flush();
+            }
+        });
+        writer.flush();
+        assertEquals(reader.frameCount(), writer.frameCount(), "every frame relayed");
+        assertEquals(reader.offset(), out.bytes, "every byte relayed");
     }
 
     /** {@return the operations {@link SteadyState} runs with {@link #WARM} warm-up operations} */
