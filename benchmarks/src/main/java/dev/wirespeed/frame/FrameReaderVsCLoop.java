@@ -24,9 +24,10 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Question: with the kernel and the copy taken out (the frames are already in the reader's buffer),
- * what does the library's {@link FrameReader} cost per frame, one frame per call or a batch of the
- * buffered frames per call, against the lab's C reader's loop, that loop written in Java, and that
- * Java loop plus the body view the library's {@link FrameHandler} receives?
+ * what does the library's {@link FrameReader} cost per frame, one frame per call, a batch of the
+ * buffered frames per call, or the buffered frames as one block per call (walked by its handler),
+ * against the lab's C reader's loop, that loop written in Java, and that Java loop plus the body view
+ * the library's {@link FrameHandler} receives?
  *
  * <p>The buffer holds a whole number of frames of the sequence stream. The reader is given a channel
  * that fills the buffer once and afterwards only reports it full again, so each refill costs the
@@ -60,6 +61,7 @@ public class FrameReaderVsCLoop {
     private ByteBuffer readOnlyView;
     private FrameReader reader;
     private FrameHandler handler;
+    private FrameBlockHandler blockHandler;
     private MethodHandle cLoop;
     private MemorySegment cBytes;
     /** What the handler adds to: bytes of the frames delivered, header included. */
@@ -68,19 +70,37 @@ public class FrameReaderVsCLoop {
     /** Builds the block of frames, the reader over it, and the C loop. */
     @Setup
     public void setUp() throws IOException, InterruptedException {
-        int frameLength = FrameFormat.HEADER_LENGTH + bodySize;
-        int framesPerBlock = TARGET_BUFFER / frameLength;
-        block = ByteBuffer.allocateDirect(framesPerBlock * frameLength);
-        byte[] pattern = SequenceStream.pattern(bodySize);
-        for (int i = 0; i < framesPerBlock; i++) {
-            block.putInt(SequenceStream.type(i)).putInt(bodySize).put(pattern, SequenceStream.patternOffset(i), bodySize);
-        }
-        block.flip();
+        block = sequenceBlock(bodySize, TARGET_BUFFER);
         readOnlyView = block.asReadOnlyBuffer();
         reader = FrameReader.builder(new FilledChannel(block)).bufferCapacity(block.capacity()).build();
         handler = (type, body) -> bytes += body.remaining() + FrameFormat.HEADER_LENGTH;
+        blockHandler = frames -> {
+            int end = frames.limit();
+            long sum = 0;
+            for (int at = frames.position(); at < end; ) {
+                int frame = FrameFormat.HEADER_LENGTH + FrameFormat.length(frames, at);
+                sum += frame;
+                at += frame;
+            }
+            bytes += sum;
+        };
         cLoop = CLoops.compile().parse;
         cBytes = Arena.ofAuto().allocate(ValueLayout.JAVA_LONG);
+    }
+
+    /**
+     * {@return a direct buffer of the sequence stream's first frames}, as many {@code bodySize}-byte
+     * frames as fit in {@code targetBytes}, from position 0 to its limit
+     */
+    static ByteBuffer sequenceBlock(int bodySize, int targetBytes) {
+        int frameLength = FrameFormat.HEADER_LENGTH + bodySize;
+        int frames = targetBytes / frameLength;
+        ByteBuffer block = ByteBuffer.allocateDirect(frames * frameLength);
+        byte[] pattern = SequenceStream.pattern(bodySize);
+        for (int i = 0; i < frames; i++) {
+            block.putInt(SequenceStream.type(i)).putInt(bodySize).put(pattern, SequenceStream.patternOffset(i), bodySize);
+        }
+        return block.flip();
     }
 
     /** {@return bytes delivered} The library's reader, one {@code readFrame} per frame. */
@@ -103,6 +123,21 @@ public class FrameReaderVsCLoop {
         FrameHandler h = handler;
         for (int i = 0; i < FRAMES; ) {
             i += r.readFrames(h, FRAMES - i);
+        }
+        return bytes;
+    }
+
+    /**
+     * {@return bytes delivered} The library's reader, the frames buffered handed over as one block per
+     * call, which the handler walks header by header as the C loop does.
+     */
+    @Benchmark
+    @OperationsPerInvocation(FRAMES)
+    public long frameReaderBlocks() throws IOException {
+        FrameReader r = reader;
+        FrameBlockHandler h = blockHandler;
+        for (int i = 0; i < FRAMES; ) {
+            i += r.readBlock(h);
         }
         return bytes;
     }
