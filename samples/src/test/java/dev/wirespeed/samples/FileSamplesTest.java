@@ -1,5 +1,6 @@
 package dev.wirespeed.samples;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.wirespeed.frame.FrameWriter;
@@ -18,7 +19,7 @@ import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@link FrameDump} and {@link LineCount} over files and over a stream standing in for standard input. */
+/** {@link FrameDump}, {@link FrameCopy} and {@link LineCount} over files and over a stream standing in for standard input. */
 class FileSamplesTest {
     @TempDir
     Path dir;
@@ -46,6 +47,29 @@ class FileSamplesTest {
         assertEquals(FrameDump.BAD_INPUT, FrameDump.dump(FileChannel.open(file), out.stream, err.stream));
         assertEquals("frame type=7 length=5 body=68 65 6c 6c 6f\nframe type=-1 length=0\n", out.text());
         assertEquals("frame-dump: truncated frame: body bytes present=14 of length=20 offset=21 (after 2 frames)\n",
+                err.text());
+    }
+
+    @Test
+    void frameCopyCopiesEveryFrameAsItIs() throws IOException {
+        Path file = frames(dir.resolve("frames.bin"), 0);
+        Path copy = dir.resolve("copy.bin");
+        Output err = new Output();
+        assertEquals(0, FrameCopy.copy(FileChannel.open(file), FileChannel.open(copy, StandardOpenOption.CREATE_NEW,
+                StandardOpenOption.WRITE), err.stream));
+        assertArrayEquals(Files.readAllBytes(file), Files.readAllBytes(copy));
+        assertEquals("frame-copy: 3 frames, 49 bytes\n", err.text());
+    }
+
+    @Test
+    void frameCopyStopsAtATruncatedFrameHavingCopiedTheOnesBefore() throws IOException {
+        Path file = frames(dir.resolve("truncated.bin"), 6);
+        Path copy = dir.resolve("copy.bin");
+        Output err = new Output();
+        assertEquals(FrameCopy.BAD_INPUT, FrameCopy.copy(FileChannel.open(file), FileChannel.open(copy,
+                StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE), err.stream));
+        assertArrayEquals(Arrays.copyOf(Files.readAllBytes(file), 21), Files.readAllBytes(copy), "the two whole frames");
+        assertEquals("frame-copy: truncated frame: body bytes present=14 of length=20 offset=21 (after 2 frames, copied)\n",
                 err.text());
     }
 
