@@ -43,7 +43,8 @@ import java.util.Objects;
  * arrive, to at most {@code maxFrameLength + 8} bytes, and stays grown.
  *
  * <h2>Views</h2>
- * The body passed to the handler is valid until the handler returns (see {@link FrameHandler}).
+ * The body passed to a {@link FrameHandler}, and the block passed to a {@link FrameBlockHandler}, is valid
+ * until the handler returns (see each).
  *
  * <h2>Thread safety</h2>
  * Not thread-safe: one thread reads a given reader.
