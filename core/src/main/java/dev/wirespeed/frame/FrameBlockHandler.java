@@ -13,13 +13,13 @@ import java.nio.ByteBuffer;
  * see {@link FrameFormat}) and its body, every length checked against the reader's
  * {@code maxFrameLength}. It is a read-only view of the reader's buffer, not a copy, valid only until
  * this call returns, as a {@link FrameHandler}'s body is. {@link FrameWriter#writeFrames} writes a
- * block, or a run of its frames, as it is. Walking one:
+ * block, or a run of its frames, as it is. Walking one, allocating nothing:
  *
  * {@snippet :
  * for (int at = frames.position(); at < frames.limit(); ) {
  *     long header = frames.getLong(at);
  *     int length = FrameFormat.length(header);
- *     handle(FrameFormat.type(header), frames.slice(at + FrameFormat.HEADER_LENGTH, length));
+ *     handle(FrameFormat.type(header), frames, at + FrameFormat.HEADER_LENGTH, length); // the body: index, length
  *     at += FrameFormat.HEADER_LENGTH + length;
  * }
  * }

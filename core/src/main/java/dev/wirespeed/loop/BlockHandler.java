@@ -19,13 +19,14 @@ import java.nio.ByteBuffer;
  * onFrames} returns, as a body is: from its position to its limit, frames as on the wire, each an
  * 8-byte header (the type, then the length, big-endian; {@link dev.wirespeed.frame.FrameFormat}) and
  * its body. {@link Connection#writeFrames} writes a block, or a run of its frames, back to the
- * connection it came from without a copy, and to any other with one. Walking a block:
+ * connection it came from without a copy, and to any other with one. Walking a block, allocating
+ * nothing:
  *
  * {@snippet :
  * for (int at = frames.position(); at < frames.limit(); ) {
  *     long header = frames.getLong(at);
  *     int length = FrameFormat.length(header);
- *     handle(FrameFormat.type(header), frames.slice(at + FrameFormat.HEADER_LENGTH, length));
+ *     handle(FrameFormat.type(header), frames, at + FrameFormat.HEADER_LENGTH, length); // the body: index, length
  *     at += FrameFormat.HEADER_LENGTH + length;
  * }
  * }
