@@ -711,6 +711,13 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
                     + "from the server, whoever limits the rate", Rule.atLeast(0.9),
                     loops.stream().map(l -> new Check(where, cpu(results, c), cpu(results, l))).toList()));
         }
+        ManyCase.Load epollLoop = new ManyCase.Load(ManyServer.LOOP_EPOLL, most);
+        if (results.has(epollLoop) && results.has(c)) {
+            findings.add(Finding.target(NAME, "the library's event loop over epoll costs the server no more CPU per "
+                    + "frame than the C epoll server (C's CPU per frame over the loop's, at least 1.0x): the same "
+                    + "system calls, so the difference is the loop's own user time", Rule.atLeast(1.0),
+                    List.of(new Check(where, cpu(results, c), cpu(results, epollLoop)))));
+        }
         if (!loops.isEmpty() && results.has(netty)) {
             findings.add(Finding.target(NAME, "the library's event loop echoes at least 1.2x the frames a second of "
                     + "Netty's, one loop each", Rule.atLeast(1.2),
