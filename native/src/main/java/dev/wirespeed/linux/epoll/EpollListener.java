@@ -1,7 +1,6 @@
 package dev.wirespeed.linux.epoll;
 
 import dev.wirespeed.linux.internal.net.ListenFd;
-import dev.wirespeed.linux.internal.net.SocketFd;
 import dev.wirespeed.loop.spi.Endpoint;
 import dev.wirespeed.loop.spi.Listener;
 import java.io.IOException;
@@ -21,17 +20,7 @@ record EpollListener(ListenFd socket) implements Listener {
 
     @Override
     public Endpoint accept() throws IOException {
-        SocketFd accepted = socket.acceptForLoop();
-        if (accepted == null) {
-            return null;
-        }
-        try {
-            accepted.configureBlocking(false);
-            return accepted;
-        } catch (IOException | RuntimeException e) {
-            accepted.reset();
-            throw e;
-        }
+        return socket.acceptForLoop(true);
     }
 
     @Override

@@ -27,11 +27,25 @@ public final class ListenFd implements Closeable {
     private final SocketAddress local;
     private final boolean inet;
     private volatile boolean open = true;
+    /**
+     * What an accept points the kernel at, kept for the listener's life (an accept is made by one thread
+     * at a time): the peer's address and its length, an option's value, the errno capture (null where
+     * the stub returns it). So an accept allocates only what the connection keeps, and the objects a
+     * loop touches at each turn of a connection lie together rather than among an arena's leavings.
+     */
+    private final MemorySegment peer;
+    private final MemorySegment peerLength;
+    private final MemorySegment option;
+    private final MemorySegment capture = Syscalls.ownCapture();
 
     private ListenFd(int fd, SocketAddress local, boolean inet) {
         this.fd = fd;
         this.local = local;
         this.inet = inet;
+        Arena arena = Arena.ofAuto(); // freed with the listener, never while a call may still use it
+        this.peer = arena.allocate(SocketAddresses.STORAGE_SIZE, 8);
+        this.peerLength = arena.allocate(ValueLayout.JAVA_INT);
+        this.option = arena.allocate(ValueLayout.JAVA_INT);
     }
 
     /** Binds and listens: {@code NativeServerSocket.bind}'s contract. */
@@ -93,22 +107,25 @@ public final class ListenFd implements Closeable {
 
     /** Waits for a connection: {@code NativeServerSocket.accept}'s contract. */
     public SocketFd accept() throws IOException {
-        return accept4(false);
+        return accept4(false, false);
     }
 
     /**
      * Takes a waiting connection for an event loop, from a non-blocking listener, with {@code TCP_NODELAY}
-     * set over TCP (a connection that refuses it is reset).
+     * set over TCP (a connection that refuses it is reset). Nothing is allocated but the connection's own
+     * objects.
      *
-     * @return the connection, blocking as accepted, or null if none waits
+     * @param nonBlocking true for a connection non-blocking from its accept ({@code SOCK_NONBLOCK}), as an
+     *     epoll loop reads it; false for one blocking as accepted, as io_uring reads it
+     * @return the connection, or null if none waits
      * @throws ClosedChannelException if this socket is closed
      * @throws IOException if {@code accept4} fails otherwise, or the option cannot be set
      */
-    public SocketFd acceptForLoop() throws IOException {
-        SocketFd accepted = accept4(true);
+    public SocketFd acceptForLoop(boolean nonBlocking) throws IOException {
+        SocketFd accepted = accept4(true, nonBlocking);
         if (accepted != null && inet) {
             try {
-                accepted.setTcpNoDelay(true);
+                Sys.setIntOption(accepted.fd(), Flags.IPPROTO_TCP, Flags.TCP_NODELAY, 1, "TCP_NODELAY", option);
             } catch (IOException | RuntimeException e) {
                 accepted.reset();
                 throw e;
@@ -117,35 +134,33 @@ public final class ListenFd implements Closeable {
         return accepted;
     }
 
-    /** One accepted connection, waiting for it unless {@code orNull}, which returns null for {@code EAGAIN}. */
-    private SocketFd accept4(boolean orNull) throws IOException {
+    /**
+     * One accepted connection, waiting for it unless {@code orNull}, which returns null for {@code EAGAIN};
+     * non-blocking from the start if {@code nonBlocking}.
+     */
+    private SocketFd accept4(boolean orNull, boolean nonBlocking) throws IOException {
         if (!open) {
             throw new ClosedChannelException();
         }
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment storage = arena.allocate(SocketAddresses.STORAGE_SIZE);
-            MemorySegment length = arena.allocateFrom(ValueLayout.JAVA_INT, SocketAddresses.STORAGE_SIZE);
-            MemorySegment capture = Syscalls.capture(arena);
-            while (true) {
-                long rc = Syscalls.call(capture, SyscallNumbers.ACCEPT4, fd, storage.address(), length.address(),
-                        Flags.SOCK_CLOEXEC, 0, 0);
-                if (rc >= 0) {
-                    int connection = (int) rc;
-                    SocketAddress remote = inet
-                            ? SocketAddresses.decode(storage, length.get(ValueLayout.JAVA_INT, 0)) : null;
-                    return new SocketFd(connection, remote, inet);
-                }
-                int errno = (int) -rc;
-                if (!open) {
-                    throw new ClosedChannelException();
-                }
-                if (orNull && errno == Errno.EAGAIN) {
-                    return null;
-                }
-                if (errno != Errno.EINTR) {
-                    throw new NativeIoException("accept4", errno, "fd=" + fd + " local="
-                            + SocketAddresses.describe(local));
-                }
+        int flags = Flags.SOCK_CLOEXEC | (nonBlocking ? Flags.SOCK_NONBLOCK : 0);
+        while (true) {
+            peerLength.set(ValueLayout.JAVA_INT, 0, SocketAddresses.STORAGE_SIZE);
+            long rc = Syscalls.call(capture, SyscallNumbers.ACCEPT4, fd, peer.address(), peerLength.address(), flags,
+                    0, 0);
+            if (rc >= 0) {
+                int connection = (int) rc;
+                SocketAddress remote = inet ? SocketAddresses.decode(peer, peerLength.get(ValueLayout.JAVA_INT, 0)) : null;
+                return new SocketFd(connection, remote, inet, !nonBlocking);
+            }
+            int errno = (int) -rc;
+            if (!open) {
+                throw new ClosedChannelException();
+            }
+            if (orNull && errno == Errno.EAGAIN) {
+                return null;
+            }
+            if (errno != Errno.EINTR) {
+                throw new NativeIoException("accept4", errno, "fd=" + fd + " local=" + SocketAddresses.describe(local));
             }
         }
     }

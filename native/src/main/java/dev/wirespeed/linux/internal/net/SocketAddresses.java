@@ -59,11 +59,13 @@ public final class SocketAddresses {
         int family = storage.get(FAMILY, 0);
         switch (family) {
             case AF_INET -> {
-                byte[] ip = storage.asSlice(4, 4).toArray(ValueLayout.JAVA_BYTE);
+                byte[] ip = new byte[4]; // copied without a slice's segment: an accept allocates only what it keeps
+                MemorySegment.copy(storage, ValueLayout.JAVA_BYTE, 4, ip, 0, ip.length);
                 return new InetSocketAddress(InetAddress.getByAddress(ip), Short.toUnsignedInt(storage.get(PORT, 2)));
             }
             case AF_INET6 -> {
-                byte[] ip = storage.asSlice(8, 16).toArray(ValueLayout.JAVA_BYTE);
+                byte[] ip = new byte[16];
+                MemorySegment.copy(storage, ValueLayout.JAVA_BYTE, 8, ip, 0, ip.length);
                 return new InetSocketAddress(InetAddress.getByAddress(ip), Short.toUnsignedInt(storage.get(PORT, 2)));
             }
             case AF_UNIX -> {

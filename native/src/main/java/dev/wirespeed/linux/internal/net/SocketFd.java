@@ -71,9 +71,17 @@ public final class SocketFd implements Endpoint, SegmentIo {
      * @param inet true for TCP, false for a Unix socket
      */
     public SocketFd(int fd, SocketAddress remote, boolean inet) {
+        this(fd, remote, inet, true);
+    }
+
+    /** As above, for a socket whose descriptor is blocking or not as {@code blocking} says. */
+    SocketFd(int fd, SocketAddress remote, boolean inet, boolean blocking) {
         this.fd = fd;
         this.remote = remote;
         this.inet = inet;
+        if (!blocking) {
+            mode(false);
+        }
     }
 
     /** Connects a blocking socket to {@code address}: {@code NativeSocket.connect}'s contract. */
@@ -217,7 +225,7 @@ public final class SocketFd implements Endpoint, SegmentIo {
 
     public void configureBlocking(boolean block) throws IOException {
         ensureOpen();
-        Sys.setBlocking(fd, block, "fd=" + fd);
+        Sys.setBlocking(fd, block);
         mode(block);
     }
 

@@ -1,6 +1,5 @@
 package dev.wirespeed.linux.internal.sys;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
@@ -15,7 +14,7 @@ public final class FdDirection {
     public static final int COPY_BUFFER_SIZE = 64 * 1024;
 
     /** Where {@link FdCalls} captures the errno: none where {@link LibC#STUB_CALLS}, whose stub returns it. */
-    public final MemorySegment capture = Syscalls.capture(Arena.ofAuto());
+    public final MemorySegment capture = Syscalls.ownCapture();
     /** Reads with {@code recv(2)}, the socket layer's own call, instead of {@code read(2)}. */
     private final boolean socket;
     /**

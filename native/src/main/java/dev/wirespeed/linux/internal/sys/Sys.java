@@ -7,9 +7,10 @@ import java.lang.foreign.ValueLayout;
 
 /**
  * The socket calls off the hot path, made by number through {@link Syscalls}, each with what it points
- * to in a confined arena: {@code socket}, {@code fcntl}, {@code setsockopt}/{@code getsockopt},
+ * to in a confined arena (or in a segment its caller keeps), and an errno capture only where the stub
+ * does not return the errno: {@code socket}, {@code fcntl}, {@code setsockopt}/{@code getsockopt},
  * {@code getpeername}, {@code shutdown}, {@code close}. Failures become {@link NativeIoException}s naming
- * the call and its arguments.
+ * the call and its arguments; a message is built only for a failure.
  */
 public final class Sys {
     private Sys() {
@@ -32,21 +33,29 @@ public final class Sys {
 
     /** {@return a stream socket of {@code family}, close-on-exec, with {@code flags} ({@code SOCK_NONBLOCK}) added} */
     public static Result socket(int family, int flags) {
-        try (Arena arena = Arena.ofConfined()) {
-            return result(Syscalls.call(Syscalls.capture(arena), SyscallNumbers.SOCKET, family,
-                    Flags.SOCK_STREAM | Flags.SOCK_CLOEXEC | flags, 0, 0, 0, 0));
-        }
+        return result(call(SyscallNumbers.SOCKET, family, Flags.SOCK_STREAM | Flags.SOCK_CLOEXEC | flags, 0, 0, 0));
     }
 
     public static Result fcntl(int fd, int cmd, int arg) {
-        try (Arena arena = Arena.ofConfined()) {
-            return result(Syscalls.call(Syscalls.capture(arena), SyscallNumbers.FCNTL, fd, cmd, arg, 0, 0, 0));
-        }
+        return result(call(SyscallNumbers.FCNTL, fd, cmd, arg, 0, 0));
     }
 
     public static void setIntOption(int fd, int level, int name, int value, String optionName) throws NativeIoException {
         try (Arena arena = Arena.ofConfined()) {
-            setOption(fd, level, name, arena.allocateFrom(ValueLayout.JAVA_INT, value), optionName + "=" + value, arena);
+            setIntOption(fd, level, name, value, optionName, arena.allocate(ValueLayout.JAVA_INT));
+        }
+    }
+
+    /**
+     * As {@link #setIntOption(int, int, int, int, String)}, the value passed through {@code scratch}, at
+     * least 4 bytes its caller keeps: nothing allocated unless the call fails.
+     */
+    public static void setIntOption(int fd, int level, int name, int value, String optionName, MemorySegment scratch)
+            throws NativeIoException {
+        scratch.set(ValueLayout.JAVA_INT, 0, value);
+        long rc = call(SyscallNumbers.SETSOCKOPT, fd, level, name, scratch.address(), Integer.BYTES);
+        if (rc < 0) {
+            throw new NativeIoException("setsockopt", (int) -rc, "fd=" + fd + " option=" + optionName + "=" + value);
         }
     }
 
@@ -94,32 +103,44 @@ public final class Sys {
     }
 
     public static void shutdown(int fd, int how) throws NativeIoException {
-        try (Arena arena = Arena.ofConfined()) {
-            long rc = Syscalls.call(Syscalls.capture(arena), SyscallNumbers.SHUTDOWN, fd, how, 0, 0, 0, 0);
-            if (rc < 0) {
-                throw new NativeIoException("shutdown", (int) -rc, "fd=" + fd + " how=" + how);
-            }
+        long rc = call(SyscallNumbers.SHUTDOWN, fd, how, 0, 0, 0);
+        if (rc < 0) {
+            throw new NativeIoException("shutdown", (int) -rc, "fd=" + fd + " how=" + how);
         }
     }
 
     /**
      * Sets or clears {@code O_NONBLOCK} on {@code fd}'s open file description, with one {@code fcntl}
-     * to read the flags and, where they change, one to write them.
+     * to read the flags and, where they change, one to write them; a failure names the descriptor.
+     * Nothing is allocated unless a call fails.
+     */
+    public static void setBlocking(int fd, boolean block) throws NativeIoException {
+        setBlocking(fd, block, null);
+    }
+
+    /**
+     * As {@link #setBlocking(int, boolean)}.
      *
-     * @param detail what a failure names besides the command, e.g. {@code "fd=7"}
+     * @param detail what a failure names besides the command, e.g. {@code "fd=7 (stdin)"}; null for the
+     *     descriptor alone
      */
     public static void setBlocking(int fd, boolean block, String detail) throws NativeIoException {
-        int flags = check(fcntl(fd, Flags.F_GETFL, 0), "fcntl", "cmd=F_GETFL " + detail);
-        int wanted = block ? flags & ~Flags.O_NONBLOCK : flags | Flags.O_NONBLOCK;
+        long flags = call(SyscallNumbers.FCNTL, fd, Flags.F_GETFL, 0, 0, 0);
+        if (flags < 0) {
+            throw new NativeIoException("fcntl", (int) -flags, "cmd=F_GETFL " + (detail == null ? "fd=" + fd : detail));
+        }
+        long wanted = block ? flags & ~Flags.O_NONBLOCK : flags | Flags.O_NONBLOCK;
         if (wanted != flags) {
-            check(fcntl(fd, Flags.F_SETFL, wanted), "fcntl", "cmd=F_SETFL " + detail + " flags=" + wanted);
+            long rc = call(SyscallNumbers.FCNTL, fd, Flags.F_SETFL, wanted, 0, 0);
+            if (rc < 0) {
+                throw new NativeIoException("fcntl", (int) -rc, "cmd=F_SETFL " + (detail == null ? "fd=" + fd : detail)
+                        + " flags=" + wanted);
+            }
         }
     }
 
     public static void close(int fd) throws NativeIoException {
-        try (Arena arena = Arena.ofConfined()) {
-            close(fd, Syscalls.capture(arena), null);
-        }
+        closed(fd, call(SyscallNumbers.CLOSE, fd, 0, 0, 0, 0), null);
     }
 
     /**
@@ -128,10 +149,27 @@ public final class Sys {
      * where not null.
      */
     public static void close(int fd, MemorySegment capture, java.nio.file.Path file) throws NativeIoException {
-        long rc = Syscalls.call(capture, SyscallNumbers.CLOSE, fd, 0, 0, 0, 0, 0);
+        closed(fd, Syscalls.call(capture, SyscallNumbers.CLOSE, fd, 0, 0, 0, 0, 0), file);
+    }
+
+    /** Refuses a failed close's {@code rc}, but for {@code EINTR}. */
+    private static void closed(int fd, long rc, java.nio.file.Path file) throws NativeIoException {
         // After EINTR Linux has closed the descriptor already: retrying could close another file.
         if (rc < 0 && rc != -Errno.EINTR) {
             throw new NativeIoException("close", (int) -rc, (file == null ? "" : "file=" + file + " ") + "fd=" + fd);
+        }
+    }
+
+    /**
+     * One call of up to five arguments off the hot path: {@link Syscalls#call}, with an errno capture from a
+     * confined arena only where the stub does not return the errno; else nothing allocated.
+     */
+    private static long call(long number, long a1, long a2, long a3, long a4, long a5) {
+        if (LibC.STUB_CALLS) {
+            return Syscalls.call(null, number, a1, a2, a3, a4, a5, 0);
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            return Syscalls.call(Syscalls.capture(arena), number, a1, a2, a3, a4, a5, 0);
         }
     }
 

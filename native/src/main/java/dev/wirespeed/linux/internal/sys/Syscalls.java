@@ -25,6 +25,15 @@ public final class Syscalls {
         return LibC.STUB_CALLS ? null : LibC.captureSegment(arena);
     }
 
+    /**
+     * {@return a segment for these calls' errno that its holder keeps, from an automatic arena, where they
+     * capture it; else null, and nothing is allocated}: for an object that makes calls for its whole life,
+     * so that making it allocates no arena where none is needed
+     */
+    public static MemorySegment ownCapture() {
+        return LibC.STUB_CALLS ? null : LibC.captureSegment(Arena.ofAuto());
+    }
+
     /** {@return the call's result, or minus its errno} */
     public static long call(MemorySegment capture, long number, long a1, long a2, long a3, long a4, long a5,
             long a6) {

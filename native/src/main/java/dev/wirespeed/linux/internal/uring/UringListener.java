@@ -21,7 +21,7 @@ public record UringListener(ListenFd socket) implements Listener {
 
     @Override
     public Endpoint accept() throws IOException {
-        SocketFd accepted = socket.acceptForLoop();
+        SocketFd accepted = socket.acceptForLoop(false);
         return accepted == null ? null : new UringEndpoint(accepted);
     }
 
