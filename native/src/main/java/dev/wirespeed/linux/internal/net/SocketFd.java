@@ -124,22 +124,10 @@ public final class SocketFd implements Endpoint, SegmentIo {
      * @throws NativeIoException if {@code socket} or {@code setsockopt} fails, naming the address
      */
     public static SocketFd open(SocketAddress address, boolean nonBlocking) throws IOException {
-        LibC.checkSupported();
-        int family = SocketAddresses.family(address);
-        boolean inet = family != SocketAddresses.AF_UNIX;
-        int fd = Sys.check(Sys.socket(family, nonBlocking ? Flags.SOCK_NONBLOCK : 0), "socket", "family=" + family
-                + " address=" + SocketAddresses.describe(address));
-        SocketFd socket = new SocketFd(fd, address, inet);
-        socket.mode(!nonBlocking);
-        if (inet) {
-            try {
-                socket.setTcpNoDelay(true);
-            } catch (IOException | RuntimeException e) {
-                Sys.closeQuietly(fd);
-                throw e;
-            }
+        try (Arena arena = Arena.ofConfined()) {
+            int fd = openDescriptor(address, nonBlocking, arena);
+            return new SocketFd(fd, address, SocketAddresses.family(address) != SocketAddresses.AF_UNIX, !nonBlocking);
         }
-        return socket;
     }
 
     /**
@@ -154,27 +142,58 @@ public final class SocketFd implements Endpoint, SegmentIo {
      *     the address
      */
     public static SocketFd connectForLoop(SocketAddress address) throws IOException {
-        SocketFd socket = open(address, true);
-        boolean begun = false;
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment sockaddr = SocketAddresses.encode(address, arena);
-            long rc = Syscalls.call(Syscalls.capture(arena), SyscallNumbers.CONNECT, socket.fd, sockaddr.address(),
-                    sockaddr.byteSize(), 0, 0, 0);
-            if (rc != 0) {
-                int errno = (int) -rc;
+            int fd = openDescriptor(address, true, arena);
+            boolean connecting;
+            try {
+                MemorySegment sockaddr = SocketAddresses.encode(address, arena);
+                long rc = Syscalls.call(Syscalls.capture(arena), SyscallNumbers.CONNECT, fd, sockaddr.address(),
+                        sockaddr.byteSize(), 0, 0, 0);
+                connecting = rc != 0;
                 // After EINTR a non-blocking connect goes on, as after EINPROGRESS: repeating it would say EALREADY.
-                if (errno != Errno.EINPROGRESS && errno != Errno.EINTR) {
-                    throw new NativeIoException("connect", errno, socket.describe());
+                if (connecting && rc != -Errno.EINPROGRESS && rc != -Errno.EINTR) {
+                    throw new NativeIoException("connect", (int) -rc, "fd=" + fd + " remote="
+                            + SocketAddresses.describe(address));
                 }
-                socket.connecting = true;
+            } catch (IOException | RuntimeException e) {
+                Sys.closeQuietly(fd);
+                throw e;
             }
-            begun = true;
+            // Made after the calls, so that what they leave behind does not lie between the socket and the
+            // loop's connection object, made next: a turn reads both.
+            SocketFd socket = new SocketFd(fd, address, SocketAddresses.family(address) != SocketAddresses.AF_UNIX,
+                    false);
+            socket.connecting = connecting;
             return socket;
-        } finally {
-            if (!begun) {
-                socket.reset();
+        }
+    }
+
+    /**
+     * {@return a stream socket's descriptor for {@code address}'s family, {@code SOCK_NONBLOCK} if
+     * {@code nonBlocking}, with {@code TCP_NODELAY} over TCP}, what the calls point the kernel at taken
+     * from {@code arena}
+     *
+     * @throws NativeIoException if {@code socket} or {@code setsockopt} fails, naming the address
+     */
+    private static int openDescriptor(SocketAddress address, boolean nonBlocking, Arena arena) throws IOException {
+        LibC.checkSupported();
+        int family = SocketAddresses.family(address);
+        Sys.Result opened = Sys.socket(family, nonBlocking ? Flags.SOCK_NONBLOCK : 0);
+        if (opened.rc() < 0) {
+            throw new NativeIoException("socket", opened.errno(), "family=" + family + " address="
+                    + SocketAddresses.describe(address));
+        }
+        int fd = opened.rc();
+        if (family != SocketAddresses.AF_UNIX) {
+            try {
+                Sys.setIntOption(fd, Flags.IPPROTO_TCP, Flags.TCP_NODELAY, 1, "TCP_NODELAY",
+                        arena.allocate(ValueLayout.JAVA_INT));
+            } catch (IOException | RuntimeException e) {
+                Sys.closeQuietly(fd);
+                throw e;
             }
         }
+        return fd;
     }
 
     /**

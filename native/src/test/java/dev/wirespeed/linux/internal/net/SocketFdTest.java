@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.wirespeed.linux.internal.sys.Flags;
+import dev.wirespeed.linux.internal.sys.Sys;
 import dev.wirespeed.testing.Seed;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -67,6 +69,24 @@ class SocketFdTest {
             IllegalArgumentException readOnly = assertThrows(IllegalArgumentException.class,
                     () -> socket.read(in.clear(), inMemory.asReadOnly()));
             assertTrue(readOnly.getMessage().contains("readOnly=true"), readOnly.getMessage());
+        }
+    }
+
+    @Test
+    void aLoopsConnectIsNonBlockingWithNoDelayAndEndsOnceThePeerAccepts() throws Exception {
+        try (ServerSocketChannel server = jdkServer();
+                SocketFd socket = SocketFd.connectForLoop(server.getLocalAddress());
+                SocketChannel peer = server.accept()) {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (!socket.finishConnect()) {
+                assertTrue(System.nanoTime() < deadline, "the connect did not end in 10 s: " + socket);
+                Thread.onSpinWait();
+            }
+            int flags = Sys.check(Sys.fcntl(socket.fd(), Flags.F_GETFL, 0), "fcntl", "F_GETFL");
+            assertEquals(Flags.O_NONBLOCK, flags & Flags.O_NONBLOCK, "non-blocking: " + socket);
+            assertTrue(socket.getTcpNoDelay(), "TCP_NODELAY: " + socket);
+            assertEquals(server.getLocalAddress(), socket.remoteAddress());
+            assertTrue(peer.isConnected());
         }
     }
 }
