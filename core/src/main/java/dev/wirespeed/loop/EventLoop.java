@@ -58,9 +58,11 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
     private final HeldInput held;
     private final TlsLayers tlsLayers = new TlsLayers();
     /**
-     * The loop's clock, read once per turn, and again where a handshake starts: a poll may have waited
-     * long since the turn began, and the handshake's deadline counts from now (an accepted connection's,
-     * or a connected one's whose connect took long).
+     * The loop's clock: read once per turn while anything is timed ({@link #timed()}: an idle timeout, a
+     * connect or handshake under way, a socket lingering), else left as it was, since nothing then reads
+     * it but the connections' last-active times, which only an idle sweep looks at; and read afresh
+     * wherever a deadline is set, since a poll may have waited long since the turn began (or, untimed,
+     * the clock was not read at all).
      */
     private long now;
     /** How often idle connections are looked for: a quarter of the shortest idle timeout of any connection so far. */
@@ -170,15 +172,17 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
                     held.read(now);
                 }
                 output.flushDirty(now);
-                now = System.nanoTime();
-                if (opening.count() > 0) {
-                    opening.expire(now, this);
-                }
-                if (now - nextSweep >= 0) {
-                    sweepIdle();
-                }
-                if (lingering.count() > 0) {
-                    lingering.sweep(now);
+                if (timed()) {
+                    now = System.nanoTime();
+                    if (opening.count() > 0) {
+                        opening.expire(now, this);
+                    }
+                    if (now - nextSweep >= 0) {
+                        sweepIdle();
+                    }
+                    if (lingering.count() > 0) {
+                        lingering.sweep(now);
+                    }
                 }
                 if (idle != null) {
                     if (ready == 0 && !ranTasks) {
@@ -193,6 +197,11 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
         } finally {
             shutdown();
         }
+    }
+
+    /** {@return whether anything on this loop has a deadline: then its clock is read at every turn} */
+    private boolean timed() {
+        return sweepNanos != Long.MAX_VALUE || opening.count() > 0 || lingering.count() > 0;
     }
 
     private boolean runTasks() {
@@ -291,7 +300,7 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
             opening.add(c); // a connected one is in the list already
         }
         c.state = Connection.State.HANDSHAKING;
-        now = System.nanoTime(); // not the turn's: the poll that brought the socket may have waited long
+        now = System.nanoTime(); // not the turn's: see now
         c.openDeadline = now + c.owner.handshakeNanos;
         try {
             c.tls.begin();
@@ -388,6 +397,7 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
         }
         c.state = Connection.State.CONNECTING;
         c.opening = done;
+        now = System.nanoTime(); // not the turn's: see now
         c.openDeadline = now + timeoutNanos;
         try {
             poller.register(endpoint, c, Poller.CONNECT);
@@ -442,13 +452,16 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
 
     /** Puts a new connection in the table, its idle timeout watched from now. */
     private void add(Connection c) {
+        long idleNanos = c.owner.idleTimeoutNanos;
+        if (idleNanos != 0) {
+            now = System.nanoTime(); // not the turn's: see now
+        }
         c.lastActive = now;
         if (count == conns.length) {
             conns = Arrays.copyOf(conns, count * 2);
         }
         c.slot = count;
         conns[count++] = c;
-        long idleNanos = c.owner.idleTimeoutNanos;
         if (idleNanos != 0) {
             long every = Math.max(TimeUnit.MILLISECONDS.toNanos(1), idleNanos / 4);
             if (every < sweepNanos) {
@@ -543,7 +556,11 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
                     // the peer then sees an end of stream alone; the connection closes either way
                 }
             }
-            if (reset || stopping || c.inputEnded || !lingering.start(c, now)) {
+            boolean mayLinger = !reset && !stopping && !c.inputEnded;
+            if (mayLinger) {
+                now = System.nanoTime(); // the lingering's deadline counts from here: see now
+            }
+            if (!mayLinger || !lingering.start(c, now)) {
                 lingering.release(c.channel, reset);
                 releaseTls = c.tls != null;
             }

@@ -1014,6 +1014,20 @@ public abstract class FrameServerContract {
 
     @ParameterizedTest
     @MethodSource("cases")
+    void anIdleTimeoutCountsFromTheConnectionsOpenHoweverLongTheLoopWaitedBefore(Transport transport, Opener opener)
+            throws Exception {
+        Side server = start(transport, opener, recorder, b -> b.idleTimeout(Duration.ofMillis(200)));
+        Thread.sleep(400); // the loop waits in its poll with nothing timed, its clock unread
+        Peer quiet = connect(server);
+        long start = System.nanoTime();
+        assertInstanceOf(SocketTimeoutException.class, recorder.nextClose().cause());
+        long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        assertTrue(millis >= 150, "closed " + millis + " ms after it opened, idleTimeout=200 ms");
+        assertReadsNoMore(quiet);
+    }
+
+    @ParameterizedTest
+    @MethodSource("cases")
     void resetsConnectionsPastTheLimit(Transport transport, Opener opener) throws Exception {
         Side server = start(transport, opener, recorder, b -> b.maxConnections(2));
         Peer one = connect(server);
@@ -1121,6 +1135,30 @@ public abstract class FrameServerContract {
             }
         }
         assertNotNull(refused, "the peer could still write 20 s after a close with a 100 ms linger");
+    }
+
+    @ParameterizedTest
+    @MethodSource("cases")
+    void aLingeringSocketDropsWhatComesForItsTimeoutHoweverLongTheLoopWaitedBefore(Transport transport, Opener opener)
+            throws Exception {
+        Side server = start(transport, opener, replyThenClose(0), b -> b.lingerTimeout(java.time.Duration.ofMillis(400)));
+        Peer peer = connect(server);
+        Thread.sleep(400); // the loop waits in its poll with nothing timed, its clock unread
+        peer.send(new Frames().frame(99, 2, new byte[] {4, 2}).toByteArray());
+        peer.expect(99, new byte[] {4, 2});
+        assertFalse(peer.receive(), "a clean end of stream after the reply");
+        long closed = System.nanoTime();
+        // For 400 ms from its close the server's socket reads and drops what comes: writes meanwhile succeed.
+        byte[] more = new Frames().frame(7, 100, new byte[100]).toByteArray();
+        while (System.nanoTime() - closed < TimeUnit.MILLISECONDS.toNanos(150)) {
+            try {
+                peer.send(more);
+            } catch (IOException e) {
+                throw new AssertionError("a write " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - closed)
+                        + " ms after the close failed, lingerTimeout=400 ms: " + e, e);
+            }
+            Thread.sleep(5);
+        }
     }
 
     @ParameterizedTest
