@@ -199,6 +199,11 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
         }
     }
 
+    /** {@return the clock, read now and kept as the loop's}: for a deadline set mid-turn (see {@link #now}) */
+    private long readClock() {
+        return now = System.nanoTime();
+    }
+
     /** {@return whether anything on this loop has a deadline: then its clock is read at every turn} */
     private boolean timed() {
         return sweepNanos != Long.MAX_VALUE || opening.count() > 0 || lingering.count() > 0;
@@ -300,8 +305,7 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
             opening.add(c); // a connected one is in the list already
         }
         c.state = Connection.State.HANDSHAKING;
-        now = System.nanoTime(); // not the turn's: see now
-        c.openDeadline = now + c.owner.handshakeNanos;
+        c.openDeadline = readClock() + c.owner.handshakeNanos;
         try {
             c.tls.begin();
         } catch (SSLException e) {
@@ -397,8 +401,7 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
         }
         c.state = Connection.State.CONNECTING;
         c.opening = done;
-        now = System.nanoTime(); // not the turn's: see now
-        c.openDeadline = now + timeoutNanos;
+        c.openDeadline = readClock() + timeoutNanos;
         try {
             poller.register(endpoint, c, Poller.CONNECT);
         } catch (IOException e) {
@@ -453,10 +456,7 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
     /** Puts a new connection in the table, its idle timeout watched from now. */
     private void add(Connection c) {
         long idleNanos = c.owner.idleTimeoutNanos;
-        if (idleNanos != 0) {
-            now = System.nanoTime(); // not the turn's: see now
-        }
-        c.lastActive = now;
+        c.lastActive = idleNanos != 0 ? readClock() : now;
         if (count == conns.length) {
             conns = Arrays.copyOf(conns, count * 2);
         }
@@ -556,11 +556,7 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
                     // the peer then sees an end of stream alone; the connection closes either way
                 }
             }
-            boolean mayLinger = !reset && !stopping && !c.inputEnded;
-            if (mayLinger) {
-                now = System.nanoTime(); // the lingering's deadline counts from here: see now
-            }
-            if (!mayLinger || !lingering.start(c, now)) {
+            if (reset || stopping || c.inputEnded || !lingering.start(c, readClock())) {
                 lingering.release(c.channel, reset);
                 releaseTls = c.tls != null;
             }
