@@ -21,8 +21,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * channel discards what it is given), what does a relay cost per frame when it moves frames one call
  * each ({@link FrameReader#readFrames(FrameHandler, int)} into {@link FrameWriter#writeFrame(int,
  * ByteBuffer)}) against a block per call ({@link FrameReader#readBlock} into
- * {@link FrameWriter#writeFrames})? Both copy every byte once, into the writer's buffer; the block
- * relay checks each header twice (the reader, then the writer) and copies once a block.
+ * {@link FrameWriter#writeFrames}), and against a block per call relayed by the reader
+ * ({@link FrameReader#relayBlock})? All copy every byte once, into the writer's buffer; the block
+ * relay through a handler checks each header twice (the reader, then the writer), {@code relayBlock}
+ * once, and both copy once a block.
  *
  * <p>Run: {@code ./mvnw -q -DskipTests package -pl benchmarks -am && taskset -c 1 java -cp
  * "benchmarks/target/wirespeed-benchmarks-0.1.0-SNAPSHOT.jar:benchmarks/target/lib/*"
@@ -81,5 +83,17 @@ public class RelayFrameByFrameVsByBlock {
             i += r.readBlock(h);
         }
         return writer.offset();
+    }
+
+    /** {@return bytes accepted by the writer} A block a call, each header checked once: {@code relayBlock}. */
+    @Benchmark
+    @OperationsPerInvocation(FRAMES)
+    public long relayBlock() throws IOException {
+        FrameReader r = reader;
+        FrameWriter w = writer;
+        for (int i = 0; i < FRAMES; ) {
+            i += r.relayBlock(w);
+        }
+        return w.offset();
     }
 }

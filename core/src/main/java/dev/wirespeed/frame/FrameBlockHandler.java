@@ -13,7 +13,9 @@ import java.nio.ByteBuffer;
  * see {@link FrameFormat}) and its body, every length checked against the reader's
  * {@code maxFrameLength}. It is a read-only view of the reader's buffer, not a copy, valid only until
  * this call returns, as a {@link FrameHandler}'s body is. {@link FrameWriter#writeFrames} writes a
- * block, or a run of its frames, as it is. Walking one, allocating nothing:
+ * block, or a run of its frames, as it is (checking each frame again; a relay that forwards every
+ * block whole calls {@link FrameReader#relayBlock} instead, which does not). Walking one, allocating
+ * nothing:
  *
  * {@snippet :
  * for (int at = frames.position(); at < frames.limit(); ) {

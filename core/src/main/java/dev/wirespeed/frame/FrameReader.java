@@ -12,7 +12,8 @@ import java.util.Objects;
  * Reads frames from a channel and hands each to a {@link FrameHandler} as {@code (type, body view)},
  * allocating nothing per frame: one frame per {@link #readFrame} call, or all those already buffered
  * per {@link #readFrames(FrameHandler, int)} call; or hands all those buffered to a
- * {@link FrameBlockHandler} as one block of whole frames per {@link #readBlock} call.
+ * {@link FrameBlockHandler} as one block of whole frames per {@link #readBlock} call; or writes such a
+ * block to a {@link FrameWriter} as it is, its frames checked once, per {@link #relayBlock} call.
  *
  * <pre>
  * +--------+--------+----------------+   type    4 bytes, opaque
@@ -61,6 +62,8 @@ public final class FrameReader implements Closeable {
     /** The view {@link #readFrames(FrameHandler, int)} and {@link #readBlock} re-point, and the buffer it views. */
     private ByteBuffer batchView;
     private ByteBuffer batchViewOf;
+    /** The frames in the block {@link #nextBlock()} last found. */
+    private int blockFrames;
 
     private FrameReader(Builder builder) {
         this.maxFrameLength = builder.maxFrameLength;
@@ -236,9 +239,98 @@ public final class FrameReader implements Closeable {
      *     handler throws, the block then counted as delivered
      */
     public int readBlock(FrameBlockHandler handler) throws IOException {
+        ByteBuffer block = nextBlock();
+        if (block == null) {
+            return 0;
+        }
+        int count = blockFrames;
+        int length = block.remaining(); // the handler may move the view's position
+        try {
+            if (checkedViews) {
+                deliverChecked(handler, block);
+            } else {
+                handler.onFrames(block);
+            }
+        } finally {
+            in.skip(length);
+            frames += count;
+        }
+        return count;
+    }
+
+    /**
+     * Reads a block as {@link #readBlock} does and writes it to {@code out} as it is, as a handler that
+     * gives each block to {@link FrameWriter#writeFrames} would, but without that method's walk over the
+     * block's headers: each length was checked as this reader read it, against this reader's {@code
+     * maxFrameLength}. Only where {@code out}'s {@code maxFrameLength} is the smaller are the frames
+     * checked again, against it. The relay's loop:
+     *
+     * {@snippet :
+     * while (reader.relayBlock(writer) > 0) {
+     *     if (reader.available() == 0) {
+     *         writer.flush(); // nothing more buffered: what was relayed goes before the next read waits
+     *     }
+     * }
+     * writer.flush();
+     * }
+     *
+     * @param out where the frames go
+     * @return the frames relayed, 0 only at a clean end of stream
+     * @throws IllegalStateException if {@code out} has a claim outstanding; nothing is read
+     * @throws IllegalArgumentException where {@code out}'s {@code maxFrameLength} is below this reader's
+     *     and a frame of the block is longer, naming its length, both limits, its stream offset and its
+     *     number; nothing of the block is written, and it counts as read
+     * @throws IOException as {@link #readBlock} does, for the first frame; or as {@code out}'s write fails,
+     *     the block then counted as read here and as none of {@code out}'s frames
+     */
+    public int relayBlock(FrameWriter out) throws IOException {
+        out.checkNoClaim();
+        ByteBuffer block = nextBlock();
+        if (block == null) {
+            return 0;
+        }
+        int count = blockFrames;
+        int length = block.remaining();
+        try {
+            int limit = out.maxFrameLength();
+            if (limit < maxFrameLength) {
+                checkRelayed(block, limit);
+            }
+            out.writeChecked(block, count);
+        } finally {
+            in.skip(length);
+            frames += count;
+        }
+        return count;
+    }
+
+    /** Checks each frame of {@code block}, not yet skipped, against a writer's {@code limit} below this reader's. */
+    private void checkRelayed(ByteBuffer block, int limit) {
+        int first = block.position();
+        long frame = frames;
+        for (int at = first; at < block.limit(); frame++) {
+            int length = FrameFormat.length(block, at);
+            if (length > limit) {
+                throw new IllegalArgumentException("frame too long to relay: length=" + length
+                        + " the writer's maxFrameLength=" + limit + " (the reader's " + maxFrameLength + ") offset="
+                        + (in.offset() + at - first) + " frame=" + frame);
+            }
+            at += FrameFormat.HEADER_LENGTH + length;
+        }
+    }
+
+    /**
+     * Finds the next block: the first frame as {@link #readFrame(FrameHandler)} finds it, reading the
+     * channel if no whole frame is buffered, then those after it already buffered, up to a partial
+     * frame or a bad length, each length checked.
+     *
+     * @return the block, a view of the buffer from the first frame's header to the last frame's end,
+     *     its frames counted in {@link #blockFrames}; null at a clean end of stream
+     */
+    private ByteBuffer nextBlock() throws IOException {
         long header = nextFrame();
         if (header == END) {
-            return 0;
+            return null;
         }
         ChannelReader in = this.in;
         ByteBuffer buf = in.buffer();
@@ -255,18 +347,8 @@ public final class FrameReader implements Closeable {
             pos += FrameFormat.HEADER_LENGTH + length;
             count++;
         }
-        ByteBuffer block = batchView(buf).limit(pos).position(first);
-        try {
-            if (checkedViews) {
-                deliverChecked(handler, block);
-            } else {
-                handler.onFrames(block);
-            }
-        } finally {
-            in.skip(pos - first);
-            frames += count;
-        }
-        return count;
+        blockFrames = count;
+        return batchView(buf).limit(pos).position(first);
     }
 
     /** Hands the handler a block view of its own, emptied when it returns so that later use fails. */

@@ -121,6 +121,21 @@ public final class FrameWriter implements Flushable, Closeable {
     }
 
     /**
+     * As {@link #writeFrames}, for {@code count} whole frames a {@link FrameReader} found and checked
+     * against this writer's {@code maxFrameLength}: not checked again.
+     */
+    void writeChecked(ByteBuffer frames, int count) throws IOException {
+        checkNoClaim();
+        out.write(frames);
+        this.frames += count;
+    }
+
+    /** {@return the longest body this writer accepts} */
+    int maxFrameLength() {
+        return maxFrameLength;
+    }
+
+    /**
      * Claims room for a frame of {@code length} body bytes in the buffer (writing out what the buffer
      * holds first if the frame does not fit), writes its header, and returns a view of its body to fill
      * in place. The view's position is the body's first byte and its limit one past the last: fill it
@@ -222,7 +237,7 @@ public final class FrameWriter implements Flushable, Closeable {
                 + maxFrameLength + "]";
     }
 
-    private void checkNoClaim() {
+    void checkNoClaim() {
         if (claimed >= 0) {
             throw new IllegalStateException("a claimed frame of " + claimed + " bytes is not committed or aborted: "
                     + "frame=" + frames);

@@ -32,8 +32,118 @@ class FrameBlockTest {
     @RegisterExtension
     static final Seed SEED = Seed.fromPropertyOrNew();
 
+    /** One turn of a relay: at least one frame from the reader to the writer, or 0 at a clean end. */
+    @FunctionalInterface
+    interface RelayTurn {
+        int relay(FrameReader reader, FrameWriter writer) throws IOException;
+    }
+
     @Test
     void aRelayOfBlocksCopiesTheStreamWhateverTheSplits() throws Exception {
+        assertARelayCopiesTheStream((reader, writer) -> reader.readBlock(writer::writeFrames));
+    }
+
+    @Test
+    void relayBlockCopiesTheStreamWhateverTheSplits() throws Exception {
+        assertARelayCopiesTheStream(FrameReader::relayBlock);
+    }
+
+    @Test
+    void relayBlockChecksAgainstASmallerLimitOfTheWritersToo() throws Exception {
+        // every frame within the writer's limit, the reader's the larger: checked twice, relayed whole
+        SplittableRandom random = new SplittableRandom(SEED.value());
+        Frames stream = new Frames();
+        for (int i = 0; i < 200; i++) {
+            int size = random.nextInt(0, 101);
+            stream.frame(i, size, new byte[size]);
+        }
+        byte[] bytes = stream.toByteArray();
+        FrameReader reader = FrameReader.builder(ScriptedChannel.randomSplits(bytes, SEED.value(), 500)).build();
+        ScriptedChannel sink = ScriptedChannel.sink(call -> Integer.MAX_VALUE, "whole");
+        FrameWriter writer = FrameWriter.builder(sink).maxFrameLength(100).build();
+        while (reader.relayBlock(writer) > 0) {
+            // the work is in relayBlock
+        }
+        writer.flush();
+        assertArrayEquals(bytes, sink.written());
+        assertEquals(200, writer.frameCount());
+    }
+
+    @Test
+    void relayBlockRefusesAFrameOverTheWritersSmallerLimitNamingItAndWritesNoneOfItsBlock() throws Exception {
+        byte[] bytes = new Frames().sequence(0, 2, 10).header(9, 101).raw(new byte[101]).toByteArray();
+        FrameReader reader = new FrameReader(ScriptedChannel.whole(bytes));
+        ScriptedChannel sink = ScriptedChannel.sink(call -> Integer.MAX_VALUE, "whole");
+        FrameWriter writer = FrameWriter.builder(sink).maxFrameLength(100).build();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> reader.relayBlock(writer));
+        assertEquals("frame too long to relay: length=101 the writer's maxFrameLength=100 (the reader's 16777216)"
+                + " offset=36 frame=2", e.getMessage());
+        writer.flush();
+        assertEquals(0, sink.written().length, "nothing of the block written");
+        assertEquals(0, writer.frameCount());
+        assertEquals(3, reader.frameCount(), "the block counts as read");
+        assertEquals(bytes.length, reader.offset());
+        assertEquals(0, reader.relayBlock(writer), "then a clean end");
+    }
+
+    @Test
+    void relayBlockStopsBeforeABadLengthAndTheNextCallReportsItAtItsOffset() throws Exception {
+        byte[] bytes = new Frames().sequence(0, 2, 5).header(9, -3).toByteArray();
+        FrameReader reader = new FrameReader(ScriptedChannel.whole(bytes));
+        ScriptedChannel sink = ScriptedChannel.sink(call -> Integer.MAX_VALUE, "whole");
+        FrameWriter writer = new FrameWriter(sink);
+        assertEquals(2, reader.relayBlock(writer));
+        CorruptFrameException e = assertThrows(CorruptFrameException.class, () -> reader.relayBlock(writer));
+        assertEquals(26, e.offset());
+        writer.flush();
+        assertArrayEquals(Arrays.copyOf(bytes, 26), sink.written(), "the two good frames, nothing after");
+        assertEquals(2, writer.frameCount());
+    }
+
+    @Test
+    void relayBlockReadsNothingWhileTheWriterHasAClaim() throws Exception {
+        byte[] bytes = new Frames().sequence(0, 3, 10).toByteArray();
+        FrameReader reader = new FrameReader(ScriptedChannel.whole(bytes));
+        ScriptedChannel sink = ScriptedChannel.sink(call -> Integer.MAX_VALUE, "whole");
+        FrameWriter writer = new FrameWriter(sink);
+        writer.claim(7, 4);
+        assertThrows(IllegalStateException.class, () -> reader.relayBlock(writer));
+        assertEquals(0, reader.offset(), "nothing read");
+        assertEquals(0, reader.frameCount());
+        writer.abort();
+        assertEquals(3, reader.relayBlock(writer));
+        writer.flush();
+        assertArrayEquals(bytes, sink.written());
+    }
+
+    @Test
+    void aWriteThatFailsInARelayCountsTheBlockAsReadAndNoneOfItsFramesAsWritten() throws Exception {
+        byte[] bytes = new Frames().sequence(0, 3, 10).toByteArray();
+        FrameReader reader = new FrameReader(ScriptedChannel.whole(bytes));
+        IOException broken = new IOException("broken pipe");
+        WritableByteChannel failing = new WritableByteChannel() {
+            @Override
+            public int write(ByteBuffer src) throws IOException {
+                throw broken;
+            }
+
+            @Override
+            public boolean isOpen() {
+                return true;
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        FrameWriter writer = FrameWriter.builder(failing).bufferCapacity(16).build(); // the block does not fit: written at once
+        assertSame(broken, assertThrows(IOException.class, () -> reader.relayBlock(writer)));
+        assertEquals(3, reader.frameCount(), "the block counts as read");
+        assertEquals(bytes.length, reader.offset());
+        assertEquals(0, writer.frameCount(), "none of its frames as written");
+    }
+
+    private static void assertARelayCopiesTheStream(RelayTurn turn) throws Exception {
         SplittableRandom random = new SplittableRandom(SEED.value());
         byte[] pattern = Sequence.pattern(70_000);
         Frames stream = new Frames();
@@ -48,7 +158,7 @@ class FrameBlockTest {
         ScriptedChannel sink = ScriptedChannel.sink(call -> random.nextInt(0, 5_000), "random");
         FrameWriter writer = FrameWriter.builder(sink).bufferCapacity(2048).build();
         int blocks = 0;
-        for (int n; (n = reader.readBlock(writer::writeFrames)) > 0; ) {
+        while (turn.relay(reader, writer) > 0) {
             blocks++;
             if (reader.available() == 0) {
                 writer.flush();

@@ -24,13 +24,14 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * the channel does: whole reads, one byte per read, zero bytes every other read, the stream split at
  * every offset, seeded random splits; with the default buffer and with a tiny one that must grow; and
  * read a frame per call ({@link FrameReader#readFrame}), a batch per call
- * ({@link FrameReader#readFrames(FrameHandler, int)}) or a block per call ({@link FrameReader#readBlock}).
+ * ({@link FrameReader#readFrames(FrameHandler, int)}), a block per call ({@link FrameReader#readBlock}),
+ * or a block per call relayed to a writer ({@link FrameReader#relayBlock}), whose output is then read.
  */
 class FrameReaderContractTest {
     @RegisterExtension
     static final Seed SEED = Seed.fromPropertyOrNew();
 
-    /** The ways a reader is driven: a frame per call, the buffered frames per call, or as a block per call. */
+    /** The ways a reader is driven: a frame per call, the buffered frames per call, a block per call, or relayed. */
     enum Delivery {
         ONE {
             @Override
@@ -57,6 +58,24 @@ class FrameReaderContractTest {
                     walked[0] = walk(frames, handler);
                 });
                 assertEquals(n == 0 ? -1 : n, walked[0], "frames returned against frames in the block");
+                return n;
+            }
+        },
+        RELAY {
+            @Override
+            int read(FrameReader reader, FrameHandler handler) throws IOException {
+                // a small buffer, so that a block larger than it leaves in a write of its own
+                ScriptedChannel sink = ScriptedChannel.sink(call -> Integer.MAX_VALUE, "whole");
+                FrameWriter writer = FrameWriter.builder(sink).bufferCapacity(64).maxFrameLength(reader.maxFrameLength()).build();
+                long offsetBefore = reader.offset();
+                int n = reader.relayBlock(writer);
+                writer.flush();
+                byte[] written = sink.written();
+                assertEquals(reader.offset() - offsetBefore, written.length, "the block's bytes written, and only those");
+                assertEquals(n, writer.frameCount(), "frames written against frames relayed");
+                if (n > 0) {
+                    assertEquals(n, walk(ByteBuffer.wrap(written), handler), "frames returned against frames written");
+                }
                 return n;
             }
         };

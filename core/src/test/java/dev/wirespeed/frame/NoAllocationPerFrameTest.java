@@ -5,10 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.wirespeed.testing.Frames;
 import dev.wirespeed.testing.SteadyState;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.WritableByteChannel;
 import java.util.List;
+import java.util.function.BiFunction;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -111,13 +113,34 @@ class NoAllocationPerFrameTest {
 
     @Test
     void relayingBlocksAllocatesNothingOnceWarm() throws Exception {
+        assertRelayAllocatesNothing("relay turns (readBlock into writeFrames, then flush when nothing is buffered)",
+                (reader, writer) -> {
+                    FrameBlockHandler relay = writer::writeFrames; // made once, not per turn
+                    return () -> reader.readBlock(relay);
+                });
+    }
+
+    @Test
+    void relayBlockAllocatesNothingOnceWarm() throws Exception {
+        assertRelayAllocatesNothing("relay turns (relayBlock, then flush when nothing is buffered)",
+                (reader, writer) -> () -> reader.relayBlock(writer));
+    }
+
+    /** One relay turn: the frames it moved, 0 at the end of the stream. */
+    @FunctionalInterface
+    interface RelayStep {
+        int relay() throws IOException;
+    }
+
+    private static void assertRelayAllocatesNothing(String what, BiFunction<FrameReader, FrameWriter, RelayStep> relayOf)
+            throws Exception {
         FrameReader reader = FrameReader.builder(new LoopingChannel(
                 ByteBuffer.wrap(new Frames().sequence(0, 4096, BODY).toByteArray()))).bufferCapacity(4 * 1024).build();
         Discard out = new Discard();
         FrameWriter writer = FrameWriter.builder(out).bufferCapacity(64 * 1024).build();
-        FrameBlockHandler relay = writer::writeFrames;
-        assertAllocatesNothing("relay turns (readBlock into writeFrames, then flush when nothing is buffered)", i -> {
-            if (reader.readBlock(relay) == 0) {
+        RelayStep step = relayOf.apply(reader, writer);
+        assertAllocatesNothing(what, i -> {
+            if (step.relay() == 0) {
                 throw new AssertionError("end of stream at turn " + i);
             }
             if (reader.available() == 0) {

@@ -1,7 +1,6 @@
 package dev.wirespeed.samples;
 
 import dev.wirespeed.frame.CorruptFrameException;
-import dev.wirespeed.frame.FrameBlockHandler;
 import dev.wirespeed.frame.FrameReader;
 import dev.wirespeed.frame.FrameTooLongException;
 import dev.wirespeed.frame.FrameWriter;
@@ -62,10 +61,9 @@ public final class FrameCopy {
         FrameReader reader = new FrameReader(in);
         FrameWriter writer = new FrameWriter(out);
         try (reader; writer) {
-            // readBlock hands over every whole frame buffered as one read-only view, headers included;
-            // writeFrames checks them again, as it would any bytes, and copies them in one piece.
-            FrameBlockHandler relay = writer::writeFrames;
-            while (reader.readBlock(relay) > 0) {
+            // relayBlock takes every whole frame buffered, each length checked as it was read, and
+            // gives them to the writer as they are, in one piece, without checking them again.
+            while (reader.relayBlock(writer) > 0) {
                 if (reader.available() == 0) {
                     writer.flush(); // nothing left buffered: the next read may wait for the input
                 }
