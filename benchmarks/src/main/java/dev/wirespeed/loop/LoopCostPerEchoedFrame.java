@@ -41,7 +41,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * loop's own work: the poll's dispatch, the read's bookkeeping and chunk, the header parse, the
  * handler call with its view and, with {@code reply=writeFrame}, each frame written back and its send;
  * {@code reply=writeFrames} hands the handler each read's frames as one block ({@link BlockHandler}),
- * written back whole; {@code reply=none} reads and drops. With {@code input=copy} the read's copy of the
+ * written back whole; {@code reply=relay} relays each block whole to another connection of the loop
+ * ({@link Connection#relayBlock}; paired, as a gateway's two sides are), {@code reply=relayChecked}
+ * the same by the other's {@link Connection#writeFrames}, which checks the block's frames again;
+ * {@code reply=none} reads and drops. With {@code input=copy} the read's copy of the
  * frames into the chunk stands in for the kernel's copy and is counted; with {@code input=lend} the
  * connections lend their bytes in place, as the io_uring transport's do, and the loop parses them
  * there: the difference is what lending saves the loop. The benchmark thread waits for the loop's frame
@@ -69,7 +72,7 @@ public class LoopCostPerEchoedFrame {
     @Param({"100"})
     int bodySize;
 
-    @Param({"writeFrame", "writeFrames", "none"})
+    @Param({"writeFrame", "writeFrames", "relay", "relayChecked", "none"})
     String reply;
 
     @Param({"copy", "lend"})
@@ -91,8 +94,11 @@ public class LoopCostPerEchoedFrame {
         ConnectionHandler handler = switch (reply) {
             case "writeFrame" -> (connection, type, b) -> connection.writeFrame(type, b);
             case "writeFrames" -> (BlockHandler) (connection, frames) -> connection.writeFrames(frames);
+            case "relay" -> new PairRelay(connections, false);
+            case "relayChecked" -> new PairRelay(connections, true);
             case "none" -> (connection, type, b) -> { };
-            default -> throw new IllegalArgumentException("reply=" + reply + ": writeFrame, writeFrames or none");
+            default -> throw new IllegalArgumentException(
+                    "reply=" + reply + ": writeFrame, writeFrames, relay, relayChecked or none");
         };
         server = FrameServer.builder(handler)
                 .bind(new InetSocketAddress(0))
@@ -130,6 +136,40 @@ public class LoopCostPerEchoedFrame {
             LockSupport.parkNanos(LOOK_NANOS);
         }
         return frames;
+    }
+
+    /**
+     * Relays each block whole to the connection paired with its own (numbers 1 and 2, 3 and 4, ...), as a
+     * gateway between two peers on one loop does: a copy of the block into the other's output and its
+     * send, where the echo's reply copies nothing.
+     */
+    static final class PairRelay implements BlockHandler {
+        private final Connection[] byNumber;
+        private final boolean checked;
+
+        PairRelay(int connections, boolean checked) {
+            this.byNumber = new Connection[connections + 2]; // numbers from 1, and an odd last one's pair, never opened
+            this.checked = checked;
+        }
+
+        @Override
+        public void onOpen(Connection connection) {
+            byNumber[(int) connection.id()] = connection;
+        }
+
+        @Override
+        public void onFrames(Connection connection, ByteBuffer frames) {
+            int number = (int) connection.id();
+            Connection other = byNumber[number % 2 == 1 ? number + 1 : number - 1];
+            if (other == null) {
+                return;
+            }
+            if (checked) {
+                other.writeFrames(frames);
+            } else {
+                connection.relayBlock(other);
+            }
+        }
     }
 
     /** How long the benchmark's thread sleeps between looks at the loop's frame count. */

@@ -17,7 +17,8 @@ import javax.net.ssl.SSLSession;
  * <h2>Writing</h2>
  * {@link #writeFrame(int, ByteBuffer)} copies a frame into the connection's output, a queue of
  * pooled chunks ({@link #writeFrames(ByteBuffer)} whole frames as they are, {@link #claim} one filled
- * in place; frames written back as received are not copied); the loop sends it in writes of whole
+ * in place, {@link #relayBlock} a handed block to another connection; frames written back as received
+ * are not copied); the loop sends it in writes of whole
  * chunks once the handler calls for the read in progress are done (when that read is this
  * connection's own), else at the end of the loop's turn, and keeps what the socket would not take
  * until it is writable. A connection whose
@@ -314,6 +315,56 @@ public final class Connection {
         if (frames == source && blockEnd >= 0 && from >= blockStart && to <= blockEnd) {
             forwardRun(from, to);
         } else if (to > from) {
+            putForwarded(); // in the order written
+            output.copyFrames(this, frames, from, to);
+            queued += to - from;
+            queuedMore();
+        }
+        return true;
+    }
+
+    /**
+     * Writes the block this connection's {@link BlockHandler} is being handed, whole, to {@code to},
+     * another connection of the same loop (a relay, a gateway's two sides), as {@code
+     * to.writeFrames(block)} would, without checking its frames again: they were checked as they
+     * arrived, against this connection's {@code maxFrameLength}, and are checked against {@code to}'s
+     * only where that is the smaller. To this connection itself it is {@code writeFrames(block)}: the
+     * block written back as received. Call it from {@code onFrames}, before the block's position or
+     * limit is moved.
+     *
+     * @param to where the block goes
+     * @return true if queued; false if {@code to} is closing or closed (the block is dropped there)
+     * @throws IllegalStateException if this connection's handler is not being handed a block, or the
+     *     block's position or limit was moved; or if either connection is not of the calling loop thread
+     * @throws IllegalArgumentException where {@code to}'s {@code maxFrameLength} is the smaller and a
+     *     frame of the block is longer, naming it
+     */
+    public boolean relayBlock(Connection to) {
+        thread.checkThread(this);
+        ByteBuffer block = source;
+        if (block == null || blockEnd < 0 || block.position() != blockStart || block.limit() != blockEnd) {
+            throw new IllegalStateException("no block whole in hand to relay from " + this + ": "
+                    + (block == null || blockEnd < 0 ? "its handler is not being handed a block"
+                            : "the block's position=" + block.position() + " limit=" + block.limit()
+                                    + " were moved from " + blockStart + " and " + blockEnd));
+        }
+        if (to == this) {
+            return writeFrames(block);
+        }
+        return to.writeChecked(block, blockStart, blockEnd, maxFrameLength);
+    }
+
+    /** As {@link #writeFrames}, for whole frames checked already against {@code checkedMax}. */
+    private boolean writeChecked(ByteBuffer frames, int from, int to, int checkedMax) {
+        thread.checkThread(this);
+        checkNoClaim();
+        if (state != State.OPEN) {
+            return false;
+        }
+        if (checkedMax > maxFrameLength) {
+            FrameFormat.checkWholeFrames(frames, maxFrameLength);
+        }
+        if (to > from) {
             putForwarded(); // in the order written
             output.copyFrames(this, frames, from, to);
             queued += to - from;

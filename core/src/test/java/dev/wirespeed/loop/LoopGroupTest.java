@@ -1,11 +1,13 @@
 package dev.wirespeed.loop;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.wirespeed.testing.Frames;
 import java.net.ConnectException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -60,6 +62,42 @@ class LoopGroupTest {
                 assertThrows(IllegalStateException.class, () -> client.connect(serverAddress)).getMessage());
         assertEquals("the loop group is closed", assertThrows(IllegalStateException.class,
                 () -> FrameServer.builder(handler).group(group).bind(ANY_PORT).start()).getMessage());
+    }
+
+    @Test
+    void aBlockRelayedToAConnectionWithASmallerLimitIsCheckedAgainstIt() throws Exception {
+        // A server's connection relays to a client's on the same loop, whose limit is the smaller.
+        LoopGroup group = LoopGroup.builder().loops(1).start();
+        try (group; ServerSocketChannel upstream = ServerSocketChannel.open().bind(ANY_PORT)) {
+            FrameClient onward = FrameClient.builder((BlockHandler) (connection, frames) -> { }).group(group)
+                    .maxFrameLength(100).build();
+            CompletableFuture<Connection> connecting = onward.connect(upstream.getLocalAddress());
+            try (SocketChannel upstreamPeer = upstream.accept()) {
+                Connection up = connecting.get(20, TimeUnit.SECONDS);
+                BlockingQueue<String> outcomes = new LinkedBlockingQueue<>();
+                FrameServer server = FrameServer.builder((BlockHandler) (down, frames) -> {
+                    try {
+                        outcomes.add("relayed " + down.relayBlock(up));
+                    } catch (IllegalArgumentException e) {
+                        outcomes.add(e.getMessage());
+                    }
+                }).group(group).maxFrameLength(1_000).bind(ANY_PORT).start();
+                try (SocketChannel peer = SocketChannel.open(server.localAddresses().get(0))) {
+                    byte[] within = new Frames().frame(1, 100, new byte[100]).toByteArray();
+                    peer.write(ByteBuffer.wrap(within));
+                    assertEquals("relayed true", outcomes.poll(20, TimeUnit.SECONDS));
+                    ByteBuffer got = ByteBuffer.allocate(within.length);
+                    while (got.hasRemaining() && upstreamPeer.read(got) >= 0) {
+                        // until the frame is whole
+                    }
+                    assertArrayEquals(within, got.array(), "the frame within both limits, relayed as sent");
+                    peer.write(ByteBuffer.wrap(new Frames().frame(2, 101, new byte[101]).toByteArray()));
+                    String refused = outcomes.poll(20, TimeUnit.SECONDS);
+                    assertTrue(refused != null && refused.contains("length=101") && refused.contains("maxFrameLength=100"),
+                            "refused against the smaller limit, naming the length and the limit: " + refused);
+                }
+            }
+        }
     }
 
     @Test

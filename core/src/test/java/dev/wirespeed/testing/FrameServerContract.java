@@ -1226,6 +1226,81 @@ public abstract class FrameServerContract {
         sendB.get();
     }
 
+    @ParameterizedTest
+    @MethodSource("cases")
+    void aBlockRelayedWholeToAnotherConnectionOfTheLoopArrivesAsSent(Transport transport, Opener opener)
+            throws Exception {
+        // Each block is relayed whole to the other connection (relayBlock: not checked again), after the
+        // same block cut short is refused by writeFrames, which checks it, and by relayBlock, which
+        // relays only the block as handed; each peer gets the other's frames as sent, in order.
+        List<Connection> both = new ArrayList<>();
+        CountDownLatch bothOpen = new CountDownLatch(2);
+        List<String> refusedOutsideABlock = new ArrayList<>();
+        BlockHandler relay = new BlockRecorder() {
+            @Override
+            public void onOpen(Connection connection) {
+                both.add(connection);
+                super.onOpen(connection);
+                refusedOutsideABlock.add(assertThrows(IllegalStateException.class, () -> connection.relayBlock(connection))
+                        .getMessage());
+                bothOpen.countDown();
+            }
+
+            @Override
+            public void onFrames(Connection connection, ByteBuffer frames) {
+                int at = frames.position();
+                int end = frames.limit();
+                for (Connection other : both) {
+                    if (other != connection) {
+                        frames.limit(end - 1); // the last frame cut short
+                        assertThrows(IllegalArgumentException.class, () -> other.writeFrames(frames));
+                        assertThrows(IllegalStateException.class, () -> connection.relayBlock(other));
+                        frames.limit(end);
+                        assertTrue(connection.relayBlock(other), "queued");
+                        assertEquals(at, frames.position(), "the block's position not moved");
+                    }
+                }
+            }
+        };
+        Side server = start(transport, opener, relay, b -> b);
+        Peer a = connect(server);
+        Peer b = connect(server);
+        assertTrue(bothOpen.await(10, TimeUnit.SECONDS), "both connections open");
+        long seed = SEED.value();
+        Random random = new Random(seed);
+        int frames = 1_000;
+        List<byte[]> bodies = new ArrayList<>();
+        Frames fromA = new Frames();
+        Frames fromB = new Frames();
+        for (int i = 0; i < frames; i++) {
+            byte[] body = body(random, random.nextInt(8) == 0 ? random.nextInt(20_000) : random.nextInt(64));
+            bodies.add(body);
+            fromA.frame(i, body.length, body);
+            fromB.frame(1_000_000 + i, body.length, body);
+        }
+        // in pieces, so that blocks end anywhere: each block relayed is the whole frames one read brought
+        CompletableFuture<Void> sendA = writeInPieces(a, fromA.toByteArray(), seed, 64, 30_000);
+        CompletableFuture<Void> sendB = writeInPieces(b, fromB.toByteArray(), seed + 1, 64, 30_000);
+        CompletableFuture<Void> atA = CompletableFuture.runAsync(() -> expectAll(a, 1_000_000, bodies));
+        expectAll(b, 0, bodies);
+        atA.get(20, TimeUnit.SECONDS);
+        sendA.get();
+        sendB.get();
+        assertEquals(2, refusedOutsideABlock.size());
+        assertTrue(refusedOutsideABlock.get(0).contains("not being handed a block"), refusedOutsideABlock.get(0));
+    }
+
+    /** Reads frames of types {@code firstType} up with {@code bodies}, in order, from {@code peer}. */
+    private static void expectAll(Peer peer, int firstType, List<byte[]> bodies) {
+        try {
+            for (int i = 0; i < bodies.size(); i++) {
+                peer.expect(firstType + i, bodies.get(i));
+            }
+        } catch (IOException e) {
+            throw new RuntimeException(e);
+        }
+    }
+
     private static void send(Peer peer, byte[] bytes) {
         try {
             peer.send(bytes);
@@ -1510,6 +1585,13 @@ public abstract class FrameServerContract {
     @MethodSource("cases")
     void aBlockHandlerGetsFramesWhoseBytesArriveOneAtATime(Transport transport, Opener opener) throws Exception {
         BlockHandler echo = (connection, frames) -> connection.writeFrames(frames);
+        echoesFramesWhoseBytesArriveOneAtATime(transport, opener, echo);
+    }
+
+    @ParameterizedTest
+    @MethodSource("cases")
+    void aBlockRelayedToItsOwnConnectionIsEchoed(Transport transport, Opener opener) throws Exception {
+        BlockHandler echo = (connection, frames) -> connection.relayBlock(connection);
         echoesFramesWhoseBytesArriveOneAtATime(transport, opener, echo);
     }
 

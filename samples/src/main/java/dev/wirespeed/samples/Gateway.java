@@ -19,8 +19,9 @@ import java.util.List;
  * A gateway: for each client it accepts it connects onward to an upstream server, and relays every
  * frame each way, both connections of a session on one event-loop thread: the server and the client
  * share a {@link LoopGroup}, and a connect made from a handler stays on the handler's loop. Its
- * handlers take each read's frames as one block ({@link BlockHandler}) and write the block onward
- * whole, without looking at each frame.
+ * handlers take each read's frames as one block ({@link BlockHandler}) and relay the block onward
+ * whole ({@link Connection#relayBlock}), without looking at each frame: the loop checked each as it
+ * arrived, and the relay does not check them again.
  *
  * <pre>
  * Gateway [PORT UPSTREAM_PORT] [--epoll]
@@ -130,7 +131,7 @@ public final class Gateway implements Closeable {
         public void onFrames(Connection downstream, ByteBuffer frames) {
             Session session = (Session) downstream.attachment();
             if (session.upstream != null) {
-                session.upstream.writeFrames(frames);
+                downstream.relayBlock(session.upstream);
             } else { // the block is valid only during this call: keep a copy
                 session.waiting.add(ByteBuffer.allocate(frames.remaining()).put(frames).flip());
             }
@@ -149,7 +150,7 @@ public final class Gateway implements Closeable {
     private static final class Relay implements BlockHandler {
         @Override
         public void onFrames(Connection upstream, ByteBuffer frames) {
-            ((Session) upstream.attachment()).downstream.writeFrames(frames);
+            upstream.relayBlock(((Session) upstream.attachment()).downstream);
         }
 
         @Override
