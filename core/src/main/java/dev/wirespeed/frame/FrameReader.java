@@ -62,8 +62,6 @@ public final class FrameReader implements Closeable {
     /** The view {@link #readFrames(FrameHandler, int)} and {@link #readBlock} re-point, and the buffer it views. */
     private ByteBuffer batchView;
     private ByteBuffer batchViewOf;
-    /** The frames in the block {@link #nextBlock()} last found. */
-    private int blockFrames;
 
     private FrameReader(Builder builder) {
         this.maxFrameLength = builder.maxFrameLength;
@@ -239,11 +237,11 @@ public final class FrameReader implements Closeable {
      *     handler throws, the block then counted as delivered
      */
     public int readBlock(FrameBlockHandler handler) throws IOException {
-        ByteBuffer block = nextBlock();
-        if (block == null) {
+        int count = nextBlock();
+        if (count == 0) {
             return 0;
         }
-        int count = blockFrames;
+        ByteBuffer block = batchView;
         int length = block.remaining(); // the handler may move the view's position
         try {
             if (checkedViews) {
@@ -285,11 +283,11 @@ public final class FrameReader implements Closeable {
      */
     public int relayBlock(FrameWriter out) throws IOException {
         out.checkNoClaim();
-        ByteBuffer block = nextBlock();
-        if (block == null) {
+        int count = nextBlock();
+        if (count == 0) {
             return 0;
         }
-        int count = blockFrames;
+        ByteBuffer block = batchView;
         int length = block.remaining();
         try {
             int limit = out.maxFrameLength();
@@ -324,13 +322,13 @@ public final class FrameReader implements Closeable {
      * channel if no whole frame is buffered, then those after it already buffered, up to a partial
      * frame or a bad length, each length checked.
      *
-     * @return the block, a view of the buffer from the first frame's header to the last frame's end,
-     *     its frames counted in {@link #blockFrames}; null at a clean end of stream
+     * @return the block's frames, the block left in {@link #batchView}, a view of the buffer from the
+     *     first frame's header to the last frame's end; 0 at a clean end of stream
      */
-    private ByteBuffer nextBlock() throws IOException {
+    private int nextBlock() throws IOException {
         long header = nextFrame();
         if (header == END) {
-            return null;
+            return 0;
         }
         ChannelReader in = this.in;
         ByteBuffer buf = in.buffer();
@@ -347,8 +345,8 @@ public final class FrameReader implements Closeable {
             pos += FrameFormat.HEADER_LENGTH + length;
             count++;
         }
-        blockFrames = count;
-        return batchView(buf).limit(pos).position(first);
+        batchView(buf).limit(pos).position(first);
+        return count;
     }
 
     /** Hands the handler a block view of its own, emptied when it returns so that later use fails. */

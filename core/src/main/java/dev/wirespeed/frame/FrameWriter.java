@@ -115,17 +115,16 @@ public final class FrameWriter implements Flushable, Closeable {
     public int writeFrames(ByteBuffer frames) throws IOException {
         checkNoClaim();
         int count = FrameFormat.checkWholeFrames(frames, maxFrameLength);
-        out.write(frames);
-        this.frames += count;
+        writeChecked(frames, count);
         return count;
     }
 
     /**
-     * As {@link #writeFrames}, for {@code count} whole frames a {@link FrameReader} found and checked
-     * against this writer's {@code maxFrameLength}: not checked again.
+     * Accepts {@code count} whole frames checked already against this writer's {@code maxFrameLength}
+     * (by {@link #writeFrames}, or by the {@link FrameReader} that found them), where no claim is
+     * outstanding.
      */
     void writeChecked(ByteBuffer frames, int count) throws IOException {
-        checkNoClaim();
         out.write(frames);
         this.frames += count;
     }

@@ -314,11 +314,8 @@ public final class Connection {
         FrameFormat.checkWholeFrames(frames, maxFrameLength);
         if (frames == source && blockEnd >= 0 && from >= blockStart && to <= blockEnd) {
             forwardRun(from, to);
-        } else if (to > from) {
-            putForwarded(); // in the order written
-            output.copyFrames(this, frames, from, to);
-            queued += to - from;
-            queuedMore();
+        } else {
+            queueCopy(frames, from, to);
         }
         return true;
     }
@@ -348,29 +345,31 @@ public final class Connection {
                             : "the block's position=" + block.position() + " limit=" + block.limit()
                                     + " were moved from " + blockStart + " and " + blockEnd));
         }
-        if (to == this) {
-            return writeFrames(block);
+        if (to == this || to.maxFrameLength < maxFrameLength) {
+            return to.writeFrames(block); // written back as received; or checked against the smaller limit
         }
-        return to.writeChecked(block, blockStart, blockEnd, maxFrameLength);
+        return to.writeChecked(block, blockStart, blockEnd);
     }
 
-    /** As {@link #writeFrames}, for whole frames checked already against {@code checkedMax}. */
-    private boolean writeChecked(ByteBuffer frames, int from, int to, int checkedMax) {
+    /** As {@link #writeFrames}, for whole frames {@code frames[from, to)} checked already against this connection's limit. */
+    private boolean writeChecked(ByteBuffer frames, int from, int to) {
         thread.checkThread(this);
         checkNoClaim();
         if (state != State.OPEN) {
             return false;
         }
-        if (checkedMax > maxFrameLength) {
-            FrameFormat.checkWholeFrames(frames, maxFrameLength);
-        }
+        queueCopy(frames, from, to);
+        return true;
+    }
+
+    /** Queues a copy of {@code frames[from, to)}, whole frames, after what is pending. */
+    private void queueCopy(ByteBuffer frames, int from, int to) {
         if (to > from) {
             putForwarded(); // in the order written
             output.copyFrames(this, frames, from, to);
             queued += to - from;
             queuedMore();
         }
-        return true;
     }
 
     /**
