@@ -124,9 +124,11 @@ public final class SocketFd implements Endpoint, SegmentIo {
      * @throws NativeIoException if {@code socket} or {@code setsockopt} fails, naming the address
      */
     public static SocketFd open(SocketAddress address, boolean nonBlocking) throws IOException {
+        LibC.checkSupported();
+        int family = SocketAddresses.family(address); // resolves a host name: once
         try (Arena arena = Arena.ofConfined()) {
-            int fd = openDescriptor(address, nonBlocking, arena);
-            return new SocketFd(fd, address, SocketAddresses.family(address) != SocketAddresses.AF_UNIX, !nonBlocking);
+            int fd = openDescriptor(address, family, nonBlocking, arena);
+            return new SocketFd(fd, address, family != SocketAddresses.AF_UNIX, !nonBlocking);
         }
     }
 
@@ -142,8 +144,10 @@ public final class SocketFd implements Endpoint, SegmentIo {
      *     the address
      */
     public static SocketFd connectForLoop(SocketAddress address) throws IOException {
+        LibC.checkSupported();
+        int family = SocketAddresses.family(address); // resolves a host name: once
         try (Arena arena = Arena.ofConfined()) {
-            int fd = openDescriptor(address, true, arena);
+            int fd = openDescriptor(address, family, true, arena);
             boolean connecting;
             try {
                 MemorySegment sockaddr = SocketAddresses.encode(address, arena);
@@ -161,23 +165,21 @@ public final class SocketFd implements Endpoint, SegmentIo {
             }
             // Made after the calls, so that what they leave behind does not lie between the socket and the
             // loop's connection object, made next: a turn reads both.
-            SocketFd socket = new SocketFd(fd, address, SocketAddresses.family(address) != SocketAddresses.AF_UNIX,
-                    false);
+            SocketFd socket = new SocketFd(fd, address, family != SocketAddresses.AF_UNIX, false);
             socket.connecting = connecting;
             return socket;
         }
     }
 
     /**
-     * {@return a stream socket's descriptor for {@code address}'s family, {@code SOCK_NONBLOCK} if
-     * {@code nonBlocking}, with {@code TCP_NODELAY} over TCP}, what the calls point the kernel at taken
-     * from {@code arena}
+     * {@return a stream socket's descriptor for {@code address}, of its {@code family}, {@code
+     * SOCK_NONBLOCK} if {@code nonBlocking}, with {@code TCP_NODELAY} over TCP}, what the calls point
+     * the kernel at taken from {@code arena}
      *
      * @throws NativeIoException if {@code socket} or {@code setsockopt} fails, naming the address
      */
-    private static int openDescriptor(SocketAddress address, boolean nonBlocking, Arena arena) throws IOException {
-        LibC.checkSupported();
-        int family = SocketAddresses.family(address);
+    private static int openDescriptor(SocketAddress address, int family, boolean nonBlocking, Arena arena)
+            throws IOException {
         Sys.Result opened = Sys.socket(family, nonBlocking ? Flags.SOCK_NONBLOCK : 0);
         if (opened.rc() < 0) {
             throw new NativeIoException("socket", opened.errno(), "family=" + family + " address="
