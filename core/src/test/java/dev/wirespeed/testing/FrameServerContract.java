@@ -559,6 +559,9 @@ public abstract class FrameServerContract {
             bodies.add(b);
             stream.frame(i, length, b);
         }
+        // The last frame is answered, so that its answer tells the peer the server has counted every frame
+        // (replies leave after the read's frames are counted); a last frame left unanswered raced the count.
+        actions[frames - 1] = Reply.BACK;
         ConnectionHandler mixing = new Recorder() {
             @Override
             public void onFrame(Connection connection, int type, ByteBuffer body) throws IOException {
