@@ -3,7 +3,10 @@ package dev.wirespeed.io;
 import java.io.Closeable;
 import java.io.Flushable;
 import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.GatheringByteChannel;
 import java.nio.channels.WritableByteChannel;
 import java.util.Objects;
@@ -45,6 +48,9 @@ public final class ChannelWriter implements Flushable, Closeable {
     /** The default buffer capacity, 512 KiB. */
     public static final int DEFAULT_CAPACITY = 512 * 1024;
 
+    private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+    private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+
     private final WritableByteChannel channel;
     private final IdleStrategy idle;
     /** A writable duplicate of {@link #buffer}, re-pointed by {@link #claim(int)}. */
@@ -53,8 +59,20 @@ public final class ChannelWriter implements Flushable, Closeable {
     private int claimed = -1;
     /** The two sources of a gathering write: the buffer's pending bytes and a large direct source. */
     private final ByteBuffer[] gather = new ByteBuffer[2];
-    /** Direct, big-endian, in write mode: {@code [0, position)} is pending. */
+    /**
+     * Direct and big-endian: {@code [0, position)} is pending. Its own position and limit mean nothing
+     * between calls; they are set only to hand the pending bytes to the channel.
+     */
     private final ByteBuffer buffer;
+    /**
+     * {@link #buffer}'s memory: headers, integers and array bodies are stored through it, after one
+     * capacity check against {@link #position}; {@code ByteBuffer} sources go through {@link #buffer}.
+     */
+    private final MemorySegment memory;
+    /** {@code buffer.capacity()}. */
+    private final int capacity;
+    /** Bytes accepted and not yet written: {@code [0, position)} of the buffer. */
+    private int position;
     /** Bytes that reached the channel; {@code >= 0}. */
     private long written;
 
@@ -89,22 +107,24 @@ public final class ChannelWriter implements Flushable, Closeable {
         this.channel = Objects.requireNonNull(channel, "channel");
         this.idle = Objects.requireNonNull(idle, "idle");
         this.buffer = Buffers.allocate(capacity);
-        this.claimView = buffer.duplicate().order(java.nio.ByteOrder.BIG_ENDIAN);
+        this.memory = MemorySegment.ofBuffer(buffer);
+        this.capacity = capacity;
+        this.claimView = buffer.duplicate().order(ByteOrder.BIG_ENDIAN);
     }
 
     /** {@return the stream offset of the next byte written: all bytes accepted so far} */
     public long offset() {
-        return written + buffer.position();
+        return written + position;
     }
 
     /** {@return the number of bytes accepted and not yet written to the channel} */
     public int buffered() {
-        return buffer.position();
+        return position;
     }
 
     /** {@return the buffer's capacity} */
     public int capacity() {
-        return buffer.capacity();
+        return capacity;
     }
 
     /**
@@ -114,10 +134,11 @@ public final class ChannelWriter implements Flushable, Closeable {
      * @throws IOException if a write it triggers fails
      */
     public void writeByte(byte b) throws IOException {
-        if (!buffer.hasRemaining()) {
+        if (position == capacity) {
             drain();
         }
-        buffer.put(b);
+        memory.set(ValueLayout.JAVA_BYTE, position, b);
+        position++;
     }
 
     /**
@@ -127,11 +148,13 @@ public final class ChannelWriter implements Flushable, Closeable {
      * @throws IOException if a write it triggers fails
      */
     public void writeInt(int value) throws IOException {
-        if (buffer.remaining() < Integer.BYTES) {
+        int p = position;
+        if (capacity - p < Integer.BYTES) {
             writeSlow(value, Integer.BYTES);
             return;
         }
-        buffer.putInt(value);
+        memory.set(INT, p, value);
+        position = p + Integer.BYTES;
     }
 
     /**
@@ -141,11 +164,13 @@ public final class ChannelWriter implements Flushable, Closeable {
      * @throws IOException if a write it triggers fails
      */
     public void writeLong(long value) throws IOException {
-        if (buffer.remaining() < Long.BYTES) {
+        int p = position;
+        if (capacity - p < Long.BYTES) {
             writeSlow(value, Long.BYTES);
             return;
         }
-        buffer.putLong(value);
+        memory.set(LONG, p, value);
+        position = p + Long.BYTES;
     }
 
     /**
@@ -157,21 +182,25 @@ public final class ChannelWriter implements Flushable, Closeable {
      *     bytes were accepted
      */
     public void write(ByteBuffer src) throws IOException {
-        if (src.remaining() <= buffer.remaining()) {
-            buffer.put(src);
+        int from = src.position();
+        int length = src.limit() - from;
+        if (length <= capacity - position) {
+            buffer.put(position, src, from, length);
+            position += length;
+            src.position(from + length);
             return;
         }
-        if (src.isDirect() && src.remaining() >= buffer.capacity()) {
+        if (src.isDirect() && length >= capacity) {
             writeAround(src);
             return;
         }
         while (src.hasRemaining()) {
-            if (!buffer.hasRemaining()) {
+            if (position == capacity) {
                 drain();
             }
-            int n = Math.min(src.remaining(), buffer.remaining());
-            buffer.put(buffer.position(), src, src.position(), n);
-            buffer.position(buffer.position() + n);
+            int n = Math.min(src.remaining(), capacity - position);
+            buffer.put(position, src, src.position(), n);
+            position += n;
             src.position(src.position() + n);
         }
     }
@@ -189,11 +218,12 @@ public final class ChannelWriter implements Flushable, Closeable {
         Objects.checkFromIndexSize(offset, length, src.length);
         int done = 0;
         while (done < length) {
-            if (!buffer.hasRemaining()) {
+            if (position == capacity) {
                 drain();
             }
-            int n = Math.min(length - done, buffer.remaining());
-            buffer.put(src, offset + done, n);
+            int n = Math.min(length - done, capacity - position);
+            MemorySegment.copy(src, offset + done, memory, ValueLayout.JAVA_BYTE, position, n);
+            position += n;
             done += n;
         }
     }
@@ -201,8 +231,8 @@ public final class ChannelWriter implements Flushable, Closeable {
     /**
      * Accepts a big-endian 64-bit {@code prefix} followed by {@code length} bytes of {@code src} from
      * {@code offset}: a length-prefixed record in one call. Where the record fits in the buffer it is
-     * copied with one capacity check (half the cost of {@link #writeLong} then {@link #write(byte[], int,
-     * int)} for a 100-byte body); otherwise it behaves exactly as those two calls.
+     * copied after one capacity check, where {@link #writeLong} then {@link #write(byte[], int, int)} make
+     * one each; otherwise it behaves exactly as those two calls.
      *
      * @param prefix the 8 bytes before the body, e.g. a frame's type and length
      * @param src the array
@@ -213,12 +243,11 @@ public final class ChannelWriter implements Flushable, Closeable {
      */
     public void write(long prefix, byte[] src, int offset, int length) throws IOException {
         Objects.checkFromIndexSize(offset, length, src.length);
-        ByteBuffer buf = buffer;
-        int position = buf.position();
-        if (buf.capacity() - position >= Long.BYTES + length) {
-            buf.putLong(position, prefix);
-            buf.put(position + Long.BYTES, src, offset, length);
-            buf.position(position + Long.BYTES + length);
+        int p = position;
+        if (capacity - p >= Long.BYTES + length) {
+            memory.set(LONG, p, prefix);
+            MemorySegment.copy(src, offset, memory, ValueLayout.JAVA_BYTE, p + Long.BYTES, length);
+            position = p + Long.BYTES + length;
             return;
         }
         writeLong(prefix);
@@ -238,13 +267,12 @@ public final class ChannelWriter implements Flushable, Closeable {
      * @throws IOException if making room fails
      */
     public ByteBuffer claim(int length) throws IOException {
-        if (length < 0 || length > buffer.capacity()) {
-            throw new IllegalArgumentException("claim length=" + length + " min=0 capacity=" + buffer.capacity());
+        if (length < 0 || length > capacity) {
+            throw new IllegalArgumentException("claim length=" + length + " min=0 capacity=" + capacity);
         }
-        if (buffer.remaining() < length) {
+        if (capacity - position < length) {
             drain();
         }
-        int position = buffer.position();
         claimed = length;
         return claimView.limit(position + length).position(position);
     }
@@ -261,7 +289,7 @@ public final class ChannelWriter implements Flushable, Closeable {
             throw new IllegalStateException("commit length=" + length + (claimed < 0 ? " without a claim"
                     : " claimed=" + claimed));
         }
-        buffer.position(buffer.position() + length);
+        position += length;
         claimed = -1;
     }
 
@@ -272,7 +300,7 @@ public final class ChannelWriter implements Flushable, Closeable {
      */
     @Override
     public void flush() throws IOException {
-        if (buffer.position() > 0) {
+        if (position > 0) {
             drain();
         }
     }
@@ -305,12 +333,18 @@ public final class ChannelWriter implements Flushable, Closeable {
 
     /** Writes the whole buffer, keeping what the channel did not take if it throws. */
     private void drain() throws IOException {
-        buffer.flip();
+        buffer.limit(position).position(0);
         try {
             writeFully(buffer);
         } finally {
-            buffer.compact();
+            keepUnwritten();
         }
+    }
+
+    /** After the buffer was handed to the channel: moves what it did not take to the front. */
+    private void keepUnwritten() {
+        buffer.compact();
+        position = buffer.position();
     }
 
     /**
@@ -318,7 +352,7 @@ public final class ChannelWriter implements Flushable, Closeable {
      * gathering call per attempt where the channel gathers, else one after the other.
      */
     private void writeAround(ByteBuffer src) throws IOException {
-        if (buffer.position() == 0) {
+        if (position == 0) {
             writeFully(src);
             return;
         }
@@ -327,7 +361,7 @@ public final class ChannelWriter implements Flushable, Closeable {
             writeFully(src);
             return;
         }
-        buffer.flip();
+        buffer.limit(position).position(0);
         gather[0] = buffer;
         gather[1] = src;
         try {
@@ -343,7 +377,7 @@ public final class ChannelWriter implements Flushable, Closeable {
             }
         } finally {
             gather[1] = null;
-            buffer.compact();
+            keepUnwritten();
         }
     }
 
