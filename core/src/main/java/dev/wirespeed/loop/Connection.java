@@ -334,7 +334,8 @@ public final class Connection {
      * @throws IllegalStateException if this connection's handler is not being handed a block, or the
      *     block's position or limit was moved; or if either connection is not of the calling loop thread
      * @throws IllegalArgumentException where {@code to}'s {@code maxFrameLength} is the smaller and a
-     *     frame of the block is longer, naming it
+     *     frame of the block is longer, naming its length, both limits and its stream offset on this
+     *     connection; nothing of the block is queued
      */
     public boolean relayBlock(Connection to) {
         thread.checkThread(this);
@@ -345,10 +346,31 @@ public final class Connection {
                             : "the block's position=" + block.position() + " limit=" + block.limit()
                                     + " were moved from " + blockStart + " and " + blockEnd));
         }
-        if (to == this || to.maxFrameLength < maxFrameLength) {
-            return to.writeFrames(block); // written back as received; or checked against the smaller limit
+        if (to == this) {
+            return writeFrames(block); // written back as received
+        }
+        if (to.maxFrameLength < maxFrameLength) {
+            checkRelayed(block, to);
         }
         return to.writeChecked(block, blockStart, blockEnd);
+    }
+
+    /**
+     * Checks each frame of the block in hand against the smaller {@code maxFrameLength} of {@code to}, naming
+     * the first too long for it by its stream offset on this connection.
+     */
+    private void checkRelayed(ByteBuffer block, Connection to) {
+        int limit = to.maxFrameLength;
+        int frame = 0;
+        for (int at = blockStart; at < blockEnd; frame++) {
+            int length = FrameFormat.length(block, at);
+            if (length > limit) {
+                throw new IllegalArgumentException("frame too long to relay: length=" + length + " maxFrameLength="
+                        + limit + " of " + to + " (this connection's " + maxFrameLength + ") offset="
+                        + (consumed + at - blockStart) + " (frame " + frame + " of the block) on " + this);
+            }
+            at += FrameFormat.HEADER_LENGTH + length;
+        }
     }
 
     /** As {@link #writeFrames}, for whole frames {@code frames[from, to)} checked already against this connection's limit. */

@@ -93,8 +93,10 @@ class LoopGroupTest {
                     assertArrayEquals(within, got.array(), "the frame within both limits, relayed as sent");
                     peer.write(ByteBuffer.wrap(new Frames().frame(2, 101, new byte[101]).toByteArray()));
                     String refused = outcomes.poll(20, TimeUnit.SECONDS);
-                    assertTrue(refused != null && refused.contains("length=101") && refused.contains("maxFrameLength=100"),
-                            "refused against the smaller limit, naming the length and the limit: " + refused);
+                    assertTrue(refused != null && refused.startsWith("frame too long to relay: length=101 maxFrameLength=100 of ")
+                            && refused.contains("(this connection's 1000) offset=108 (frame 0 of the block)"),
+                            "refused against the smaller limit, naming the length, both limits and the stream offset: "
+                                    + refused);
                 }
             }
         }
