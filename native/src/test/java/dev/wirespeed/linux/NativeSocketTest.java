@@ -16,6 +16,8 @@ import dev.wirespeed.testing.SteadyState;
 import dev.wirespeed.testkit.SequenceStream;
 import dev.wirespeed.testkit.SequenceVerifier;
 import java.io.IOException;
+import java.net.Inet6Address;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.net.StandardProtocolFamily;
@@ -265,6 +267,28 @@ class NativeSocketTest {
         assertEquals(111, e.errno());
         assertTrue(e.getMessage().startsWith("connect failed: errno=111 (Connection refused)"), e.getMessage());
         assertTrue(e.getMessage().contains("address=127.0.0.1:" + closed.getPort()), e.getMessage());
+    }
+
+    @Test
+    void aHostNameGivenUnresolvedIsLookedUpAndTheAddressFoundIsTheOneUsedAndNamed() throws Exception {
+        InetAddress local = InetAddress.getByName("localhost");
+        String host = local instanceof Inet6Address ? "[" + local.getHostAddress() + "]" : local.getHostAddress();
+        int port;
+        try (NativeServerSocket server = NativeServerSocket.bind(InetSocketAddress.createUnresolved("localhost", 0), 8)) {
+            InetSocketAddress bound = (InetSocketAddress) server.localAddress();
+            assertEquals(local, bound.getAddress(), "bound to the address the name resolves to");
+            port = bound.getPort();
+            try (NativeSocket client = NativeSocket.connect(InetSocketAddress.createUnresolved("localhost", port));
+                    NativeSocket accepted = server.accept()) {
+                InetSocketAddress remote = (InetSocketAddress) client.remoteAddress();
+                assertFalse(remote.isUnresolved(), "the remote address is the one connected to: " + remote);
+                assertEquals(new InetSocketAddress(local, port), remote);
+                assertEquals(local, ((InetSocketAddress) accepted.remoteAddress()).getAddress());
+            }
+        }
+        NativeIoException e = assertThrows(NativeIoException.class,
+                () -> NativeSocket.connect(InetSocketAddress.createUnresolved("localhost", port)));
+        assertTrue(e.getMessage().contains("address=" + host + ":" + port), e.getMessage());
     }
 
     @Test

@@ -49,8 +49,9 @@ public final class ListenFd implements Closeable {
     }
 
     /** Binds and listens: {@code NativeServerSocket.bind}'s contract. */
-    public static ListenFd bind(SocketAddress address, int backlog) throws IOException {
+    public static ListenFd bind(SocketAddress given, int backlog) throws IOException {
         LibC.checkSupported();
+        SocketAddress address = SocketAddresses.resolved(given); // a host name looked up once
         int family = SocketAddresses.family(address);
         boolean inet = family != SocketAddresses.AF_UNIX;
         int fd = Sys.check(Sys.socket(family), "socket", "family=" + family);

@@ -34,6 +34,21 @@ public final class SocketAddresses {
     private SocketAddresses() {
     }
 
+    /**
+     * {@return {@code address} with its host name looked up, where it is an unresolved {@code
+     * InetSocketAddress}; else {@code address} itself}. Callers resolve once and pass the result to {@link
+     * #family} and {@link #encode}, which would otherwise each look the name up, and could be answered with
+     * addresses of two families.
+     *
+     * @throws UnknownHostException if the name cannot be resolved, naming it
+     */
+    public static SocketAddress resolved(SocketAddress address) throws UnknownHostException {
+        if (address instanceof InetSocketAddress inet && inet.isUnresolved()) {
+            return new InetSocketAddress(resolve(inet), inet.getPort());
+        }
+        return address;
+    }
+
     /** {@return the address family of {@code address}}: {@code AF_INET}, {@code AF_INET6} or {@code AF_UNIX} */
     public static int family(SocketAddress address) throws IOException {
         return switch (address) {

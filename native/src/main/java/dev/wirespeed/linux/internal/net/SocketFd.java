@@ -85,8 +85,9 @@ public final class SocketFd implements Endpoint, SegmentIo {
     }
 
     /** Connects a blocking socket to {@code address}: {@code NativeSocket.connect}'s contract. */
-    public static SocketFd connect(SocketAddress address) throws IOException {
+    public static SocketFd connect(SocketAddress given) throws IOException {
         LibC.checkSupported();
+        SocketAddress address = SocketAddresses.resolved(given); // a host name looked up once
         int family = SocketAddresses.family(address);
         int fd = Sys.check(Sys.socket(family), "socket", "family=" + family);
         boolean connected = false;
@@ -125,7 +126,7 @@ public final class SocketFd implements Endpoint, SegmentIo {
      */
     public static SocketFd open(SocketAddress address, boolean nonBlocking) throws IOException {
         LibC.checkSupported();
-        int family = SocketAddresses.family(address); // resolves a host name: once
+        int family = SocketAddresses.family(address);
         try (Arena arena = Arena.ofConfined()) {
             int fd = openDescriptor(address, family, nonBlocking, arena);
             return new SocketFd(fd, address, family != SocketAddresses.AF_UNIX, !nonBlocking);
@@ -145,7 +146,7 @@ public final class SocketFd implements Endpoint, SegmentIo {
      */
     public static SocketFd connectForLoop(SocketAddress address) throws IOException {
         LibC.checkSupported();
-        int family = SocketAddresses.family(address); // resolves a host name: once
+        int family = SocketAddresses.family(address);
         try (Arena arena = Arena.ofConfined()) {
             int fd = openDescriptor(address, family, true, arena);
             boolean connecting;
