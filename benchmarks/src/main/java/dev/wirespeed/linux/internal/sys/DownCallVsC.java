@@ -321,7 +321,7 @@ public class DownCallVsC {
     }
 
     /** {@code downcalls.c}, compiled into a temporary library once per JVM. */
-    private static final class CDownCalls {
+    static final class CDownCalls {
         private static CDownCalls loaded;
         private final SymbolLookup lookup;
 
