@@ -36,33 +36,43 @@ public final class SocketAddresses {
 
     /**
      * {@return {@code address} with its host name looked up, where it is an unresolved {@code
-     * InetSocketAddress}; else {@code address} itself}. Callers resolve once and pass the result to {@link
-     * #family} and {@link #encode}, which would otherwise each look the name up, and could be answered with
-     * addresses of two families.
+     * InetSocketAddress}; else {@code address} itself}: the one place a name is resolved. {@link #family}
+     * and {@link #encode} take the result, so that a socket's family and its sockaddr come from one
+     * answer.
      *
      * @throws UnknownHostException if the name cannot be resolved, naming it
      */
     public static SocketAddress resolved(SocketAddress address) throws UnknownHostException {
         if (address instanceof InetSocketAddress inet && inet.isUnresolved()) {
-            return new InetSocketAddress(resolve(inet), inet.getPort());
+            // throws, naming the host, if it cannot be resolved
+            return new InetSocketAddress(InetAddress.getByName(inet.getHostString()), inet.getPort());
         }
         return address;
     }
 
-    /** {@return the address family of {@code address}}: {@code AF_INET}, {@code AF_INET6} or {@code AF_UNIX} */
-    public static int family(SocketAddress address) throws IOException {
+    /**
+     * {@return the address family of {@code address}}: {@code AF_INET}, {@code AF_INET6} or {@code AF_UNIX}
+     *
+     * @throws IllegalArgumentException for an unresolved {@code InetSocketAddress} (see {@link #resolved}),
+     *     or another type of address
+     */
+    public static int family(SocketAddress address) {
         return switch (address) {
-            case InetSocketAddress inet -> resolve(inet) instanceof Inet6Address ? AF_INET6 : AF_INET;
+            case InetSocketAddress inet -> ip(inet) instanceof Inet6Address ? AF_INET6 : AF_INET;
             case UnixDomainSocketAddress unix -> AF_UNIX;
             default -> throw new IllegalArgumentException("unsupported address type: " + address.getClass().getName()
                     + " (use InetSocketAddress or UnixDomainSocketAddress)");
         };
     }
 
-    /** {@return {@code address} as a {@code struct sockaddr} in {@code arena}}, its size being the length to pass */
-    public static MemorySegment encode(SocketAddress address, Arena arena) throws IOException {
+    /**
+     * {@return {@code address} as a {@code struct sockaddr} in {@code arena}}, its size being the length to pass
+     *
+     * @throws IllegalArgumentException as {@link #family} does
+     */
+    public static MemorySegment encode(SocketAddress address, Arena arena) {
         return switch (address) {
-            case InetSocketAddress inet -> encodeInet(resolve(inet), inet.getPort(), arena);
+            case InetSocketAddress inet -> encodeInet(ip(inet), inet.getPort(), arena);
             case UnixDomainSocketAddress unix -> encodeUnix(unix, arena);
             default -> throw new IllegalArgumentException("unsupported address type: " + address.getClass().getName()
                     + " (use InetSocketAddress or UnixDomainSocketAddress)");
@@ -95,9 +105,9 @@ public final class SocketAddresses {
         }
     }
 
-    private static InetAddress resolve(InetSocketAddress inet) throws UnknownHostException {
+    private static InetAddress ip(InetSocketAddress inet) {
         if (inet.isUnresolved()) {
-            return InetAddress.getByName(inet.getHostString()); // throws, naming the host, if it cannot be resolved
+            throw new IllegalArgumentException("address=" + inet + " is unresolved: resolve it first");
         }
         return inet.getAddress();
     }

@@ -33,7 +33,7 @@ public final class UringConnector {
             // holds the connection until then, however early it is closed.
             MemorySegment sockaddr = SocketAddresses.encode(address, Arena.ofAuto());
             return new UringEndpoint(socket, sockaddr);
-        } catch (IOException | RuntimeException e) {
+        } catch (RuntimeException e) {
             socket.reset();
             throw e;
         }
