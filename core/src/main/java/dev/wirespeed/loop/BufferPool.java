@@ -22,7 +22,7 @@ final class BufferPool {
     private final int chunkSize;
     /** Slabs on the Java heap rather than direct: for the JDK's TLS engine, whose ciphers copy direct buffers. */
     private final boolean heap;
-    /** Told of each slab, so that other threads see what the pool holds. */
+    /** Told of each slab, so that other threads see what the pool holds (with the loop's other pools). */
     private final LoopStats stats;
     /** {@code free[0, freeCount)} are the chunks no connection holds. */
     private Chunk[] free = new Chunk[CHUNKS_PER_SLAB];
@@ -35,9 +35,26 @@ final class BufferPool {
     }
 
     BufferPool(int chunkSize, LoopStats stats, boolean heap) {
-        this.chunkSize = checkChunkSize(chunkSize);
+        this(stats, checkChunkSize(chunkSize), heap);
+    }
+
+    /** A pool of buffers of {@code chunkSize} bytes, checked by the caller. */
+    private BufferPool(LoopStats stats, int chunkSize, boolean heap) {
+        this.chunkSize = chunkSize;
         this.stats = stats;
         this.heap = heap;
+    }
+
+    /**
+     * {@return a pool of direct buffers of {@code size} bytes, a power of two below a page}: for the
+     * partial frames a loop keeps between reads, each in a buffer about its size
+     */
+    static BufferPool small(int size, LoopStats stats) {
+        if (size < 64 || size >= PAGE_SIZE * CHUNKS_PER_SLAB || Integer.bitCount(size) != 1) {
+            throw new IllegalArgumentException("size=" + size + " must be a power of two from 64 to "
+                    + PAGE_SIZE * CHUNKS_PER_SLAB / 2);
+        }
+        return new BufferPool(stats, size, false);
     }
 
     /** {@return {@code chunkSize}, if a multiple of a page from a page to 64 MiB (a slab within 1 GiB)} */
@@ -63,18 +80,22 @@ final class BufferPool {
         return c;
     }
 
-    /** Takes {@code c} back if it came from this pool; a one-frame buffer is left to the collector. */
+    /**
+     * Takes {@code c} back into the pool it came from, which need not be this one (a loop's pools share
+     * its thread); a buffer of its own size is left to the collector.
+     */
     void give(Chunk c) {
         c.start = 0;
         c.end = 0;
-        if (c.pooled) {
-            free[freeCount++] = c;
+        BufferPool home = c.home;
+        if (home != null) {
+            home.free[home.freeCount++] = c;
         }
     }
 
-    /** {@return a direct buffer of exactly {@code capacity} bytes for one frame larger than a chunk}. */
+    /** {@return a direct buffer of exactly {@code capacity} bytes, of its own, for one frame}. */
     static Chunk large(int capacity) {
-        return new Chunk(ByteBuffer.allocateDirect(capacity).order(ByteOrder.BIG_ENDIAN), false);
+        return new Chunk(ByteBuffer.allocateDirect(capacity).order(ByteOrder.BIG_ENDIAN), null);
     }
 
     /** {@return the bytes of direct memory the pool holds, in use or not}. */
@@ -90,15 +111,16 @@ final class BufferPool {
     private void carveSlab() {
         int slabSize = chunkSize * CHUNKS_PER_SLAB;
         ByteBuffer slab = heap ? ByteBuffer.allocate(slabSize)
+                : slabSize < PAGE_SIZE * CHUNKS_PER_SLAB ? ByteBuffer.allocateDirect(slabSize) // small: not aligned
                 : ByteBuffer.allocateDirect(slabSize + PAGE_SIZE - 1).alignedSlice(PAGE_SIZE);
         if (free.length < chunks + CHUNKS_PER_SLAB) {
             free = Arrays.copyOf(free, Math.max(free.length * 2, chunks + CHUNKS_PER_SLAB));
         }
         for (int i = CHUNKS_PER_SLAB - 1; i >= 0; i--) {
             ByteBuffer b = slab.slice(i * chunkSize, chunkSize).order(ByteOrder.BIG_ENDIAN);
-            free[freeCount++] = new Chunk(b, true);
+            free[freeCount++] = new Chunk(b, this);
         }
         chunks += CHUNKS_PER_SLAB;
-        stats.pooledBytes(allocatedBytes());
+        stats.pooled(slabSize);
     }
 }

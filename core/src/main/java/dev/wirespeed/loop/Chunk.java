@@ -16,19 +16,24 @@ final class Chunk {
     final ByteBuffer fill;
     /** {@code buf}'s memory, for endpoints that read and write by address. */
     final MemorySegment memory;
-    /** False for a buffer sized for one frame larger than the pool's chunks: dropped, not returned. */
-    final boolean pooled;
+    /** The pool this chunk goes back to; null for a buffer of its own size, dropped after use. */
+    final BufferPool home;
     int start;
     int end;
     /** The next chunk of a connection's output, while this one is in it ({@link Outbound}); else null. */
     Chunk next;
 
-    Chunk(ByteBuffer buf, boolean pooled) {
+    Chunk(ByteBuffer buf, BufferPool home) {
         this.buf = buf;
         this.view = buf.asReadOnlyBuffer();
         this.fill = buf.duplicate();
         this.memory = MemorySegment.ofBuffer(buf); // made while buf spans its capacity
-        this.pooled = pooled;
+        this.home = home;
+    }
+
+    /** {@return whether this chunk goes back to a pool} */
+    boolean pooled() {
+        return home != null;
     }
 
     int capacity() {

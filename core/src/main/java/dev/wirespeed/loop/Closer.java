@@ -29,4 +29,11 @@ interface Closer {
 
     /** Stops reading {@code c}, sends what is queued, then closes it. */
     void closeGracefully(Connection c);
+
+    /**
+     * Resets {@code c}, in whose serving {@code e} was thrown (an {@code Error} such as {@code
+     * OutOfMemoryError}, or a bug), with {@code e} as the cause its handler gets; the loop goes on. Where
+     * closing it fails too, that is added to {@code e} and reported to the thread's uncaught-exception handler.
+     */
+    void failed(Connection c, Throwable e);
 }

@@ -90,6 +90,11 @@ public final class Connection {
     /** The input chunk while bytes are buffered (from a lending channel: only the start of one frame), else null. */
     Chunk in;
     /**
+     * The bytes of the buffer its partial frame was kept in at the end of its last read, counted against
+     * its loop's input budget ({@link InputMemory}); 0 while none is kept. {@code 0 <= held}.
+     */
+    int held;
+    /**
      * Output not yet sent, oldest first, a list through {@link Chunk#next} (no queue object of its own, so
      * that a turn on the connection touches no more memory than it must); bytes queued {@code = sum of
      * available()}. Both null, or neither. Kept by {@link Outbound}.

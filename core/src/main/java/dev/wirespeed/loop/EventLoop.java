@@ -42,12 +42,15 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
     private final Poller poller;
     private final IdleStrategy idle;
     private final LoopStats stats = new LoopStats();
+    private final InputMemory memory;
     private final FrameAssembler input;
     private final Outbound output;
     private final Lingering lingering;
     private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean wakeupPending = new AtomicBoolean();
     private volatile boolean stopping;
+    /** Why the loop stops, for its connections' handlers: a loop's failure; null for a close. */
+    private volatile Throwable stopCause;
     /** The loop has closed everything and run its last tasks. */
     private volatile boolean ended;
     volatile Thread thread;
@@ -77,8 +80,9 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
         this.idle = config.idle;
         BufferPool pool = new BufferPool(config.chunkSize, stats);
         this.output = new Outbound(pool, poller, this, this);
-        this.input = new FrameAssembler(pool, this, output);
-        this.held = new HeldInput(input);
+        this.memory = new InputMemory(pool, config.inputBudget, stats);
+        this.input = new FrameAssembler(pool, memory, this, output);
+        this.held = new HeldInput(input, this);
         this.lingering = new Lingering(poller, pool);
     }
 
@@ -89,6 +93,11 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
     /** {@return the bytes the loop's pools (chunks, and TLS records, direct or on the heap) hold}, from any thread */
     long pooledBytes() {
         return stats.pooledBytes() + tlsLayers.pooledBytes();
+    }
+
+    /** {@return the bytes the loop keeps for partial frames}, from any thread */
+    long partialFrameBytes() {
+        return memory.held();
     }
 
     /** {@return the connections open or closing on this loop; exact on the loop thread} */
@@ -146,6 +155,14 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
         poller.wakeup();
     }
 
+    /** Asks the loop to end, closing its connections with {@code cause}, a loop's failure; returns at once. */
+    void stop(Throwable cause) {
+        if (stopCause == null) {
+            stopCause = cause;
+        }
+        stop();
+    }
+
     @Override
     public void run() {
         thread = Thread.currentThread();
@@ -193,9 +210,22 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
                 }
             }
         } catch (IOException e) {
-            group.loopFailed(index, e);
+            fail(new IOException("loop " + index + " stopped: its poller failed: " + e, e));
+        } catch (RuntimeException | Error e) {
+            // Thrown outside the serving of any one connection, which is contained where it is served.
+            fail(new IOException("loop " + index + " stopped: " + e, e));
         } finally {
             shutdown();
+        }
+    }
+
+    /** The loop cannot go on: the group hears it first, then the loop closes its connections with it. */
+    private void fail(IOException failure) {
+        stopCause = failure;
+        try {
+            group.loopFailed(index, failure);
+        } catch (RuntimeException | Error e) {
+            failure.addSuppressed(e);
         }
     }
 
@@ -216,8 +246,7 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
             try {
                 task.run();
             } catch (RuntimeException | Error e) {
-                Thread t = Thread.currentThread();
-                t.getUncaughtExceptionHandler().uncaughtException(t, e);
+                report(e);
             }
         }
         return ran;
@@ -244,39 +273,71 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
     @Override
     public void ready(Object attachment, int ops) {
         if (attachment instanceof Connection c) {
-            if (c.state == Connection.State.CLOSED) {
-                if (c.lingering) {
-                    lingering.dropInput(c);
-                }
-                return; // else closed by a handler earlier in this turn
-            }
-            if (c.state == Connection.State.CONNECTING) {
-                finishConnect(c); // whatever the poller reported: the connect's end, or nothing yet
-                return;
-            }
-            if (c.state == Connection.State.HANDSHAKING) {
-                handshake(c);
-                return;
-            }
-            if ((ops & Poller.WRITE) != 0) {
-                output.flush(c, now);
-            }
-            if ((ops & Poller.READ) != 0 && c.state == Connection.State.OPEN && !c.paused) {
-                if (c.lender != null) {
-                    input.readLent(c, c.lender, now);
-                    if (c.tls != null) {
-                        readLaterIfHeld(c);
+            try {
+                if (c.state == Connection.State.CLOSED) {
+                    if (c.lingering) {
+                        lingering.dropInput(c);
                     }
-                } else {
-                    input.readCopy(c, now);
+                    return; // else closed by a handler earlier in this turn
                 }
-                if (c.dirty) {
-                    output.flushRead(c, now); // its replies, while its state is still in the cache
+                if (c.state == Connection.State.CONNECTING) {
+                    finishConnect(c); // whatever the poller reported: the connect's end, or nothing yet
+                    return;
                 }
+                if (c.state == Connection.State.HANDSHAKING) {
+                    handshake(c);
+                    return;
+                }
+                if ((ops & Poller.WRITE) != 0) {
+                    output.flush(c, now);
+                }
+                if ((ops & Poller.READ) != 0 && c.state == Connection.State.OPEN && !c.paused) {
+                    if (c.lender != null) {
+                        input.readLent(c, c.lender, now);
+                        if (c.tls != null) {
+                            readLaterIfHeld(c);
+                        }
+                    } else {
+                        input.readCopy(c, now);
+                    }
+                    if (c.dirty) {
+                        output.flushRead(c, now); // its replies, while its state is still in the cache
+                    }
+                }
+            } catch (RuntimeException | Error e) {
+                failed(c, e); // that connection alone: the poller goes on to the others
             }
         } else {
-            ((Acceptor) attachment).accept(this);
+            try {
+                ((Acceptor) attachment).accept(this);
+            } catch (RuntimeException | Error e) {
+                report(e);
+            }
         }
+    }
+
+    @Override
+    public void failed(Connection c, Throwable e) {
+        c.source = null; // it may have been thrown while a frame or a block was handed over
+        c.blockEnd = -1;
+        c.forwardFrom = 0;
+        c.forwardTo = 0;
+        if (c.state == Connection.State.CLOSED) {
+            report(e); // thrown while it closed: nothing is left to close
+            return;
+        }
+        try {
+            closeNow(c, e, true);
+        } catch (RuntimeException | Error again) {
+            e.addSuppressed(again);
+            report(e);
+        }
+    }
+
+    /** Tells the thread's uncaught-exception handler of {@code e}; the loop goes on. */
+    private static void report(Throwable e) {
+        Thread t = Thread.currentThread();
+        t.getUncaughtExceptionHandler().uncaughtException(t, e);
     }
 
     /** Takes over a connection {@code owner} accepted and counted: called on this loop's thread. */
@@ -478,7 +539,7 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
         c.owner.events.opened(c, index);
         try {
             c.handler.onOpen(c);
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException | Error e) {
             closeNow(c, e, true);
             if (opening != null) {
                 opening.completeExceptionally(e);
@@ -573,9 +634,8 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
         c.owner.events.closed(c, cause);
         try {
             c.handler.onClose(c, cause);
-        } catch (RuntimeException e) {
-            Thread t = Thread.currentThread();
-            t.getUncaughtExceptionHandler().uncaughtException(t, e);
+        } catch (RuntimeException | Error e) {
+            report(e);
         }
     }
 
@@ -621,8 +681,17 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
     private void shutdown() {
         stopping = true;
         runTasks();
+        Throwable cause = stopCause; // null where the group was closed
         while (count > 0) {
-            closeNow(conns[count - 1], null, false);
+            Connection c = conns[count - 1];
+            try {
+                closeNow(c, cause, false);
+            } catch (RuntimeException | Error e) {
+                report(e);
+                if (count > 0 && conns[count - 1] == c) {
+                    conns[--count] = null; // given up: the loop ends regardless
+                }
+            }
         }
         lingering.endAll();
         try {

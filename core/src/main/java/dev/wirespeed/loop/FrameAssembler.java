@@ -17,18 +17,23 @@ import java.nio.ByteBuffer;
  * <p>Per connection it keeps {@code c.in}, the bytes of a frame not yet whole (the chunk reads go into;
  * from a lending endpoint, only a copy of that frame's start), and {@code c.consumed}, the stream
  * offset of {@code c.in}'s first byte, for errors. {@code c.in} is null, and no chunk held, whenever
- * nothing partial is left.
+ * nothing partial is left. Between reads a partial frame is kept in a buffer about the size of what
+ * came of it, within the loop's input budget ({@link InputMemory}): a small one in a small buffer,
+ * moved back into a chunk to read on after it; a frame longer than a chunk in a buffer that doubles
+ * as it fills, never in one of the length its header announces.
  *
  * <p>Thread safety: the loop's thread.
  */
 final class FrameAssembler {
     private final BufferPool pool;
+    private final InputMemory memory;
     private final Closer closer;
     /** Where the frames a handler writes back as received go at the end of a hand-over. */
     private final Outbound output;
 
-    FrameAssembler(BufferPool pool, Closer closer, Outbound output) {
+    FrameAssembler(BufferPool pool, InputMemory memory, Closer closer, Outbound output) {
         this.pool = pool;
+        this.memory = memory;
         this.closer = closer;
         this.output = output;
     }
@@ -38,6 +43,12 @@ final class FrameAssembler {
         Chunk in = c.in;
         if (in == null) {
             in = c.in = pool.take();
+        } else if (in.capacity() < pool.chunkSize()) { // a small partial frame: read on after it in a chunk
+            Chunk chunk = pool.take();
+            chunk.buf.put(0, in.buf, in.start, in.available());
+            chunk.end = in.available();
+            pool.give(in);
+            in = c.in = chunk;
         }
         ByteBuffer b = in.buf;
         b.limit(in.capacity());
@@ -56,8 +67,8 @@ final class FrameAssembler {
             frames(c, in);
         } else if (n < 0) {
             endOfStream(c, in);
-        } else if (in.available() == 0) {
-            releaseInput(c);
+        } else {
+            keep(c, in);
         }
     }
 
@@ -96,7 +107,9 @@ final class FrameAssembler {
                     output.copyForwarded(c, data); // before the endpoint takes the lent bytes back
                 }
                 if (pos < end && partial(data, pos, end)) {
-                    keepPartial(c, data, pos, end);
+                    if (!keepPartial(c, data, pos, end)) {
+                        return; // closed: the endpoint took back what it lent
+                    }
                     pos = end;
                 }
             }
@@ -145,24 +158,62 @@ final class FrameAssembler {
             forwardInput(c, in, pos);
             return;
         }
-        ByteBuffer b = in.buf;
-        int end = in.end;
         in.start = pos;
-        int needed = end - pos >= FrameFormat.HEADER_LENGTH ? FrameFormat.HEADER_LENGTH + FrameFormat.length(b, pos) : 0;
-        if (pos == end) {
+        keep(c, in);
+    }
+
+    /**
+     * After a read into {@code in}, {@code c.in}: keeps the partial frame left in it, if any, where the
+     * next read can go on after it, in a buffer about its size; or refuses {@code c} where that would take
+     * the loop past its input budget. A small partial frame moves to a small buffer, and the chunk goes
+     * back; one that does not fit where it starts moves to the front; one that fills its buffer moves to
+     * a buffer twice the size (at most the frame's).
+     */
+    private void keep(Connection c, Chunk in) {
+        int n = in.available();
+        if (n == 0) {
             releaseInput(c);
-        } else if (needed > in.capacity()) {
-            Chunk large = BufferPool.large(needed);
-            large.buf.put(0, b, pos, end - pos);
-            large.end = end - pos;
-            pool.give(in);
-            c.in = large;
-        } else if (pos > 0 && (needed == 0 || needed > in.capacity() - pos)) {
-            // A partial header, or a frame that would not fit where it starts: move it to the front.
-            b.put(0, b, pos, end - pos);
-            in.start = 0;
-            in.end = end - pos;
+            return;
         }
+        ByteBuffer b = in.buf;
+        int pos = in.start;
+        // deliver() checked the length of a header that is there, in this read or an earlier one
+        int needed = n >= FrameFormat.HEADER_LENGTH ? FrameFormat.HEADER_LENGTH + FrameFormat.length(b, pos) : 0;
+        long size;
+        if (n <= memory.largestHold() && in.capacity() == pool.chunkSize()) {
+            size = memory.sizeFor(n, needed, 0);
+        } else if (n == in.capacity()) {
+            size = Math.min(needed, 2L * in.capacity()); // full, and not yet the whole frame
+        } else {
+            if (pos > 0 && (needed == 0 || needed > in.capacity() - pos)) {
+                // A partial header, or a frame that would not fit where it starts: move it to the front.
+                b.put(0, b, pos, n);
+                in.start = 0;
+                in.end = n;
+            }
+            if (!memory.fits(c, in.capacity())) {
+                overBudget(c, in.capacity(), n, needed);
+                return;
+            }
+            memory.account(c, in.capacity());
+            return;
+        }
+        if (!memory.fits(c, size)) {
+            overBudget(c, size, n, needed);
+            return;
+        }
+        Chunk kept = memory.take(size);
+        kept.buf.put(0, b, pos, n);
+        kept.end = n;
+        pool.give(in);
+        c.in = kept;
+        memory.account(c, kept.capacity());
+    }
+
+    /** Refuses {@code c}, whose partial frame of {@code n} bytes would take its loop past the input budget. */
+    private void overBudget(Connection c, long size, int n, int needed) {
+        closer.closeNow(c, InputBudgetException.exceeded(memory.budget(), memory.held(), c.held, size, n,
+                needed - FrameFormat.HEADER_LENGTH, c.consumed), true);
     }
 
     /**
@@ -171,12 +222,14 @@ final class FrameAssembler {
      * chunk (or one of the frame's size), as the loop reads on into that.
      */
     private void forwardInput(Connection c, Chunk in, int pos) {
-        if (pos == in.end) {
-            c.in = null;
+        int end = in.end;
+        c.in = null;
+        output.adoptForwarded(c, in); // first: a refusal below drops it with the rest of the output
+        if (pos == end) {
+            memory.account(c, 0);
         } else {
-            keepPartial(c, in.buf, pos, in.end);
+            keepPartial(c, in.buf, pos, end);
         }
-        output.adoptForwarded(c, in);
     }
 
     /**
@@ -226,7 +279,7 @@ final class FrameAssembler {
             view.position(pos + FrameFormat.HEADER_LENGTH);
             try {
                 c.handler.onFrame(c, type, view);
-            } catch (IOException | RuntimeException e) {
+            } catch (IOException | RuntimeException | Error e) {
                 c.stats.framesRead(delivered);
                 c.source = null;
                 closer.closeNow(c, e, true); // what was queued, forwarded frames too, is dropped
@@ -281,7 +334,7 @@ final class FrameAssembler {
             view.position(from);
             try {
                 c.blockHandler.onFrames(c, view);
-            } catch (IOException | RuntimeException e) {
+            } catch (IOException | RuntimeException | Error e) {
                 c.stats.framesRead(delivered);
                 c.source = null;
                 c.blockEnd = -1;
@@ -310,21 +363,32 @@ final class FrameAssembler {
 
     /**
      * Copies the start of a frame that continues past {@code data[pos, end)} (lent bytes, or an input chunk
-     * given to the output) into a new input chunk, or one of the frame's size.
+     * given to the output) into a buffer about its size, as {@code c.in}; or refuses {@code c} where that
+     * would take the loop past its input budget.
+     *
+     * @return false if {@code c} was refused
      */
-    private void keepPartial(Connection c, ByteBuffer data, int pos, int end) {
+    private boolean keepPartial(Connection c, ByteBuffer data, int pos, int end) {
         int n = end - pos;
         // deliver() checked the length of a header that is there
         int needed = n >= FrameFormat.HEADER_LENGTH ? FrameFormat.HEADER_LENGTH + FrameFormat.length(data, pos) : 0;
-        Chunk in = needed > pool.chunkSize() ? BufferPool.large(needed) : pool.take();
+        long size = memory.sizeFor(n, needed, 0);
+        if (!memory.fits(c, size)) {
+            overBudget(c, size, n, needed);
+            return false;
+        }
+        Chunk in = memory.take(size);
         in.buf.put(0, data, pos, n);
         in.end = n;
         c.in = in;
+        memory.account(c, in.capacity());
+        return true;
     }
 
     /**
-     * Copies from the lent {@code data[pos, end)} what the frame begun in {@code in} still lacks, and
-     * hands the frame over once it is whole, giving {@code in} back.
+     * Copies from the lent {@code data[pos, end)} what the frame begun in {@code in} still lacks, moving
+     * it to a larger buffer where the bytes at hand need one (within the input budget), and hands the
+     * frame over once it is whole, giving {@code in} back.
      *
      * @return where the lent bytes not taken start; -1 if the connection closed (a bad length, or the handler)
      */
@@ -346,18 +410,24 @@ final class FrameAssembler {
             return -1;
         }
         int total = FrameFormat.HEADER_LENGTH + length;
-        if (total > in.capacity() - in.start) {
-            Chunk large = BufferPool.large(total);
-            large.buf.put(0, in.buf, in.start, have);
-            large.end = have;
-            pool.give(in);
-            c.in = in = large;
-        }
         int n = Math.min(total - have, end - pos);
+        if (have + n > in.capacity()) {
+            long size = memory.sizeFor(have + n, total, in.capacity());
+            if (!memory.fits(c, size)) {
+                overBudget(c, size, have, total);
+                return -1;
+            }
+            Chunk larger = memory.take(size);
+            larger.buf.put(0, in.buf, in.start, have);
+            larger.end = have;
+            pool.give(in);
+            c.in = in = larger;
+        }
         in.buf.put(in.end, data, pos, n);
         in.end += n;
         pos += n;
         if (in.available() < total) {
+            memory.account(c, in.capacity());
             return pos;
         }
         if (deliver(c, in.buf, in.view, in.start, in.end, Integer.MAX_VALUE) < 0) {
@@ -365,6 +435,7 @@ final class FrameAssembler {
         }
         if (c.forwardTo != c.forwardFrom) {
             c.in = null;
+            memory.account(c, 0);
             output.adoptForwarded(c, in); // the frame, written back as received, is sent from here
         } else {
             releaseInput(c);
@@ -406,6 +477,7 @@ final class FrameAssembler {
         if (in != null) {
             c.in = null;
             pool.give(in);
+            memory.account(c, 0);
         }
     }
 }

@@ -51,7 +51,8 @@ import java.util.function.IntConsumer;
  * that is the budget of bytes per connection per turn, so no connection is read twice while another
  * ready one waits. The whole frames read are handed to the handler, each body a view valid until the
  * handler returns (see {@link ConnectionHandler}); a partial frame stays buffered for the next read.
- * A frame longer than a chunk is assembled in a buffer of its own size, dropped after it. Where the
+ * A frame longer than a chunk is assembled in a buffer of its own, grown as its bytes come and dropped
+ * after it. Where the
  * transport holds received bytes in memory of its own and lends it ({@link
  * dev.wirespeed.loop.spi.LendingEndpoint}, as the native module's io_uring transport does), the frames
  * are parsed there, with the same budget, and only a frame that continues past one of its buffers is
@@ -60,6 +61,12 @@ import java.util.function.IntConsumer;
  * <h2>Memory</h2>
  * Chunks come from the loop's pool and go back the moment a connection has no partial input and no
  * unsent output, so an idle connection holds no buffer: its cost is its socket and a few objects.
+ * Memory for input follows the bytes that came, never the length a header announces: between reads a
+ * partial frame is kept in a buffer about its size (a small pooled one for a few bytes, a chunk, then,
+ * for a frame longer than a chunk, one of its own that doubles as its bytes come, up to the frame's
+ * length), and what a loop keeps so is bounded by its input budget ({@link Builder#inputBudget(long)},
+ * {@value LoopGroup#DEFAULT_INPUT_BUDGET} bytes by default): a connection that would take the loop
+ * past it is reset with an {@link InputBudgetException}.
  * The pools keep what they have allocated, so a loop's direct memory is its busiest moment's. Over
  * TLS, a connection in its handshake holds no pooled buffer while it waits for its peer, and a
  * server's connection no engine until the client's first record has come (see {@link TlsSettings}'s
@@ -75,13 +82,17 @@ import java.util.function.IntConsumer;
  * are sent as far as the socket takes them at once, the socket lingers as after a graceful close (see
  * {@link Connection}), and the protocol's exception, naming the length, the limit and the stream
  * offset, goes to {@link ConnectionHandler#onClose}. An I/O error, an idle
- * timeout or a handler that throws resets the connection, its output dropped, with that cause. No
- * other connection notices. Past {@link Builder#maxConnections(int)} open connections, a new one is
- * reset as soon as it is accepted.
+ * timeout or a handler that throws resets the connection, its output dropped, with that cause. So does
+ * anything thrown while the loop serves one connection, an {@code Error} such as {@code
+ * OutOfMemoryError} included. No other connection notices. A loop that fails outside the serving of
+ * any one connection (its poller, say) fails the group: every loop ends, closing its connections with
+ * the failure as the cause, the server stops listening, the thread's uncaught-exception handler hears
+ * of it, and {@link #failure()} returns it. Past {@link Builder#maxConnections(int)} open connections, a
+ * new one is reset as soon as it is accepted.
  *
  * <h2>Observability</h2>
- * {@link #connectionCount()}, {@link #framesRead()}, {@link #bytesRead()}, {@link #bytesWritten()} and
- * {@link #pooledBytes()} at any time; with {@link Builder#jfrEvents(boolean)}, JFR events for each
+ * {@link #connectionCount()}, {@link #framesRead()}, {@link #bytesRead()}, {@link #bytesWritten()},
+ * {@link #pooledBytes()}, {@link #partialFrameBytes()} and {@link #failure()} at any time; with {@link Builder#jfrEvents(boolean)}, JFR events for each
  * connection opened and closed, each protocol error and, once a second, each loop's totals.
  *
  * <h2>Thread safety</h2>
@@ -107,6 +118,7 @@ public final class FrameServer implements Closeable {
             if (!ownsGroup) {
                 group.join(this); // refused if the group is closed, before anything is bound
             }
+            group.whenFailed(this::closeListeners);
             for (SocketAddress address : b.bind) {
                 Listener listener = group.transport().listen(address, b.backlog);
                 listeners.add(listener);
@@ -172,6 +184,20 @@ public final class FrameServer implements Closeable {
     /** {@return bytes sent to connections so far, over all loops; may lag behind the loops} */
     public long bytesWritten() {
         return owner.bytesWritten();
+    }
+
+    /** {@return the bytes its loops keep for frames not yet whole}: see {@link LoopGroup#partialFrameBytes()} */
+    public long partialFrameBytes() {
+        return group.partialFrameBytes();
+    }
+
+    /**
+     * {@return why the server's loops stopped serving, or null while they serve}: a loop's failure, after
+     * which the server no longer listens and its connections are closed with it as the cause (see {@link
+     * LoopGroup#failure()})
+     */
+    public IOException failure() {
+        return group.failure();
     }
 
     /**
@@ -341,6 +367,20 @@ public final class FrameServer implements Closeable {
         public Builder chunkSize(int chunkSize) {
             ownLoops.chunkSize(chunkSize);
             loopSettings.add("chunkSize");
+            return this;
+        }
+
+        /**
+         * Sets the most bytes each of the server's own loops keeps for partial frames: see {@link
+         * LoopGroup.Builder#inputBudget(long)}.
+         *
+         * @param inputBudget bytes per loop, at least the chunk size ({@value LoopGroup#DEFAULT_INPUT_BUDGET}
+         *     by default); {@code Long.MAX_VALUE} for no budget
+         * @return this builder
+         */
+        public Builder inputBudget(long inputBudget) {
+            ownLoops.inputBudget(inputBudget);
+            loopSettings.add("inputBudget");
             return this;
         }
 

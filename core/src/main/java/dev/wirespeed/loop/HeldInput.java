@@ -10,12 +10,14 @@ import java.util.Arrays;
  */
 final class HeldInput {
     private final FrameAssembler input;
+    private final Closer closer;
     private Connection[] held = new Connection[8];
     private Connection[] spare = new Connection[8];
     private int count;
 
-    HeldInput(FrameAssembler input) {
+    HeldInput(FrameAssembler input, Closer closer) {
         this.input = input;
+        this.closer = closer;
     }
 
     int count() {
@@ -45,8 +47,12 @@ final class HeldInput {
             batch[i] = null;
             c.readPending = false;
             if (c.state == Connection.State.OPEN && !c.paused) {
-                input.readLent(c, c.lender, now);
-                addIfHeld(c);
+                try {
+                    input.readLent(c, c.lender, now);
+                    addIfHeld(c);
+                } catch (RuntimeException | Error e) {
+                    closer.failed(c, e); // that connection alone: the others are read
+                }
             }
         }
     }

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.IntConsumer;
 
 /**
@@ -44,7 +45,10 @@ public final class LoopGroup implements Closeable {
     private final IntConsumer onLoopStart;
     private final LoopTransport transport;
     private final List<Closeable> members = new ArrayList<>();
+    private final List<Runnable> onFailure = new CopyOnWriteArrayList<>();
     private boolean closed;
+    /** The first loop's failure; null while none failed. */
+    private volatile IOException failure;
 
     private LoopGroup(Builder b) throws IOException {
         this.onLoopStart = b.onLoopStart;
@@ -94,6 +98,18 @@ public final class LoopGroup implements Closeable {
         long sum = 0;
         for (EventLoop loop : loops) {
             sum += loop.pooledBytes();
+        }
+        return sum;
+    }
+
+    /**
+     * {@return the bytes the loops keep for frames not yet whole}: each partial frame's buffer, counted
+     * against its loop's input budget ({@link Builder#inputBudget(long)}); a moment's figure, from any thread
+     */
+    public long partialFrameBytes() {
+        long sum = 0;
+        for (EventLoop loop : loops) {
+            sum += loop.partialFrameBytes();
         }
         return sum;
     }
@@ -176,11 +192,51 @@ public final class LoopGroup implements Closeable {
         }
     }
 
-    void loopFailed(int index, Exception e) {
+    /**
+     * Loop {@code index} cannot go on ({@code failure} says why): the group fails as a whole, so that no
+     * part of it stays up serving nothing. The failure is kept ({@link #failure()}), told to the thread's
+     * uncaught-exception handler and to what {@link #whenFailed} was given (its servers stop listening,
+     * so that new connections are refused rather than left waiting), and every loop ends, closing its
+     * connections with it as the cause their handlers get. Called on the failing loop's thread.
+     */
+    void loopFailed(int index, IOException failure) {
+        synchronized (members) {
+            if (this.failure == null) {
+                this.failure = failure;
+            }
+        }
         Thread t = Thread.currentThread();
-        t.getUncaughtExceptionHandler().uncaughtException(t,
-                new IOException("loop " + index + " stopped: its poller failed", e));
+        t.getUncaughtExceptionHandler().uncaughtException(t, failure);
+        for (Runnable r : onFailure) { // first: a connection closed by the failure finds no listener after it
+            try {
+                r.run();
+            } catch (RuntimeException | Error e) {
+                failure.addSuppressed(e);
+            }
+        }
+        for (EventLoop loop : loops) {
+            if (loop.index() != index) {
+                loop.stop(failure);
+            }
+        }
     }
+
+    /** Runs {@code r} on the thread of the first loop that fails, if one does. */
+    void whenFailed(Runnable r) {
+        onFailure.add(r);
+    }
+
+    /**
+     * {@return why the group's loops stopped, or null while they serve}: the first loop's failure (its
+     * poller failed, or something was thrown outside the serving of any one connection, which closes just
+     * that connection). After one loop fails every loop ends, its connections closed with this as the cause.
+     */
+    public IOException failure() {
+        return failure;
+    }
+
+    /** The default input budget of a loop ({@link Builder#inputBudget(long)}): 64 MiB. */
+    public static final long DEFAULT_INPUT_BUDGET = 64L << 20;
 
     /**
      * The group's settings. Each setter checks its argument and names it in the exception.
@@ -192,6 +248,7 @@ public final class LoopGroup implements Closeable {
         IntConsumer onLoopStart;
         IdleStrategy idle;
         int chunkSize = 64 * 1024;
+        long inputBudget = DEFAULT_INPUT_BUDGET;
         String threadName = "wirespeed-loop";
         LoopTransport transport = SelectorTransport.INSTANCE;
 
@@ -260,6 +317,26 @@ public final class LoopGroup implements Closeable {
         }
 
         /**
+         * Sets the most bytes each loop keeps for frames not yet whole: the buffers its connections'
+         * partial frames wait in between reads, each about the size of what came of its frame (see
+         * {@link FrameServer}'s "Memory"). A connection whose partial frame would take its loop past the
+         * budget is reset, its handler told with an {@link InputBudgetException} naming the budget, what
+         * is kept and the frame; the loop and the other connections go on. So a loop's memory for
+         * input follows the bytes peers sent, and is bounded whatever lengths they announce.
+         *
+         * @param inputBudget bytes per loop, at least the chunk size ({@value #DEFAULT_INPUT_BUDGET} by
+         *     default); {@code Long.MAX_VALUE} for no budget
+         * @return this builder
+         */
+        public Builder inputBudget(long inputBudget) {
+            if (inputBudget < BufferPool.PAGE_SIZE) {
+                throw new IllegalArgumentException("inputBudget=" + inputBudget + " min=" + BufferPool.PAGE_SIZE);
+            }
+            this.inputBudget = inputBudget;
+            return this;
+        }
+
+        /**
          * Sets how the loops reach sockets: the JDK's channels and {@code Selector} by default, or a
          * platform's own, such as the native module's {@code EpollTransport}.
          *
@@ -286,9 +363,14 @@ public final class LoopGroup implements Closeable {
          * Opens each loop's poller and starts the loop threads.
          *
          * @return the running group
+         * @throws IllegalStateException if the input budget is smaller than a chunk, naming both
          * @throws IOException if the transport refuses a poller (nothing is left open)
          */
         public LoopGroup start() throws IOException {
+            if (inputBudget < chunkSize) {
+                throw new IllegalStateException("inputBudget=" + inputBudget + " is less than chunkSize=" + chunkSize
+                        + ": a loop could not keep one chunk of a partial frame");
+            }
             return new LoopGroup(this);
         }
     }

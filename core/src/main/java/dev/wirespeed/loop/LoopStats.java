@@ -66,9 +66,9 @@ final class LoopStats extends LoopStatsCounters {
         BYTES_WRITTEN.setOpaque(this, bytesWritten + n);
     }
 
-    /** On the loop's thread: the pool now holds {@code bytes}. */
-    void pooledBytes(long bytes) {
-        POOLED_BYTES.setOpaque(this, bytes);
+    /** On the loop's thread: a pool counted here has {@code bytes} more. */
+    void pooled(long bytes) {
+        POOLED_BYTES.setOpaque(this, pooledBytes + bytes);
     }
 
     /** {@return the frames read so far}, from any thread */

@@ -57,7 +57,7 @@ final class Outbound {
             return large;
         }
         Chunk tail = c.outTail;
-        if (tail == null || !tail.pooled || tail.capacity() - tail.end < total) {
+        if (tail == null || !tail.pooled() || tail.capacity() - tail.end < total) {
             tail = pool.take();
             addLast(c, tail);
         }
@@ -84,7 +84,7 @@ final class Outbound {
     void copyFrames(Connection c, ByteBuffer source, int from, int to) {
         while (from < to) {
             Chunk tail = c.outTail;
-            if (tail == null || !tail.pooled || tail.end == tail.capacity()) {
+            if (tail == null || !tail.pooled() || tail.end == tail.capacity()) {
                 tail = pool.take();
                 addLast(c, tail);
             }
@@ -184,7 +184,11 @@ final class Outbound {
             if (c.dirty) {
                 c.dirty = false;
                 if (c.state != Connection.State.CLOSED) {
-                    flush(c, now);
+                    try {
+                        flush(c, now);
+                    } catch (RuntimeException | Error e) {
+                        closer.failed(c, e); // that connection alone: the others are flushed
+                    }
                 }
             }
         }
@@ -253,7 +257,7 @@ final class Outbound {
             }
             try {
                 c.handler.onWritable(c);
-            } catch (IOException | RuntimeException e) {
+            } catch (IOException | RuntimeException | Error e) {
                 closer.closeNow(c, e, true);
             }
         }

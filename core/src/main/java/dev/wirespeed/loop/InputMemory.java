@@ -1,0 +1,93 @@
+package dev.wirespeed.loop;
+
+import java.util.Arrays;
+
+/**
+ * The memory a loop's connections keep for frames not yet whole between reads: each partial frame in a
+ * buffer about the size of what has come of it, and all of them within the loop's input budget, so that
+ * memory follows the bytes that came, never the lengths that peers announce.
+ *
+ * <p>The sizes a partial frame is kept in, smallest first: pooled buffers of {@link #HOLD_SIZES} bytes
+ * (those smaller than a chunk), then a chunk, then, for a frame longer than a chunk, a buffer of its
+ * own that doubles as its bytes come, up to the frame's length. So a buffer is at most four times the
+ * bytes it keeps while it is pooled, and at most twice once it is the frame's own.
+ *
+ * <p>The budget: {@code 0 <= held <= budget}, {@code held} the sum of the connections' {@link
+ * Connection#held}, each the size of the buffer its partial frame is kept in. A connection whose
+ * partial frame would take {@code held} past the budget is refused before its buffer is made.
+ *
+ * <p>Thread safety: the loop's thread, but for {@link #held()}.
+ */
+final class InputMemory {
+    /** The pooled sizes below a chunk, a partial frame kept in the smallest that holds it. */
+    static final int[] HOLD_SIZES = {256, 1024, 4096, 16384};
+
+    private final BufferPool chunks;
+    /** The pools of {@link #HOLD_SIZES} smaller than a chunk, smallest first. */
+    private final BufferPool[] holds;
+    private final long budget;
+    /** Written by the loop's thread only; read by others for the group's totals. */
+    private volatile long held;
+
+    InputMemory(BufferPool chunks, long budget, LoopStats stats) {
+        this.chunks = chunks;
+        this.budget = budget;
+        this.holds = Arrays.stream(HOLD_SIZES)
+                .filter(size -> size < chunks.chunkSize())
+                .mapToObj(size -> BufferPool.small(size, stats))
+                .toArray(BufferPool[]::new);
+    }
+
+    long budget() {
+        return budget;
+    }
+
+    /** {@return the bytes the loop's connections keep for partial frames}, from any thread */
+    long held() {
+        return held;
+    }
+
+    /** {@return the most bytes kept in a pooled buffer smaller than a chunk} */
+    int largestHold() {
+        return holds.length == 0 ? 0 : holds[holds.length - 1].chunkSize();
+    }
+
+    /**
+     * {@return the size of buffer to keep {@code present} bytes of a frame of {@code needed} bytes in (0
+     * where its header has not all come)}, given the buffer it is in now, of {@code current} bytes (0 for none)
+     */
+    long sizeFor(int present, int needed, int current) {
+        for (BufferPool hold : holds) {
+            if (present <= hold.chunkSize()) {
+                return hold.chunkSize();
+            }
+        }
+        if (present <= chunks.chunkSize()) {
+            return chunks.chunkSize();
+        }
+        return Math.min(needed, Math.max(present, 2L * current));
+    }
+
+    /** {@return a buffer of {@code size} bytes, as {@link #sizeFor} said: pooled, or one of its own} */
+    Chunk take(long size) {
+        for (BufferPool hold : holds) {
+            if (size == hold.chunkSize()) {
+                return hold.take();
+            }
+        }
+        return size == chunks.chunkSize() ? chunks.take() : BufferPool.large(Math.toIntExact(size));
+    }
+
+    /** {@return whether {@code c} may keep a partial frame in a buffer of {@code size} bytes, within the budget} */
+    boolean fits(Connection c, long size) {
+        return held - c.held + size <= budget;
+    }
+
+    /** Counts {@code c} as keeping a buffer of {@code size} bytes (0: none) from now on. */
+    void account(Connection c, int size) {
+        if (size != c.held) {
+            held += size - c.held;
+            c.held = size;
+        }
+    }
+}
