@@ -94,6 +94,9 @@ public final class Connection {
      * its loop's input budget ({@link InputMemory}); 0 while none is kept. {@code 0 <= held}.
      */
     int held;
+    /** While {@code held > 0}: when the partial frame at stream offset {@code partialOffset} began, on the loop's clock. */
+    long partialSince;
+    long partialOffset;
     /**
      * Output not yet sent, oldest first, a list through {@link Chunk#next} (no queue object of its own, so
      * that a turn on the connection touches no more memory than it must); bytes queued {@code = sum of

@@ -22,8 +22,16 @@ final class ConnectionSettings {
     final ConnectionHandler handler;
     int maxFrameLength = FrameFormat.DEFAULT_MAX_FRAME_LENGTH;
     long outputLimit = 256 * 1024;
+    /** A server's default; a client's is {@code Integer.MAX_VALUE} (it opens what it chooses to). */
+    static final int DEFAULT_MAX_CONNECTIONS = 16_384;
+    static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofMinutes(5);
+    static final Duration DEFAULT_FRAME_TIMEOUT = Duration.ofSeconds(60);
+
     int maxConnections = Integer.MAX_VALUE;
-    Duration idleTimeout;
+    /** {@link Duration#ZERO} for none. */
+    Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
+    /** {@link Duration#ZERO} for none. */
+    Duration frameTimeout = DEFAULT_FRAME_TIMEOUT;
     Duration lingerTimeout = Duration.ofSeconds(2);
     boolean jfrEvents;
     TlsSettings tls;
@@ -53,7 +61,22 @@ final class ConnectionSettings {
     }
 
     void idleTimeout(Duration idleTimeout) {
-        this.idleTimeout = checkTimeout("idleTimeout", idleTimeout, Duration.ofMillis(1));
+        this.idleTimeout = checkTimeoutOrNone("idleTimeout", idleTimeout);
+    }
+
+    void frameTimeout(Duration frameTimeout) {
+        this.frameTimeout = checkTimeoutOrNone("frameTimeout", frameTimeout);
+    }
+
+    /** {@return {@code d}, if zero (none) or from 1 ms to {@link #MAX_TIMEOUT}} */
+    private static Duration checkTimeoutOrNone(String name, Duration d) {
+        Objects.requireNonNull(d, name);
+        Duration min = Duration.ofMillis(1);
+        if (!d.isZero() && (d.compareTo(min) < 0 || d.compareTo(MAX_TIMEOUT) > 0)) {
+            throw new IllegalArgumentException(name + "=" + d + " min=" + min + " max=" + MAX_TIMEOUT + ", or "
+                    + Duration.ZERO + " for none");
+        }
+        return d;
     }
 
     void lingerTimeout(Duration lingerTimeout) {

@@ -1,5 +1,6 @@
 package dev.wirespeed.loop;
 
+import dev.wirespeed.frame.FrameFormat;
 import dev.wirespeed.io.IdleStrategy;
 import dev.wirespeed.loop.spi.Endpoint;
 import dev.wirespeed.loop.spi.Listener;
@@ -68,7 +69,10 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
      * the clock was not read at all).
      */
     private long now;
-    /** How often idle connections are looked for: a quarter of the shortest idle timeout of any connection so far. */
+    /**
+     * How often idle connections, and partial frames past their time, are looked for: a quarter of the
+     * shortest idle or frame timeout of any connection so far.
+     */
     private long sweepNanos = Long.MAX_VALUE;
     private long nextSweep = Long.MAX_VALUE;
 
@@ -517,14 +521,16 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
     /** Puts a new connection in the table, its idle timeout watched from now. */
     private void add(Connection c) {
         long idleNanos = c.owner.idleTimeoutNanos;
-        c.lastActive = idleNanos != 0 ? readClock() : now;
+        long frameNanos = c.owner.frameTimeoutNanos;
+        c.lastActive = idleNanos != 0 || frameNanos != 0 ? readClock() : now;
         if (count == conns.length) {
             conns = Arrays.copyOf(conns, count * 2);
         }
         c.slot = count;
         conns[count++] = c;
-        if (idleNanos != 0) {
-            long every = Math.max(TimeUnit.MILLISECONDS.toNanos(1), idleNanos / 4);
+        long shortest = Math.min(idleNanos == 0 ? Long.MAX_VALUE : idleNanos, frameNanos == 0 ? Long.MAX_VALUE : frameNanos);
+        if (shortest != Long.MAX_VALUE) {
+            long every = Math.max(TimeUnit.MILLISECONDS.toNanos(1), shortest / 4);
             if (every < sweepNanos) {
                 sweepNanos = every;
                 nextSweep = Math.min(nextSweep, now + every);
@@ -639,18 +645,34 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
         }
     }
 
+    /** Resets the connections idle past their idle timeout, and those whose partial frame is past its frame timeout. */
     private void sweepIdle() {
         nextSweep = now + sweepNanos;
         for (int i = count - 1; i >= 0; i--) {
             Connection c = conns[i];
             long idleNanos = c.owner.idleTimeoutNanos;
             long quiet = now - c.lastActive;
+            long frameNanos = c.owner.frameTimeoutNanos;
             if (idleNanos != 0 && quiet >= idleNanos && c.state != Connection.State.CONNECTING) {
                 closeNow(c, new SocketTimeoutException("no byte read or sent for "
                         + TimeUnit.NANOSECONDS.toMillis(quiet) + " ms: idleTimeout="
                         + TimeUnit.NANOSECONDS.toMillis(idleNanos) + " ms, " + c), true);
+            } else if (frameNanos != 0 && c.held > 0 && now - c.partialSince >= frameNanos
+                    && c.state == Connection.State.OPEN) {
+                closeNow(c, frameTimedOut(c, now - c.partialSince, frameNanos), true);
             }
         }
+    }
+
+    /** {@return the cause of a reset for a partial frame kept {@code kept} nanoseconds, past {@code frameNanos}} */
+    private static SocketTimeoutException frameTimedOut(Connection c, long kept, long frameNanos) {
+        Chunk in = c.in;
+        int present = in == null ? 0 : in.available();
+        String frame = present >= FrameFormat.HEADER_LENGTH
+                ? "a frame of length=" + FrameFormat.length(in.buf, in.start) : "a frame header";
+        return new SocketTimeoutException(frame + " at offset=" + c.partialOffset + " not whole "
+                + TimeUnit.NANOSECONDS.toMillis(kept) + " ms after its first byte, " + present + " bytes of it come: "
+                + "frameTimeout=" + TimeUnit.NANOSECONDS.toMillis(frameNanos) + " ms, " + c);
     }
 
     /**

@@ -195,7 +195,7 @@ final class FrameAssembler {
                 overBudget(c, in.capacity(), n, needed);
                 return;
             }
-            memory.account(c, in.capacity());
+            kept(c, in.capacity());
             return;
         }
         if (!memory.fits(c, size)) {
@@ -207,7 +207,19 @@ final class FrameAssembler {
         kept.end = n;
         pool.give(in);
         c.in = kept;
-        memory.account(c, kept.capacity());
+        kept(c, kept.capacity());
+    }
+
+    /**
+     * Counts {@code c} as keeping its partial frame in a buffer of {@code size} bytes, the frame timed
+     * from now if it is not the one kept before (its stream offset tells): the clock is read then.
+     */
+    private void kept(Connection c, int size) {
+        if (c.held == 0 || c.partialOffset != c.consumed) {
+            c.partialSince = System.nanoTime(); // not the turn's clock: the poll may have waited long since
+            c.partialOffset = c.consumed;
+        }
+        memory.account(c, size);
     }
 
     /** Refuses {@code c}, whose partial frame of {@code n} bytes would take its loop past the input budget. */
@@ -381,7 +393,7 @@ final class FrameAssembler {
         in.buf.put(0, data, pos, n);
         in.end = n;
         c.in = in;
-        memory.account(c, in.capacity());
+        kept(c, in.capacity());
         return true;
     }
 
@@ -427,7 +439,7 @@ final class FrameAssembler {
         in.end += n;
         pos += n;
         if (in.available() < total) {
-            memory.account(c, in.capacity());
+            kept(c, in.capacity());
             return pos;
         }
         if (deliver(c, in.buf, in.view, in.start, in.end, Integer.MAX_VALUE) < 0) {

@@ -67,7 +67,8 @@ public final class FrameClient implements Closeable {
      *
      * @param handler the frames' handler, called on the loop threads
      * @return a builder with the defaults: its own group of one blocking loop, a 10 s connect timeout,
-     *     a 256 KiB output limit, 16 MiB {@code maxFrameLength}, no idle timeout, no connection limit
+     *     a 256 KiB output limit, 16 MiB {@code maxFrameLength}, a 5-minute idle timeout, a 60-second frame
+     *     timeout, no connection limit
      */
     public static Builder builder(ConnectionHandler handler) {
         return new Builder(handler);
@@ -271,11 +272,23 @@ public final class FrameClient implements Closeable {
          * Closes connections that go quiet, as {@link FrameServer.Builder#idleTimeout}.
          *
          * @param idleTimeout how long a connection may go without a byte read or sent before it is
-         *     reset, from 1 ms to 365 days; checked every quarter of it, so it may live up to 1.25 times it
+         *     reset, from 1 ms to 365 days, 5 minutes by default; {@link Duration#ZERO} for none
          * @return this builder
          */
         public Builder idleTimeout(Duration idleTimeout) {
             settings.idleTimeout(idleTimeout);
+            return this;
+        }
+
+        /**
+         * Sets how long a frame may take to arrive once its first byte has, as {@link
+         * FrameServer.Builder#frameTimeout}.
+         *
+         * @param frameTimeout from 1 ms to 365 days, 60 seconds by default; {@link Duration#ZERO} for none
+         * @return this builder
+         */
+        public Builder frameTimeout(Duration frameTimeout) {
+            settings.frameTimeout(frameTimeout);
             return this;
         }
 

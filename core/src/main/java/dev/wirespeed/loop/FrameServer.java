@@ -141,8 +141,9 @@ public final class FrameServer implements Closeable {
      * A builder of a server whose connections' frames go to {@code handler}.
      *
      * @param handler the frames' handler, called on the loop threads
-     * @return a builder with the defaults: its own group of one blocking loop, 64 KiB chunks, a 256 KiB
-     *     output limit, 16 MiB {@code maxFrameLength}, no idle timeout, no connection limit
+     * @return a builder with the defaults: its own group of one blocking loop, 64 KiB chunks, a 64 MiB
+     *     input budget a loop, a 256 KiB output limit, 16 MiB {@code maxFrameLength}, a 5-minute idle
+     *     timeout, a 60-second frame timeout, 16,384 connections at most
      */
     public static Builder builder(ConnectionHandler handler) {
         return new Builder(handler);
@@ -289,6 +290,7 @@ public final class FrameServer implements Closeable {
 
         private Builder(ConnectionHandler handler) {
             this.settings = new ConnectionSettings(handler);
+            settings.maxConnections(ConnectionSettings.DEFAULT_MAX_CONNECTIONS);
         }
 
         /**
@@ -409,7 +411,8 @@ public final class FrameServer implements Closeable {
         /**
          * Sets the most connections open at once, over all loops.
          *
-         * @param maxConnections open connections past which new ones are reset, at least 1
+         * @param maxConnections open connections past which new ones are reset, at least 1; 16,384 by
+         *     default, {@code Integer.MAX_VALUE} for no limit
          * @return this builder
          */
         public Builder maxConnections(int maxConnections) {
@@ -421,11 +424,28 @@ public final class FrameServer implements Closeable {
          * Closes connections that go quiet.
          *
          * @param idleTimeout how long a connection may go without a byte read or sent before it is
-         *     reset, from 1 ms to 365 days; checked every quarter of it, so it may live up to 1.25 times it
+         *     reset, from 1 ms to 365 days, 5 minutes by default; {@link Duration#ZERO} for none. Checked
+         *     every quarter of it (or of the frame timeout, if shorter), so a connection may live up to 1.25
+         *     times it
          * @return this builder
          */
         public Builder idleTimeout(Duration idleTimeout) {
             settings.idleTimeout(idleTimeout);
+            return this;
+        }
+
+        /**
+         * Sets how long a frame may take to arrive once its first byte has: a connection that keeps a
+         * partial frame longer, however often bytes of it come (a peer that drips a frame, or announces a
+         * long one and stalls), is reset with a {@link java.net.SocketTimeoutException} naming the frame's
+         * offset, what came of it and the limit.
+         *
+         * @param frameTimeout from 1 ms to 365 days, 60 seconds by default; {@link Duration#ZERO} for
+         *     none. Checked every quarter of it (or of the idle timeout, if shorter)
+         * @return this builder
+         */
+        public Builder frameTimeout(Duration frameTimeout) {
+            settings.frameTimeout(frameTimeout);
             return this;
         }
 

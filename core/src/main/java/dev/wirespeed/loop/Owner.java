@@ -19,6 +19,8 @@ final class Owner {
     final long outputLimit;
     /** 0 for no idle timeout. */
     final long idleTimeoutNanos;
+    /** The longest a frame begun may take to be whole; 0 for no limit. */
+    final long frameTimeoutNanos;
     /** 0 for no lingering. */
     final long lingerNanos;
     final int maxConnections;
@@ -41,7 +43,8 @@ final class Owner {
         this.handler = settings.handler;
         this.maxFrameLength = settings.maxFrameLength;
         this.outputLimit = settings.outputLimit;
-        this.idleTimeoutNanos = settings.idleTimeout == null ? 0 : settings.idleTimeout.toNanos();
+        this.idleTimeoutNanos = settings.idleTimeout.toNanos();
+        this.frameTimeoutNanos = settings.frameTimeout.toNanos();
         this.lingerNanos = settings.lingerTimeout.toNanos();
         this.maxConnections = settings.maxConnections;
         this.direction = direction;

@@ -24,9 +24,34 @@ class FrameServerBuilderTest {
     }
 
     @Test
-    void idleTimeoutTakesAMillisecondToAYear() {
+    void idleTimeoutTakesAMillisecondToAYearOrZeroForNone() {
         assertSame(builder, builder.idleTimeout(Duration.ofMillis(1)));
-        assertEquals("idleTimeout=PT0S min=PT0.001S max=PT8760H",
-                assertThrows(IllegalArgumentException.class, () -> builder.idleTimeout(Duration.ZERO)).getMessage());
+        assertSame(builder, builder.idleTimeout(Duration.ofDays(365)));
+        assertSame(builder, builder.idleTimeout(Duration.ZERO));
+        assertEquals("idleTimeout=PT0.000001S min=PT0.001S max=PT8760H, or PT0S for none",
+                assertThrows(IllegalArgumentException.class, () -> builder.idleTimeout(Duration.ofNanos(1_000)))
+                        .getMessage());
+        assertEquals("idleTimeout=PT-0.001S min=PT0.001S max=PT8760H, or PT0S for none",
+                assertThrows(IllegalArgumentException.class, () -> builder.idleTimeout(Duration.ofMillis(-1)))
+                        .getMessage());
+    }
+
+    @Test
+    void frameTimeoutTakesAMillisecondToAYearOrZeroForNone() {
+        assertSame(builder, builder.frameTimeout(Duration.ofMillis(1)));
+        assertSame(builder, builder.frameTimeout(Duration.ZERO));
+        assertEquals("frameTimeout=PT8760H0.001S min=PT0.001S max=PT8760H, or PT0S for none",
+                assertThrows(IllegalArgumentException.class,
+                        () -> builder.frameTimeout(Duration.ofDays(365).plusMillis(1))).getMessage());
+    }
+
+    @Test
+    void inputBudgetTakesAPageOrMoreAndAtLeastAChunkAtTheStart() {
+        assertSame(builder, builder.inputBudget(4096));
+        assertEquals("inputBudget=4095 min=4096",
+                assertThrows(IllegalArgumentException.class, () -> builder.inputBudget(4095)).getMessage());
+        LoopGroup.Builder group = LoopGroup.builder().chunkSize(64 * 1024).inputBudget(32 * 1024);
+        assertEquals("inputBudget=32768 is less than chunkSize=65536: a loop could not keep one chunk of a partial "
+                + "frame", assertThrows(IllegalStateException.class, group::start).getMessage());
     }
 }

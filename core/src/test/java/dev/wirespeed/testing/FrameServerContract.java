@@ -170,6 +170,7 @@ public abstract class FrameServerContract {
         private Long outputLimit;
         private Integer maxFrameLength;
         private Duration idleTimeout;
+        private Duration frameTimeout;
         private Integer maxConnections;
         private Duration lingerTimeout;
         private int loops = 1;
@@ -198,6 +199,11 @@ public abstract class FrameServerContract {
 
         Settings idleTimeout(Duration v) {
             idleTimeout = v;
+            return this;
+        }
+
+        Settings frameTimeout(Duration v) {
+            frameTimeout = v;
             return this;
         }
 
@@ -246,6 +252,9 @@ public abstract class FrameServerContract {
             if (idleTimeout != null) {
                 b.idleTimeout(idleTimeout);
             }
+            if (frameTimeout != null) {
+                b.frameTimeout(frameTimeout);
+            }
             if (maxConnections != null) {
                 b.maxConnections(maxConnections);
             }
@@ -278,6 +287,9 @@ public abstract class FrameServerContract {
             }
             if (idleTimeout != null) {
                 b.idleTimeout(idleTimeout);
+            }
+            if (frameTimeout != null) {
+                b.frameTimeout(frameTimeout);
             }
             if (maxConnections != null) {
                 b.maxConnections(maxConnections);
@@ -1322,6 +1334,60 @@ public abstract class FrameServerContract {
         honest.expect(1, new byte[10]);
         assertEquals(0, server.partialFrameBytes());
         assertNull(server.failure());
+    }
+
+    @ParameterizedTest
+    @MethodSource("cases")
+    void aPeerThatDripsAFrameIsResetAtTheFrameTimeoutThoughNeverIdleWhileAnHonestPeerIsServed(Transport transport,
+            Opener opener) throws Exception {
+        Side server = start(transport, opener, recorder,
+                b -> b.frameTimeout(Duration.ofMillis(300)).idleTimeout(Duration.ofSeconds(30)));
+        Peer honest = connect(server);
+        Peer drip = connect(server);
+        byte[] frame = new Frames().frame(4, 100, new byte[100]).toByteArray();
+        long start = System.nanoTime();
+        CompletableFuture<Void> dripping = CompletableFuture.runAsync(() -> {
+            try {
+                for (byte b : frame) { // 108 bytes, one every 20 ms: never idle, never whole within 300 ms
+                    drip.send(new byte[] {b});
+                    Thread.sleep(20);
+                }
+            } catch (IOException | InterruptedException e) {
+                // reset by the server, as it should be
+            }
+        });
+        SocketTimeoutException e = assertInstanceOf(SocketTimeoutException.class, recorder.nextClose().cause());
+        long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        Matcher m = Pattern.compile("a frame (?:header|of length=100) at offset=0 not whole (\\d+) ms after its "
+                + "first byte, (\\d+) bytes of it come: frameTimeout=300 ms, .*").matcher(e.getMessage());
+        assertTrue(m.matches(), e.getMessage());
+        assertTrue(Long.parseLong(m.group(1)) >= 300 && millis >= 300, e.getMessage() + " after " + millis + " ms");
+        assertTrue(Integer.parseInt(m.group(2)) < frame.length, e.getMessage());
+        assertReadsNoMore(drip);
+        dripping.get(20, TimeUnit.SECONDS);
+        honest.send(new Frames().frame(1, 10, new byte[10]).toByteArray());
+        honest.expect(1, new byte[10]);
+    }
+
+    @ParameterizedTest
+    @MethodSource("cases")
+    void aPeerStreamingFramesSplitAcrossReadsLongerThanTheFrameTimeoutIsServed(Transport transport, Opener opener)
+            throws Exception {
+        Side server = start(transport, opener, recorder, b -> b.frameTimeout(Duration.ofMillis(200)));
+        Peer peer = connect(server);
+        int frames = 100;
+        long start = System.nanoTime();
+        for (int i = 0; i < frames; i++) { // each frame in two pieces 5 ms apart: 0.5 s of frames begun, each whole at once
+            byte[] frame = new Frames().frame(i, 1_000, new byte[1_000]).toByteArray();
+            peer.send(Arrays.copyOfRange(frame, 0, 500));
+            Thread.sleep(5);
+            peer.send(Arrays.copyOfRange(frame, 500, frame.length));
+        }
+        assertTrue(System.nanoTime() - start > TimeUnit.MILLISECONDS.toNanos(200), "the stream took less than the timeout");
+        for (int i = 0; i < frames; i++) {
+            peer.expect(i, new byte[1_000]);
+        }
+        assertTrue(recorder.closed.isEmpty(), "closed: " + recorder.closed);
     }
 
     @ParameterizedTest
