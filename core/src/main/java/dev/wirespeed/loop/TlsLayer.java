@@ -157,6 +157,7 @@ final class TlsLayer implements LendingEndpoint {
                         if (!flush()) {
                             return false;
                         }
+                        checkFinished();
                         established = true;
                         return true;
                     }
@@ -165,6 +166,21 @@ final class TlsLayer implements LendingEndpoint {
         } catch (SSLException e) {
             wrapAlert();
             throw described(e);
+        }
+    }
+
+    /**
+     * Refuses a handshake that stopped without finishing. An engine says {@code NOT_HANDSHAKING} also once
+     * it is closed: the JDK's does when the peer closes in the handshake (a {@code user_canceled} alert
+     * and a close_notify), so a connection would open to a peer that never authenticated. A handshake is
+     * done only with both directions open and a protocol agreed.
+     */
+    private void checkFinished() throws SSLException {
+        String protocol = engine.getSession().getProtocol();
+        if (engine.isInboundDone() || engine.isOutboundDone() || protocol == null || "NONE".equals(protocol)) {
+            throw new SSLException("the TLS handshake stopped before it finished: inboundDone=" + engine.isInboundDone()
+                    + " outboundDone=" + engine.isOutboundDone() + " protocol=" + protocol + " (the engine closed in "
+                    + "the handshake: the peer is not authenticated)");
         }
     }
 

@@ -45,6 +45,11 @@ import java.util.Set;
  * first record has come, the connection holds its engine's handshake state besides: on the Java heap
  * for the JDK's engine; outside it for OpenSSL's, freed when the connection closes.
  *
+ * <p>A handshake is done only when the engine finished it with both directions open and a protocol
+ * agreed. A peer that calls it off (a {@code user_canceled} alert and a close_notify) or closes in it has
+ * not authenticated: the connection never opens, and closes with an {@link javax.net.ssl.SSLException}
+ * (a client's connect fails with it).
+ *
  * <p>Thread safety: immutable.
  */
 public final class TlsSettings {
