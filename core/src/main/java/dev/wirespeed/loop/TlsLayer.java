@@ -401,11 +401,18 @@ final class TlsLayer implements LendingEndpoint {
         afterHandshakeStep(r.getHandshakeStatus());
     }
 
-    /** After an established connection's unwrap or wrap: a TLS 1.3 key update is answered, a renegotiation refused. */
+    /**
+     * After an established connection's unwrap or wrap: a TLS 1.3 key update is answered, a renegotiation
+     * refused. A close is neither: on TLS 1.2 the engine that unwrapped the peer's close_notify (or wrapped
+     * its own) wants to wrap (or unwrap) the answering one, and says so as it would for a handshake.
+     */
     private void afterHandshakeStep(SSLEngineResult.HandshakeStatus status) throws SSLException {
         if (!established || status == SSLEngineResult.HandshakeStatus.NOT_HANDSHAKING
                 || status == SSLEngineResult.HandshakeStatus.FINISHED) {
             return;
+        }
+        if (closeNotified || outboundClosed || engine.isInboundDone() || engine.isOutboundDone()) {
+            return; // a close in progress: the loop's closing sends and awaits the close_notify
         }
         if (!"TLSv1.3".equals(engine.getSession().getProtocol())) {
             throw new SSLException("TLS renegotiation refused: the peer began a new handshake on an established "

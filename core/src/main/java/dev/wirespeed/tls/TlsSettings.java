@@ -67,7 +67,10 @@ public final class TlsSettings {
     public enum Protocol {
         /** TLS 1.3 (RFC 8446). */
         TLS_1_3("TLSv1.3"),
-        /** TLS 1.2 (RFC 5246); renegotiation is refused. */
+        /**
+         * TLS 1.2 (RFC 5246); renegotiation is refused, and the peer's close_notify is a clean close, as on
+         * TLS 1.3.
+         */
         TLS_1_2("TLSv1.2");
 
         private final String jdkName;

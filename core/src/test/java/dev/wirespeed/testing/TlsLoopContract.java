@@ -201,9 +201,17 @@ public abstract class TlsLoopContract {
     }
 
     private Peer connect(FrameServer server) throws Exception {
+        return connect(server, null);
+    }
+
+    /** {@return a peer of {@code server} that has shaken hands on {@code protocol}, or on the JDK's choice if null} */
+    private Peer connect(FrameServer server, TlsSettings.Protocol protocol) throws Exception {
         InetSocketAddress address = (InetSocketAddress) server.localAddresses().getFirst();
         SSLSocket socket = (SSLSocket) peerContext(null).getSocketFactory().createSocket(address.getAddress(),
                 address.getPort());
+        if (protocol != null) {
+            socket.setEnabledProtocols(new String[] {protocol.jdkName()});
+        }
         socket.startHandshake();
         Peer peer = new Peer(socket);
         open.add(peer);
@@ -564,15 +572,55 @@ public abstract class TlsLoopContract {
         assertEquals(Recorder.CLEAN, recorder.nextClose());
     }
 
-    @Test
-    void aPeersCloseNotifyIsACleanClose() throws Exception {
-        FrameServer server = server(recorder, serverTls("server").build());
-        Peer peer = connect(server);
+    @ParameterizedTest
+    @EnumSource(TlsSettings.Protocol.class)
+    void aPeersCloseNotifyIsACleanClose(TlsSettings.Protocol protocol) throws Exception {
+        FrameServer server = server(recorder, serverTls("server").protocols(protocol).build());
+        Peer peer = connect(server, protocol);
         peer.send(new Frames().frame(1, 1, new byte[] {7}).toByteArray());
         peer.expect(1, new byte[] {7});
         peer.socket.shutdownOutput(); // SSLSocket: a close_notify
         assertEquals(Recorder.CLEAN, recorder.nextClose());
         assertTrue(peer.ended(), "and the server's own close_notify comes back");
+    }
+
+    @ParameterizedTest
+    @EnumSource(TlsSettings.Protocol.class)
+    void aServerThatClosesFirstSendsItsCloseNotifyAndTakesThePeersAsACleanClose(TlsSettings.Protocol protocol)
+            throws Exception {
+        FrameServer server = server(recorder, serverTls("server").protocols(protocol).build());
+        Peer peer = connect(server, protocol);
+        Connection c = recorder.opened.poll(20, TimeUnit.SECONDS);
+        assertNotNull(c, "opened");
+        peer.send(new Frames().frame(1, 1, new byte[] {7}).toByteArray());
+        peer.expect(1, new byte[] {7});
+        c.execute(c::close);
+        assertTrue(peer.ended(), "the server's close_notify ends the peer's stream cleanly");
+        peer.socket.shutdownOutput(); // the peer's close_notify back (a TLS 1.2 SSLSocket sends its own already)
+        assertEquals(Recorder.CLEAN, recorder.nextClose());
+    }
+
+    @ParameterizedTest
+    @EnumSource(TlsSettings.Protocol.class)
+    void aClientTakesTheServersCloseNotifyAsACleanClose(TlsSettings.Protocol protocol) throws Exception {
+        SSLServerSocket listener = (SSLServerSocket) peerContext("server").getServerSocketFactory()
+                .createServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        open.add(listener);
+        listener.setEnabledProtocols(new String[] {protocol.jdkName()});
+        FrameClient client = client(recorder, clientTls().serverName("localhost").protocols(protocol).build());
+        CompletableFuture<Connection> opening = client.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(),
+                listener.getLocalPort()));
+        try (SSLSocket accepted = (SSLSocket) listener.accept()) {
+            Peer peer = new Peer(accepted);
+            accepted.startHandshake();
+            Connection c = opening.get(20, TimeUnit.SECONDS);
+            assertNotNull(c);
+            peer.send(new Frames().frame(3, 1, new byte[] {9}).toByteArray());
+            peer.expect(3, new byte[] {9}); // echoed by the client's handler
+            accepted.shutdownOutput(); // the server's close_notify
+            assertEquals(Recorder.CLEAN, recorder.nextClose(), "the server's close_notify: a clean close");
+            assertTrue(peer.ended(), "and the client's own close_notify comes back");
+        }
     }
 
     @Test
