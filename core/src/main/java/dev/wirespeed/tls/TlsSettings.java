@@ -298,7 +298,10 @@ public final class TlsSettings {
         }
 
         /**
-         * Sets whether a server asks for client certificates; trusted as {@link #trust} says.
+         * Sets whether a server asks for client certificates; trusted as {@link #trust} says, which must
+         * then be set: the platform's default trust would take a certificate any public CA issued to
+         * anyone, so {@link #build()} refuses {@link ClientAuth#OPTIONAL} and {@link ClientAuth#REQUIRED}
+         * without it.
          *
          * @param clientAuth {@link ClientAuth#NONE} unless set
          * @return this builder
@@ -410,8 +413,18 @@ public final class TlsSettings {
             return this;
         }
 
-        /** {@return the settings} */
+        /**
+         * {@return the settings}
+         *
+         * @throws IllegalStateException if {@link #clientAuth} asks for client certificates and
+         *     {@link #trust} was not set, naming both settings
+         */
         public TlsSettings build() {
+            if (clientAuth != ClientAuth.NONE && trusted == null) {
+                throw new IllegalStateException("clientAuth=" + clientAuth + " trust=default: a server asking for "
+                        + "client certificates must name their issuers with trust(...); the platform's default "
+                        + "trust would take a certificate of any public CA's");
+            }
             return new TlsSettings(this);
         }
     }
