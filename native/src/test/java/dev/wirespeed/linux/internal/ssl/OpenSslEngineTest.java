@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -532,6 +533,50 @@ class OpenSslEngineTest {
         SSLEngineResult r = link.server.engine.unwrap(more, ByteBuffer.allocate(100));
         assertEquals(List.of(SSLEngineResult.Status.CLOSED, 0, 0), List.of(r.getStatus(), r.bytesConsumed(),
                 r.bytesProduced()));
+    }
+
+    /**
+     * Another call on this thread (a failed parse, say) left an error on OpenSSL's per-thread queue, and
+     * an engine of another connection then reads and writes: {@code SSL_get_error} reads that queue, so an
+     * {@code SSL_read} that only wants more bytes would read as failed if the queue were not cleared first.
+     * The record is unwrapped into two buffers, the first of exactly its plaintext's size, so that the
+     * engine reads again for the second and hears {@code SSL_ERROR_WANT_READ}.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void aStaleErrorOnTheThreadsQueueFailsNoOtherEnginesReadOrWrite(boolean direct) throws Exception {
+        Link link = link(OPENSSL, OPENSSL, direct);
+        link.handshake();
+        leaveAStaleError();
+        ByteBuffer frame = Link.allocate(100, direct);
+        for (int i = 0; i < 100; i++) {
+            frame.put(i, (byte) i);
+        }
+        ByteBuffer wire = Link.allocate(OpenSslSession.PACKET_BUFFER_SIZE, direct);
+        SSLEngineResult wrapped = link.client.engine.wrap(frame, wire);
+        assertEquals(List.of(SSLEngineResult.Status.OK, 100), List.of(wrapped.getStatus(), wrapped.bytesConsumed()));
+        leaveAStaleError();
+        ByteBuffer app = Link.allocate(100, direct);
+        ByteBuffer more = Link.allocate(100, direct);
+        SSLEngineResult unwrapped = link.server.engine.unwrap(wire.flip(), new ByteBuffer[] {app, more}, 0, 2);
+        assertEquals(List.of(SSLEngineResult.Status.OK, 100, 0), List.of(unwrapped.getStatus(),
+                unwrapped.bytesProduced(), more.position()));
+        for (int i = 0; i < 100; i++) {
+            assertEquals((byte) i, app.get(i), "byte " + i);
+        }
+    }
+
+    /** Leaves an error of a failed {@code d2i_X509} on this thread's OpenSSL error queue, as it would lie. */
+    private static void leaveAStaleError() {
+        try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+            java.lang.foreign.MemorySegment garbage = arena.allocateFrom(java.lang.foreign.ValueLayout.JAVA_BYTE,
+                    new byte[] {0x30, 0x03, 0x02, 0x01});
+            LibSsl.clearErrors();
+            assertEquals(0, LibSsl.x509(garbage, arena), "garbage is no certificate");
+            assertNotEquals(0, LibSsl.nextError(), "the failed parse leaves an error");
+            LibSsl.clearErrors();
+            LibSsl.x509(garbage, arena); // again, its error left where it lies this time
+        }
     }
 
     /** {@return the body lengths of the records in {@code wire}, which holds whole records} */
