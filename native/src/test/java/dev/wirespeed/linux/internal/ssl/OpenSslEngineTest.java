@@ -579,6 +579,50 @@ class OpenSslEngineTest {
         }
     }
 
+    @Test
+    void byDefaultAContextAllowsOnlyForwardSecretAeadSuites() throws Exception {
+        for (boolean client : new boolean[] {false, true}) {
+            TlsSettings settings = (client ? TestCertificates.trustingTheTestCa() : TestCertificates.identity("server"))
+                    .engine(OPENSSL).build();
+            try (OpenSslEngine engine = (OpenSslEngine) OPENSSL.context(settings, client).newEngine("localhost", 443)) {
+                assertEquals(SslContext.DEFAULT_CIPHER_SUITES, List.of(engine.getEnabledCipherSuites()),
+                        client ? "a client's" : "a server's");
+            }
+        }
+        for (String suite : SslContext.DEFAULT_CIPHER_SUITES) {
+            assertTrue(suite.matches("TLS_(AES|CHACHA20)_.*|TLS_(ECDHE|DHE)_(ECDSA|RSA)_WITH_(AES_\\d+_GCM|CHACHA20_POLY1305)_.*"),
+                    suite + ": TLS 1.3's, or forward-secret and AEAD");
+        }
+    }
+
+    /**
+     * OpenSSL's own default takes suites that are not AEAD (CBC with HMAC) and, for RSA keys, without
+     * forward secrecy (RSA key exchange); the engine's default refuses a client offering only such a one.
+     * The test keys are EC: the suite offered here is the ECDSA one of those OpenSSL's default takes.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA256", "TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA"})
+    void byDefaultAServerRefusesAClientOfferingOnlyASuiteOpenSslsOwnDefaultTakes(String suite) throws Exception {
+        Link link = new Link(TestCertificates.identity("server").engine(OPENSSL).build(),
+                TestCertificates.trustingTheTestCa().engine(OPENSSL).protocols(TlsSettings.Protocol.TLS_1_2)
+                        .cipherSuites(suite).build(), "localhost", true);
+        SSLException e = assertThrows(SSLException.class, link::handshake);
+        assertTrue(e.getMessage().contains("no shared cipher") || e.getMessage().contains("handshake failure"),
+                e.getMessage());
+    }
+
+    @Test
+    void aCipherSuiteOpenSslDoesNotKnowIsRefusedNamingIt() {
+        TlsSettings settings = TestCertificates.identity("server").engine(OPENSSL).cipherSuites("TLS_AES_128_GCM_SHA256",
+                "TLS_AES_512_GCM_SHA1024", "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256", "TLS_ECDHE_ECDSA_WITH_NOTHING")
+                .build();
+        java.security.GeneralSecurityException e = assertThrows(java.security.GeneralSecurityException.class,
+                () -> OPENSSL.context(settings, false));
+        assertEquals("cipherSuites=[TLS_AES_128_GCM_SHA256, TLS_AES_512_GCM_SHA1024, "
+                + "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256, TLS_ECDHE_ECDSA_WITH_NOTHING]: [TLS_AES_512_GCM_SHA1024, "
+                + "TLS_ECDHE_ECDSA_WITH_NOTHING] unknown to OpenSSL's engine (" + LibSsl.version() + ")", e.getMessage());
+    }
+
     /** {@return the body lengths of the records in {@code wire}, which holds whole records} */
     static List<Integer> records(ByteBuffer wire) {
         List<Integer> lengths = new ArrayList<>();
