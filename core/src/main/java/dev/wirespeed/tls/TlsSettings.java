@@ -251,7 +251,7 @@ public final class TlsSettings {
          * Sets this end's identity from the one key entry of a key store (a PKCS#12 file, say).
          *
          * @param keyStore a loaded key store with exactly one private key entry
-         * @param password the entry's password
+         * @param password the entry's password; not kept, so the caller may zero it once this returns
          * @return this builder
          * @throws GeneralSecurityException if the store holds no private key entry, or more than one, naming the aliases
          */
