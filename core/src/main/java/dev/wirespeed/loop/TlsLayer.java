@@ -157,6 +157,7 @@ final class TlsLayer implements LendingEndpoint {
                         if (!flush()) {
                             return false;
                         }
+                        checkFinished();
                         established = true;
                         return true;
                     }
@@ -165,6 +166,21 @@ final class TlsLayer implements LendingEndpoint {
         } catch (SSLException e) {
             wrapAlert();
             throw described(e);
+        }
+    }
+
+    /**
+     * Refuses a handshake that stopped without finishing. An engine says {@code NOT_HANDSHAKING} also once
+     * it is closed: the JDK's does when the peer closes in the handshake (a {@code user_canceled} alert
+     * and a close_notify), so a connection would open to a peer that never authenticated. A handshake is
+     * done only with both directions open and a protocol agreed.
+     */
+    private void checkFinished() throws SSLException {
+        String protocol = engine.getSession().getProtocol();
+        if (engine.isInboundDone() || engine.isOutboundDone() || protocol == null || "NONE".equals(protocol)) {
+            throw new SSLException("the TLS handshake stopped before it finished: inboundDone=" + engine.isInboundDone()
+                    + " outboundDone=" + engine.isOutboundDone() + " protocol=" + protocol + " (the engine closed in "
+                    + "the handshake: the peer is not authenticated)");
         }
     }
 
@@ -385,11 +401,18 @@ final class TlsLayer implements LendingEndpoint {
         afterHandshakeStep(r.getHandshakeStatus());
     }
 
-    /** After an established connection's unwrap or wrap: a TLS 1.3 key update is answered, a renegotiation refused. */
+    /**
+     * After an established connection's unwrap or wrap: a TLS 1.3 key update is answered, a renegotiation
+     * refused. A close is neither: on TLS 1.2 the engine that unwrapped the peer's close_notify (or wrapped
+     * its own) wants to wrap (or unwrap) the answering one, and says so as it would for a handshake.
+     */
     private void afterHandshakeStep(SSLEngineResult.HandshakeStatus status) throws SSLException {
         if (!established || status == SSLEngineResult.HandshakeStatus.NOT_HANDSHAKING
                 || status == SSLEngineResult.HandshakeStatus.FINISHED) {
             return;
+        }
+        if (closeNotified || outboundClosed || engine.isInboundDone() || engine.isOutboundDone()) {
+            return; // a close in progress: the loop's closing sends and awaits the close_notify
         }
         if (!"TLSv1.3".equals(engine.getSession().getProtocol())) {
             throw new SSLException("TLS renegotiation refused: the peer began a new handshake on an established "

@@ -79,6 +79,7 @@ final class JdkTls implements TlsEngineFactory {
         context.init(keys, new TrustManager[] {new Describing(delegate)}, null);
         String[] protocols = settings.protocols().stream().map(TlsSettings.Protocol::jdkName).toArray(String[]::new);
         String[] alpn = settings.alpn().toArray(String[]::new);
+        String[] suites = settings.cipherSuites().isEmpty() ? null : knownSuites(context, settings.cipherSuites());
         return (peerHost, peerPort) -> {
             String host = client && settings.serverName() != null ? settings.serverName() : peerHost;
             SSLEngine engine = host == null ? context.createSSLEngine() : context.createSSLEngine(host, peerPort);
@@ -87,6 +88,9 @@ final class JdkTls implements TlsEngineFactory {
             p.setProtocols(protocols);
             if (alpn.length > 0) {
                 p.setApplicationProtocols(alpn);
+            }
+            if (suites != null) {
+                p.setCipherSuites(suites);
             }
             if (client) {
                 if (settings.hostnameVerification()) {
@@ -105,6 +109,17 @@ final class JdkTls implements TlsEngineFactory {
             engine.setSSLParameters(p);
             return engine;
         };
+    }
+
+    /** {@return {@code suites}, checked: each is one the context's engines support} */
+    private static String[] knownSuites(SSLContext context, List<String> suites) throws GeneralSecurityException {
+        List<String> supported = List.of(context.getSupportedSSLParameters().getCipherSuites());
+        List<String> unknown = suites.stream().filter(s -> !supported.contains(s)).toList();
+        if (!unknown.isEmpty()) {
+            throw new GeneralSecurityException("cipherSuites=" + suites + ": " + unknown + " unknown to the JDK's "
+                    + "engine (" + context.getProvider().getName() + ", Java " + Runtime.version().feature() + ")");
+        }
+        return suites.toArray(String[]::new);
     }
 
     /**

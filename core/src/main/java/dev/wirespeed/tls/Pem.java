@@ -14,6 +14,7 @@ import java.security.cert.X509Certificate;
 import java.security.spec.InvalidKeySpecException;
 import java.security.spec.PKCS8EncodedKeySpec;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 
@@ -57,7 +58,9 @@ public final class Pem {
     }
 
     /**
-     * Reads an unencrypted PKCS#8 private key.
+     * Reads an unencrypted PKCS#8 private key. The bytes read, and the copies made of them on the way
+     * (the base64 text, the DER), are zeroed once the key is made or refused; the key keeps its own copy
+     * of the key material, as every JDK key does.
      *
      * @param file the file
      * @return the key
@@ -66,32 +69,65 @@ public final class Pem {
      *     kind and how to convert it), or a key of an algorithm the JDK does not know, naming the file
      */
     public static PrivateKey privateKey(Path file) throws IOException, GeneralSecurityException {
-        String text = Files.readString(file, StandardCharsets.US_ASCII);
-        int begin = text.indexOf(KEY_BEGIN);
-        int end = text.indexOf(KEY_END);
-        if (begin < 0 || end < begin) {
-            for (String kind : List.of("ENCRYPTED PRIVATE KEY", "RSA PRIVATE KEY", "EC PRIVATE KEY")) {
-                if (text.contains("-----BEGIN " + kind + "-----")) {
-                    throw new GeneralSecurityException(file + ": a " + kind + " block; wanted an unencrypted PKCS#8 "
-                            + "PRIVATE KEY: convert it with 'openssl pkcs8 -topk8 -nocrypt -in " + file + "'");
+        return privateKey(Files.readAllBytes(file), file.toString());
+    }
+
+    /**
+     * {@return the key in {@code pem}, the bytes of a PEM file named {@code name} in messages}: consumes
+     * {@code pem}, which is zeroed before this returns or throws, as is every copy made of it here
+     */
+    static PrivateKey privateKey(byte[] pem, String name) throws GeneralSecurityException {
+        try {
+            int begin = indexOf(pem, KEY_BEGIN, 0);
+            int end = begin < 0 ? -1 : indexOf(pem, KEY_END, begin);
+            if (end < 0) {
+                for (String kind : List.of("ENCRYPTED PRIVATE KEY", "RSA PRIVATE KEY", "EC PRIVATE KEY")) {
+                    if (indexOf(pem, "-----BEGIN " + kind + "-----", 0) >= 0) {
+                        throw new GeneralSecurityException(name + ": a " + kind + " block; wanted an unencrypted "
+                                + "PKCS#8 PRIVATE KEY: convert it with 'openssl pkcs8 -topk8 -nocrypt -in " + name + "'");
+                    }
+                }
+                throw new GeneralSecurityException(name + ": no " + KEY_BEGIN + " block");
+            }
+            byte[] base64 = Arrays.copyOfRange(pem, begin + KEY_BEGIN.length(), end);
+            byte[] der;
+            try {
+                der = Base64.getMimeDecoder().decode(base64);
+            } catch (IllegalArgumentException e) {
+                throw new GeneralSecurityException(name + ": the PRIVATE KEY block is not base64: " + e.getMessage(), e);
+            } finally {
+                Arrays.fill(base64, (byte) 0);
+            }
+            try {
+                PKCS8EncodedKeySpec spec = new PKCS8EncodedKeySpec(der); // a copy of its own, which it cannot clear
+                for (String algorithm : List.of("RSA", "EC", "Ed25519", "Ed448", "RSASSA-PSS")) {
+                    try {
+                        return KeyFactory.getInstance(algorithm).generatePrivate(spec);
+                    } catch (InvalidKeySpecException wrongAlgorithm) {
+                        // the next
+                    }
+                }
+            } finally {
+                Arrays.fill(der, (byte) 0);
+            }
+            throw new GeneralSecurityException(name + ": a PKCS#8 key of none of RSA, EC, Ed25519, Ed448, RSASSA-PSS");
+        } finally {
+            Arrays.fill(pem, (byte) 0);
+        }
+    }
+
+    /** {@return the index of ASCII {@code text} in {@code bytes} at or after {@code from}, or -1} */
+    private static int indexOf(byte[] bytes, String text, int from) {
+        byte[] t = text.getBytes(StandardCharsets.US_ASCII);
+        outer:
+        for (int i = from; i <= bytes.length - t.length; i++) {
+            for (int j = 0; j < t.length; j++) {
+                if (bytes[i + j] != t[j]) {
+                    continue outer;
                 }
             }
-            throw new GeneralSecurityException(file + ": no " + KEY_BEGIN + " block");
+            return i;
         }
-        byte[] der;
-        try {
-            der = Base64.getMimeDecoder().decode(text.substring(begin + KEY_BEGIN.length(), end));
-        } catch (IllegalArgumentException e) {
-            throw new GeneralSecurityException(file + ": the PRIVATE KEY block is not base64: " + e.getMessage(), e);
-        }
-        PKCS8EncodedKeySpec spec = new PKCS8EncodedKeySpec(der);
-        for (String algorithm : List.of("RSA", "EC", "Ed25519", "Ed448", "RSASSA-PSS")) {
-            try {
-                return KeyFactory.getInstance(algorithm).generatePrivate(spec);
-            } catch (InvalidKeySpecException wrongAlgorithm) {
-                // the next
-            }
-        }
-        throw new GeneralSecurityException(file + ": a PKCS#8 key of none of RSA, EC, Ed25519, Ed448, RSASSA-PSS");
+        return -1;
     }
 }

@@ -20,7 +20,8 @@ import java.util.Set;
 /**
  * How a server's or client's connections speak TLS: who this end is (a private key and its certificate
  * chain), whom it trusts, whether a server asks clients for certificates, ALPN, the protocol versions
- * (TLS 1.3 and 1.2, nothing older), the handshake's and the closing's time limits, and the engine
+ * (TLS 1.3 and 1.2, nothing older), the cipher suites, the handshake's and the closing's time limits, and
+ * the engine
  * ({@link TlsEngineFactory}: the JDK's unless told otherwise).
  *
  * <pre>{@code
@@ -45,6 +46,11 @@ import java.util.Set;
  * first record has come, the connection holds its engine's handshake state besides: on the Java heap
  * for the JDK's engine; outside it for OpenSSL's, freed when the connection closes.
  *
+ * <p>A handshake is done only when the engine finished it with both directions open and a protocol
+ * agreed. A peer that calls it off (a {@code user_canceled} alert and a close_notify) or closes in it has
+ * not authenticated: the connection never opens, and closes with an {@link javax.net.ssl.SSLException}
+ * (a client's connect fails with it).
+ *
  * <p>Thread safety: immutable.
  */
 public final class TlsSettings {
@@ -62,7 +68,10 @@ public final class TlsSettings {
     public enum Protocol {
         /** TLS 1.3 (RFC 8446). */
         TLS_1_3("TLSv1.3"),
-        /** TLS 1.2 (RFC 5246); renegotiation is refused. */
+        /**
+         * TLS 1.2 (RFC 5246); renegotiation is refused, and the peer's close_notify is a clean close, as on
+         * TLS 1.3.
+         */
         TLS_1_2("TLSv1.2");
 
         private final String jdkName;
@@ -82,6 +91,7 @@ public final class TlsSettings {
     private final List<X509Certificate> trusted;
     private final ClientAuth clientAuth;
     private final List<String> alpn;
+    private final List<String> cipherSuites;
     private final Set<Protocol> protocols;
     private final Duration handshakeTimeout;
     private final Duration closeTimeout;
@@ -95,6 +105,7 @@ public final class TlsSettings {
         this.trusted = b.trusted;
         this.clientAuth = b.clientAuth;
         this.alpn = List.copyOf(b.alpn);
+        this.cipherSuites = b.cipherSuites;
         this.protocols = Collections.unmodifiableSet(EnumSet.copyOf(b.protocols));
         this.handshakeTimeout = b.handshakeTimeout;
         this.closeTimeout = b.closeTimeout;
@@ -133,6 +144,16 @@ public final class TlsSettings {
         return alpn;
     }
 
+    /**
+     * {@return the cipher suites allowed, by their IANA names (e.g. {@code TLS_AES_128_GCM_SHA256},
+     * {@code TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256}), in order of preference; empty for the engine's
+     * default} The JDK's engine's default is the JDK's; OpenSSL's engine's is a list of its own, of
+     * forward-secret AEAD suites only (see {@code dev.wirespeed.linux.tls.OpenSsl}), not OpenSSL's.
+     */
+    public List<String> cipherSuites() {
+        return cipherSuites;
+    }
+
     /** {@return the protocol versions allowed, at least one} */
     public Set<Protocol> protocols() {
         return protocols;
@@ -167,7 +188,8 @@ public final class TlsSettings {
     public String toString() {
         return "TlsSettings[identity=" + (chain.isEmpty() ? "none" : chain.getFirst().getSubjectX500Principal())
                 + " trust=" + (trusted == null ? "default" : trusted.size() + " certificates") + " clientAuth="
-                + clientAuth + " alpn=" + alpn + " protocols=" + protocols + " handshakeTimeout=" + handshakeTimeout
+                + clientAuth + " alpn=" + alpn + " cipherSuites=" + (cipherSuites.isEmpty() ? "default" : cipherSuites)
+                + " protocols=" + protocols + " handshakeTimeout=" + handshakeTimeout
                 + " closeTimeout=" + closeTimeout + " hostnameVerification=" + hostnameVerification + " serverName="
                 + serverName + " engine=" + engine.name() + "]";
     }
@@ -183,6 +205,7 @@ public final class TlsSettings {
         private List<X509Certificate> trusted;
         private ClientAuth clientAuth = ClientAuth.NONE;
         private List<String> alpn = List.of();
+        private List<String> cipherSuites = List.of();
         private Set<Protocol> protocols = EnumSet.allOf(Protocol.class);
         private Duration handshakeTimeout = Duration.ofSeconds(10);
         private Duration closeTimeout = Duration.ofSeconds(1);
@@ -228,7 +251,7 @@ public final class TlsSettings {
          * Sets this end's identity from the one key entry of a key store (a PKCS#12 file, say).
          *
          * @param keyStore a loaded key store with exactly one private key entry
-         * @param password the entry's password
+         * @param password the entry's password; not kept, so the caller may zero it once this returns
          * @return this builder
          * @throws GeneralSecurityException if the store holds no private key entry, or more than one, naming the aliases
          */
@@ -290,7 +313,10 @@ public final class TlsSettings {
         }
 
         /**
-         * Sets whether a server asks for client certificates; trusted as {@link #trust} says.
+         * Sets whether a server asks for client certificates; trusted as {@link #trust} says, which must
+         * then be set: the platform's default trust would take a certificate any public CA issued to
+         * anyone, so {@link #build()} refuses {@link ClientAuth#OPTIONAL} and {@link ClientAuth#REQUIRED}
+         * without it.
          *
          * @param clientAuth {@link ClientAuth#NONE} unless set
          * @return this builder
@@ -314,6 +340,40 @@ public final class TlsSettings {
                 }
             }
             this.alpn = List.of(protocols);
+            return this;
+        }
+
+        /**
+         * Sets the cipher suites allowed, and no others: a peer that offers (or, a server, picks) only
+         * others is refused in the handshake. Names are IANA's, as the JDK's and the RFCs spell them:
+         * TLS 1.3's ({@code TLS_AES_128_GCM_SHA256}, {@code TLS_AES_256_GCM_SHA384},
+         * {@code TLS_CHACHA20_POLY1305_SHA256}) and TLS 1.2's, with {@code _WITH_} in them
+         * ({@code TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256}). Suites of a protocol not allowed are ignored;
+         * {@link #build()} refuses a list without a suite of each protocol allowed, and an engine refuses
+         * (at {@link TlsEngineFactory#context}) a name it does not know, naming it.
+         *
+         * @param suites IANA names, in order of preference, each once; the engine's default unless set
+         * @return this builder
+         * @throws IllegalArgumentException if none is given, a name is not of the form
+         *     {@code TLS_[A-Z0-9_]+} or is a signalling value ({@code _SCSV}), or a name comes twice
+         */
+        public Builder cipherSuites(String... suites) {
+            List<String> list = List.of(suites);
+            if (list.isEmpty()) {
+                throw new IllegalArgumentException("cipherSuites=[]: name at least one, or leave the engine's default");
+            }
+            for (int i = 0; i < list.size(); i++) {
+                String s = list.get(i);
+                if (!s.matches("TLS_[A-Z0-9_]+") || s.endsWith("_SCSV")) {
+                    throw new IllegalArgumentException("cipher suite \"" + s + "\" in cipherSuites=" + list + ": not an "
+                            + "IANA cipher suite name, such as TLS_AES_128_GCM_SHA256 or "
+                            + "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256");
+                }
+                if (list.indexOf(s) != i) {
+                    throw new IllegalArgumentException("cipher suite " + s + " twice in cipherSuites=" + list);
+                }
+            }
+            this.cipherSuites = list;
             return this;
         }
 
@@ -402,9 +462,36 @@ public final class TlsSettings {
             return this;
         }
 
-        /** {@return the settings} */
+        /**
+         * {@return the settings}
+         *
+         * @throws IllegalStateException if {@link #clientAuth} asks for client certificates and
+         *     {@link #trust} was not set, or if {@link #cipherSuites} were set with no suite of a protocol
+         *     {@link #protocols} allows, naming the settings
+         */
         public TlsSettings build() {
+            if (clientAuth != ClientAuth.NONE && trusted == null) {
+                throw new IllegalStateException("clientAuth=" + clientAuth + " trust=default: a server asking for "
+                        + "client certificates must name their issuers with trust(...); the platform's default "
+                        + "trust would take a certificate of any public CA's");
+            }
+            if (!cipherSuites.isEmpty()) {
+                for (Protocol p : protocols) {
+                    if (cipherSuites.stream().noneMatch(s -> isTls13(s) == (p == Protocol.TLS_1_3))) {
+                        throw new IllegalStateException("cipherSuites=" + cipherSuites + " protocols=" + protocols
+                                + ": no " + p + " suite among them; name one"
+                                + (p == Protocol.TLS_1_3 ? " (TLS_AES_128_GCM_SHA256, say)"
+                                        : " (TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256, say)")
+                                + ", or leave " + p + " out of protocols");
+                    }
+                }
+            }
             return new TlsSettings(this);
+        }
+
+        /** {@return whether {@code suite}, an IANA name, is TLS 1.3's: TLS 1.2's name their key exchange "_WITH_"} */
+        private static boolean isTls13(String suite) {
+            return !suite.contains("_WITH_");
         }
     }
 }

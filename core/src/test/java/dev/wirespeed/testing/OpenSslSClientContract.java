@@ -38,6 +38,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * A server of the loop serving {@code openssl s_client}: a TLS peer nobody here wrote, in a process of its
@@ -367,6 +369,40 @@ public abstract class OpenSslSClientContract {
         String errors = s.errors();
         assertTrue(errors.contains(":tlsv1 alert no application protocol:"), "s_client hears the alert: " + errors);
         assertTrue(recorder.opened.isEmpty(), "never opened");
+    }
+
+    /** {@code s_client}'s arguments that offer only a suite outside the server's list, on TLS 1.2 and 1.3. */
+    enum OtherSuite {
+        TLS_1_2("-tls1_2", "-cipher", "ECDHE-ECDSA-AES256-GCM-SHA384"),
+        TLS_1_3("-tls1_3", "-ciphersuites", "TLS_AES_256_GCM_SHA384");
+
+        final String[] args;
+
+        OtherSuite(String... args) {
+            this.args = args;
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(OtherSuite.class)
+    void aServerWithCipherSuitesRefusesSClientOfferingOnlyAnother(OtherSuite offer) throws Exception {
+        FrameServer server = server(TestCertificates.identity("server").cipherSuites("TLS_AES_128_GCM_SHA256",
+                "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256"));
+        List<String> args = new ArrayList<>(List.of(offer.args));
+        args.add("-quiet");
+        SClient s = sClient(server, args.toArray(String[]::new));
+        assertInstanceOf(SSLException.class, recorder.nextClose(), "the server's handler hears of it");
+        assertEquals(1, s.exit(), "s_client's exit status, a failure; " + s);
+        String errors = s.errors();
+        assertTrue(errors.contains("alert handshake failure:"), "s_client hears the alert: " + errors);
+        assertTrue(recorder.opened.isEmpty(), "never opened");
+    }
+
+    @Test
+    void aServerWithCipherSuitesServesSClientOfferingOneOfThem() throws Exception {
+        assertEquals("TLSv1.2 alpn=null client=none", echoesByteForByte(TestCertificates.identity("server")
+                .cipherSuites("TLS_AES_128_GCM_SHA256", "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256"), 5, "-tls1_2",
+                "-cipher", "ECDHE-ECDSA-AES256-GCM-SHA384:ECDHE-ECDSA-AES128-GCM-SHA256"));
     }
 
     @Test

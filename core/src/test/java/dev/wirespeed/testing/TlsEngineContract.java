@@ -202,6 +202,39 @@ public abstract class TlsEngineContract {
         assertThrows(SSLException.class, anonymous::handshake);
     }
 
+    /** {@return a suite of {@code protocol}'s that neither engine prefers by default, to tell a setting from a default} */
+    private static String unpreferredSuite(TlsSettings.Protocol protocol) {
+        return protocol == TlsSettings.Protocol.TLS_1_3 ? "TLS_CHACHA20_POLY1305_SHA256"
+                : "TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256";
+    }
+
+    @ParameterizedTest
+    @EnumSource(Ends.class)
+    void theCipherSuiteBothEndsAllowIsTheOneAgreed(Ends ends) throws Exception {
+        for (TlsSettings.Protocol protocol : TlsSettings.Protocol.values()) {
+            String suite = unpreferredSuite(protocol);
+            Pair pair = new Pair(TestCertificates.identity("server").engine(server(ends)).protocols(protocol)
+                    .cipherSuites(suite).build(), TestCertificates.trustingTheTestCa().engine(client(ends))
+                    .protocols(protocol).cipherSuites(suite).build(), "localhost");
+            pair.handshake();
+            assertEquals(suite, pair.client.getSession().getCipherSuite(), "the client's, over " + protocol);
+            assertEquals(suite, pair.server.getSession().getCipherSuite(), "the server's, over " + protocol);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Ends.class)
+    void aServerRefusesAClientThatOffersOnlySuitesOutsideItsList(Ends ends) throws Exception {
+        for (TlsSettings.Protocol protocol : TlsSettings.Protocol.values()) {
+            String other = protocol == TlsSettings.Protocol.TLS_1_3 ? "TLS_AES_256_GCM_SHA384"
+                    : "TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384";
+            Pair pair = new Pair(TestCertificates.identity("server").engine(server(ends)).protocols(protocol)
+                    .cipherSuites(unpreferredSuite(protocol)).build(), TestCertificates.trustingTheTestCa()
+                    .engine(client(ends)).protocols(protocol).cipherSuites(other).build(), "localhost");
+            assertThrows(SSLException.class, pair::handshake, "over " + protocol);
+        }
+    }
+
     /** {@return the certificate refusal in the failure's causes} */
     private static PeerCertificateException refusal(SSLException failure) {
         for (Throwable t = failure; t != null; t = t.getCause()) {

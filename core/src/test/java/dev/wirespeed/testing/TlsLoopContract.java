@@ -201,9 +201,17 @@ public abstract class TlsLoopContract {
     }
 
     private Peer connect(FrameServer server) throws Exception {
+        return connect(server, null);
+    }
+
+    /** {@return a peer of {@code server} that has shaken hands on {@code protocol}, or on the JDK's choice if null} */
+    private Peer connect(FrameServer server, TlsSettings.Protocol protocol) throws Exception {
         InetSocketAddress address = (InetSocketAddress) server.localAddresses().getFirst();
         SSLSocket socket = (SSLSocket) peerContext(null).getSocketFactory().createSocket(address.getAddress(),
                 address.getPort());
+        if (protocol != null) {
+            socket.setEnabledProtocols(new String[] {protocol.jdkName()});
+        }
         socket.startHandshake();
         Peer peer = new Peer(socket);
         open.add(peer);
@@ -419,6 +427,20 @@ public abstract class TlsLoopContract {
         echoes(good, 1);
     }
 
+    /** {@return -1 once the socket's input ended or was reset}: what came before (an alert) is skipped */
+    private static int readQuietly(Socket socket) {
+        byte[] b = new byte[4096];
+        try {
+            int n;
+            while ((n = socket.getInputStream().read(b)) > 0) {
+                // an alert, then the end
+            }
+            return n;
+        } catch (IOException reset) {
+            return -1;
+        }
+    }
+
     private static int readQuietly(SocketChannel channel) {
         ByteBuffer b = ByteBuffer.allocate(4096);
         try {
@@ -550,15 +572,55 @@ public abstract class TlsLoopContract {
         assertEquals(Recorder.CLEAN, recorder.nextClose());
     }
 
-    @Test
-    void aPeersCloseNotifyIsACleanClose() throws Exception {
-        FrameServer server = server(recorder, serverTls("server").build());
-        Peer peer = connect(server);
+    @ParameterizedTest
+    @EnumSource(TlsSettings.Protocol.class)
+    void aPeersCloseNotifyIsACleanClose(TlsSettings.Protocol protocol) throws Exception {
+        FrameServer server = server(recorder, serverTls("server").protocols(protocol).build());
+        Peer peer = connect(server, protocol);
         peer.send(new Frames().frame(1, 1, new byte[] {7}).toByteArray());
         peer.expect(1, new byte[] {7});
         peer.socket.shutdownOutput(); // SSLSocket: a close_notify
         assertEquals(Recorder.CLEAN, recorder.nextClose());
         assertTrue(peer.ended(), "and the server's own close_notify comes back");
+    }
+
+    @ParameterizedTest
+    @EnumSource(TlsSettings.Protocol.class)
+    void aServerThatClosesFirstSendsItsCloseNotifyAndTakesThePeersAsACleanClose(TlsSettings.Protocol protocol)
+            throws Exception {
+        FrameServer server = server(recorder, serverTls("server").protocols(protocol).build());
+        Peer peer = connect(server, protocol);
+        Connection c = recorder.opened.poll(20, TimeUnit.SECONDS);
+        assertNotNull(c, "opened");
+        peer.send(new Frames().frame(1, 1, new byte[] {7}).toByteArray());
+        peer.expect(1, new byte[] {7});
+        c.execute(c::close);
+        assertTrue(peer.ended(), "the server's close_notify ends the peer's stream cleanly");
+        peer.socket.shutdownOutput(); // the peer's close_notify back (a TLS 1.2 SSLSocket sends its own already)
+        assertEquals(Recorder.CLEAN, recorder.nextClose());
+    }
+
+    @ParameterizedTest
+    @EnumSource(TlsSettings.Protocol.class)
+    void aClientTakesTheServersCloseNotifyAsACleanClose(TlsSettings.Protocol protocol) throws Exception {
+        SSLServerSocket listener = (SSLServerSocket) peerContext("server").getServerSocketFactory()
+                .createServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        open.add(listener);
+        listener.setEnabledProtocols(new String[] {protocol.jdkName()});
+        FrameClient client = client(recorder, clientTls().serverName("localhost").protocols(protocol).build());
+        CompletableFuture<Connection> opening = client.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(),
+                listener.getLocalPort()));
+        try (SSLSocket accepted = (SSLSocket) listener.accept()) {
+            Peer peer = new Peer(accepted);
+            accepted.startHandshake();
+            Connection c = opening.get(20, TimeUnit.SECONDS);
+            assertNotNull(c);
+            peer.send(new Frames().frame(3, 1, new byte[] {9}).toByteArray());
+            peer.expect(3, new byte[] {9}); // echoed by the client's handler
+            accepted.shutdownOutput(); // the server's close_notify
+            assertEquals(Recorder.CLEAN, recorder.nextClose(), "the server's close_notify: a clean close");
+            assertTrue(peer.ended(), "and the client's own close_notify comes back");
+        }
     }
 
     @Test
@@ -602,6 +664,113 @@ public abstract class TlsLoopContract {
         Connection c = known.connect(server.localAddresses().getFirst()).get(20, TimeUnit.SECONDS);
         assertNotNull(c);
         assertNull(recorder.closed.poll(), "the known client stays");
+    }
+
+    /** A user_canceled alert then a close_notify, both warnings, in plaintext records: a handshake called off. */
+    private static final byte[] CANCEL = {21, 3, 3, 0, 2, 1, 90, 21, 3, 3, 0, 2, 1, 0};
+
+    /**
+     * A TLS 1.3 client that calls its handshake off once it has the server's flight, before it sends the
+     * certificate the server requires: the JDK's client engine, closed there, sends a user_canceled alert
+     * and a close_notify, and the JDK's server engine then says {@code NOT_HANDSHAKING}, which must not
+     * read as a handshake done.
+     */
+    @Test
+    void aTls13ClientThatCancelsItsHandshakeNeverOpensOnAServerRequiringCertificates() throws Exception {
+        FrameServer server = server(recorder, serverTls("server").clientAuth(TlsSettings.ClientAuth.REQUIRED)
+                .protocols(TlsSettings.Protocol.TLS_1_3).build());
+        InetSocketAddress address = (InetSocketAddress) server.localAddresses().getFirst();
+        try (Socket tcp = new Socket(address.getAddress(), address.getPort())) {
+            javax.net.ssl.SSLEngine engine = peerContext(null).createSSLEngine("localhost", address.getPort());
+            engine.setUseClientMode(true);
+            engine.setEnabledProtocols(new String[] {"TLSv1.3"});
+            OutputStream out = tcp.getOutputStream();
+            InputStream in = tcp.getInputStream();
+            ByteBuffer toServer = ByteBuffer.allocate(1 << 17);
+            ByteBuffer fromServer = ByteBuffer.allocate(1 << 17);
+            ByteBuffer app = ByteBuffer.allocate(1 << 17);
+            engine.beginHandshake();
+            engine.wrap(ByteBuffer.allocate(0), toServer); // the ClientHello
+            out.write(toServer.array(), 0, toServer.position());
+            toServer.clear();
+            while (engine.getHandshakeStatus() != javax.net.ssl.SSLEngineResult.HandshakeStatus.NEED_WRAP) {
+                if (engine.getHandshakeStatus() == javax.net.ssl.SSLEngineResult.HandshakeStatus.NEED_TASK) {
+                    engine.getDelegatedTask().run();
+                    continue;
+                }
+                fromServer.flip();
+                javax.net.ssl.SSLEngineResult r = engine.unwrap(fromServer, app.clear());
+                fromServer.compact();
+                if (r.getStatus() == javax.net.ssl.SSLEngineResult.Status.BUFFER_UNDERFLOW) {
+                    int n = in.read(fromServer.array(), fromServer.position(), fromServer.remaining());
+                    assertTrue(n > 0, "the server ended the handshake");
+                    fromServer.position(fromServer.position() + n);
+                }
+            }
+            engine.closeOutbound(); // the ServerHello read, the client's certificate not sent
+            for (int i = 0; i < 8 && !engine.isOutboundDone(); i++) {
+                engine.wrap(ByteBuffer.allocate(0), toServer);
+            }
+            assertTrue(engine.isOutboundDone(), "the user_canceled and the close_notify wrapped");
+            out.write(toServer.array(), 0, toServer.position());
+            out.flush();
+            neverOpens(tcp);
+        }
+    }
+
+    /**
+     * A TLS 1.2 client that sends its ClientHello, then calls the handshake off (a user_canceled alert and
+     * a close_notify) before the certificate the server requires: the JDK's server engine then says
+     * {@code NOT_HANDSHAKING}, which must not read as a handshake done.
+     */
+    @Test
+    void aTls12ClientThatCancelsItsHandshakeNeverOpensOnAServerRequiringCertificates() throws Exception {
+        FrameServer server = server(recorder, serverTls("server").clientAuth(TlsSettings.ClientAuth.REQUIRED)
+                .protocols(TlsSettings.Protocol.TLS_1_2).build());
+        InetSocketAddress address = (InetSocketAddress) server.localAddresses().getFirst();
+        try (Socket tcp = new Socket(address.getAddress(), address.getPort())) {
+            byte[] hello = clientHello("TLSv1.2");
+            byte[] bytes = Arrays.copyOf(hello, hello.length + CANCEL.length);
+            System.arraycopy(CANCEL, 0, bytes, hello.length, CANCEL.length);
+            tcp.getOutputStream().write(bytes);
+            tcp.getOutputStream().flush();
+            neverOpens(tcp);
+        }
+    }
+
+    /** The connection of {@code tcp} closes with an {@link SSLException}, and its handler's onOpen never ran. */
+    private void neverOpens(Socket tcp) throws InterruptedException {
+        Throwable cause = recorder.nextClose();
+        assertInstanceOf(SSLException.class, cause);
+        assertFalse(cause.getMessage().isBlank());
+        assertTrue(recorder.opened.isEmpty(), "never opened, and closed by " + cause);
+        assertEquals(-1, readQuietly(tcp), "closed");
+    }
+
+    /**
+     * A server that reads the ClientHello and calls the handshake off (a user_canceled alert and a
+     * close_notify) without ever showing a certificate: the JDK's client engine then says
+     * {@code NOT_HANDSHAKING}, and a connect must fail rather than open to a server never authenticated.
+     */
+    @ParameterizedTest
+    @EnumSource(TlsSettings.Protocol.class)
+    void aClientsConnectFailsWhenTheServerCancelsTheHandshake(TlsSettings.Protocol protocol) throws Exception {
+        java.net.ServerSocket listener = new java.net.ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        open.add(listener);
+        FrameClient client = client(recorder, clientTls().serverName("localhost").protocols(protocol).build());
+        CompletableFuture<Connection> opening = client.connect(listener.getLocalSocketAddress());
+        try (Socket accepted = listener.accept()) {
+            InputStream in = accepted.getInputStream();
+            byte[] header = in.readNBytes(5);
+            assertEquals(22, header[0], "a handshake record");
+            in.readNBytes((header[3] & 0xFF) << 8 | (header[4] & 0xFF)); // the ClientHello
+            accepted.getOutputStream().write(CANCEL);
+            accepted.getOutputStream().flush();
+            ExecutionException e = assertThrows(ExecutionException.class, () -> opening.get(20, TimeUnit.SECONDS));
+            assertInstanceOf(SSLException.class, e.getCause());
+            assertEquals(e.getCause(), recorder.nextClose(), "the handler hears the same");
+            assertTrue(recorder.opened.isEmpty(), "never opened");
+        }
     }
 
     @Test
@@ -698,8 +867,14 @@ public abstract class TlsLoopContract {
 
     /** {@return the first flight of the JDK's client: one TLS record holding a ClientHello} */
     private static byte[] clientHello() throws Exception {
+        return clientHello("TLSv1.3", "TLSv1.2");
+    }
+
+    /** {@return the first flight of the JDK's client offering {@code protocols}: one TLS record holding a ClientHello} */
+    private static byte[] clientHello(String... protocols) throws Exception {
         javax.net.ssl.SSLEngine client = peerContext(null).createSSLEngine("localhost", 443);
         client.setUseClientMode(true);
+        client.setEnabledProtocols(protocols);
         ByteBuffer out = ByteBuffer.allocate(client.getSession().getPacketBufferSize());
         client.wrap(ByteBuffer.allocate(0), out);
         byte[] hello = Arrays.copyOf(out.array(), out.position());

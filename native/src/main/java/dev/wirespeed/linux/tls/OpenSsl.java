@@ -23,7 +23,15 @@ import dev.wirespeed.tls.TlsEngineFactory;
  * where OpenSSL does: no delegated tasks (the handshake runs in {@code wrap} and {@code unwrap}), no
  * session resumption (no session cache, no TLS 1.3 tickets), TLS 1.2 renegotiation refused, and a
  * client with hostname verification on needs a host name (the address's, or
- * {@link dev.wirespeed.tls.TlsSettings.Builder#serverName}) when its engine is made. Each engine's native
+ * {@link dev.wirespeed.tls.TlsSettings.Builder#serverName}) when its engine is made; and, where the
+ * settings name no {@linkplain dev.wirespeed.tls.TlsSettings.Builder#cipherSuites cipher suites}, a
+ * default of forward-secret AEAD suites only, rather than OpenSSL's own (which takes CBC suites, and RSA
+ * key exchange without forward secrecy): TLS 1.3's {@code TLS_AES_256_GCM_SHA384},
+ * {@code TLS_CHACHA20_POLY1305_SHA256} and {@code TLS_AES_128_GCM_SHA256}; TLS 1.2's ECDHE (ECDSA or
+ * RSA) and DHE (RSA) key exchange with AES-GCM or ChaCha20-Poly1305, the 256-bit AES first, then
+ * ChaCha20, then the 128-bit AES. Named cipher suites are mapped to OpenSSL's names
+ * ({@code SSL_CTX_set_ciphersuites} for TLS 1.3's, {@code SSL_CTX_set_cipher_list} for TLS 1.2's) and
+ * each is checked: a name this OpenSSL does not know is refused when the settings are loaded. Each engine's native
  * memory is freed when both of its directions are done, or when it is closed
  * ({@link AutoCloseable}: a connection dropped without a close should close its engine); a cleaner
  * frees what an engine dropped without either leaves.

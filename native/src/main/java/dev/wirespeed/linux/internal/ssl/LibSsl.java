@@ -86,7 +86,8 @@ public final class LibSsl {
             "SSL_ctrl", "SSL_set_alpn_protos", "SSL_get0_alpn_selected", "SSL_set1_host", "SSL_set_hostflags",
             "SSL_get0_param", "SSL_get_verify_result", "SSL_get_version", "SSL_get_current_cipher",
             "SSL_CIPHER_standard_name", "SSL_get1_peer_certificate", "SSL_get_peer_cert_chain", "SSL_set_verify",
-            "SSL_get_ciphers", "SSL_set_cipher_list", "SSL_set_ciphersuites", "OPENSSL_cipher_name", "SSL_pending");
+            "SSL_get_ciphers", "SSL_set_cipher_list", "SSL_set_ciphersuites", "OPENSSL_cipher_name", "SSL_pending",
+            "SSL_CTX_set_cipher_list", "SSL_CTX_set_ciphersuites", "SSL_CTX_get_ciphers");
 
     // Before the static block below, which uses them.
     private static final Linker LINKER = Linker.nativeLinker();
@@ -179,6 +180,9 @@ public final class LibSsl {
     private static final MethodHandle SSL_SET_CIPHERSUITES = ssl("SSL_set_ciphersuites", I, P, P);
     private static final MethodHandle OPENSSL_CIPHER_NAME = ssl("OPENSSL_cipher_name", P, P);
     private static final MethodHandle SSL_PENDING = ssl("SSL_pending", I, P);
+    private static final MethodHandle SSL_CTX_SET_CIPHER_LIST = ssl("SSL_CTX_set_cipher_list", I, P, P);
+    private static final MethodHandle SSL_CTX_SET_CIPHERSUITES = ssl("SSL_CTX_set_ciphersuites", I, P, P);
+    private static final MethodHandle SSL_CTX_GET_CIPHERS = ssl("SSL_CTX_get_ciphers", P, P);
 
     private LibSsl() {
     }
@@ -650,6 +654,38 @@ public final class LibSsl {
             return (int) SSL_CTX_ADD_CLIENT_CA.invokeExact(ctx, x509);
         } catch (Throwable t) {
             throw failed("SSL_CTX_add_client_CA", t);
+        }
+    }
+
+    /** {@return 1 once the context's TLS 1.2 suites are {@code list} (a C string of OpenSSL's names), else 0} */
+    public static int ctxSetCipherList(long ctx, long list) {
+        try {
+            return (int) SSL_CTX_SET_CIPHER_LIST.invokeExact(ctx, list);
+        } catch (Throwable t) {
+            throw failed("SSL_CTX_set_cipher_list", t);
+        }
+    }
+
+    /** {@return 1 once the context's TLS 1.3 suites are {@code list} (a C string of IANA names), else 0} */
+    public static int ctxSetCipherSuites(long ctx, long list) {
+        try {
+            return (int) SSL_CTX_SET_CIPHERSUITES.invokeExact(ctx, list);
+        } catch (Throwable t) {
+            throw failed("SSL_CTX_set_ciphersuites", t);
+        }
+    }
+
+    /** {@return the IANA names of the cipher suites the context's connections may agree on, in its order} */
+    public static List<String> ctxCipherSuites(long ctx) {
+        try {
+            long stack = (long) SSL_CTX_GET_CIPHERS.invokeExact(ctx);
+            List<String> names = new ArrayList<>();
+            for (int i = 0, n = stackSize(stack); i < n; i++) {
+                names.add(string((long) SSL_CIPHER_STANDARD_NAME.invokeExact(stackValue(stack, i))));
+            }
+            return names;
+        } catch (Throwable t) {
+            throw failed("SSL_CTX_get_ciphers", t);
         }
     }
 

@@ -46,6 +46,11 @@ import javax.net.ssl.SSLSession;
  * call's result again where the four values are the same (as they are, call after call, for frames of
  * one size), and allocates a new one of about 40 bytes where they differ.
  *
+ * <p>OpenSSL reports a call's failure on the calling thread's error queue, which {@code SSL_get_error}
+ * reads: each {@code SSL_do_handshake}, {@code SSL_read}, {@code SSL_write} and {@code SSL_shutdown}
+ * starts with that queue cleared, so that an error another call left on the thread (another engine's,
+ * another library's) fails nothing here.
+ *
  * <p>Native memory (the {@code SSL}, its two BIOs and their buffers) is freed as soon as both
  * directions are done ({@link #isInboundDone()} and {@link #isOutboundDone()}), by {@link #close()},
  * or, for an engine dropped without either, by a {@link Cleaner} once it is unreachable. What the
@@ -230,8 +235,9 @@ public final class OpenSslEngine extends SSLEngine implements AutoCloseable {
 
     /** One {@code SSL_do_handshake}: on to {@link #DONE}, or waiting for the peer, or failed (thrown). */
     private void handshake() throws SSLException {
-        // SSL_get_error reads the thread's error queue: anything left there by another call would read as this
-        // call's failure. The data path keeps the queue empty instead (every failure drains it).
+        // SSL_get_error reads the thread's error queue: anything left there by another call (another engine's,
+        // another library's on this thread) would read as this call's failure. So the queue is cleared before
+        // every SSL_do_handshake, SSL_read, SSL_write and SSL_shutdown.
         LibSsl.clearErrors();
         HANDSHAKING.set(this);
         int rc;
@@ -356,6 +362,7 @@ public final class OpenSslEngine extends SSLEngine implements AutoCloseable {
             int written;
             if (first.isDirect() && first.remaining() >= chunk) {
                 int position = first.position();
+                LibSsl.clearErrors();
                 written = LibSsl.write(ssl, address(first) + position, chunk);
                 Reference.reachabilityFence(first);
                 if (written > 0) {
@@ -371,6 +378,7 @@ public final class OpenSslEngine extends SSLEngine implements AutoCloseable {
                     s.position(s.position() + n);
                     gathered += n;
                 }
+                LibSsl.clearErrors();
                 written = LibSsl.write(ssl, scratch.address, chunk);
             }
             if (written != chunk) {
@@ -519,6 +527,7 @@ public final class OpenSslEngine extends SSLEngine implements AutoCloseable {
         if (phase != DONE) {
             handshake();
         } else {
+            LibSsl.clearErrors();
             int rc = LibSsl.read(ssl, SCRATCHES.get().address, 1);
             if (rc <= 0) {
                 int error = LibSsl.getError(ssl, rc);
@@ -547,6 +556,7 @@ public final class OpenSslEngine extends SSLEngine implements AutoCloseable {
             if (dst != null && dst.isDirect()) {
                 int position = dst.position();
                 want = dst.limit() - position;
+                LibSsl.clearErrors();
                 n = LibSsl.read(ssl, address(dst) + position, want);
                 Reference.reachabilityFence(dst);
                 if (n > 0) {
@@ -556,6 +566,7 @@ public final class OpenSslEngine extends SSLEngine implements AutoCloseable {
                 // a heap buffer, or none left: the record can only be one without plaintext (an alert, a ticket)
                 Scratch scratch = SCRATCHES.get();
                 want = dst == null ? 1 : Math.min(dst.remaining(), SCRATCH);
+                LibSsl.clearErrors();
                 n = LibSsl.read(ssl, scratch.address, want);
                 if (n > 0) {
                     if (dst == null) {
@@ -724,6 +735,7 @@ public final class OpenSslEngine extends SSLEngine implements AutoCloseable {
         }
         outboundClosed = true;
         if (ssl != 0 && phase == DONE && !failed) {
+            LibSsl.clearErrors();
             if (LibSsl.shutdown(ssl) < 0) {
                 LibSsl.clearErrors();
             }

@@ -21,6 +21,11 @@ import javax.net.ssl.SSLEngine;
  * is freed when the last engine and this object are gone (a {@link Cleaner} frees this object's
  * reference once it is unreachable).
  *
+ * <p>Cipher suites: {@link TlsSettings#cipherSuites()}, TLS 1.3's by {@code SSL_CTX_set_ciphersuites} and
+ * TLS 1.2's by {@code SSL_CTX_set_cipher_list} under OpenSSL's names ({@code OPENSSL_cipher_name}), each
+ * name checked against the suites the context then has; or, by default, {@link #DEFAULT_CIPHER_SUITES}
+ * rather than OpenSSL's own default (which takes suites without forward secrecy, and CBC ones).
+ *
  * <p>Settings applied beyond {@link TlsSettings}: renegotiation and compression off; no session cache
  * and no TLS 1.3 session tickets (no engine resumes a session, so tickets would be signed and sent for
  * nothing); a server's cipher preference; a server asking for client certificates names its trusted
@@ -32,6 +37,19 @@ import javax.net.ssl.SSLEngine;
 public final class SslContext implements TlsContext {
     /** Frees what engines and contexts leave behind unreleased. */
     static final Cleaner CLEANER = Cleaner.create();
+    /**
+     * The suites of a context whose settings name none, in order of preference: TLS 1.3's AEAD suites,
+     * and TLS 1.2's with a forward-secret key exchange (ECDHE, DHE) and an AEAD cipher (AES-GCM,
+     * ChaCha20-Poly1305). A suite the OpenSSL found lacks (ChaCha20 in a FIPS build, say) is left out.
+     */
+    public static final List<String> DEFAULT_CIPHER_SUITES = List.of("TLS_AES_256_GCM_SHA384",
+            "TLS_CHACHA20_POLY1305_SHA256", "TLS_AES_128_GCM_SHA256", "TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384",
+            "TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384", "TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256",
+            "TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256", "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256",
+            "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256", "TLS_DHE_RSA_WITH_AES_256_GCM_SHA384",
+            "TLS_DHE_RSA_WITH_CHACHA20_POLY1305_SHA256", "TLS_DHE_RSA_WITH_AES_128_GCM_SHA256");
+    /** {@code SSL_CTRL_SET_DH_AUTO}: a server's DHE groups chosen by OpenSSL (RFC 7919's), for the DHE suites. */
+    private static final int SSL_CTRL_SET_DH_AUTO = 118;
     /** At most this many trusted subjects are named in a refusal, as the JDK engine names them. */
     private static final int ISSUERS_NAMED = 3;
 
@@ -87,6 +105,10 @@ public final class SslContext implements TlsContext {
             LibSsl.ctxCtrl(c, LibSsl.SSL_CTRL_SET_SESS_CACHE_MODE, 0, 0); // SSL_SESS_CACHE_OFF
             LibSsl.ctxCtrl(c, LibSsl.SSL_CTRL_MODE, LibSsl.SSL_MODE_RELEASE_BUFFERS, 0);
             LibSsl.ctxSetNumTickets(c, 0);
+            cipherSuites(c, settings);
+            if (!client) {
+                LibSsl.ctxCtrl(c, SSL_CTRL_SET_DH_AUTO, 1, 0);
+            }
             try (Arena arena = Arena.ofConfined()) {
                 byte[] id = "wirespeed".getBytes(StandardCharsets.US_ASCII);
                 LibSsl.ctxSetSessionIdContext(c, arena.allocateFrom(ValueLayout.JAVA_BYTE, id).address(), id.length);
@@ -138,6 +160,41 @@ public final class SslContext implements TlsContext {
         @Override
         public void run() {
             LibSsl.ctxFree(ctx);
+        }
+    }
+
+    /**
+     * Sets the context's suites: the settings', each checked, or {@link #DEFAULT_CIPHER_SUITES}, those
+     * OpenSSL lacks left out.
+     */
+    private static void cipherSuites(long c, TlsSettings settings) throws GeneralSecurityException {
+        boolean named = !settings.cipherSuites().isEmpty();
+        List<String> suites = named ? settings.cipherSuites() : DEFAULT_CIPHER_SUITES;
+        List<String> tls13 = suites.stream().filter(s -> !s.contains("_WITH_")).toList();
+        List<String> tls12Names = suites.stream().filter(s -> s.contains("_WITH_")).toList();
+        if (tls12Names.isEmpty()) { // TLS 1.2 is not allowed (TlsSettings sees to it): its list is never used
+            tls12Names = DEFAULT_CIPHER_SUITES.stream().filter(s -> s.contains("_WITH_")).toList();
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            List<String> tls12 = new ArrayList<>();
+            for (String s : tls12Names) {
+                String name = LibSsl.opensslCipherName(arena.allocateFrom(s, StandardCharsets.US_ASCII).address());
+                if (name != null) {
+                    tls12.add(name); // an unknown one is named below, as missing from the context's suites
+                }
+            }
+            if (LibSsl.ctxSetCipherSuites(c, arena.allocateFrom(String.join(":", tls13)).address()) != 1) {
+                throw failure("SSL_CTX_set_ciphersuites " + tls13);
+            }
+            if (!tls12.isEmpty() && LibSsl.ctxSetCipherList(c, arena.allocateFrom(String.join(":", tls12)).address()) != 1) {
+                throw failure("SSL_CTX_set_cipher_list " + tls12);
+            }
+        }
+        List<String> enabled = LibSsl.ctxCipherSuites(c);
+        List<String> unknown = suites.stream().filter(s -> !enabled.contains(s)).toList();
+        if (named && !unknown.isEmpty()) {
+            throw new GeneralSecurityException("cipherSuites=" + suites + ": " + unknown + " unknown to OpenSSL's "
+                    + "engine (" + LibSsl.version() + ")");
         }
     }
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -532,6 +533,94 @@ class OpenSslEngineTest {
         SSLEngineResult r = link.server.engine.unwrap(more, ByteBuffer.allocate(100));
         assertEquals(List.of(SSLEngineResult.Status.CLOSED, 0, 0), List.of(r.getStatus(), r.bytesConsumed(),
                 r.bytesProduced()));
+    }
+
+    /**
+     * Another call on this thread (a failed parse, say) left an error on OpenSSL's per-thread queue, and
+     * an engine of another connection then reads and writes: {@code SSL_get_error} reads that queue, so an
+     * {@code SSL_read} that only wants more bytes would read as failed if the queue were not cleared first.
+     * The record is unwrapped into two buffers, the first of exactly its plaintext's size, so that the
+     * engine reads again for the second and hears {@code SSL_ERROR_WANT_READ}.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void aStaleErrorOnTheThreadsQueueFailsNoOtherEnginesReadOrWrite(boolean direct) throws Exception {
+        Link link = link(OPENSSL, OPENSSL, direct);
+        link.handshake();
+        leaveAStaleError();
+        ByteBuffer frame = Link.allocate(100, direct);
+        for (int i = 0; i < 100; i++) {
+            frame.put(i, (byte) i);
+        }
+        ByteBuffer wire = Link.allocate(OpenSslSession.PACKET_BUFFER_SIZE, direct);
+        SSLEngineResult wrapped = link.client.engine.wrap(frame, wire);
+        assertEquals(List.of(SSLEngineResult.Status.OK, 100), List.of(wrapped.getStatus(), wrapped.bytesConsumed()));
+        leaveAStaleError();
+        ByteBuffer app = Link.allocate(100, direct);
+        ByteBuffer more = Link.allocate(100, direct);
+        SSLEngineResult unwrapped = link.server.engine.unwrap(wire.flip(), new ByteBuffer[] {app, more}, 0, 2);
+        assertEquals(List.of(SSLEngineResult.Status.OK, 100, 0), List.of(unwrapped.getStatus(),
+                unwrapped.bytesProduced(), more.position()));
+        for (int i = 0; i < 100; i++) {
+            assertEquals((byte) i, app.get(i), "byte " + i);
+        }
+    }
+
+    /** Leaves an error of a failed {@code d2i_X509} on this thread's OpenSSL error queue, as it would lie. */
+    private static void leaveAStaleError() {
+        try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+            java.lang.foreign.MemorySegment garbage = arena.allocateFrom(java.lang.foreign.ValueLayout.JAVA_BYTE,
+                    new byte[] {0x30, 0x03, 0x02, 0x01});
+            LibSsl.clearErrors();
+            assertEquals(0, LibSsl.x509(garbage, arena), "garbage is no certificate");
+            assertNotEquals(0, LibSsl.nextError(), "the failed parse leaves an error");
+            LibSsl.clearErrors();
+            LibSsl.x509(garbage, arena); // again, its error left where it lies this time
+        }
+    }
+
+    @Test
+    void byDefaultAContextAllowsOnlyForwardSecretAeadSuites() throws Exception {
+        for (boolean client : new boolean[] {false, true}) {
+            TlsSettings settings = (client ? TestCertificates.trustingTheTestCa() : TestCertificates.identity("server"))
+                    .engine(OPENSSL).build();
+            try (OpenSslEngine engine = (OpenSslEngine) OPENSSL.context(settings, client).newEngine("localhost", 443)) {
+                assertEquals(SslContext.DEFAULT_CIPHER_SUITES, List.of(engine.getEnabledCipherSuites()),
+                        client ? "a client's" : "a server's");
+            }
+        }
+        for (String suite : SslContext.DEFAULT_CIPHER_SUITES) {
+            assertTrue(suite.matches("TLS_(AES|CHACHA20)_.*|TLS_(ECDHE|DHE)_(ECDSA|RSA)_WITH_(AES_\\d+_GCM|CHACHA20_POLY1305)_.*"),
+                    suite + ": TLS 1.3's, or forward-secret and AEAD");
+        }
+    }
+
+    /**
+     * OpenSSL's own default takes suites that are not AEAD (CBC with HMAC) and, for RSA keys, without
+     * forward secrecy (RSA key exchange); the engine's default refuses a client offering only such a one.
+     * The test keys are EC: the suite offered here is the ECDSA one of those OpenSSL's default takes.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA256", "TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA"})
+    void byDefaultAServerRefusesAClientOfferingOnlyASuiteOpenSslsOwnDefaultTakes(String suite) throws Exception {
+        Link link = new Link(TestCertificates.identity("server").engine(OPENSSL).build(),
+                TestCertificates.trustingTheTestCa().engine(OPENSSL).protocols(TlsSettings.Protocol.TLS_1_2)
+                        .cipherSuites(suite).build(), "localhost", true);
+        SSLException e = assertThrows(SSLException.class, link::handshake);
+        assertTrue(e.getMessage().contains("no shared cipher") || e.getMessage().contains("handshake failure"),
+                e.getMessage());
+    }
+
+    @Test
+    void aCipherSuiteOpenSslDoesNotKnowIsRefusedNamingIt() {
+        TlsSettings settings = TestCertificates.identity("server").engine(OPENSSL).cipherSuites("TLS_AES_128_GCM_SHA256",
+                "TLS_AES_512_GCM_SHA1024", "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256", "TLS_ECDHE_ECDSA_WITH_NOTHING")
+                .build();
+        java.security.GeneralSecurityException e = assertThrows(java.security.GeneralSecurityException.class,
+                () -> OPENSSL.context(settings, false));
+        assertEquals("cipherSuites=[TLS_AES_128_GCM_SHA256, TLS_AES_512_GCM_SHA1024, "
+                + "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256, TLS_ECDHE_ECDSA_WITH_NOTHING]: [TLS_AES_512_GCM_SHA1024, "
+                + "TLS_ECDHE_ECDSA_WITH_NOTHING] unknown to OpenSSL's engine (" + LibSsl.version() + ")", e.getMessage());
     }
 
     /** {@return the body lengths of the records in {@code wire}, which holds whole records} */
