@@ -42,10 +42,23 @@ import java.util.Objects;
  * socket is put in blocking mode, as io_uring returns {@code EAGAIN} at once for a non-blocking one.
  * Heap buffers go through a direct copy buffer (and never by {@code SEND_ZC}).
  *
+ * <p>The kernel is done with the buffer when a call returns or throws. If waiting for the completion
+ * fails ({@code io_uring_enter} fails, or the idle strategy throws), the operation is first cancelled
+ * ({@code IORING_OP_ASYNC_CANCEL}) and its completion, and a zero-copy send's notification, reaped, or,
+ * where the kernel had not yet taken it, taken back; only then does the failure leave the call. Bytes the
+ * operation moved before the cancellation took hold are counted in the buffer's position, so the stream
+ * stays in step and the channel open. Where even the cancellation fails, its failure is added to the first
+ * as suppressed and the channel is closed, which ends every operation of its ring. Java thread interrupts
+ * are not observed, as by {@link NativeSocket} (a parking idle strategy returns early at one and the wait
+ * goes on).
+ *
  * <p>Thread safety: one thread at a time, for reads and writes together (they share the ring); with a
  * ring opened {@code SINGLE_ISSUER}, the thread that built the channel. No allocation per call.
  */
 public final class IoUringSocket implements ByteChannel {
+    /** The user data of the cancellation of the operation whose user data is {@code token}: {@code CANCEL | token}. */
+    private static final long CANCEL = Long.MIN_VALUE;
+
     private final NativeSocket socket;
     private final Ring ring;
     private final IdleStrategy idle;
@@ -56,10 +69,13 @@ public final class IoUringSocket implements ByteChannel {
     private int zeroCopyFrom;
     private long zeroCopySends;
     private long copiedZeroCopySends;
+    /** The user data of the operation in flight, or of the last one: {@code 0 <= token}, one more per operation. */
     private long token;
     private int result;
     /** The operation's own completion arrived. */
     private boolean done;
+    /** The completion of the cancellation of the operation arrived, where one was submitted. */
+    private boolean cancelled;
     /** The operation's completion said a notification follows (a zero-copy send's). */
     private boolean more;
     /** The zero-copy send's notification arrived (it comes after the send's completion, but either order is taken). */
@@ -131,23 +147,37 @@ public final class IoUringSocket implements ByteChannel {
         if (remaining == 0) {
             return 0;
         }
-        int n;
-        if (dst.isDirect()) {
-            ring.recv(socket.fd(), in.address(dst) + position, remaining, 0, ++token);
-            n = await("recv");
-            Reference.reachabilityFence(dst);
-            if (n > 0) {
+        ByteBuffer through = dst.isDirect() ? null : in.copyBuffer();
+        long userData = next();
+        try {
+            long address = through == null ? in.address(dst) + position : in.address(through);
+            int length = through == null ? remaining : Math.min(remaining, through.capacity());
+            ring.recv(socket.fd(), address, length, 0, userData);
+            waitForCompletion();
+        } catch (Throwable failure) {
+            received(dst, position, through); // what the cancelled receive brought all the same
+            throw failure;
+        } finally {
+            Reference.reachabilityFence(dst); // until the kernel is done with it, on every path
+        }
+        int n = received(dst, position, through);
+        if (n < 0) {
+            throw failure("recv");
+        }
+        return n == 0 ? -1 : n;
+    }
+
+    /** {@return the receive's result}, its bytes put in {@code dst} ({@code through} is the copy buffer, for a heap one) */
+    private int received(ByteBuffer dst, int position, ByteBuffer through) {
+        int n = done ? result : -Errno.ECANCELED;
+        if (n > 0) {
+            if (through == null) {
                 dst.position(position + n);
-            }
-        } else {
-            ByteBuffer through = in.copyBuffer();
-            ring.recv(socket.fd(), in.address(through), Math.min(remaining, through.capacity()), 0, ++token);
-            n = await("recv");
-            if (n > 0) {
+            } else {
                 dst.put(through.clear().limit(n));
             }
         }
-        return n == 0 ? -1 : n;
+        return n;
     }
 
     /**
@@ -166,45 +196,66 @@ public final class IoUringSocket implements ByteChannel {
         if (remaining == 0) {
             return 0;
         }
-        int n;
-        if (src.isDirect()) {
-            long address = out.address(src) + position;
-            if (remaining >= zeroCopyFrom) {
-                n = sendZeroCopy(address, remaining);
+        String call = "send";
+        long userData = next();
+        try {
+            if (src.isDirect()) {
+                long address = out.address(src) + position;
+                if (remaining >= zeroCopyFrom) {
+                    call = sendZeroCopy(address, remaining, userData);
+                } else {
+                    ring.send(socket.fd(), address, remaining, Flags.MSG_NOSIGNAL, userData);
+                    waitForCompletion();
+                }
             } else {
-                ring.send(socket.fd(), address, remaining, Flags.MSG_NOSIGNAL, ++token);
-                n = await("send");
+                ByteBuffer through = out.copyBuffer().clear();
+                int length = Math.min(remaining, through.capacity());
+                through.put(0, src, position, length);
+                ring.send(socket.fd(), out.address(through), length, Flags.MSG_NOSIGNAL, userData);
+                waitForCompletion();
             }
-            Reference.reachabilityFence(src);
-            src.position(position + n);
-        } else {
-            ByteBuffer through = out.copyBuffer().clear();
-            int length = Math.min(remaining, through.capacity());
-            through.put(0, src, position, length);
-            ring.send(socket.fd(), out.address(through), length, Flags.MSG_NOSIGNAL, ++token);
-            n = await("send");
+        } catch (Throwable failure) {
+            sent(src, position); // what the cancelled send took all the same
+            throw failure;
+        } finally {
+            Reference.reachabilityFence(src); // until the kernel is done with it, on every path
+        }
+        int n = sent(src, position);
+        if (n < 0) {
+            throw failure(call);
+        }
+        return n;
+    }
+
+    /** {@return the send's result}, {@code src}'s position moved past what it took */
+    private int sent(ByteBuffer src, int position) {
+        int n = done ? result : -Errno.ECANCELED;
+        if (n > 0) {
             src.position(position + n);
         }
         return n;
     }
 
-    /** One {@code SEND_ZC}, waited for until its notification; by {@code SEND} where the socket refuses it. */
-    private int sendZeroCopy(long address, int length) throws IOException {
-        ring.sendZeroCopy(socket.fd(), address, length, Flags.MSG_NOSIGNAL, true, ++token);
+    /**
+     * One {@code SEND_ZC}, waited for until its notification; by {@code SEND} where the socket refuses it.
+     * {@return the call that made the last operation}
+     */
+    private String sendZeroCopy(long address, int length, long userData) throws IOException {
+        ring.sendZeroCopy(socket.fd(), address, length, Flags.MSG_NOSIGNAL, true, userData);
         waitForCompletion();
         if (result == -Errno.EOPNOTSUPP) {
             zeroCopyFrom = Integer.MAX_VALUE; // this socket cannot: every later write goes by SEND
-            ring.send(socket.fd(), address, length, Flags.MSG_NOSIGNAL, ++token);
-            return await("send");
+            ring.send(socket.fd(), address, length, Flags.MSG_NOSIGNAL, next());
+            waitForCompletion();
+            return "send";
         }
-        if (result < 0) {
-            throw failure("send_zc");
+        if (result > 0) {
+            zeroCopySends++;
+            if (copied) {
+                copiedZeroCopySends++;
+            }
         }
-        zeroCopySends++;
-        if (copied) {
-            copiedZeroCopySends++;
-        }
-        return result;
+        return "send_zc";
     }
 
     /** {@return writes sent by {@code SEND_ZC} so far} */
@@ -220,35 +271,85 @@ public final class IoUringSocket implements ByteChannel {
         return copiedZeroCopySends;
     }
 
-    /** Submits the one prepared operation and waits for it; {@return its count, never negative} */
-    private int await(String call) throws IOException {
-        waitForCompletion();
-        if (result < 0) {
-            throw failure(call);
-        }
-        return result;
-    }
-
-    /** Submits the one prepared operation and waits for its completion, and for a zero-copy send's notification too. */
-    private void waitForCompletion() throws IOException {
+    /** Forgets the last operation; {@return the user data of the next} */
+    private long next() {
         done = false;
+        cancelled = false;
         more = false;
         notified = false;
         copied = false;
-        if (idle == null) {
+        return ++token;
+    }
+
+    /** Whether the operation's completion, or a zero-copy send's notification, is still to come. */
+    private boolean outstanding() {
+        return !done || more && !notified;
+    }
+
+    /**
+     * Submits the one prepared operation and waits for its completion, and for a zero-copy send's
+     * notification too. If the wait fails, the operation is cancelled and reaped before the failure is
+     * thrown on.
+     */
+    private void waitForCompletion() throws IOException {
+        try {
+            if (idle == null) {
+                do {
+                    ring.submitAndWait(1);
+                    ring.complete(onCompletion);
+                } while (outstanding());
+            } else {
+                ring.submit();
+                int empty = 0;
+                while (true) {
+                    ring.complete(onCompletion);
+                    if (!outstanding()) {
+                        break;
+                    }
+                    idle.idle(++empty);
+                }
+            }
+        } catch (Throwable failure) {
+            abandon(failure);
+            throw failure;
+        }
+    }
+
+    /**
+     * After a failed wait: takes the operation back where the kernel has not consumed it, else cancels it
+     * and waits, in the kernel, for its completion (and notification) and the cancellation's, so that the
+     * kernel is done with the buffer when the failure leaves the call. Where that fails too, the ring is
+     * broken: the failure is added to {@code failure} and the channel closed, whose ring's closing ends
+     * what it still holds.
+     */
+    private void abandon(Throwable failure) {
+        try {
+            if (!outstanding()) {
+                return;
+            }
+            if (!done && ring.withdraw() > 0) {
+                done = true; // never submitted: it moved nothing
+                result = -Errno.ECANCELED;
+                return;
+            }
+            if (done) {
+                cancelled = true; // only a zero-copy send's notification is to come, which no cancellation hastens
+            } else if (!ring.cancel(token, CANCEL | token)) {
+                throw new IllegalStateException("no room to cancel the operation in flight: " + ring.pending()
+                        + " submissions pending in " + ring);
+            }
             do {
                 ring.submitAndWait(1);
                 ring.complete(onCompletion);
-            } while (!done || more && !notified);
-        } else {
-            ring.submit();
-            int empty = 0;
-            while (true) {
-                ring.complete(onCompletion);
-                if (done && (!more || notified)) {
-                    break;
-                }
-                idle.idle(++empty);
+            } while (outstanding() || !cancelled);
+        } catch (Throwable cancelFailure) {
+            if (cancelFailure != failure) {
+                failure.addSuppressed(cancelFailure);
+            }
+            try {
+                close();
+            } catch (IOException | RuntimeException closeFailure) {
+                failure.addSuppressed(closeFailure);
             }
         }
     }
@@ -258,6 +359,10 @@ public final class IoUringSocket implements ByteChannel {
     }
 
     private void completed(long userData, int res, int flags) {
+        if (userData == (CANCEL | token)) {
+            cancelled = true;
+            return;
+        }
         if (userData != token) {
             return;
         }

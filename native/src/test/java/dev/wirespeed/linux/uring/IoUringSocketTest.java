@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.wirespeed.frame.FrameReader;
 import dev.wirespeed.frame.FrameWriter;
@@ -15,6 +16,11 @@ import dev.wirespeed.linux.internal.sys.FdDirection;
 import dev.wirespeed.testing.Seed;
 import dev.wirespeed.testing.SteadyState;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.StandardProtocolFamily;
@@ -24,12 +30,21 @@ import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -47,7 +62,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * completion queue, in each ring mode, with and without zero-copy sends; heap buffers; the end of
  * stream, a reset, a closed channel; zero-copy sends counted (and reported copied, the peer being on
  * this machine), and refused by a Unix domain socket without the writer noticing; no allocation per
- * call. The peer is a JDK socket.
+ * call; a failed wait that leaves nothing in flight. The peer is a JDK socket.
  */
 @EnabledOnOs(value = OS.LINUX, disabledReason = "io_uring is Linux's")
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -94,10 +109,14 @@ class IoUringSocketTest {
     }
 
     private Pair connect(Setting setting) throws IOException {
+        return connect(setting::apply);
+    }
+
+    private Pair connect(UnaryOperator<IoUringSocket.Builder> settings) throws IOException {
         try (ServerSocketChannel server = ServerSocketChannel.open()) {
             server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
             NativeSocket socket = NativeSocket.connect(server.getLocalAddress());
-            IoUringSocket ours = setting.apply(IoUringSocket.builder(socket)).build();
+            IoUringSocket ours = settings.apply(IoUringSocket.builder(socket)).build();
             open.add(ours);
             SocketChannel peer = server.accept();
             open.add(peer);
@@ -302,6 +321,147 @@ class IoUringSocketTest {
         pair.ours().close();
         assertThrows(ClosedChannelException.class, () -> pair.ours().read(ByteBuffer.allocateDirect(8)));
         assertThrows(ClosedChannelException.class, () -> pair.ours().write(ByteBuffer.allocateDirect(8)));
+    }
+
+    /** {@code gettid()}: the kernel's id of the calling thread, by which /proc names it. */
+    private static final MethodHandle GETTID = gettid();
+
+    @SuppressWarnings("restricted") // a call without arguments that cannot fail
+    private static MethodHandle gettid() {
+        Linker linker = Linker.nativeLinker();
+        return linker.downcallHandle(linker.defaultLookup().find("gettid").orElseThrow(),
+                FunctionDescriptor.of(ValueLayout.JAVA_INT));
+    }
+
+    private static int currentTid() {
+        try {
+            return (int) GETTID.invokeExact();
+        } catch (Throwable t) {
+            throw new AssertionError("gettid down-call failed", t);
+        }
+    }
+
+    /** Checks {@code condition} until it holds, failing with {@code what} after {@code seconds}. */
+    private static void awaitCondition(Supplier<String> what, int seconds, BooleanSupplier condition) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() - deadline > 0) {
+                fail("not within " + seconds + " s: " + what.get());
+            }
+            LockSupport.parkNanos(100_000);
+        }
+    }
+
+    /**
+     * {@return what /proc says thread {@code tid} of this process is doing}: "running", or the system call
+     * it sleeps in and its arguments ({@code "426 0x5 0x1 0x1 0x1 0x0 0x0 ..."}: number, then fd, to_submit,
+     * min_complete, flags, ...)
+     */
+    private static String systemCall(int tid) {
+        try {
+            return Files.readString(Path.of("/proc/self/task/" + tid + "/syscall")).strip();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A platform thread running {@code body}, its kernel id and its outcome. */
+    private static final class Actor extends Thread {
+        private final AtomicInteger tid = new AtomicInteger();
+        private final AtomicReference<Throwable> thrown = new AtomicReference<>();
+        private final Body body;
+
+        interface Body {
+            void run() throws Exception;
+        }
+
+        Actor(String name, Body body) {
+            super(name);
+            this.body = body;
+            setDaemon(true);
+        }
+
+        @Override
+        public void run() {
+            tid.set(currentTid());
+            try {
+                body.run();
+            } catch (Throwable t) {
+                thrown.set(t);
+            }
+        }
+
+        /** Starts the thread, then waits until it has said its kernel id; {@return the id} */
+        int begin() {
+            start();
+            awaitCondition(() -> getName() + " says its thread id", 10, () -> tid.get() != 0);
+            return tid.get();
+        }
+
+        /** {@return what the body threw, once the thread has ended, within 10 s} */
+        Throwable outcome() throws InterruptedException {
+            join(TimeUnit.SECONDS.toMillis(10));
+            if (isAlive()) {
+                fail(getName() + " still running after 10 s: /proc says " + systemCall(tid.get()));
+            }
+            return thrown.get();
+        }
+    }
+
+    @ParameterizedTest(name = "direct={0}")
+    @ValueSource(booleans = {true, false})
+    void aFailedWaitCancelsTheReceiveSoBytesSentAfterItLeaveTheCallersBufferAlone(boolean direct) throws Exception {
+        CountDownLatch polling = new CountDownLatch(1);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        // The first call comes only after the RECV was submitted and a look found no completion: it is in
+        // flight. An interrupt then fails the wait, as a caller's strategy may; a wait past the deadline fails too.
+        IdleStrategy failing = emptyLooks -> {
+            polling.countDown();
+            if (Thread.interrupted()) {
+                throw new IllegalStateException("interrupted while polling");
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw new IllegalStateException("no completion within 10 s, " + emptyLooks + " empty looks");
+            }
+            Thread.onSpinWait();
+        };
+        Pair pair = connect(builder -> builder.idleStrategy(failing));
+        IoUringSocket ours = pair.ours();
+        byte[] marker = new byte[64];
+        Arrays.fill(marker, (byte) 0x5A);
+        ByteBuffer dst = direct ? ByteBuffer.allocateDirect(64) : ByteBuffer.allocate(64);
+        dst.put(marker).clear();
+        // This thread reads, and stays alive after the failure: a thread's exit would cancel what it left in flight.
+        Thread readingThread = Thread.currentThread();
+        Actor interrupter = new Actor("interrupter", () -> {
+            if (!polling.await(10, TimeUnit.SECONDS)) {
+                throw new AssertionError("the reader did not poll for its RECV's completion within 10 s");
+            }
+            readingThread.interrupt();
+        });
+        interrupter.begin();
+        IllegalStateException thrown = assertThrows(IllegalStateException.class, () -> ours.read(dst));
+        assertEquals("interrupted while polling", thrown.getMessage());
+        assertEquals(0, thrown.getSuppressed().length, Arrays.toString(thrown.getSuppressed()));
+        Throwable failed = interrupter.outcome();
+        if (failed != null) {
+            throw new AssertionError("the interrupter", failed);
+        }
+        assertTrue(ours.isOpen(), "a cancelled receive that moved nothing leaves the channel open");
+        assertEquals(0, dst.position());
+
+        pair.peer().write(ByteBuffer.wrap(new byte[] {1, 2, 3}));
+        // Nothing is in flight to take the bytes: the next read does, and a RECV left over would have
+        // taken them first, into the failed read's buffer, leaving this one to wait until the deadline.
+        ByteBuffer next = ByteBuffer.allocateDirect(8);
+        while (next.position() < 3) {
+            assertTrue(ours.read(next) > 0);
+        }
+        assertEquals(3, next.position());
+        assertArrayEquals(new byte[] {1, 2, 3}, new byte[] {next.get(0), next.get(1), next.get(2)});
+        byte[] after = new byte[64];
+        dst.get(0, after);
+        assertArrayEquals(marker, after, "the failed read's buffer is untouched");
     }
 
     @ParameterizedTest
