@@ -13,6 +13,7 @@ import dev.wirespeed.linux.NativeFeatures;
 import dev.wirespeed.linux.NativeIoException;
 import dev.wirespeed.linux.NativeSocket;
 import dev.wirespeed.linux.internal.sys.FdDirection;
+import dev.wirespeed.linux.internal.sys.SyscallNumbers;
 import dev.wirespeed.testing.Seed;
 import dev.wirespeed.testing.SteadyState;
 import java.io.IOException;
@@ -27,6 +28,7 @@ import java.net.StandardProtocolFamily;
 import java.net.StandardSocketOptions;
 import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
+import java.nio.channels.AsynchronousCloseException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
@@ -34,12 +36,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
@@ -62,7 +66,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * completion queue, in each ring mode, with and without zero-copy sends; heap buffers; the end of
  * stream, a reset, a closed channel; zero-copy sends counted (and reported copied, the peer being on
  * this machine), and refused by a Unix domain socket without the writer noticing; no allocation per
- * call; a failed wait that leaves nothing in flight. The peer is a JDK socket.
+ * call; a failed wait that leaves nothing in flight; close from another thread under a read or write
+ * waiting in the kernel. The peer is a JDK socket.
  */
 @EnabledOnOs(value = OS.LINUX, disabledReason = "io_uring is Linux's")
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -70,7 +75,8 @@ class IoUringSocketTest {
     @RegisterExtension
     static final Seed SEED = Seed.fromPropertyOrNew();
 
-    private final List<AutoCloseable> open = new ArrayList<>();
+    /** Closed after each test; readers that build their channels add to it too. */
+    private final List<AutoCloseable> open = Collections.synchronizedList(new ArrayList<>());
 
     @BeforeEach
     void needsIoUring() {
@@ -365,6 +371,12 @@ class IoUringSocketTest {
         }
     }
 
+    /** Whether thread {@code tid} sleeps in {@code io_uring_enter} waiting for at least one completion. */
+    private static boolean waitingInIoUringEnter(int tid) {
+        String[] call = systemCall(tid).split(" ");
+        return call[0].equals(Long.toString(SyscallNumbers.IO_URING_ENTER)) && call.length > 3 && !call[3].equals("0x0");
+    }
+
     /** A platform thread running {@code body}, its kernel id and its outcome. */
     private static final class Actor extends Thread {
         private final AtomicInteger tid = new AtomicInteger();
@@ -406,6 +418,138 @@ class IoUringSocketTest {
             }
             return thrown.get();
         }
+    }
+
+    /** After a close that a waiting thread saw: the ring is unmapped, the channel refuses calls, and a new one works. */
+    private void assertReleasedAndTheNextChannelWorks(IoUringSocket closed) throws Exception {
+        assertTrue(!closed.isOpen(), closed.toString());
+        assertTrue(closed.toString().contains(" closed]"), "the last one out unmapped the ring: " + closed);
+        assertThrows(ClosedChannelException.class, () -> closed.read(ByteBuffer.allocateDirect(8)));
+        assertThrows(ClosedChannelException.class, () -> closed.write(ByteBuffer.allocateDirect(8)));
+        assertANewChannelWorks();
+    }
+
+    private void assertANewChannelWorks() throws IOException {
+        Pair next = connect(false);
+        next.peer().write(ByteBuffer.wrap(new byte[] {42}));
+        ByteBuffer one = ByteBuffer.allocateDirect(1);
+        assertEquals(1, next.ours().read(one));
+        assertEquals(42, one.get(0));
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Setting.class, names = {"WAITING", "DEFER_TASKRUN"})
+    void aReadWaitingInTheKernelIsEndedByCloseFromAnotherThreadWithAsynchronousCloseException(Setting setting)
+            throws Exception {
+        for (int i = 0; i < 20; i++) {
+            AtomicReference<Pair> connected = new AtomicReference<>();
+            ByteBuffer dst = ByteBuffer.allocateDirect(64);
+            // The reader builds the channel: a SINGLE_ISSUER ring takes submissions from its builder alone.
+            Actor reader = new Actor("reader " + i, () -> {
+                Pair pair = connect(setting);
+                connected.set(pair);
+                pair.ours().read(dst);
+            });
+            int tid = reader.begin();
+            String name = reader.getName();
+            // The peer sends nothing: a reader asleep in io_uring_enter has its RECV in flight.
+            awaitCondition(() -> name + " waits in io_uring_enter: /proc says " + systemCall(tid), 10,
+                    () -> waitingInIoUringEnter(tid));
+            IoUringSocket ours = connected.get().ours();
+            ours.close();
+            Throwable thrown = reader.outcome();
+            assertTrue(thrown instanceof AsynchronousCloseException, name + " threw " + thrown);
+            assertEquals(0, dst.position(), "nothing was read");
+            assertReleasedAndTheNextChannelWorks(ours);
+        }
+    }
+
+    @Test
+    void aReadPollingTheCompletionQueueIsEndedByCloseFromAnotherThread() throws Exception {
+        CountDownLatch polling = new CountDownLatch(1);
+        // Called only after the RECV was submitted and a look found no completion: the RECV is in flight.
+        IdleStrategy signalling = emptyLooks -> {
+            polling.countDown();
+            Thread.onSpinWait();
+        };
+        IoUringSocket ours = connect(builder -> builder.idleStrategy(signalling)).ours();
+        Actor reader = new Actor("polling reader", () -> ours.read(ByteBuffer.allocateDirect(64)));
+        reader.begin();
+        assertTrue(polling.await(10, TimeUnit.SECONDS), "the reader polls for its RECV's completion");
+        ours.close();
+        Throwable thrown = reader.outcome();
+        assertTrue(thrown instanceof AsynchronousCloseException, "the reader threw " + thrown);
+        assertReleasedAndTheNextChannelWorks(ours);
+    }
+
+    @Test
+    void aSendWaitingInTheKernelForRoomIsEndedByCloseFromAnotherThread() throws Exception {
+        Pair pair = connect(false);
+        AtomicLong writesBegun = new AtomicLong();
+        AtomicLong bytesWritten = new AtomicLong();
+        ByteBuffer src = ByteBuffer.allocateDirect(256 * 1024);
+        // The peer reads nothing: the writer writes until its SEND waits for room that never comes.
+        Actor writer = new Actor("writer", () -> {
+            while (true) {
+                writesBegun.incrementAndGet();
+                bytesWritten.addAndGet(pair.ours().write(src.clear()));
+            }
+        });
+        int tid = writer.begin();
+        long[] seen = {-1, 0};
+        awaitCondition(() -> "the writer waits in io_uring_enter for room, with no write begun for 200 ms: /proc says "
+                + systemCall(tid) + " after " + writesBegun.get() + " writes", 20, () -> {
+                    if (!waitingInIoUringEnter(tid) || writesBegun.get() != seen[0]) {
+                        seen[0] = writesBegun.get();
+                        seen[1] = System.nanoTime();
+                        return false;
+                    }
+                    return System.nanoTime() - seen[1] > TimeUnit.MILLISECONDS.toNanos(200);
+                });
+        long begun = writesBegun.get();
+        pair.ours().close();
+        Throwable thrown = writer.outcome();
+        assertTrue(thrown instanceof AsynchronousCloseException, "the writer threw " + thrown);
+        assertEquals(begun, writesBegun.get(), "the write that waited is the one that threw");
+        assertTrue(bytesWritten.get() > 0, "the writes before it filled the buffers: " + bytesWritten.get());
+        assertReleasedAndTheNextChannelWorks(pair.ours());
+    }
+
+    @ParameterizedTest(name = "polling={0}")
+    @ValueSource(booleans = {false, true})
+    void closeFromAnotherThreadAtAnyMomentOfReadingNeverCrashesAndEndsTheReaderAsClosed(boolean polling)
+            throws Exception {
+        SplittableRandom random = new SplittableRandom(SEED.value());
+        ByteBuffer chunk = ByteBuffer.allocate(1000);
+        for (int i = 0; i < 100; i++) {
+            Pair pair = connect(polling);
+            ByteBuffer dst = i % 2 == 0 ? ByteBuffer.allocateDirect(512) : ByteBuffer.allocate(512);
+            AtomicLong reads = new AtomicLong();
+            Actor reader = new Actor("reader " + i, () -> {
+                while (true) {
+                    if (pair.ours().read(dst.clear()) < 0) {
+                        throw new AssertionError("end of stream: the peer never ends it");
+                    }
+                    reads.incrementAndGet();
+                }
+            });
+            reader.begin();
+            int sends = random.nextInt(20);
+            for (int k = 0; k < sends; k++) {
+                pair.peer().write(chunk.clear());
+            }
+            long spins = random.nextLong(200_000);
+            for (long k = 0; k < spins; k++) {
+                Thread.onSpinWait();
+            }
+            pair.ours().close();
+            Throwable thrown = reader.outcome();
+            assertTrue(thrown instanceof AsynchronousCloseException || thrown instanceof ClosedChannelException,
+                    "reader " + i + " after " + reads.get() + " reads, " + sends + " sends and " + spins
+                            + " spins threw " + thrown);
+            assertTrue(pair.ours().toString().contains(" closed]"), "the ring was unmapped: " + pair.ours());
+        }
+        assertANewChannelWorks();
     }
 
     @ParameterizedTest(name = "direct={0}")
