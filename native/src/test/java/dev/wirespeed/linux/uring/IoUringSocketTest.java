@@ -515,14 +515,14 @@ class IoUringSocketTest {
         assertReleasedAndTheNextChannelWorks(pair.ours());
     }
 
-    @ParameterizedTest(name = "polling={0}")
-    @ValueSource(booleans = {false, true})
-    void closeFromAnotherThreadAtAnyMomentOfReadingNeverCrashesAndEndsTheReaderAsClosed(boolean polling)
+    @ParameterizedTest
+    @EnumSource(value = Setting.class, names = {"WAITING", "POLLING", "SQPOLL"})
+    void closeFromAnotherThreadAtAnyMomentOfReadingNeverCrashesAndEndsTheReaderAsClosed(Setting setting)
             throws Exception {
         SplittableRandom random = new SplittableRandom(SEED.value());
         ByteBuffer chunk = ByteBuffer.allocate(1000);
         for (int i = 0; i < 100; i++) {
-            Pair pair = connect(polling);
+            Pair pair = connect(setting);
             ByteBuffer dst = i % 2 == 0 ? ByteBuffer.allocateDirect(512) : ByteBuffer.allocate(512);
             AtomicLong reads = new AtomicLong();
             Actor reader = new Actor("reader " + i, () -> {
@@ -539,10 +539,7 @@ class IoUringSocketTest {
                 pair.peer().write(chunk.clear());
             }
             long spins = random.nextLong(200_000);
-            for (long k = 0; k < spins; k++) {
-                Thread.onSpinWait();
-            }
-            pair.ours().close();
+            closeAfter(spins, pair.ours());
             Throwable thrown = reader.outcome();
             assertTrue(thrown instanceof AsynchronousCloseException || thrown instanceof ClosedChannelException,
                     "reader " + i + " after " + reads.get() + " reads, " + sends + " sends and " + spins
@@ -550,6 +547,54 @@ class IoUringSocketTest {
             assertTrue(pair.ours().toString().contains(" closed]"), "the ring was unmapped: " + pair.ours());
         }
         assertANewChannelWorks();
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Setting.class, names = {"WAITING", "WAITING_ZERO_COPY", "POLLING_ZERO_COPY"})
+    void closeFromAnotherThreadAtAnyMomentOfWritingNeverCrashesAndEndsTheWriterAsClosed(Setting setting)
+            throws Exception {
+        SplittableRandom random = new SplittableRandom(SEED.value());
+        for (int i = 0; i < 100; i++) {
+            Pair pair = connect(setting);
+            // The peer reads until the end of stream that our close brings.
+            CompletableFuture<Long> drained = CompletableFuture.supplyAsync(() -> {
+                ByteBuffer b = ByteBuffer.allocateDirect(64 * 1024);
+                long total = 0;
+                try {
+                    for (int n; (n = pair.peer().read(b.clear())) >= 0; ) {
+                        total += n;
+                    }
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+                return total;
+            });
+            ByteBuffer src = ByteBuffer.allocateDirect(random.nextInt(1, 128 * 1024));
+            AtomicLong written = new AtomicLong();
+            Actor writer = new Actor("writer " + i, () -> {
+                while (true) {
+                    written.addAndGet(pair.ours().write(src.clear()));
+                }
+            });
+            writer.begin();
+            long spins = random.nextLong(200_000);
+            closeAfter(spins, pair.ours());
+            Throwable thrown = writer.outcome();
+            assertTrue(thrown instanceof AsynchronousCloseException || thrown instanceof ClosedChannelException,
+                    "writer " + i + " after " + written.get() + " bytes in writes of " + src.capacity() + " and "
+                            + spins + " spins threw " + thrown);
+            assertTrue(pair.ours().toString().contains(" closed]"), "the ring was unmapped: " + pair.ours());
+            assertEquals(written.get(), drained.get(10, TimeUnit.SECONDS), "the peer got every byte a write counted");
+        }
+        assertANewChannelWorks();
+    }
+
+    /** Closes {@code channel} after {@code spins} spin-waits: a moment as random as the count. */
+    private static void closeAfter(long spins, IoUringSocket channel) throws IOException {
+        for (long k = 0; k < spins; k++) {
+            Thread.onSpinWait();
+        }
+        channel.close();
     }
 
     @ParameterizedTest(name = "direct={0}")
