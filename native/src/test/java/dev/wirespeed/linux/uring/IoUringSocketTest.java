@@ -49,6 +49,8 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -651,6 +653,45 @@ class IoUringSocketTest {
         byte[] after = new byte[64];
         dst.get(0, after);
         assertArrayEquals(marker, after, "the failed read's buffer is untouched");
+    }
+
+    @Test
+    void aReadTheSingleIssuerRingRefusesLeavesNoReceiveForItsOwnersNextSubmission() throws Exception {
+        Pair pair = connect(Setting.DEFER_TASKRUN); // SINGLE_ISSUER: this thread's ring
+        IoUringSocket ours = pair.ours();
+        Matcher ring = Pattern.compile("Ring\\[fd=(\\d+) ").matcher(ours.toString());
+        assertTrue(ring.find(), ours.toString());
+        byte[] marker = new byte[64];
+        Arrays.fill(marker, (byte) 0x5A);
+        ByteBuffer refusedBuffer = ByteBuffer.allocateDirect(64).put(marker).clear();
+        // Another thread's io_uring_enter is refused before the kernel reads the RECV it published.
+        AtomicReference<NativeIoException> refused = new AtomicReference<>();
+        Actor other = new Actor("other", () -> refused.set(assertThrows(NativeIoException.class,
+                () -> ours.read(refusedBuffer))));
+        other.begin();
+        Throwable failed = other.outcome();
+        if (failed != null) {
+            throw new AssertionError("the other thread", failed);
+        }
+        assertEquals("io_uring_enter failed: errno=17 (File exists) fd=" + ring.group(1)
+                + " to_submit=1 min_complete=1 flags=0x1", refused.get().getMessage());
+        assertEquals(0, refused.get().getSuppressed().length, "the RECV was taken back, not cancelled: "
+                + Arrays.toString(refused.get().getSuppressed()));
+        assertTrue(ours.isOpen(), "taken back, it moved nothing: the channel stays open");
+
+        pair.peer().write(ByteBuffer.wrap(new byte[] {1, 2, 3}));
+        pair.peer().shutdownOutput();
+        // A RECV left in the queue would go with this thread's next submission, ahead of its own, and take
+        // the bytes into the refused buffer; this read would then get the end of stream.
+        ByteBuffer next = ByteBuffer.allocateDirect(8);
+        while (next.position() < 3) {
+            assertTrue(ours.read(next) > 0, "the bytes came before the end of stream: " + next.position() + " read");
+        }
+        assertArrayEquals(new byte[] {1, 2, 3}, new byte[] {next.get(0), next.get(1), next.get(2)});
+        assertEquals(-1, ours.read(next.clear()));
+        byte[] after = new byte[64];
+        refusedBuffer.get(0, after);
+        assertArrayEquals(marker, after, "the refused read's buffer is untouched");
     }
 
     @ParameterizedTest
