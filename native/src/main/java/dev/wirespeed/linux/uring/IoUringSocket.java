@@ -5,14 +5,17 @@ import dev.wirespeed.linux.NativeSocket;
 import dev.wirespeed.linux.internal.sys.Errno;
 import dev.wirespeed.linux.internal.sys.FdDirection;
 import dev.wirespeed.linux.internal.sys.Flags;
+import dev.wirespeed.linux.internal.sys.Sys;
 import dev.wirespeed.linux.internal.uring.Ring;
 import dev.wirespeed.io.IdleStrategy;
 import java.io.IOException;
 import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
+import java.nio.channels.AsynchronousCloseException;
 import java.nio.channels.ByteChannel;
 import java.nio.channels.ClosedChannelException;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A connected {@link NativeSocket} read and written through an io_uring of its own: each
@@ -42,10 +45,39 @@ import java.util.Objects;
  * socket is put in blocking mode, as io_uring returns {@code EAGAIN} at once for a non-blocking one.
  * Heap buffers go through a direct copy buffer (and never by {@code SEND_ZC}).
  *
- * <p>Thread safety: one thread at a time, for reads and writes together (they share the ring); with a
- * ring opened {@code SINGLE_ISSUER}, the thread that built the channel. No allocation per call.
+ * <p>The kernel is done with the buffer when a call returns or throws. If waiting for the completion
+ * fails ({@code io_uring_enter} fails, or the idle strategy throws), the operation is first cancelled
+ * ({@code IORING_OP_ASYNC_CANCEL}) and its completion, and a zero-copy send's notification, reaped, or,
+ * where the kernel had not yet taken it, taken back; only then does the failure leave the call. Bytes the
+ * operation moved before the cancellation took hold are counted in the buffer's position, so the stream
+ * stays in step and the channel open. Where even the cancellation fails, its failure is added to the first
+ * as suppressed and the channel is closed, which ends every operation of its ring. Java thread interrupts
+ * are not observed, as by {@link NativeSocket} (a parking idle strategy returns early at one and the wait
+ * goes on): {@link #close()} from another thread is how a waiting thread is released.
+ *
+ * <p>Thread safety: one thread at a time reads and writes (they share the ring); with a ring opened
+ * {@code SINGLE_ISSUER}, the thread that built the channel. {@link #close()} and {@link #isOpen()} may be
+ * called from any thread at any time. Where a thread is inside {@link #read} or {@link #write},
+ * {@code close()} marks the channel closed and shuts the socket down both ways ({@code shutdown(2)}), which
+ * ends a waiting receive with end of stream and a waiting send with {@code EPIPE}; that thread then throws
+ * {@link AsynchronousCloseException} (or returns the count where its operation moved bytes first) and, the
+ * last one out, unmaps the ring and closes the socket: {@code close()} does not wait for it, and never
+ * unmaps the ring, nor frees the socket's descriptor, under a thread that uses them. A zero-copy send still
+ * waits for the kernel's notification that it no longer reads the buffer. A read or write begun after
+ * {@code close()} throws {@link ClosedChannelException}. No allocation per call.
  */
 public final class IoUringSocket implements ByteChannel {
+    /** In {@link #state}: the channel is closed; no read or write may begin. */
+    private static final int CLOSED = Integer.MIN_VALUE;
+    /** The user data of the cancellation of the operation whose user data is {@code token}: {@code CANCEL | token}. */
+    private static final long CANCEL = Long.MIN_VALUE;
+
+    /**
+     * {@code CLOSED} or 0, plus the threads inside a read or write (and a closer while it wakes them):
+     * {@code 0 <= (state & ~CLOSED)}. Once {@code CLOSED} is set it stays; the thread whose leaving makes
+     * the state exactly {@code CLOSED} unmaps the ring and closes the socket.
+     */
+    private final AtomicInteger state = new AtomicInteger();
     private final NativeSocket socket;
     private final Ring ring;
     private final IdleStrategy idle;
@@ -56,10 +88,13 @@ public final class IoUringSocket implements ByteChannel {
     private int zeroCopyFrom;
     private long zeroCopySends;
     private long copiedZeroCopySends;
+    /** The user data of the operation in flight, or of the last one: {@code 0 <= token}, one more per operation. */
     private long token;
     private int result;
     /** The operation's own completion arrived. */
     private boolean done;
+    /** The completion of the cancellation of the operation arrived, where one was submitted. */
+    private boolean cancelled;
     /** The operation's completion said a notification follows (a zero-copy send's). */
     private boolean more;
     /** The zero-copy send's notification arrived (it comes after the send's completion, but either order is taken). */
@@ -121,33 +156,58 @@ public final class IoUringSocket implements ByteChannel {
      * @param dst where to put the bytes; its position advances by the count
      * @return the count; 0 if {@code dst} has no room; -1 at end of stream
      * @throws ClosedChannelException if closed
+     * @throws AsynchronousCloseException if another thread closed the channel while this read waited
      * @throws NativeIoException if {@code recv} fails (a reset connection, say)
      */
     @Override
     public int read(ByteBuffer dst) throws IOException {
-        ensureOpen();
-        int position = dst.position();
-        int remaining = dst.limit() - position;
-        if (remaining == 0) {
-            return 0;
-        }
-        int n;
-        if (dst.isDirect()) {
-            ring.recv(socket.fd(), in.address(dst) + position, remaining, 0, ++token);
-            n = await("recv");
-            Reference.reachabilityFence(dst);
-            if (n > 0) {
-                dst.position(position + n);
+        begin();
+        try {
+            int position = dst.position();
+            int remaining = dst.limit() - position;
+            if (remaining == 0) {
+                return 0;
             }
-        } else {
-            ByteBuffer through = in.copyBuffer();
-            ring.recv(socket.fd(), in.address(through), Math.min(remaining, through.capacity()), 0, ++token);
-            n = await("recv");
+            ByteBuffer through = dst.isDirect() ? null : in.copyBuffer();
+            long userData = next();
+            try {
+                long address = through == null ? in.address(dst) + position : in.address(through);
+                int length = through == null ? remaining : Math.min(remaining, through.capacity());
+                ring.recv(socket.fd(), address, length, 0, userData);
+                waitForCompletion();
+            } catch (Throwable failure) {
+                received(dst, position, through); // what the cancelled receive brought all the same
+                throw failure;
+            } finally {
+                Reference.reachabilityFence(dst); // until the kernel is done with it, on every path
+            }
+            int n = received(dst, position, through);
             if (n > 0) {
+                return n;
+            }
+            if (closing()) {
+                throw new AsynchronousCloseException(); // the receive was ended by close's shutdown
+            }
+            if (n < 0) {
+                throw failure("recv");
+            }
+            return -1;
+        } finally {
+            end();
+        }
+    }
+
+    /** {@return the receive's result}, its bytes put in {@code dst} ({@code through} is the copy buffer, for a heap one) */
+    private int received(ByteBuffer dst, int position, ByteBuffer through) {
+        int n = done ? result : -Errno.ECANCELED;
+        if (n > 0) {
+            if (through == null) {
+                dst.position(position + n);
+            } else {
                 dst.put(through.clear().limit(n));
             }
         }
-        return n == 0 ? -1 : n;
+        return n;
     }
 
     /**
@@ -156,55 +216,87 @@ public final class IoUringSocket implements ByteChannel {
      * @param src the bytes; its position advances by the count
      * @return the count
      * @throws ClosedChannelException if closed
+     * @throws AsynchronousCloseException if another thread closed the channel while this write waited
      * @throws NativeIoException if {@code send} fails ({@code EPIPE} when the peer has gone, say)
      */
     @Override
     public int write(ByteBuffer src) throws IOException {
-        ensureOpen();
-        int position = src.position();
-        int remaining = src.limit() - position;
-        if (remaining == 0) {
-            return 0;
-        }
-        int n;
-        if (src.isDirect()) {
-            long address = out.address(src) + position;
-            if (remaining >= zeroCopyFrom) {
-                n = sendZeroCopy(address, remaining);
-            } else {
-                ring.send(socket.fd(), address, remaining, Flags.MSG_NOSIGNAL, ++token);
-                n = await("send");
+        begin();
+        try {
+            int position = src.position();
+            int remaining = src.limit() - position;
+            if (remaining == 0) {
+                return 0;
             }
-            Reference.reachabilityFence(src);
-            src.position(position + n);
-        } else {
-            ByteBuffer through = out.copyBuffer().clear();
-            int length = Math.min(remaining, through.capacity());
-            through.put(0, src, position, length);
-            ring.send(socket.fd(), out.address(through), length, Flags.MSG_NOSIGNAL, ++token);
-            n = await("send");
+            String call = "send";
+            long userData = next();
+            try {
+                if (src.isDirect()) {
+                    long address = out.address(src) + position;
+                    if (remaining >= zeroCopyFrom) {
+                        call = sendZeroCopy(address, remaining, userData);
+                    } else {
+                        ring.send(socket.fd(), address, remaining, Flags.MSG_NOSIGNAL, userData);
+                        waitForCompletion();
+                    }
+                } else {
+                    ByteBuffer through = out.copyBuffer().clear();
+                    int length = Math.min(remaining, through.capacity());
+                    through.put(0, src, position, length);
+                    ring.send(socket.fd(), out.address(through), length, Flags.MSG_NOSIGNAL, userData);
+                    waitForCompletion();
+                }
+            } catch (Throwable failure) {
+                sent(src, position); // what the cancelled send took all the same
+                throw failure;
+            } finally {
+                Reference.reachabilityFence(src); // until the kernel is done with it, on every path
+            }
+            int n = sent(src, position);
+            if (n > 0) {
+                return n;
+            }
+            if (closing()) {
+                throw new AsynchronousCloseException(); // the send was ended by close's shutdown
+            }
+            if (n == 0) {
+                return 0;
+            }
+            throw failure(call);
+        } finally {
+            end();
+        }
+    }
+
+    /** {@return the send's result}, {@code src}'s position moved past what it took */
+    private int sent(ByteBuffer src, int position) {
+        int n = done ? result : -Errno.ECANCELED;
+        if (n > 0) {
             src.position(position + n);
         }
         return n;
     }
 
-    /** One {@code SEND_ZC}, waited for until its notification; by {@code SEND} where the socket refuses it. */
-    private int sendZeroCopy(long address, int length) throws IOException {
-        ring.sendZeroCopy(socket.fd(), address, length, Flags.MSG_NOSIGNAL, true, ++token);
+    /**
+     * One {@code SEND_ZC}, waited for until its notification; by {@code SEND} where the socket refuses it.
+     * {@return the call that made the last operation}
+     */
+    private String sendZeroCopy(long address, int length, long userData) throws IOException {
+        ring.sendZeroCopy(socket.fd(), address, length, Flags.MSG_NOSIGNAL, true, userData);
         waitForCompletion();
         if (result == -Errno.EOPNOTSUPP) {
             zeroCopyFrom = Integer.MAX_VALUE; // this socket cannot: every later write goes by SEND
-            ring.send(socket.fd(), address, length, Flags.MSG_NOSIGNAL, ++token);
-            return await("send");
+            ring.send(socket.fd(), address, length, Flags.MSG_NOSIGNAL, next());
+            waitForCompletion();
+            return "send";
         }
-        if (result < 0) {
-            throw failure("send_zc");
+        if (result > 0) {
+            zeroCopySends++;
+            if (copied) {
+                copiedZeroCopySends++;
+            }
         }
-        zeroCopySends++;
-        if (copied) {
-            copiedZeroCopySends++;
-        }
-        return result;
+        return "send_zc";
     }
 
     /** {@return writes sent by {@code SEND_ZC} so far} */
@@ -220,36 +312,82 @@ public final class IoUringSocket implements ByteChannel {
         return copiedZeroCopySends;
     }
 
-    /** Submits the one prepared operation and waits for it; {@return its count, never negative} */
-    private int await(String call) throws IOException {
-        waitForCompletion();
-        if (result < 0) {
-            throw failure(call);
-        }
-        return result;
-    }
-
-    /** Submits the one prepared operation and waits for its completion, and for a zero-copy send's notification too. */
-    private void waitForCompletion() throws IOException {
+    /** Forgets the last operation; {@return the user data of the next} */
+    private long next() {
         done = false;
+        cancelled = false;
         more = false;
         notified = false;
         copied = false;
-        if (idle == null) {
+        return ++token;
+    }
+
+    /** Whether the operation's completion, or a zero-copy send's notification, is still to come. */
+    private boolean outstanding() {
+        return !done || more && !notified;
+    }
+
+    /**
+     * Submits the one prepared operation and waits for its completion, and for a zero-copy send's
+     * notification too. If the wait fails, the operation is cancelled and reaped before the failure is
+     * thrown on.
+     */
+    private void waitForCompletion() throws IOException {
+        try {
+            if (idle == null) {
+                do {
+                    ring.submitAndWait(1);
+                    ring.complete(onCompletion);
+                } while (outstanding());
+            } else {
+                ring.submit();
+                int empty = 0;
+                while (true) {
+                    ring.complete(onCompletion);
+                    if (!outstanding()) {
+                        break;
+                    }
+                    idle.idle(++empty);
+                }
+            }
+        } catch (Throwable failure) {
+            abandon(failure);
+            throw failure;
+        }
+    }
+
+    /**
+     * After a failed wait: takes the operation back where the kernel has not consumed it, else cancels it
+     * and waits, in the kernel, for its completion (and notification) and the cancellation's, so that the
+     * kernel is done with the buffer when the failure leaves the call. Where that fails too, the ring is
+     * broken: the failure is added to {@code failure} and the channel closed, whose ring's closing ends
+     * what it still holds.
+     */
+    private void abandon(Throwable failure) {
+        try {
+            if (!outstanding()) {
+                return;
+            }
+            if (!done && ring.withdraw() > 0) {
+                done = true; // never submitted: it moved nothing
+                result = -Errno.ECANCELED;
+                return;
+            }
+            if (done) {
+                cancelled = true; // only a zero-copy send's notification is to come, which no cancellation hastens
+            } else if (!ring.cancel(token, CANCEL | token)) {
+                throw new IllegalStateException("no room to cancel the operation in flight: " + ring.pending()
+                        + " submissions pending in " + ring);
+            }
             do {
                 ring.submitAndWait(1);
                 ring.complete(onCompletion);
-            } while (!done || more && !notified);
-        } else {
-            ring.submit();
-            int empty = 0;
-            while (true) {
-                ring.complete(onCompletion);
-                if (done && (!more || notified)) {
-                    break;
-                }
-                idle.idle(++empty);
+            } while (outstanding() || !cancelled);
+        } catch (Throwable cancelFailure) {
+            if (cancelFailure != failure) {
+                failure.addSuppressed(cancelFailure);
             }
+            closeFromWithin();
         }
     }
 
@@ -258,6 +396,10 @@ public final class IoUringSocket implements ByteChannel {
     }
 
     private void completed(long userData, int res, int flags) {
+        if (userData == (CANCEL | token)) {
+            cancelled = true;
+            return;
+        }
         if (userData != token) {
             return;
         }
@@ -271,18 +413,90 @@ public final class IoUringSocket implements ByteChannel {
         }
     }
 
+    /** {@return whether the channel is open}: false from the moment {@link #close()} begins, in any thread */
     @Override
     public boolean isOpen() {
-        return socket.isOpen();
+        return (state.get() & CLOSED) == 0;
     }
 
     /**
-     * Closes the ring, then the socket. Closing twice does nothing.
+     * Closes the channel: at once where no thread is inside {@link #read} or {@link #write}, unmapping the
+     * ring and closing the socket; else it shuts the socket down both ways to release that thread, which
+     * throws {@link AsynchronousCloseException} and unmaps the ring and closes the socket as it leaves (see
+     * the class comment). Closing twice does nothing.
      *
-     * @throws IOException if closing the socket fails
+     * @throws IOException if closing the socket here fails
      */
     @Override
     public void close() throws IOException {
+        int s;
+        do {
+            s = state.get();
+            if ((s & CLOSED) != 0) {
+                return;
+            }
+        } while (!state.compareAndSet(s, (s | CLOSED) + 1)); // this thread counts as inside while it wakes the others
+        try {
+            if (s != 0) {
+                wake();
+            }
+        } finally {
+            if (state.decrementAndGet() == CLOSED) {
+                release();
+            }
+        }
+    }
+
+    /**
+     * Ends the operation another thread waits for: a receive completes with end of stream, a send with
+     * {@code EPIPE}, and one submitted later at once, as the shutdown stays. The descriptor is still open:
+     * this thread counts as inside.
+     */
+    private void wake() {
+        try {
+            Sys.shutdown(socket.fd(), Flags.SHUT_RDWR);
+        } catch (NativeIoException e) {
+            // ENOTCONN, where the peer had reset the connection: the shutdown is recorded and waiters woken all the same.
+        }
+    }
+
+    /** Enters a read or write, or throws {@link ClosedChannelException} where the channel is closed. */
+    private void begin() throws ClosedChannelException {
+        int s;
+        do {
+            s = state.get();
+            if ((s & CLOSED) != 0) {
+                throw new ClosedChannelException();
+            }
+        } while (!state.compareAndSet(s, s + 1));
+    }
+
+    /** Leaves a read or write; the last one out of a closed channel releases it. */
+    private void end() {
+        if (state.decrementAndGet() == CLOSED) {
+            try {
+                release();
+            } catch (IOException e) {
+                // As a NIO channel closed under a blocked thread: the descriptor is released, the failure to say so dropped.
+            }
+        }
+    }
+
+    /** {@return whether the channel was closed while this thread was inside} */
+    private boolean closing() {
+        return (state.get() & CLOSED) != 0;
+    }
+
+    /** Marks the channel closed from inside a read or write, whose {@link #end()} then releases it. */
+    private void closeFromWithin() {
+        int s;
+        do {
+            s = state.get();
+        } while ((s & CLOSED) == 0 && !state.compareAndSet(s, s | CLOSED));
+    }
+
+    /** Unmaps the ring, then closes the socket: once, by the last thread out of a closed channel. */
+    private void release() throws IOException {
         ring.close();
         socket.close();
     }
@@ -291,12 +505,6 @@ public final class IoUringSocket implements ByteChannel {
     public String toString() {
         return "IoUringSocket[" + socket + (idle == null ? " waiting" : " polling") + " " + ring
                 + (zeroCopyFrom == Integer.MAX_VALUE ? "" : " zeroCopyFrom=" + zeroCopyFrom) + "]";
-    }
-
-    private void ensureOpen() throws ClosedChannelException {
-        if (!socket.isOpen()) {
-            throw new ClosedChannelException();
-        }
     }
 
     /**

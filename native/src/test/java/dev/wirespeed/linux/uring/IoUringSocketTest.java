@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.wirespeed.frame.FrameReader;
 import dev.wirespeed.frame.FrameWriter;
@@ -12,24 +13,44 @@ import dev.wirespeed.linux.NativeFeatures;
 import dev.wirespeed.linux.NativeIoException;
 import dev.wirespeed.linux.NativeSocket;
 import dev.wirespeed.linux.internal.sys.FdDirection;
+import dev.wirespeed.linux.internal.sys.SyscallNumbers;
 import dev.wirespeed.testing.Seed;
 import dev.wirespeed.testing.SteadyState;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.StandardProtocolFamily;
 import java.net.StandardSocketOptions;
 import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
+import java.nio.channels.AsynchronousCloseException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -47,7 +68,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * completion queue, in each ring mode, with and without zero-copy sends; heap buffers; the end of
  * stream, a reset, a closed channel; zero-copy sends counted (and reported copied, the peer being on
  * this machine), and refused by a Unix domain socket without the writer noticing; no allocation per
- * call. The peer is a JDK socket.
+ * call; a failed wait that leaves nothing in flight; close from another thread under a read or write
+ * waiting in the kernel. The peer is a JDK socket.
  */
 @EnabledOnOs(value = OS.LINUX, disabledReason = "io_uring is Linux's")
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -55,7 +77,8 @@ class IoUringSocketTest {
     @RegisterExtension
     static final Seed SEED = Seed.fromPropertyOrNew();
 
-    private final List<AutoCloseable> open = new ArrayList<>();
+    /** Closed after each test; readers that build their channels add to it too. */
+    private final List<AutoCloseable> open = Collections.synchronizedList(new ArrayList<>());
 
     @BeforeEach
     void needsIoUring() {
@@ -94,10 +117,14 @@ class IoUringSocketTest {
     }
 
     private Pair connect(Setting setting) throws IOException {
+        return connect(setting::apply);
+    }
+
+    private Pair connect(UnaryOperator<IoUringSocket.Builder> settings) throws IOException {
         try (ServerSocketChannel server = ServerSocketChannel.open()) {
             server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
             NativeSocket socket = NativeSocket.connect(server.getLocalAddress());
-            IoUringSocket ours = setting.apply(IoUringSocket.builder(socket)).build();
+            IoUringSocket ours = settings.apply(IoUringSocket.builder(socket)).build();
             open.add(ours);
             SocketChannel peer = server.accept();
             open.add(peer);
@@ -302,6 +329,369 @@ class IoUringSocketTest {
         pair.ours().close();
         assertThrows(ClosedChannelException.class, () -> pair.ours().read(ByteBuffer.allocateDirect(8)));
         assertThrows(ClosedChannelException.class, () -> pair.ours().write(ByteBuffer.allocateDirect(8)));
+    }
+
+    /** {@code gettid()}: the kernel's id of the calling thread, by which /proc names it. */
+    private static final MethodHandle GETTID = gettid();
+
+    @SuppressWarnings("restricted") // a call without arguments that cannot fail
+    private static MethodHandle gettid() {
+        Linker linker = Linker.nativeLinker();
+        return linker.downcallHandle(linker.defaultLookup().find("gettid").orElseThrow(),
+                FunctionDescriptor.of(ValueLayout.JAVA_INT));
+    }
+
+    private static int currentTid() {
+        try {
+            return (int) GETTID.invokeExact();
+        } catch (Throwable t) {
+            throw new AssertionError("gettid down-call failed", t);
+        }
+    }
+
+    /** Checks {@code condition} until it holds, failing with {@code what} after {@code seconds}. */
+    private static void awaitCondition(Supplier<String> what, int seconds, BooleanSupplier condition) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() - deadline > 0) {
+                fail("not within " + seconds + " s: " + what.get());
+            }
+            LockSupport.parkNanos(100_000);
+        }
+    }
+
+    /**
+     * {@return what /proc says thread {@code tid} of this process is doing}: "running", or the system call
+     * it sleeps in and its arguments ({@code "426 0x5 0x1 0x1 0x1 0x0 0x0 ..."}: number, then fd, to_submit,
+     * min_complete, flags, ...)
+     */
+    private static String systemCall(int tid) {
+        try {
+            return Files.readString(Path.of("/proc/self/task/" + tid + "/syscall")).strip();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Whether thread {@code tid} sleeps in {@code io_uring_enter} waiting for at least one completion. */
+    private static boolean waitingInIoUringEnter(int tid) {
+        String[] call = systemCall(tid).split(" ");
+        return call[0].equals(Long.toString(SyscallNumbers.IO_URING_ENTER)) && call.length > 3 && !call[3].equals("0x0");
+    }
+
+    /** A platform thread running {@code body}, its kernel id and its outcome. */
+    private static final class Actor extends Thread {
+        private final AtomicInteger tid = new AtomicInteger();
+        private final AtomicReference<Throwable> thrown = new AtomicReference<>();
+        private final Body body;
+
+        interface Body {
+            void run() throws Exception;
+        }
+
+        Actor(String name, Body body) {
+            super(name);
+            this.body = body;
+            setDaemon(true);
+        }
+
+        @Override
+        public void run() {
+            tid.set(currentTid());
+            try {
+                body.run();
+            } catch (Throwable t) {
+                thrown.set(t);
+            }
+        }
+
+        /** Starts the thread, then waits until it has said its kernel id; {@return the id} */
+        int begin() {
+            start();
+            awaitCondition(() -> getName() + " says its thread id", 10, () -> tid.get() != 0);
+            return tid.get();
+        }
+
+        /** {@return what the body threw, once the thread has ended, within 10 s} */
+        Throwable outcome() throws InterruptedException {
+            join(TimeUnit.SECONDS.toMillis(10));
+            if (isAlive()) {
+                fail(getName() + " still running after 10 s: /proc says " + systemCall(tid.get()));
+            }
+            return thrown.get();
+        }
+    }
+
+    /** After a close that a waiting thread saw: the ring is unmapped, the channel refuses calls, and a new one works. */
+    private void assertReleasedAndTheNextChannelWorks(IoUringSocket closed) throws Exception {
+        assertTrue(!closed.isOpen(), closed.toString());
+        assertTrue(closed.toString().contains(" closed]"), "the last one out unmapped the ring: " + closed);
+        assertThrows(ClosedChannelException.class, () -> closed.read(ByteBuffer.allocateDirect(8)));
+        assertThrows(ClosedChannelException.class, () -> closed.write(ByteBuffer.allocateDirect(8)));
+        assertANewChannelWorks();
+    }
+
+    private void assertANewChannelWorks() throws IOException {
+        Pair next = connect(false);
+        next.peer().write(ByteBuffer.wrap(new byte[] {42}));
+        ByteBuffer one = ByteBuffer.allocateDirect(1);
+        assertEquals(1, next.ours().read(one));
+        assertEquals(42, one.get(0));
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Setting.class, names = {"WAITING", "DEFER_TASKRUN"})
+    void aReadWaitingInTheKernelIsEndedByCloseFromAnotherThreadWithAsynchronousCloseException(Setting setting)
+            throws Exception {
+        for (int i = 0; i < 20; i++) {
+            AtomicReference<Pair> connected = new AtomicReference<>();
+            ByteBuffer dst = ByteBuffer.allocateDirect(64);
+            // The reader builds the channel: a SINGLE_ISSUER ring takes submissions from its builder alone.
+            Actor reader = new Actor("reader " + i, () -> {
+                Pair pair = connect(setting);
+                connected.set(pair);
+                pair.ours().read(dst);
+            });
+            int tid = reader.begin();
+            String name = reader.getName();
+            // The peer sends nothing: a reader asleep in io_uring_enter has its RECV in flight.
+            awaitCondition(() -> name + " waits in io_uring_enter: /proc says " + systemCall(tid), 10,
+                    () -> waitingInIoUringEnter(tid));
+            IoUringSocket ours = connected.get().ours();
+            ours.close();
+            Throwable thrown = reader.outcome();
+            assertTrue(thrown instanceof AsynchronousCloseException, name + " threw " + thrown);
+            assertEquals(0, dst.position(), "nothing was read");
+            assertReleasedAndTheNextChannelWorks(ours);
+        }
+    }
+
+    @Test
+    void aReadPollingTheCompletionQueueIsEndedByCloseFromAnotherThread() throws Exception {
+        CountDownLatch polling = new CountDownLatch(1);
+        // Called only after the RECV was submitted and a look found no completion: the RECV is in flight.
+        IdleStrategy signalling = emptyLooks -> {
+            polling.countDown();
+            Thread.onSpinWait();
+        };
+        IoUringSocket ours = connect(builder -> builder.idleStrategy(signalling)).ours();
+        Actor reader = new Actor("polling reader", () -> ours.read(ByteBuffer.allocateDirect(64)));
+        reader.begin();
+        assertTrue(polling.await(10, TimeUnit.SECONDS), "the reader polls for its RECV's completion");
+        ours.close();
+        Throwable thrown = reader.outcome();
+        assertTrue(thrown instanceof AsynchronousCloseException, "the reader threw " + thrown);
+        assertReleasedAndTheNextChannelWorks(ours);
+    }
+
+    @Test
+    void aSendWaitingInTheKernelForRoomIsEndedByCloseFromAnotherThread() throws Exception {
+        Pair pair = connect(false);
+        AtomicLong writesBegun = new AtomicLong();
+        AtomicLong bytesWritten = new AtomicLong();
+        ByteBuffer src = ByteBuffer.allocateDirect(256 * 1024);
+        // The peer reads nothing: the writer writes until its SEND waits for room that never comes.
+        Actor writer = new Actor("writer", () -> {
+            while (true) {
+                writesBegun.incrementAndGet();
+                bytesWritten.addAndGet(pair.ours().write(src.clear()));
+            }
+        });
+        int tid = writer.begin();
+        long[] seen = {-1, 0};
+        awaitCondition(() -> "the writer waits in io_uring_enter for room, with no write begun for 200 ms: /proc says "
+                + systemCall(tid) + " after " + writesBegun.get() + " writes", 20, () -> {
+                    if (!waitingInIoUringEnter(tid) || writesBegun.get() != seen[0]) {
+                        seen[0] = writesBegun.get();
+                        seen[1] = System.nanoTime();
+                        return false;
+                    }
+                    return System.nanoTime() - seen[1] > TimeUnit.MILLISECONDS.toNanos(200);
+                });
+        long begun = writesBegun.get();
+        pair.ours().close();
+        Throwable thrown = writer.outcome();
+        assertTrue(thrown instanceof AsynchronousCloseException, "the writer threw " + thrown);
+        assertEquals(begun, writesBegun.get(), "the write that waited is the one that threw");
+        assertTrue(bytesWritten.get() > 0, "the writes before it filled the buffers: " + bytesWritten.get());
+        assertReleasedAndTheNextChannelWorks(pair.ours());
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Setting.class, names = {"WAITING", "POLLING", "SQPOLL"})
+    void closeFromAnotherThreadAtAnyMomentOfReadingNeverCrashesAndEndsTheReaderAsClosed(Setting setting)
+            throws Exception {
+        SplittableRandom random = new SplittableRandom(SEED.value());
+        ByteBuffer chunk = ByteBuffer.allocate(1000);
+        for (int i = 0; i < 100; i++) {
+            Pair pair = connect(setting);
+            ByteBuffer dst = i % 2 == 0 ? ByteBuffer.allocateDirect(512) : ByteBuffer.allocate(512);
+            AtomicLong reads = new AtomicLong();
+            Actor reader = new Actor("reader " + i, () -> {
+                while (true) {
+                    if (pair.ours().read(dst.clear()) < 0) {
+                        throw new AssertionError("end of stream: the peer never ends it");
+                    }
+                    reads.incrementAndGet();
+                }
+            });
+            reader.begin();
+            int sends = random.nextInt(20);
+            for (int k = 0; k < sends; k++) {
+                pair.peer().write(chunk.clear());
+            }
+            long spins = random.nextLong(200_000);
+            closeAfter(spins, pair.ours());
+            Throwable thrown = reader.outcome();
+            assertTrue(thrown instanceof AsynchronousCloseException || thrown instanceof ClosedChannelException,
+                    "reader " + i + " after " + reads.get() + " reads, " + sends + " sends and " + spins
+                            + " spins threw " + thrown);
+            assertTrue(pair.ours().toString().contains(" closed]"), "the ring was unmapped: " + pair.ours());
+        }
+        assertANewChannelWorks();
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Setting.class, names = {"WAITING", "WAITING_ZERO_COPY", "POLLING_ZERO_COPY"})
+    void closeFromAnotherThreadAtAnyMomentOfWritingNeverCrashesAndEndsTheWriterAsClosed(Setting setting)
+            throws Exception {
+        SplittableRandom random = new SplittableRandom(SEED.value());
+        for (int i = 0; i < 100; i++) {
+            Pair pair = connect(setting);
+            // The peer reads until the end of stream that our close brings.
+            CompletableFuture<Long> drained = CompletableFuture.supplyAsync(() -> {
+                ByteBuffer b = ByteBuffer.allocateDirect(64 * 1024);
+                long total = 0;
+                try {
+                    for (int n; (n = pair.peer().read(b.clear())) >= 0; ) {
+                        total += n;
+                    }
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+                return total;
+            });
+            ByteBuffer src = ByteBuffer.allocateDirect(random.nextInt(1, 128 * 1024));
+            AtomicLong written = new AtomicLong();
+            Actor writer = new Actor("writer " + i, () -> {
+                while (true) {
+                    written.addAndGet(pair.ours().write(src.clear()));
+                }
+            });
+            writer.begin();
+            long spins = random.nextLong(200_000);
+            closeAfter(spins, pair.ours());
+            Throwable thrown = writer.outcome();
+            assertTrue(thrown instanceof AsynchronousCloseException || thrown instanceof ClosedChannelException,
+                    "writer " + i + " after " + written.get() + " bytes in writes of " + src.capacity() + " and "
+                            + spins + " spins threw " + thrown);
+            assertTrue(pair.ours().toString().contains(" closed]"), "the ring was unmapped: " + pair.ours());
+            assertEquals(written.get(), drained.get(10, TimeUnit.SECONDS), "the peer got every byte a write counted");
+        }
+        assertANewChannelWorks();
+    }
+
+    /** Closes {@code channel} after {@code spins} spin-waits: a moment as random as the count. */
+    private static void closeAfter(long spins, IoUringSocket channel) throws IOException {
+        for (long k = 0; k < spins; k++) {
+            Thread.onSpinWait();
+        }
+        channel.close();
+    }
+
+    @ParameterizedTest(name = "direct={0}")
+    @ValueSource(booleans = {true, false})
+    void aFailedWaitCancelsTheReceiveSoBytesSentAfterItLeaveTheCallersBufferAlone(boolean direct) throws Exception {
+        CountDownLatch polling = new CountDownLatch(1);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        // The first call comes only after the RECV was submitted and a look found no completion: it is in
+        // flight. An interrupt then fails the wait, as a caller's strategy may; a wait past the deadline fails too.
+        IdleStrategy failing = emptyLooks -> {
+            polling.countDown();
+            if (Thread.interrupted()) {
+                throw new IllegalStateException("interrupted while polling");
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw new IllegalStateException("no completion within 10 s, " + emptyLooks + " empty looks");
+            }
+            Thread.onSpinWait();
+        };
+        Pair pair = connect(builder -> builder.idleStrategy(failing));
+        IoUringSocket ours = pair.ours();
+        byte[] marker = new byte[64];
+        Arrays.fill(marker, (byte) 0x5A);
+        ByteBuffer dst = direct ? ByteBuffer.allocateDirect(64) : ByteBuffer.allocate(64);
+        dst.put(marker).clear();
+        // This thread reads, and stays alive after the failure: a thread's exit would cancel what it left in flight.
+        Thread readingThread = Thread.currentThread();
+        Actor interrupter = new Actor("interrupter", () -> {
+            if (!polling.await(10, TimeUnit.SECONDS)) {
+                throw new AssertionError("the reader did not poll for its RECV's completion within 10 s");
+            }
+            readingThread.interrupt();
+        });
+        interrupter.begin();
+        IllegalStateException thrown = assertThrows(IllegalStateException.class, () -> ours.read(dst));
+        assertEquals("interrupted while polling", thrown.getMessage());
+        assertEquals(0, thrown.getSuppressed().length, Arrays.toString(thrown.getSuppressed()));
+        Throwable failed = interrupter.outcome();
+        if (failed != null) {
+            throw new AssertionError("the interrupter", failed);
+        }
+        assertTrue(ours.isOpen(), "a cancelled receive that moved nothing leaves the channel open");
+        assertEquals(0, dst.position());
+
+        pair.peer().write(ByteBuffer.wrap(new byte[] {1, 2, 3}));
+        // Nothing is in flight to take the bytes: the next read does, and a RECV left over would have
+        // taken them first, into the failed read's buffer, leaving this one to wait until the deadline.
+        ByteBuffer next = ByteBuffer.allocateDirect(8);
+        while (next.position() < 3) {
+            assertTrue(ours.read(next) > 0);
+        }
+        assertEquals(3, next.position());
+        assertArrayEquals(new byte[] {1, 2, 3}, new byte[] {next.get(0), next.get(1), next.get(2)});
+        byte[] after = new byte[64];
+        dst.get(0, after);
+        assertArrayEquals(marker, after, "the failed read's buffer is untouched");
+    }
+
+    @Test
+    void aReadTheSingleIssuerRingRefusesLeavesNoReceiveForItsOwnersNextSubmission() throws Exception {
+        Pair pair = connect(Setting.DEFER_TASKRUN); // SINGLE_ISSUER: this thread's ring
+        IoUringSocket ours = pair.ours();
+        Matcher ring = Pattern.compile("Ring\\[fd=(\\d+) ").matcher(ours.toString());
+        assertTrue(ring.find(), ours.toString());
+        byte[] marker = new byte[64];
+        Arrays.fill(marker, (byte) 0x5A);
+        ByteBuffer refusedBuffer = ByteBuffer.allocateDirect(64).put(marker).clear();
+        // Another thread's io_uring_enter is refused before the kernel reads the RECV it published.
+        AtomicReference<NativeIoException> refused = new AtomicReference<>();
+        Actor other = new Actor("other", () -> refused.set(assertThrows(NativeIoException.class,
+                () -> ours.read(refusedBuffer))));
+        other.begin();
+        Throwable failed = other.outcome();
+        if (failed != null) {
+            throw new AssertionError("the other thread", failed);
+        }
+        assertEquals("io_uring_enter failed: errno=17 (File exists) fd=" + ring.group(1)
+                + " to_submit=1 min_complete=1 flags=0x1", refused.get().getMessage());
+        assertEquals(0, refused.get().getSuppressed().length, "the RECV was taken back, not cancelled: "
+                + Arrays.toString(refused.get().getSuppressed()));
+        assertTrue(ours.isOpen(), "taken back, it moved nothing: the channel stays open");
+
+        pair.peer().write(ByteBuffer.wrap(new byte[] {1, 2, 3}));
+        pair.peer().shutdownOutput();
+        // A RECV left in the queue would go with this thread's next submission, ahead of its own, and take
+        // the bytes into the refused buffer; this read would then get the end of stream.
+        ByteBuffer next = ByteBuffer.allocateDirect(8);
+        while (next.position() < 3) {
+            assertTrue(ours.read(next) > 0, "the bytes came before the end of stream: " + next.position() + " read");
+        }
+        assertArrayEquals(new byte[] {1, 2, 3}, new byte[] {next.get(0), next.get(1), next.get(2)});
+        assertEquals(-1, ours.read(next.clear()));
+        byte[] after = new byte[64];
+        refusedBuffer.get(0, after);
+        assertArrayEquals(marker, after, "the refused read's buffer is untouched");
     }
 
     @ParameterizedTest

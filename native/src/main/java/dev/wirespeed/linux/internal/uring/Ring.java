@@ -19,7 +19,8 @@ import java.lang.invoke.VarHandle;
  * {@link #recv}, {@link #recvMultishot}, {@link #send}, {@link #sendZeroCopy}, {@link #poll}, {@link #connect},
  * {@link #cancel}), each of which takes the next
  * free submission entry and returns false, preparing nothing, when the submission queue is full; {@link #submit()} hands the
- * prepared ones to the kernel and {@link #submitAndWait(int)} also waits until completions are there;
+ * prepared ones to the kernel and {@link #submitAndWait(int)} also waits until completions are there
+ * ({@link #withdraw()} takes back what a failed one left unconsumed);
  * {@link #complete(Completion)} hands each waiting completion to a callback. Every operation carries a
  * {@code long} of the caller's, its user data, back in its completion; the result is what the
  * system call would have returned, or minus its {@code errno}.
@@ -488,6 +489,28 @@ public final class Ring implements AutoCloseable {
         s.set(ValueLayout.JAVA_LONG, at + 56, 0L);
         tail++;
         return true;
+    }
+
+    /**
+     * Takes back the prepared operations the kernel has not consumed, as if they had never been
+     * prepared: for a caller whose {@link #submit} failed, so that a later submission does not hand the
+     * kernel an operation on a buffer its owner has given up. Without {@code SQPOLL} the kernel consumes
+     * entries only inside {@code io_uring_enter}, so those still unconsumed are the caller's to take back;
+     * with {@code SQPOLL} its thread may consume them at any moment, and none are taken back.
+     *
+     * @return how many were taken back; 0 with {@code SQPOLL}
+     */
+    public int withdraw() {
+        checkOpen();
+        if (sqPoll) {
+            return 0;
+        }
+        int unconsumed = tail - (int) INT.getAcquire(sqRing, sqHead);
+        if (unconsumed > 0) {
+            tail -= unconsumed;
+            INT.setRelease(sqRing, sqTail, tail);
+        }
+        return unconsumed;
     }
 
     /**
