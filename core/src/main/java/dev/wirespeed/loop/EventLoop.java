@@ -60,7 +60,7 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
     private int count;
     private final Openings opening = new Openings();
     private final HeldInput held;
-    private final TlsLayers tlsLayers = new TlsLayers();
+    private final TlsLayers tlsLayers;
     /**
      * The loop's clock: read once per turn while anything is timed ({@link #timed()}: an idle timeout, a
      * connect or handshake under way, a socket lingering), else left as it was, since nothing then reads
@@ -86,6 +86,7 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
         this.output = new Outbound(pool, poller, this, this);
         this.memory = new InputMemory(pool, config.inputBudget, stats);
         this.input = new FrameAssembler(pool, memory, this, output);
+        this.tlsLayers = new TlsLayers(memory);
         this.held = new HeldInput(input, this);
         this.lingering = new Lingering(poller, pool);
     }
@@ -657,9 +658,16 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
                 closeNow(c, new SocketTimeoutException("no byte read or sent for "
                         + TimeUnit.NANOSECONDS.toMillis(quiet) + " ms: idleTimeout="
                         + TimeUnit.NANOSECONDS.toMillis(idleNanos) + " ms, " + c), true);
-            } else if (frameNanos != 0 && c.held > 0 && now - c.partialSince >= frameNanos
-                    && c.state == Connection.State.OPEN) {
-                closeNow(c, frameTimedOut(c, now - c.partialSince, frameNanos), true);
+            } else if (frameNanos != 0 && c.state == Connection.State.OPEN) {
+                if (c.held > 0 && now - c.partialSince >= frameNanos) {
+                    closeNow(c, frameTimedOut(c, now - c.partialSince, frameNanos), true);
+                } else if (c.tls != null && c.tls.partialRecordSince() != Long.MIN_VALUE
+                        && now - c.tls.partialRecordSince() >= frameNanos) {
+                    long kept = now - c.tls.partialRecordSince();
+                    closeNow(c, new SocketTimeoutException("a TLS record at offset=" + c.tls.partialRecordOffset()
+                            + " not whole " + TimeUnit.NANOSECONDS.toMillis(kept) + " ms after its first byte: frameTimeout="
+                            + TimeUnit.NANOSECONDS.toMillis(frameNanos) + " ms, " + c), true);
+                }
             }
         }
     }

@@ -16,6 +16,8 @@ import java.util.Arrays;
  * Connection#held}, each the size of the buffer its partial frame is kept in. A connection whose
  * partial frame would take {@code held} past the budget is refused before its buffer is made.
  *
+ * <p>The same buffers and the same budget keep a TLS connection's partial record (see {@link TlsLayer}).
+ *
  * <p>Thread safety: the loop's thread, but for {@link #held()}.
  */
 final class InputMemory {
@@ -81,6 +83,21 @@ final class InputMemory {
     /** {@return whether {@code c} may keep a partial frame in a buffer of {@code size} bytes, within the budget} */
     boolean fits(Connection c, long size) {
         return held - c.held + size <= budget;
+    }
+
+    /** Gives {@code c}, from {@link #take}, back to its pool (a buffer of its own is left to the collector). */
+    void give(Chunk c) {
+        chunks.give(c);
+    }
+
+    /** {@return whether {@code size} bytes more may be kept, within the budget}: for a TLS layer's partial record */
+    boolean fits(long size) {
+        return held + size <= budget;
+    }
+
+    /** Counts {@code delta} bytes more (or fewer) kept: a TLS layer's partial record. */
+    void add(long delta) {
+        held += delta;
     }
 
     /** Counts {@code c} as keeping a buffer of {@code size} bytes (0: none) from now on. */

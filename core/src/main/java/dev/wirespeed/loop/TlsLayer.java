@@ -8,7 +8,6 @@ import dev.wirespeed.tls.TlsContext;
 import java.io.IOException;
 import java.net.SocketAddress;
 import java.nio.ByteBuffer;
-import java.util.Arrays;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLEngineResult;
 import javax.net.ssl.SSLException;
@@ -22,11 +21,15 @@ import javax.net.ssl.SSLException;
  * a record's worth for the plaintext, several records' for the ciphertext each way, so that one system
  * call reads or sends several records.
  *
- * <p>A handshake waits for its peer without a pooled buffer: the part of a record that came is kept in
- * an array of its size until the rest comes. A server's connection makes no engine until the peer's
- * first record is whole: until then it holds the bytes of that record that came (at most
- * {@value #FIRST_RECORD} of them), and nothing else, so that a peer that connects and stalls costs the
- * socket and these bytes. The first record's header is checked here, before any engine sees it: a
+ * <p>A connection waits for its peer without a ciphertext buffer: where the socket has no more and a
+ * record is partial, the part that came is kept in a buffer about its size from the loop's {@link
+ * InputMemory}, counted against its input budget and timed by its frame timeout, until the rest comes
+ * (a part longer than the largest of those buffers keeps the ciphertext buffer instead, counted the
+ * same way). A server's connection makes no engine until the peer's first record is whole: until then
+ * it holds the bytes of that record that came (at most {@value #FIRST_RECORD} of them), and nothing
+ * else, so that a peer that connects and stalls costs the socket and these bytes. One read unwraps at
+ * most {@value #MAX_EMPTY_RECORDS} records that carry no plaintext before it gives the turn back, so
+ * that a flood of empty records costs its connection turns, not the loop's. The first record's header is checked here, before any engine sees it: a
  * handshake record of TLS's, of at most 2^14 bytes.
  *
  * <p>The socket itself stays the connection's endpoint for the poller; the poller does not know what this
@@ -37,6 +40,8 @@ import javax.net.ssl.SSLException;
 final class TlsLayer implements LendingEndpoint {
     private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
     static final int HEADER = 5;
+    /** Records without plaintext one {@link #lend()} unwraps at most before it gives the turn back. */
+    static final int MAX_EMPTY_RECORDS = 64;
     /** The most plaintext a record carries (RFC 8446 5.1), a ClientHello's record among them. */
     static final int MAX_PLAINTEXT = 1 << 14;
     /** The largest first record a server's connection waits for: a header and the most plaintext. */
@@ -62,8 +67,15 @@ final class TlsLayer implements LendingEndpoint {
     final long closeNanos;
     /** Ciphertext read, {@code [start, end)} not yet unwrapped; null while none. */
     private Chunk netIn;
-    /** In the handshake: the part of a record that came, without a chunk until the rest comes; else null. */
-    private byte[] partial;
+    /** The part of a record that came, kept in a buffer about its size until the rest comes; else null. */
+    private Chunk partial;
+    /** The bytes of {@code netIn} counted against the input budget while it keeps a partial record between reads. */
+    private int pinned;
+    /** Ciphertext read from the socket so far: a partial record's stream offset is told from it. */
+    private long netRead;
+    /** The stream offset of the last partial record kept, and when it was first kept (System.nanoTime). */
+    private long partialOffset = -1;
+    private long partialSince;
     /** Plaintext unwrapped, {@code [start, end)} not yet consumed; null while none. */
     private Chunk plain;
     /** Ciphertext wrapped, {@code [start, end)} not yet sent; null while none. */
@@ -213,8 +225,8 @@ final class TlsLayer implements LendingEndpoint {
     private boolean firstRecord() throws IOException {
         ByteBuffer b = layers.firstRecordBuffer();
         if (partial != null) {
-            b.put(partial);
-            partial = null;
+            b.put(0, partial.buf, 0, partial.end).position(partial.end);
+            givePartial();
         }
         while (b.position() < HEADER || b.position() < HEADER + firstRecordLength(b)) {
             int n = raw.read(b);
@@ -224,9 +236,12 @@ final class TlsLayer implements LendingEndpoint {
                         + "into its first record");
             }
             if (n == 0) {
-                partial = b.position() == 0 ? null : Arrays.copyOf(b.array(), b.position());
+                if (b.position() > 0) {
+                    keepPartial(b, 0, b.position());
+                }
                 return false;
             }
+            netRead += n;
         }
         makeEngine();
         Chunk in = netIn = wire.take();
@@ -267,22 +282,95 @@ final class TlsLayer implements LendingEndpoint {
         return true;
     }
 
-    /** While the handshake waits for the rest of a record: the part that came to {@link #partial}, the chunk back. */
-    private void setPartAside() {
+    /**
+     * While the socket has no more and {@code netIn} holds a partial record: the part that came to {@link
+     * #partial} and the ciphertext buffer back, where the part fits the loop's small buffers; else {@code
+     * netIn} kept, counted against the budget as it is.
+     */
+    private void setPartAside() throws IOException {
         Chunk in = netIn;
-        if (in != null) {
-            partial = new byte[in.available()];
-            in.buf.get(in.start, partial);
-            wire.give(in);
-            netIn = null;
+        if (in == null) {
+            return;
+        }
+        int n = in.available();
+        if (n > layers.memory.largestHold()) {
+            pin(in.capacity(), n);
+            return;
+        }
+        if (n > 0) {
+            keepPartial(in.buf, in.start, n);
+        }
+        wire.give(in);
+        netIn = null;
+    }
+
+    /** Keeps {@code src[from, from + n)}, the part of a record that came, in a buffer about its size. */
+    private void keepPartial(ByteBuffer src, int from, int n) throws IOException {
+        InputMemory memory = layers.memory;
+        long size = memory.sizeFor(n, n, 0);
+        if (!memory.fits(size)) {
+            throw InputBudgetException.exceededByRecord(memory.budget(), memory.held(), 0, size, n, netRead - n);
+        }
+        Chunk k = memory.take(size);
+        k.buf.put(0, src, from, n);
+        k.end = n;
+        partial = k;
+        memory.add(k.capacity());
+        timePartial(netRead - n);
+    }
+
+    /** Counts {@code netIn}, of {@code size} bytes, as keeping a partial record of {@code n} bytes between reads. */
+    private void pin(int size, int n) throws IOException {
+        InputMemory memory = layers.memory;
+        if (!memory.fits(size - pinned)) {
+            throw InputBudgetException.exceededByRecord(memory.budget(), memory.held(), pinned, size, n, netRead - n);
+        }
+        memory.add(size - pinned);
+        pinned = size;
+        timePartial(netRead - n);
+    }
+
+    /** A partial record at stream offset {@code offset} is kept: timed from now unless it was kept before. */
+    private void timePartial(long offset) {
+        if (offset != partialOffset) {
+            partialOffset = offset;
+            partialSince = System.nanoTime();
         }
     }
 
-    /** The part of a record set aside in the handshake, back at the front of the new chunk {@code in}. */
-    private void takeBackPart(Chunk in) {
-        in.buf.put(0, partial);
-        in.end = partial.length;
+    /** The pinned {@code netIn} no longer counted: a read is under way, or the layer is released. */
+    private void unpin() {
+        if (pinned != 0) {
+            layers.memory.add(-pinned);
+            pinned = 0;
+        }
+    }
+
+    /** Gives {@link #partial} back, no longer counted. */
+    private void givePartial() {
+        layers.memory.add(-partial.capacity());
+        layers.memory.give(partial);
         partial = null;
+    }
+
+    /** The part of a record kept, back at the front of the new chunk {@code in}. */
+    private void takeBackPart(Chunk in) {
+        in.buf.put(0, partial.buf, 0, partial.end);
+        in.end = partial.end;
+        givePartial();
+    }
+
+    /**
+     * {@return when the partial record this layer keeps between reads was first kept (System.nanoTime), or
+     * {@code Long.MIN_VALUE} where it keeps none}
+     */
+    long partialRecordSince() {
+        return partial != null || pinned != 0 ? partialSince : Long.MIN_VALUE;
+    }
+
+    /** {@return the stream offset of the partial record kept} */
+    long partialRecordOffset() {
+        return partialOffset;
     }
 
     /** {@return {@code e}, or the certificate refusal among its causes, which says more} */
@@ -309,6 +397,7 @@ final class TlsLayer implements LendingEndpoint {
             return view(plain);
         }
         try {
+            int empty = 0;
             while (!closeNotified) {
                 if (netIn != null && netIn.available() > 0 && !lastUnderflow) {
                     Chunk p = plain == null ? plain = pool.take() : plain;
@@ -317,9 +406,15 @@ final class TlsLayer implements LendingEndpoint {
                     if (p.available() > 0) {
                         return view(p);
                     }
+                    if (++empty == MAX_EMPTY_RECORDS && netIn != null && netIn.available() > 0 && !lastUnderflow) {
+                        break; // records of nothing: the rest next turn, as held input
+                    }
                     continue; // a record of no application data (a ticket, a key update), or a partial one
                 }
                 if (!readSocket()) {
+                    if (!eof) {
+                        setPartAside();
+                    }
                     break;
                 }
             }
@@ -426,6 +521,7 @@ final class TlsLayer implements LendingEndpoint {
 
     /** Reads what the socket has into {@code netIn}; {@return true if it read any} */
     private boolean readSocket() throws IOException {
+        unpin(); // counted again, if still partial, when the socket has no more
         if (eof) {
             return false;
         }
@@ -454,6 +550,7 @@ final class TlsLayer implements LendingEndpoint {
         }
         if (n > 0) {
             in.end += n;
+            netRead += n;
             lastUnderflow = false;
             return true;
         }
@@ -613,7 +710,10 @@ final class TlsLayer implements LendingEndpoint {
             wire.give(netOut);
         }
         netIn = plain = netOut = null;
-        partial = null;
+        unpin();
+        if (partial != null) {
+            givePartial();
+        }
     }
 
     // ---- the rest of an endpoint: the socket's

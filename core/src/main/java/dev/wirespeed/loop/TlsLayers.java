@@ -27,6 +27,12 @@ final class TlsLayers {
     private final LoopStats directStats = new LoopStats();
     /** A client's first record while a server's connection reads it; null until the first is read. */
     private ByteBuffer firstRecord;
+    /** Where a partial record waits, within the loop's input budget. */
+    final InputMemory memory;
+
+    TlsLayers(InputMemory memory) {
+        this.memory = memory;
+    }
 
     /** {@return the bytes both pools hold}, from any thread */
     long pooledBytes() {

@@ -1320,7 +1320,7 @@ public abstract class FrameServerContract {
         greedy.send(new Frames().header(3, length).raw(new byte[budget]).toByteArray());
         InputBudgetException e = assertInstanceOf(InputBudgetException.class, recorder.nextClose().cause());
         Matcher m = Pattern.compile("inputBudget=" + budget + " exceeded: the loop "
-                + "keeps (\\d+) bytes of partial frames, this connection (\\d+); a frame of length=" + length
+                + "keeps (\\d+) bytes of partial frames and records, this connection (\\d+); a frame of length=" + length
                 + " at offset=0, (\\d+) bytes of it come, needs a buffer of (\\d+)").matcher(e.getMessage());
         assertTrue(m.matches(), e.getMessage());
         long loopKeeps = Long.parseLong(m.group(1));
