@@ -53,6 +53,7 @@ final class FrameAssembler {
         ByteBuffer b = in.buf;
         b.limit(in.capacity());
         b.position(in.end);
+        int room = in.capacity() - in.end;
         int n;
         try {
             SegmentIo io = c.io; // by address where the endpoint reads so: no lookup of the buffer's address
@@ -64,11 +65,11 @@ final class FrameAssembler {
         if (n > 0) {
             in.end += n;
             counted(c, n, now);
-            frames(c, in);
+            frames(c, in, n == room);
         } else if (n < 0) {
             endOfStream(c, in);
         } else {
-            keep(c, in);
+            keep(c, in, false);
         }
     }
 
@@ -149,7 +150,7 @@ final class FrameAssembler {
      * where the handler wrote frames back as received, gives {@code in} to the output with them and
      * keeps the partial one in a chunk of its own.
      */
-    private void frames(Connection c, Chunk in) {
+    private void frames(Connection c, Chunk in, boolean filled) {
         int pos = deliver(c, in.buf, in.view, in.start, in.end, Integer.MAX_VALUE);
         if (pos < 0) {
             return;
@@ -159,17 +160,20 @@ final class FrameAssembler {
             return;
         }
         in.start = pos;
-        keep(c, in);
+        keep(c, in, filled);
     }
 
     /**
      * After a read into {@code in}, {@code c.in}: keeps the partial frame left in it, if any, where the
      * next read can go on after it, in a buffer about its size; or refuses {@code c} where that would take
      * the loop past its input budget. A small partial frame moves to a small buffer, and the chunk goes
-     * back; one that does not fit where it starts moves to the front; one that fills its buffer moves to
-     * a buffer twice the size (at most the frame's).
+     * back, unless the read filled the chunk (the socket likely has more, read next turn into the same
+     * chunk: no copy out and back for a busy connection); one that does not fit where it starts moves to
+     * the front; one that fills its buffer moves to a buffer twice the size (at most the frame's).
+     *
+     * @param filled whether the read filled {@code in}
      */
-    private void keep(Connection c, Chunk in) {
+    private void keep(Connection c, Chunk in, boolean filled) {
         int n = in.available();
         if (n == 0) {
             releaseInput(c);
@@ -180,7 +184,7 @@ final class FrameAssembler {
         // deliver() checked the length of a header that is there, in this read or an earlier one
         int needed = n >= FrameFormat.HEADER_LENGTH ? FrameFormat.HEADER_LENGTH + FrameFormat.length(b, pos) : 0;
         long size;
-        if (n <= memory.largestHold() && in.capacity() == pool.chunkSize()) {
+        if (n <= memory.largestHold() && in.capacity() == pool.chunkSize() && !filled) {
             size = memory.sizeFor(n, needed, 0);
         } else if (n == in.capacity()) {
             size = Math.min(needed, 2L * in.capacity()); // full, and not yet the whole frame
@@ -426,7 +430,7 @@ final class FrameAssembler {
         if (have + n > in.capacity()) {
             long size = memory.sizeFor(have + n, total, in.capacity());
             if (!memory.fits(c, size)) {
-                overBudget(c, size, have, total);
+                overBudget(c, size, have + n, total); // the lent bytes at hand have come too
                 return -1;
             }
             Chunk larger = memory.take(size);
