@@ -5,7 +5,7 @@ import java.util.Locale;
 
 /**
  * An attack of the hostile experiment: what each hostile connection does, as {@link Attacker} does it.
- * Every attack is bounded: in connections (the experiment's count), in time (the attacker stops when
+ * The first four are on plaintext servers, the last two on TLS. Every attack is bounded: in connections (the experiment's count), in time (the attacker stops when
  * the case ends) and, where it sends without end, in bytes.
  */
 public enum Attack {
@@ -26,7 +26,15 @@ public enum Attack {
      * Each connection sends whole frames as fast as the server takes them, at most {@value
      * Attacker#NO_READ_LIMIT} bytes, and never reads an echo.
      */
-    NO_READ("never reads", "frames sent as fast as taken, echoes never read");
+    NO_READ("never reads", "frames sent as fast as taken, echoes never read"),
+    /**
+     * Over TLS: each connection completes a TLS handshake, then sends a record header announcing the
+     * largest record TLS allows ({@value Attacker#TLS_RECORD_LENGTH} bytes) and {@value
+     * Attacker#ANNOUNCED_BODY} bytes of it, then nothing.
+     */
+    TLS_RECORD("partial TLS record", "a handshake, then a record header announcing 16,640 bytes and 16 of them"),
+    /** Over TLS: each connection sends a ClientHello, then nothing: the handshake is never finished. */
+    TLS_HANDSHAKE("unfinished handshake", "a ClientHello, then nothing");
 
     private final String label;
     private final String what;
@@ -34,6 +42,11 @@ public enum Attack {
     Attack(String label, String what) {
         this.label = label;
         this.what = what;
+    }
+
+    /** {@return whether the attack is on a server that speaks TLS} */
+    public boolean tls() {
+        return this == TLS_RECORD || this == TLS_HANDSHAKE;
     }
 
     /** {@return the attack's name in tables and results} */

@@ -18,6 +18,9 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLongArray;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLSocket;
 
 /**
  * The hostile connections of one {@link Attack}, opened from the lab's JVM to a server on loopback, and
@@ -28,9 +31,11 @@ import java.util.concurrent.atomic.AtomicLongArray;
  *
  * <p>For every connection {@code c}: {@code 0 <= sent(c) <= limit}, where the limit is {@value
  * #ANNOUNCED_BYTES} for {@link Attack#ANNOUNCED}, {@link #DRIP_FRAME}{@code .length - 1} for {@link
- * Attack#DRIP}, 0 for {@link Attack#FLOOD} and {@value #NO_READ_LIMIT} for {@link Attack#NO_READ}. A
- * connection the server closes stops being attacked; it counts in {@link #broken()}. No connection
- * ever reads.
+ * Attack#DRIP}, 0 for {@link Attack#FLOOD}, {@value #NO_READ_LIMIT} for {@link Attack#NO_READ}, {@value
+ * #TLS_RECORD_BYTES} for {@link Attack#TLS_RECORD} (after the handshake, whose bytes are not counted)
+ * and one ClientHello for {@link Attack#TLS_HANDSHAKE}. A connection the server closes stops being
+ * attacked; it counts in {@link #broken()}. No connection reads, but for {@link Attack#TLS_RECORD}'s
+ * handshake.
  *
  * <p>Thread safety: opened and closed by one thread; {@link #sent}, {@link #totalSent} and {@link
  * #broken} may be read from any thread.
@@ -50,6 +55,10 @@ final class Attacker implements AutoCloseable {
     static final int NO_READ_BLOCK = 600 * (FrameFormat.HEADER_LENGTH + NO_READ_BODY);
     /** The most a {@link Attack#NO_READ} connection sends: 256 blocks, about 16 MB, whole frames. */
     static final long NO_READ_LIMIT = 256L * NO_READ_BLOCK;
+    /** The longest TLS record a peer may send: 2^14 bytes of plaintext and 256 of expansion. */
+    static final int TLS_RECORD_LENGTH = 16 * 1024 + 256;
+    /** All a {@link Attack#TLS_RECORD} connection sends after its handshake: a record header and 16 bytes. */
+    static final int TLS_RECORD_BYTES = 5 + ANNOUNCED_BODY;
     /** The frame type every attacking frame carries. */
     static final int TYPE = 7;
 
@@ -65,11 +74,16 @@ final class Attacker implements AutoCloseable {
     private final CountDownLatch stop = new CountDownLatch(1);
     private final Duration dripInterval;
     private final int cpu;
+    private final SSLContext tls;
+    private final InetSocketAddress server;
     private Thread thread;
     private Selector selector;
 
-    private Attacker(Attack attack, int connections, Duration dripInterval, int cpu) {
+    private Attacker(Attack attack, InetSocketAddress server, int connections, Duration dripInterval, int cpu,
+            SSLContext tls) {
         this.attack = attack;
+        this.server = server;
+        this.tls = tls;
         this.channels = new ArrayList<>(connections);
         this.sent = new AtomicLongArray(connections);
         this.failed = new AtomicLongArray(connections);
@@ -88,22 +102,34 @@ final class Attacker implements AutoCloseable {
      * @throws IOException if a connection fails, naming which; those opened are closed
      */
     static Attacker open(Attack attack, InetSocketAddress server, int connections, int cpu) throws IOException {
-        return open(attack, server, connections, Duration.ofMillis(DRIP_INTERVAL_MILLIS), cpu);
+        return open(attack, server, connections, Duration.ofMillis(DRIP_INTERVAL_MILLIS), cpu, null);
     }
 
     /**
-     * {@return an attack as {@link #open(Attack, InetSocketAddress, int, int)} opens it, dripping at
-     * another pace}
+     * {@return an attack as {@link #open(Attack, InetSocketAddress, int, int)} opens it, on TLS where the
+     * attack is}
+     *
+     * @param tls for the TLS attacks, the client context (trusting the server), else null
+     */
+    static Attacker open(Attack attack, InetSocketAddress server, int connections, int cpu, SSLContext tls)
+            throws IOException {
+        return open(attack, server, connections, Duration.ofMillis(DRIP_INTERVAL_MILLIS), cpu, tls);
+    }
+
+    /**
+     * {@return an attack as {@link #open(Attack, InetSocketAddress, int, int, SSLContext)} opens it,
+     * dripping at another pace}
      *
      * @param dripInterval the time between two bytes of {@link Attack#DRIP}, positive
      */
-    static Attacker open(Attack attack, InetSocketAddress server, int connections, Duration dripInterval, int cpu)
-            throws IOException {
-        if (connections < 1 || dripInterval.isNegative() || dripInterval.isZero()) {
-            throw new IllegalArgumentException("connections=" + connections + " must be >= 1 and dripInterval="
-                    + dripInterval + " positive");
+    static Attacker open(Attack attack, InetSocketAddress server, int connections, Duration dripInterval, int cpu,
+            SSLContext tls) throws IOException {
+        if (connections < 1 || dripInterval.isNegative() || dripInterval.isZero() || attack.tls() != (tls != null)) {
+            throw new IllegalArgumentException("connections=" + connections + " must be >= 1, dripInterval="
+                    + dripInterval + " positive, and a TLS context given for the TLS attacks alone: attack=" + attack
+                    + " tls=" + tls);
         }
-        Attacker attacker = new Attacker(attack, connections, dripInterval, cpu);
+        Attacker attacker = new Attacker(attack, server, connections, dripInterval, cpu, tls);
         try {
             for (int c = 0; c < connections; c++) {
                 SocketChannel channel = SocketChannel.open();
@@ -138,6 +164,27 @@ final class Attacker implements AutoCloseable {
                 start(this::drip);
             }
             case FLOOD -> { } // connected is all it does
+            case TLS_RECORD -> {
+                ByteBuffer partial = ByteBuffer.allocate(TLS_RECORD_BYTES).put((byte) 23).putShort((short) 0x0303)
+                        .putShort((short) TLS_RECORD_LENGTH).put(new byte[ANNOUNCED_BODY]);
+                for (int c = 0; c < channels.size(); c++) {
+                    // Layered on the connection and never closed: it leaves the connection as it is.
+                    SSLSocket handshaken = (SSLSocket) tls.getSocketFactory().createSocket(channels.get(c).socket(),
+                            "localhost", server.getPort(), false);
+                    handshaken.startHandshake();
+                    send(c, partial.flip());
+                }
+            }
+            case TLS_HANDSHAKE -> {
+                for (int c = 0; c < channels.size(); c++) {
+                    SSLEngine engine = tls.createSSLEngine("localhost", server.getPort());
+                    engine.setUseClientMode(true);
+                    ByteBuffer hello = ByteBuffer.allocate(engine.getSession().getPacketBufferSize());
+                    engine.beginHandshake();
+                    engine.wrap(ByteBuffer.allocate(0), hello);
+                    send(c, hello.flip());
+                }
+            }
             case NO_READ -> {
                 selector = Selector.open();
                 for (int c = 0; c < channels.size(); c++) {

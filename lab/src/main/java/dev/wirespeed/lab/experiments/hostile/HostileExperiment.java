@@ -21,6 +21,8 @@ import dev.wirespeed.lab.result.Series;
 import dev.wirespeed.lab.result.Stats;
 import dev.wirespeed.lab.result.Table;
 import dev.wirespeed.lab.result.Unit;
+import dev.wirespeed.lab.tls.SelfSigned;
+import dev.wirespeed.tls.Pem;
 import java.io.BufferedReader;
 import java.io.DataInputStream;
 import java.io.IOException;
@@ -30,7 +32,11 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -38,6 +44,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
 
 /**
  * Hostile peers: each {@link Attack} against the library's echo on its event loop (over the JDK's
@@ -56,6 +64,11 @@ import java.util.concurrent.TimeUnit;
  *   <li>the attack closed, then whether the server's process is alive and serves one round trip on a
  *       new connection.
  * </ol>
+ *
+ * <p>The TLS attacks run against the same servers started with {@code --tls} on one engine (the JDK's,
+ * then OpenSSL: the library's through FFM, Netty's BoringSSL), a self-signed certificate made for the
+ * run; their honest load is the library's client loop over TLS ({@code wirespeed load --tls}) on the
+ * same engine, since the C generator speaks no TLS.
  *
  * <p>Memory per hostile connection is the resident memory with the attack in place less that before
  * it, over the hostile connections; the honest rate kept is the median of the rounds under
@@ -143,10 +156,21 @@ public final class HostileExperiment implements Experiment<HostileCase, HostileR
                 lab.note("hostile: " + server.label() + " skipped: " + server.unavailable());
             }
         }
+        List<Tls> engines = new ArrayList<>(List.of(Tls.JDK));
+        if (!dev.wirespeed.linux.tls.OpenSsl.isAvailable()) {
+            lab.note("hostile over TLS: the OpenSSL rows skipped: " + dev.wirespeed.linux.tls.OpenSsl.unavailableReason());
+        } else if (!io.netty.handler.ssl.OpenSsl.isAvailable()) {
+            lab.note("hostile over TLS: the OpenSSL rows skipped: Netty's OpenSSL did not load: "
+                    + io.netty.handler.ssl.OpenSsl.unavailabilityCause());
+        } else {
+            engines.add(Tls.OPENSSL);
+        }
         for (Attack attack : Attack.values()) {
-            for (HostileServer server : HostileServer.values()) {
-                if (server.unavailable() == null) {
-                    cases.add(new HostileCase(server, attack));
+            for (Tls tls : attack.tls() ? engines : List.of(Tls.NONE)) {
+                for (HostileServer server : HostileServer.values()) {
+                    if (server.unavailable() == null) {
+                        cases.add(new HostileCase(server, attack, tls));
+                    }
                 }
             }
         }
@@ -166,10 +190,18 @@ public final class HostileExperiment implements Experiment<HostileCase, HostileR
         Settings settings = settings(lab);
         return new CaseRunner<>() {
             private Process server;
+            /** The TLS cases' identity and a client context trusting it, made at the first of them. */
+            private SelfSigned identity;
+            private SSLContext trusting;
 
             @Override
             public HostileResult run(HostileCase kase) throws IOException, InterruptedException {
                 int connections = settings.connections(kase.attack());
+                if (kase.tls() != Tls.NONE && identity == null) {
+                    identity = SelfSigned.create(Files.createTempDirectory("wirespeed-hostile-tls"));
+                    trusting = trusting(identity.certificate());
+                }
+                SSLContext tls = kase.tls() == Tls.NONE ? null : trusting;
                 List<Double> before = new ArrayList<>();
                 List<Double> with = new ArrayList<>();
                 List<Double> perConnection = new ArrayList<>();
@@ -179,23 +211,23 @@ public final class HostileExperiment implements Experiment<HostileCase, HostileR
                 int served = 0;
                 for (int run = 1; run <= settings.runs(); run++) {
                     lab.progress(String.format(Locale.ROOT, "hostile: %s, %,d connections, against %s, run %d/%d",
-                            kase.attack().label(), connections, kase.server().label(), run, settings.runs()));
+                            kase.attackLabel(), connections, kase.server().label(), run, settings.runs()));
                     server = lab.jvm().start(placement.serverCpu(), "echo-hostile-" + kase.server().name()
-                            .toLowerCase(Locale.ROOT), echoArgs(kase.server()));
+                            .toLowerCase(Locale.ROOT) + (tls == null ? "" : "-tls"), echoArgs(kase));
                     try {
                         InetSocketAddress address = new InetSocketAddress("127.0.0.1",
                                 Integer.parseInt(Children.awaitListening(server, null)));
                         String what = "the honest load against " + kase.server().label();
-                        alone.addAll(honest(address, what, settings.warmupRounds()));
+                        alone.addAll(honest(address, kase.tls(), what, settings.warmupRounds()));
                         long rssBefore = settledResidentKib(server);
                         long rssWith;
                         try (Attacker attacker = Attacker.open(kase.attack(), address, connections,
-                                placement.clientCpu())) {
+                                placement.clientCpu(), tls)) {
                             attacker.awaitInPlace(Duration.ofMillis(200), Duration.ofSeconds(10));
-                            roundTrip(address); // accepted after the hostile connections: they are all in
+                            roundTrip(address, tls); // accepted after the hostile connections: they are all in
                             rssWith = settledResidentKib(server);
                             try {
-                                underAttack.addAll(honest(address, what + " under attack", 0));
+                                underAttack.addAll(honest(address, kase.tls(), what + " under attack", 0));
                             } catch (IOException e) {
                                 lab.note("hostile: " + e.getMessage());
                                 underAttack.add(0.0);
@@ -204,7 +236,7 @@ public final class HostileExperiment implements Experiment<HostileCase, HostileR
                         before.add((double) rssBefore);
                         with.add((double) rssWith);
                         perConnection.add(perConnection(rssBefore, rssWith, connections));
-                        boolean servedAfter = roundTrip(address);
+                        boolean servedAfter = roundTrip(address, tls);
                         if (server.isAlive()) {
                             alive++;
                             served += servedAfter ? 1 : 0;
@@ -219,23 +251,41 @@ public final class HostileExperiment implements Experiment<HostileCase, HostileR
                         Stats.of(alone), Stats.of(underAttack), settings.runs(), alive, served);
             }
 
-            private List<String> echoArgs(HostileServer s) {
+            private List<String> echoArgs(HostileCase kase) {
                 List<String> args = new ArrayList<>(List.of("echo", "--transport", Transport.TCP.cliName(), "--port",
                         "0", "--bind", "127.0.0.1"));
-                args.addAll(s.echoArgs());
+                args.addAll(kase.server().echoArgs());
+                if (kase.tls() != Tls.NONE) {
+                    args.addAll(List.of("--tls", "--cert", identity.certificate().toString(), "--key",
+                            identity.key().toString(), "--tls-engine", kase.tls().cliName()));
+                }
                 return args;
             }
 
             /**
              * {@return the measured rounds' frames a second of one honest load}: its first round, and {@code
-             * warmup} more before it, warm the server up and are not measured
+             * warmup} more before it, warm the server up and are not measured. In plaintext the C generator;
+             * over TLS the library's client loop over epoll ({@code wirespeed load --tls}), on the server's engine.
              */
-            private List<Double> honest(InetSocketAddress address, String what, int warmup)
+            private List<Double> honest(InetSocketAddress address, Tls tls, String what, int warmup)
                     throws IOException, InterruptedException {
-                Process load = new ProcessBuilder(Children.pinned(placement.clientCpu(), List.of(many.toString(),
-                        "load", address.getAddress().getHostAddress(), String.valueOf(address.getPort()),
-                        String.valueOf(HONEST_CONNECTIONS), String.valueOf(settings.framesPerConnection()),
-                        String.valueOf(WINDOW), String.valueOf(SIZE), String.valueOf(warmup + 1 + settings.rounds())))).start();
+                String host = address.getAddress().getHostAddress();
+                String port = String.valueOf(address.getPort());
+                String roundCount = String.valueOf(warmup + 1 + settings.rounds());
+                List<String> command;
+                if (tls == Tls.NONE) {
+                    command = Children.pinned(placement.clientCpu(), List.of(many.toString(), "load", host, port,
+                            String.valueOf(HONEST_CONNECTIONS), String.valueOf(settings.framesPerConnection()),
+                            String.valueOf(WINDOW), String.valueOf(SIZE), roundCount));
+                } else {
+                    command = lab.jvm().command(placement.clientCpu(), "load-hostile-tls-" + tls.cliName(), List.of(
+                            "load", "--host", host, "--port", port, "--connections", String.valueOf(HONEST_CONNECTIONS),
+                            "--frames", String.valueOf(settings.framesPerConnection()), "--window",
+                            String.valueOf(WINDOW), "--size", String.valueOf(SIZE), "--rounds", roundCount, "--impl",
+                            "native", "--tls", "--trust", identity.certificate().toString(), "--tls-engine",
+                            tls.cliName()));
+                }
+                Process load = new ProcessBuilder(command).start();
                 CompletableFuture<String> err = Children.drainLater(load.getErrorStream());
                 List<Double> rounds = new ArrayList<>();
                 try (BufferedReader out = new BufferedReader(new InputStreamReader(load.getInputStream(),
@@ -262,9 +312,15 @@ public final class HostileExperiment implements Experiment<HostileCase, HostileR
             }
 
             @Override
-            public void close() {
+            public void close() throws IOException {
                 Children.stop(server);
                 server = null;
+                if (identity != null) {
+                    Files.deleteIfExists(identity.certificate());
+                    Files.deleteIfExists(identity.key());
+                    Files.deleteIfExists(identity.certificate().getParent());
+                    identity = null;
+                }
             }
         };
     }
@@ -303,18 +359,38 @@ public final class HostileExperiment implements Experiment<HostileCase, HostileR
         return Math.max((withKib - beforeKib) * 1024.0 / connections, (double) PAGE / connections);
     }
 
+    /** {@return a TLS client context that trusts the certificates of a PEM file} */
+    private static SSLContext trusting(Path certificate) throws IOException {
+        try {
+            KeyStore store = KeyStore.getInstance(KeyStore.getDefaultType());
+            store.load(null, null);
+            int i = 0;
+            for (X509Certificate cert : Pem.certificates(certificate)) {
+                store.setCertificateEntry("server-" + i++, cert);
+            }
+            TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            trust.init(store);
+            SSLContext context = SSLContext.getInstance("TLS");
+            context.init(null, trust.getTrustManagers(), null);
+            return context;
+        } catch (GeneralSecurityException e) {
+            throw new IOException("no TLS client context trusting " + certificate + ": " + e.getMessage(), e);
+        }
+    }
+
     /**
      * {@return whether a new connection to {@code address} gets one frame back unchanged} within {@link
      * #ROUND_TRIP_TIMEOUT} for the connect and as much again for the echo
      *
      * @param address the server
+     * @param tls a client context for a server on TLS, else null
      */
-    static boolean roundTrip(InetSocketAddress address) {
+    static boolean roundTrip(InetSocketAddress address, SSLContext tls) {
         int millis = (int) ROUND_TRIP_TIMEOUT.toMillis();
         byte[] frame = ByteBuffer.allocate(FrameFormat.HEADER_LENGTH + SIZE).putLong(FrameFormat.header(1, SIZE))
                 .put(new byte[SIZE]).array();
         Arrays.fill(frame, FrameFormat.HEADER_LENGTH, frame.length, (byte) 0x5a);
-        try (Socket socket = new Socket()) {
+        try (Socket socket = tls == null ? new Socket() : tls.getSocketFactory().createSocket()) {
             socket.connect(address, millis);
             socket.setSoTimeout(millis);
             socket.setTcpNoDelay(true);
@@ -330,7 +406,7 @@ public final class HostileExperiment implements Experiment<HostileCase, HostileR
     }
 
     private static Series series(HostileCase kase) {
-        return new Series(NAME, kase.server().label() + ", " + kase.attack().label(), kase.server().role(), Medium.TCP,
+        return new Series(NAME, kase.server().label() + ", " + kase.attackLabel(), kase.server().role(), Medium.TCP,
                 SIZE);
     }
 
@@ -343,7 +419,7 @@ public final class HostileExperiment implements Experiment<HostileCase, HostileR
             Series series = series(kase);
             rows.add(series.at(placement, Unit.BYTES, r.bytesPerConnection()));
             rows.add(series.at(placement, Unit.MSG_PER_S, r.underAttack()));
-            rows.add(new Series(NAME, kase.server().label() + ", honest load alone, " + kase.attack().label() + " runs",
+            rows.add(new Series(NAME, kase.server().label() + ", honest load alone, " + kase.attackLabel() + " runs",
                     kase.server().role(), Medium.TCP, SIZE).at(placement, Unit.MSG_PER_S, r.alone()));
         }
         return rows;
@@ -358,7 +434,7 @@ public final class HostileExperiment implements Experiment<HostileCase, HostileR
         List<List<String>> rows = new ArrayList<>();
         for (HostileCase kase : results.cases()) {
             HostileResult r = results.get(kase);
-            rows.add(List.of(kase.attack().label(), kase.server().label(), String.format(Locale.ROOT, "%,d",
+            rows.add(List.of(kase.attackLabel(), kase.server().label(), String.format(Locale.ROOT, "%,d",
                     r.connections()),
                     String.format(Locale.ROOT, "%,.1f", r.rssBeforeKib().median() / 1024),
                     String.format(Locale.ROOT, "%,.1f", r.rssWithKib().median() / 1024),
@@ -376,15 +452,18 @@ public final class HostileExperiment implements Experiment<HostileCase, HostileR
                 List.of("attack", "server", "hostile conns", "RSS before MiB", "RSS with MiB", "KiB per hostile conn",
                         "honest frames/s alone", "under attack", "kept", "alive", "served after"),
                 rows, List.of(String.format(Locale.ROOT, "attacks, from the lab's JVM on the load's CPU: %s: %s; %s: "
-                        + "%s; %s: %s; %s: %s, %,d connections, each at most %,d bytes", Attack.ANNOUNCED.label(),
-                        Attack.ANNOUNCED.what(), Attack.DRIP.label(), Attack.DRIP.what(), Attack.FLOOD.label(),
-                        Attack.FLOOD.what(), Attack.NO_READ.label(), Attack.NO_READ.what(), settings.noReaders(),
-                        Attacker.NO_READ_LIMIT),
+                        + "%s; %s: %s; %s: %s, %,d connections, each at most %,d bytes; over TLS, %s: %s; %s: %s",
+                        Attack.ANNOUNCED.label(), Attack.ANNOUNCED.what(), Attack.DRIP.label(), Attack.DRIP.what(),
+                        Attack.FLOOD.label(), Attack.FLOOD.what(), Attack.NO_READ.label(), Attack.NO_READ.what(),
+                        settings.noReaders(), Attacker.NO_READ_LIMIT, Attack.TLS_RECORD.label(),
+                        Attack.TLS_RECORD.what(), Attack.TLS_HANDSHAKE.label(), Attack.TLS_HANDSHAKE.what()),
                         String.format(Locale.ROOT, "the honest load: the lab's C generator (many.c), %d connections, "
                                 + "%d frames of %d bytes in flight on each, %,d frames a connection a round, every echo "
                                 + "checked; frames/s: median of %d measured round(s) per run, every run's together, "
                                 + "after %d warm-up round(s) alone and 1 under attack; kept: the median under attack "
-                                + "over the median alone", HONEST_CONNECTIONS, WINDOW, SIZE,
+                                + "over the median alone; over TLS the load is the library's client loop over epoll "
+                                + "('wirespeed load --tls') on the server's engine, trusting its self-signed EC P-256 "
+                                + "certificate", HONEST_CONNECTIONS, WINDOW, SIZE,
                                 settings.framesPerConnection(), settings.rounds(), settings.warmupRounds() + 1),
                         "RSS: the server process's VmRSS once two readings 200 ms apart agree; before: after the "
                                 + "honest load alone; with: the attack in place, before the honest load under it; per "
@@ -417,7 +496,7 @@ public final class HostileExperiment implements Experiment<HostileCase, HostileR
         List<Check> memory = new ArrayList<>();
         for (HostileCase kase : results.cases(k -> k.server() != HostileServer.NETTY)) {
             HostileResult r = results.get(kase);
-            String where = String.format(Locale.ROOT, "%s, %s, %,d connections, %s", NAME, kase.attack().label(),
+            String where = String.format(Locale.ROOT, "%s, %s, %,d connections, %s", NAME, kase.attackLabel(),
                     r.connections(), placement);
             String label = kase.server().label();
             serves.add(new Check(where, new Figure(label + " runs alive and serving after it",
@@ -425,7 +504,7 @@ public final class HostileExperiment implements Experiment<HostileCase, HostileR
                     new Figure("every run", Stats.exact(1), Unit.RATIO)));
             kept.add(new Check(where, new Figure(label + " honest load under attack", r.underAttack(), Unit.MSG_PER_S),
                     new Figure("alone", r.alone(), Unit.MSG_PER_S)));
-            HostileCase netty = new HostileCase(HostileServer.NETTY, kase.attack());
+            HostileCase netty = new HostileCase(HostileServer.NETTY, kase.attack(), kase.tls());
             if (results.has(netty)) {
                 memory.add(new Check(where, new Figure(label + " per hostile connection", r.bytesPerConnection(),
                         Unit.BYTES), new Figure(HostileServer.NETTY.label(), results.get(netty).bytesPerConnection(),

@@ -33,8 +33,9 @@ class HostileFindingsTest {
         Results<HostileCase, HostileResult> results = new Results<>();
         for (Attack attack : Attack.values()) {
             for (HostileServer server : HostileServer.values()) {
-                results.put(new HostileCase(server, attack), server == HostileServer.NETTY ? result(4_000, 50_000, 0)
-                        : result(ours, underAttack, served));
+                Tls tls = attack.tls() ? Tls.JDK : Tls.NONE;
+                results.put(new HostileCase(server, attack, tls), server == HostileServer.NETTY
+                        ? result(4_000, 50_000, 0) : result(ours, underAttack, served));
             }
         }
         return results;
@@ -51,7 +52,7 @@ class HostileFindingsTest {
         assertEquals(3, findings.size(), findings.toString());
         for (Finding f : findings) {
             assertTrue(f.holds(), f.summary());
-            assertEquals(12, f.checks().size(), "three transports under four attacks: " + f.summary());
+            assertEquals(18, f.checks().size(), "three transports under six attacks: " + f.summary());
         }
     }
 
