@@ -99,7 +99,8 @@ final class Attacker implements AutoCloseable {
      * @param server a TCP address on this host
      * @param connections how many hostile connections, {@code >= 1}
      * @param cpu the CPU of the attacking thread, or -1 for unpinned
-     * @throws IOException if a connection fails, naming which; those opened are closed
+     * @throws IOException if a connection fails, naming which, or sending what the attack sends first
+     *     fails (a TLS handshake); those opened are closed
      */
     static Attacker open(Attack attack, InetSocketAddress server, int connections, int cpu) throws IOException {
         return open(attack, server, connections, Duration.ofMillis(DRIP_INTERVAL_MILLIS), cpu, null);
@@ -137,11 +138,17 @@ final class Attacker implements AutoCloseable {
                 channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
                 channel.connect(server);
             }
-            attacker.begin();
         } catch (IOException e) {
             attacker.close();
             throw new IOException("attack '" + attack.label() + "': connection " + attacker.channels.size() + " of "
                     + connections + " to " + server + " failed: " + e.getMessage(), e);
+        }
+        try {
+            attacker.begin();
+        } catch (IOException e) {
+            attacker.close();
+            throw new IOException("attack '" + attack.label() + "': " + connections + " connections to " + server
+                    + " opened, then sending failed: " + e.getMessage(), e);
         }
         return attacker;
     }
