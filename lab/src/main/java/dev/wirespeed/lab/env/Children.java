@@ -8,6 +8,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -184,5 +186,20 @@ public final class Children {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /**
+     * {@return the resident memory of a running process, from {@code /proc/PID/status}, in KiB}
+     *
+     * @param process the process
+     * @throws IOException if it has exited, or its status has no {@code VmRSS} line
+     */
+    public static long residentKib(Process process) throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc", String.valueOf(process.pid()), "status"))) {
+            if (line.startsWith("VmRSS:")) {
+                return Long.parseLong(line.substring("VmRSS:".length()).replace("kB", "").strip());
+            }
+        }
+        throw new IOException("no VmRSS line in /proc/" + process.pid() + "/status");
     }
 }

@@ -2,6 +2,7 @@ package dev.wirespeed.lab.experiments;
 
 import dev.wirespeed.lab.experiment.Experiment;
 import dev.wirespeed.lab.experiments.files.FilesExperiment;
+import dev.wirespeed.lab.experiments.hostile.HostileExperiment;
 import dev.wirespeed.lab.experiments.idle.IdleExperiment;
 import dev.wirespeed.lab.experiments.latency.LatencyExperiment;
 import dev.wirespeed.lab.experiments.many.ManyExperiment;
@@ -29,6 +30,7 @@ public final class Experiments {
             new IdleExperiment(),
             new TailsExperiment(),
             new ManyExperiment(),
+            new HostileExperiment(),
             new FilesExperiment(),
             new ReadAllExperiment());
 

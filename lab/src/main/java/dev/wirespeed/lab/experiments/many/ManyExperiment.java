@@ -299,7 +299,7 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
                 lab.progress(String.format(Locale.ROOT, "many: %s, %,d connections and a slow reader",
                         slow.server().label(), slow.connections()));
                 ManyResult.Load alone = generate(slow.server(), ManyLoad.C, slow.connections(), 0, new long[1]);
-                long before = residentKib(server);
+                long before = Children.residentKib(server);
                 long[] peak = {before};
                 ManyResult.Load beside = generate(slow.server(), ManyLoad.C, slow.connections(), 1, peak);
                 return new ManyResult.Slow(alone.framesPerSecond(), beside.framesPerSecond(), before, peak[0]);
@@ -344,7 +344,7 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
                         StandardCharsets.UTF_8))) {
                     for (String line = out.readLine(); line != null; line = out.readLine()) {
                         serverCpu = cpuTime(server.pid());
-                        peakRssKib[0] = Math.max(peakRssKib[0], residentKib(server));
+                        peakRssKib[0] = Math.max(peakRssKib[0], Children.residentKib(server));
                         ChildReport.Load round = (ChildReport.Load) ChildReports.read(line);
                         if (round.round() == 1) {
                             serverCpuAfterWarmUp = serverCpu;
@@ -382,10 +382,10 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
                 lab.progress(String.format(Locale.ROOT, "many: %s, %,d idle connections", idle.server().label(),
                         idle.connections()));
                 release(hold(SETTLE_CONNECTIONS));
-                long before = residentKib(server);
+                long before = Children.residentKib(server);
                 Process holder = hold(idle.connections());
                 try {
-                    long held = residentKib(server);
+                    long held = Children.residentKib(server);
                     double perConnection = (held - before) * 1024.0 / idle.connections();
                     return new ManyResult.Idle(before, held, Stats.of(List.of(perConnection)));
                 } finally {
@@ -480,16 +480,6 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
         String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
         // utime and stime, fields 14 and 15
         return new CpuTime(Long.parseLong(fields[11]) * 10_000_000L, Long.parseLong(fields[12]) * 10_000_000L);
-    }
-
-    /** {@return the resident memory of a process, from {@code /proc/PID/status}, in KiB} */
-    static long residentKib(Process process) throws IOException {
-        for (String line : Files.readAllLines(Path.of("/proc", String.valueOf(process.pid()), "status"))) {
-            if (line.startsWith("VmRSS:")) {
-                return Long.parseLong(line.substring("VmRSS:".length()).replace("kB", "").strip());
-            }
-        }
-        throw new IOException("no VmRSS line in /proc/" + process.pid() + "/status");
     }
 
     private Series series(ManyCase kase) {

@@ -1,0 +1,528 @@
+package dev.wirespeed.lab.experiments.hostile;
+
+import dev.wirespeed.frame.FrameFormat;
+import dev.wirespeed.lab.Transport;
+import dev.wirespeed.lab.env.CPrograms;
+import dev.wirespeed.lab.env.Children;
+import dev.wirespeed.lab.experiment.CaseRunner;
+import dev.wirespeed.lab.experiment.Experiment;
+import dev.wirespeed.lab.experiment.LabContext;
+import dev.wirespeed.lab.experiment.Results;
+import dev.wirespeed.lab.result.Check;
+import dev.wirespeed.lab.result.ChildReport;
+import dev.wirespeed.lab.result.ChildReports;
+import dev.wirespeed.lab.result.Figure;
+import dev.wirespeed.lab.result.Finding;
+import dev.wirespeed.lab.result.Measurement;
+import dev.wirespeed.lab.result.Medium;
+import dev.wirespeed.lab.result.Placement;
+import dev.wirespeed.lab.result.Rule;
+import dev.wirespeed.lab.result.Series;
+import dev.wirespeed.lab.result.Stats;
+import dev.wirespeed.lab.result.Table;
+import dev.wirespeed.lab.result.Unit;
+import dev.wirespeed.lab.tls.SelfSigned;
+import dev.wirespeed.tls.Pem;
+import java.io.BufferedReader;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+
+/**
+ * Hostile peers: each {@link Attack} against the library's echo on its event loop (over the JDK's
+ * {@code Selector}, epoll and io_uring, with the library's defaults for a hostile network) and against
+ * Netty's echo, side by side. Each run starts the server afresh on one CPU and then, with the load on
+ * the other:
+ *
+ * <ol>
+ *   <li>the honest load, the lab's C generator ({@code many load}: {@value #HONEST_CONNECTIONS}
+ *       connections, {@value #WINDOW} frames of {@value #SIZE} bytes in flight on each, every echo
+ *       checked), warm-up rounds and then measured rounds of a fixed count of frames;
+ *   <li>the server's resident memory ({@code VmRSS}) once the load has gone and it stops changing;
+ *   <li>the attack opened ({@link Attacker}) and in place, then a round trip on a new connection (which
+ *       the server accepts after the hostile ones), then the resident memory once it stops changing;
+ *   <li>the same honest load again (one warm-up round), the attack still in place;
+ *   <li>the attack closed, then whether the server's process is alive and serves one round trip on a
+ *       new connection.
+ * </ol>
+ *
+ * <p>The TLS attacks run against the same servers started with {@code --tls} on one engine (the JDK's,
+ * then OpenSSL: the library's through FFM, Netty's BoringSSL), a self-signed certificate made for the
+ * run; their honest load is the library's client loop over TLS ({@code wirespeed load --tls}) on the
+ * same engine, since the C generator speaks no TLS.
+ *
+ * <p>Memory per hostile connection is the resident memory with the attack in place less that before
+ * it, over the hostile connections; the honest rate kept is the median of the rounds under
+ * the attack over the median of the rounds without it, every run's rounds together.
+ */
+public final class HostileExperiment implements Experiment<HostileCase, HostileResult> {
+    /** The experiment's name on the command line. */
+    static final String NAME = "hostile";
+    /** Body bytes per frame of the honest load. */
+    static final int SIZE = 100;
+    /** Frames in flight per honest connection. */
+    static final int WINDOW = 16;
+    /** The honest load's connections. */
+    static final int HONEST_CONNECTIONS = 4;
+    /** The least share of its rate the honest load keeps under an attack: the target. */
+    static final double KEPT_TARGET = 0.9;
+    /** Resident memory is counted in pages: a growth per connection below one page over the connections is none seen. */
+    static final int PAGE = 4096;
+    /** How long a round trip on a new connection may take before the server counts as not serving. */
+    static final Duration ROUND_TRIP_TIMEOUT = Duration.ofSeconds(5);
+
+    /**
+     * How much each mode measures.
+     *
+     * @param hostile hostile connections of every attack but {@link Attack#NO_READ}
+     * @param noReaders connections of {@link Attack#NO_READ}, each sending up to {@value Attacker#NO_READ_LIMIT} bytes
+     * @param runs runs per case, each a fresh server
+     * @param warmupRounds rounds the honest load sends to a fresh server before the rounds it measures alone,
+     *     so that the server's JIT is as warm for them as for those under attack, which come later
+     * @param rounds measured rounds of each honest load, after its warm-up round
+     * @param framesPerConnection frames each honest connection sends a round
+     */
+    record Settings(int hostile, int noReaders, int runs, int warmupRounds, int rounds, long framesPerConnection) {
+        /** {@return the hostile connections of {@code attack}} */
+        int connections(Attack attack) {
+            return attack == Attack.NO_READ ? noReaders : hostile;
+        }
+    }
+
+    /** An experiment. */
+    public HostileExperiment() {
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public String description() {
+        return "hostile peers: an announced 16 MiB frame never sent, a frame dripped a byte a second, idle connections, "
+                + "and a peer that never reads, against the library's event loop (Selector, epoll, io_uring) and "
+                + "Netty's echo: memory per hostile connection, the honest load's rate kept, and whether each still serves";
+    }
+
+    /** A deep dive of ours, not an article's: it runs when named, or with {@code --full}. */
+    @Override
+    public boolean inDefaultRun() {
+        return false;
+    }
+
+    static Settings settings(LabContext lab) {
+        return switch (lab.mode()) {
+            case QUICK -> new Settings(50, 4, 1, 1, 2, 5_000);
+            case DEFAULT -> new Settings(500, 32, 3, 3, 4, 50_000);
+            case FULL -> new Settings(500, 32, 5, 4, 6, 100_000);
+        };
+    }
+
+    /** {@return where the server and the load run: on different CPUs where the machine has two} */
+    static Placement placement(LabContext lab) {
+        return lab.placements().stream().filter(p -> p.kind() != Placement.Kind.SAME_CORE).findFirst()
+                .orElse(Placement.UNPINNED);
+    }
+
+    @Override
+    public List<HostileCase> cases(LabContext lab) throws IOException, InterruptedException {
+        if (lab.program(CPrograms.Program.MANY).isEmpty()) {
+            lab.note("hostile: skipped, its honest load is the C generator of many.c and there is no C compiler");
+            return List.of();
+        }
+        List<HostileCase> cases = new ArrayList<>();
+        for (HostileServer server : HostileServer.values()) {
+            if (server.unavailable() != null) {
+                lab.note("hostile: " + server.label() + " skipped: " + server.unavailable());
+            }
+        }
+        List<Tls> engines = new ArrayList<>(List.of(Tls.JDK));
+        if (!dev.wirespeed.linux.tls.OpenSsl.isAvailable()) {
+            lab.note("hostile over TLS: the OpenSSL rows skipped: " + dev.wirespeed.linux.tls.OpenSsl.unavailableReason());
+        } else if (!io.netty.handler.ssl.OpenSsl.isAvailable()) {
+            lab.note("hostile over TLS: the OpenSSL rows skipped: Netty's OpenSSL did not load: "
+                    + io.netty.handler.ssl.OpenSsl.unavailabilityCause());
+        } else {
+            engines.add(Tls.OPENSSL);
+        }
+        for (Attack attack : Attack.values()) {
+            for (Tls tls : attack.tls() ? engines : List.of(Tls.NONE)) {
+                for (HostileServer server : HostileServer.values()) {
+                    if (server.unavailable() == null) {
+                        cases.add(new HostileCase(server, attack, tls));
+                    }
+                }
+            }
+        }
+        return cases;
+    }
+
+    @Override
+    public int steps(HostileCase kase, LabContext lab) {
+        return settings(lab).runs();
+    }
+
+    @Override
+    public CaseRunner<HostileCase, HostileResult> open(LabContext lab) throws IOException, InterruptedException {
+        Path many = lab.program(CPrograms.Program.MANY).orElseThrow(
+                () -> new IOException("many.c is not compiled: the lab has no C compiler"));
+        Placement placement = placement(lab);
+        Settings settings = settings(lab);
+        return new CaseRunner<>() {
+            private Process server;
+            /** The TLS cases' identity and a client context trusting it, made at the first of them. */
+            private SelfSigned identity;
+            private SSLContext trusting;
+
+            @Override
+            public HostileResult run(HostileCase kase) throws IOException, InterruptedException {
+                int connections = settings.connections(kase.attack());
+                if (kase.tls() != Tls.NONE && identity == null) {
+                    identity = SelfSigned.create(Files.createTempDirectory("wirespeed-hostile-tls"));
+                    trusting = trusting(identity.certificate());
+                }
+                SSLContext tls = kase.tls() == Tls.NONE ? null : trusting;
+                List<Double> before = new ArrayList<>();
+                List<Double> with = new ArrayList<>();
+                List<Double> perConnection = new ArrayList<>();
+                List<Double> alone = new ArrayList<>();
+                List<Double> underAttack = new ArrayList<>();
+                int alive = 0;
+                int served = 0;
+                for (int run = 1; run <= settings.runs(); run++) {
+                    lab.progress(String.format(Locale.ROOT, "hostile: %s, %,d connections, against %s, run %d/%d",
+                            kase.attackLabel(), connections, kase.server().label(), run, settings.runs()));
+                    server = lab.jvm().start(placement.serverCpu(), "echo-hostile-" + kase.server().name()
+                            .toLowerCase(Locale.ROOT) + (tls == null ? "" : "-tls"), echoArgs(kase));
+                    try {
+                        InetSocketAddress address = new InetSocketAddress("127.0.0.1",
+                                Integer.parseInt(Children.awaitListening(server, null)));
+                        String what = "the honest load against " + kase.server().label();
+                        alone.addAll(honest(address, kase.tls(), what, settings.warmupRounds()));
+                        long rssBefore = settledResidentKib(server);
+                        long rssWith;
+                        try (Attacker attacker = Attacker.open(kase.attack(), address, connections,
+                                placement.clientCpu(), tls)) {
+                            attacker.awaitInPlace(Duration.ofMillis(200), Duration.ofSeconds(10));
+                            roundTrip(address, tls); // accepted after the hostile connections: they are all in
+                            rssWith = settledResidentKib(server);
+                            try {
+                                underAttack.addAll(honest(address, kase.tls(), what + " under attack", 0));
+                            } catch (IOException e) {
+                                lab.note("hostile: " + e.getMessage());
+                                underAttack.add(0.0);
+                            }
+                        }
+                        before.add((double) rssBefore);
+                        with.add((double) rssWith);
+                        perConnection.add(perConnection(rssBefore, rssWith, connections));
+                        boolean servedAfter = roundTrip(address, tls);
+                        if (server.isAlive()) {
+                            alive++;
+                            served += servedAfter ? 1 : 0;
+                        }
+                    } finally {
+                        Children.stop(server);
+                        server = null;
+                        lab.stepDone();
+                    }
+                }
+                return new HostileResult(connections, Stats.of(before), Stats.of(with), Stats.of(perConnection),
+                        Stats.of(alone), Stats.of(underAttack), settings.runs(), alive, served);
+            }
+
+            private List<String> echoArgs(HostileCase kase) {
+                List<String> args = new ArrayList<>(List.of("echo", "--transport", Transport.TCP.cliName(), "--port",
+                        "0", "--bind", "127.0.0.1"));
+                args.addAll(kase.server().echoArgs());
+                if (kase.tls() != Tls.NONE) {
+                    args.addAll(List.of("--tls", "--cert", identity.certificate().toString(), "--key",
+                            identity.key().toString(), "--tls-engine", kase.tls().cliName()));
+                }
+                return args;
+            }
+
+            /**
+             * {@return the measured rounds' frames a second of one honest load}: its first round, and {@code
+             * warmup} more before it, warm the server up and are not measured. In plaintext the C generator;
+             * over TLS the library's client loop over epoll ({@code wirespeed load --tls}), on the server's engine.
+             */
+            private List<Double> honest(InetSocketAddress address, Tls tls, String what, int warmup)
+                    throws IOException, InterruptedException {
+                String host = address.getAddress().getHostAddress();
+                String port = String.valueOf(address.getPort());
+                String roundCount = String.valueOf(warmup + 1 + settings.rounds());
+                List<String> command;
+                if (tls == Tls.NONE) {
+                    command = Children.pinned(placement.clientCpu(), List.of(many.toString(), "load", host, port,
+                            String.valueOf(HONEST_CONNECTIONS), String.valueOf(settings.framesPerConnection()),
+                            String.valueOf(WINDOW), String.valueOf(SIZE), roundCount));
+                } else {
+                    command = lab.jvm().command(placement.clientCpu(), "load-hostile-tls-" + tls.cliName(), List.of(
+                            "load", "--host", host, "--port", port, "--connections", String.valueOf(HONEST_CONNECTIONS),
+                            "--frames", String.valueOf(settings.framesPerConnection()), "--window",
+                            String.valueOf(WINDOW), "--size", String.valueOf(SIZE), "--rounds", roundCount, "--impl",
+                            "native", "--tls", "--trust", identity.certificate().toString(), "--tls-engine",
+                            tls.cliName()));
+                }
+                Process load = new ProcessBuilder(command).start();
+                CompletableFuture<String> err = Children.drainLater(load.getErrorStream());
+                List<Double> rounds = new ArrayList<>();
+                try (BufferedReader out = new BufferedReader(new InputStreamReader(load.getInputStream(),
+                        StandardCharsets.UTF_8))) {
+                    for (String line = out.readLine(); line != null; line = out.readLine()) {
+                        ChildReport.Load round = (ChildReport.Load) ChildReports.read(line);
+                        if (round.round() > 1 + warmup) {
+                            rounds.add(round.framesPerSecond());
+                        }
+                    }
+                } catch (IOException | ClassCastException e) {
+                    Children.stop(load);
+                    throw new IOException(what + " printed what is not a round: " + e.getMessage() + " | "
+                            + err.join(), e);
+                }
+                if (!load.waitFor(2, TimeUnit.MINUTES) || load.exitValue() != 0) {
+                    Children.stop(load);
+                    throw new IOException(what + " failed (exit " + load.exitValue() + "): " + err.join());
+                }
+                if (rounds.isEmpty()) {
+                    throw new IOException(what + " reported no measured round");
+                }
+                return rounds;
+            }
+
+            @Override
+            public void close() throws IOException {
+                Children.stop(server);
+                server = null;
+                if (identity != null) {
+                    Files.deleteIfExists(identity.certificate());
+                    Files.deleteIfExists(identity.key());
+                    Files.deleteIfExists(identity.certificate().getParent());
+                    identity = null;
+                }
+            }
+        };
+    }
+
+    /**
+     * {@return a process's resident KiB once two readings {@value #SETTLE_MILLIS} ms apart agree}, or the
+     * last reading after 3 s: the server has taken in what the attack sent
+     */
+    private static long settledResidentKib(Process process) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+        long last = Children.residentKib(process);
+        while (System.nanoTime() < deadline) {
+            Thread.sleep(SETTLE_MILLIS);
+            long now = Children.residentKib(process);
+            if (now == last) {
+                return now;
+            }
+            last = now;
+        }
+        return last;
+    }
+
+    /** The time between two readings of {@link #settledResidentKib}. */
+    static final long SETTLE_MILLIS = 200;
+
+    /**
+     * {@return the resident memory per hostile connection, in bytes}: the growth over the connections,
+     * floored at one page over them, the least growth {@code VmRSS} shows, so that a server that grew by
+     * nothing (or shrank, as a collector returns pages) counts as the finest figure the measurement gives
+     *
+     * @param beforeKib resident KiB before the attack
+     * @param withKib resident KiB with it
+     * @param connections hostile connections, {@code >= 1}
+     */
+    static double perConnection(long beforeKib, long withKib, int connections) {
+        return Math.max((withKib - beforeKib) * 1024.0 / connections, (double) PAGE / connections);
+    }
+
+    /** {@return a TLS client context that trusts the certificates of a PEM file} */
+    private static SSLContext trusting(Path certificate) throws IOException {
+        try {
+            KeyStore store = KeyStore.getInstance(KeyStore.getDefaultType());
+            store.load(null, null);
+            int i = 0;
+            for (X509Certificate cert : Pem.certificates(certificate)) {
+                store.setCertificateEntry("server-" + i++, cert);
+            }
+            TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            trust.init(store);
+            SSLContext context = SSLContext.getInstance("TLS");
+            context.init(null, trust.getTrustManagers(), null);
+            return context;
+        } catch (GeneralSecurityException e) {
+            throw new IOException("no TLS client context trusting " + certificate + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * {@return whether a new connection to {@code address} gets one frame back unchanged} within {@link
+     * #ROUND_TRIP_TIMEOUT} for the connect and as much again for the echo
+     *
+     * @param address the server
+     * @param tls a client context for a server on TLS, else null
+     */
+    static boolean roundTrip(InetSocketAddress address, SSLContext tls) {
+        int millis = (int) ROUND_TRIP_TIMEOUT.toMillis();
+        byte[] frame = ByteBuffer.allocate(FrameFormat.HEADER_LENGTH + SIZE).putLong(FrameFormat.header(1, SIZE))
+                .put(new byte[SIZE]).array();
+        Arrays.fill(frame, FrameFormat.HEADER_LENGTH, frame.length, (byte) 0x5a);
+        try (Socket socket = tls == null ? new Socket() : tls.getSocketFactory().createSocket()) {
+            socket.connect(address, millis);
+            socket.setSoTimeout(millis);
+            socket.setTcpNoDelay(true);
+            OutputStream out = socket.getOutputStream();
+            out.write(frame);
+            out.flush();
+            byte[] echo = new byte[frame.length];
+            new DataInputStream(socket.getInputStream()).readFully(echo);
+            return Arrays.equals(frame, echo);
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static Series series(HostileCase kase) {
+        return new Series(NAME, kase.server().label() + ", " + kase.attackLabel(), kase.server().role(), Medium.TCP,
+                SIZE);
+    }
+
+    @Override
+    public List<Measurement> measurements(Results<HostileCase, HostileResult> results, LabContext lab) {
+        Placement placement = placement(lab);
+        List<Measurement> rows = new ArrayList<>();
+        for (HostileCase kase : results.cases()) {
+            HostileResult r = results.get(kase);
+            Series series = series(kase);
+            rows.add(series.at(placement, Unit.BYTES, r.bytesPerConnection()));
+            rows.add(series.at(placement, Unit.MSG_PER_S, r.underAttack()));
+            rows.add(new Series(NAME, kase.server().label() + ", honest load alone, " + kase.attackLabel() + " runs",
+                    kase.server().role(), Medium.TCP, SIZE).at(placement, Unit.MSG_PER_S, r.alone()));
+        }
+        return rows;
+    }
+
+    @Override
+    public List<Table> tables(Results<HostileCase, HostileResult> results, LabContext lab) {
+        return tables(results, settings(lab), placement(lab));
+    }
+
+    static List<Table> tables(Results<HostileCase, HostileResult> results, Settings settings, Placement placement) {
+        List<List<String>> rows = new ArrayList<>();
+        for (HostileCase kase : results.cases()) {
+            HostileResult r = results.get(kase);
+            rows.add(List.of(kase.attackLabel(), kase.server().label(), String.format(Locale.ROOT, "%,d",
+                    r.connections()),
+                    String.format(Locale.ROOT, "%,.1f", r.rssBeforeKib().median() / 1024),
+                    String.format(Locale.ROOT, "%,.1f", r.rssWithKib().median() / 1024),
+                    spread(r.bytesPerConnection(), 1.0 / 1024, "%,.2f"),
+                    spread(r.alone(), 1, "%,.0f"), spread(r.underAttack(), 1, "%,.0f"),
+                    String.format(Locale.ROOT, "%.2fx", r.kept()),
+                    r.alive() + "/" + r.runs(), r.served() + "/" + r.runs()));
+        }
+        if (rows.isEmpty()) {
+            return List.of();
+        }
+        return List.of(new Table(String.format(Locale.ROOT, "hostile: attacks on echo servers over TCP loopback, "
+                + "beside an honest load of %d connections; median of %d run(s), each a fresh server, [min-max]; %s (%s)",
+                HONEST_CONNECTIONS, settings.runs(), placement, placement.cpus()),
+                List.of("attack", "server", "hostile conns", "RSS before MiB", "RSS with MiB", "KiB per hostile conn",
+                        "honest frames/s alone", "under attack", "kept", "alive", "served after"),
+                rows, List.of(String.format(Locale.ROOT, "attacks, from the lab's JVM on the load's CPU: %s: %s; %s: "
+                        + "%s; %s: %s; %s: %s, %,d connections, each at most %,d bytes; over TLS, %s: %s; %s: %s",
+                        Attack.ANNOUNCED.label(), Attack.ANNOUNCED.what(), Attack.DRIP.label(), Attack.DRIP.what(),
+                        Attack.FLOOD.label(), Attack.FLOOD.what(), Attack.NO_READ.label(), Attack.NO_READ.what(),
+                        settings.noReaders(), Attacker.NO_READ_LIMIT, Attack.TLS_RECORD.label(),
+                        Attack.TLS_RECORD.what(), Attack.TLS_HANDSHAKE.label(), Attack.TLS_HANDSHAKE.what()),
+                        String.format(Locale.ROOT, "the honest load: the lab's C generator (many.c), %d connections, "
+                                + "%d frames of %d bytes in flight on each, %,d frames a connection a round, every echo "
+                                + "checked; frames/s: median of %d measured round(s) per run, every run's together, "
+                                + "after %d warm-up round(s) alone and 1 under attack; kept: the median under attack "
+                                + "over the median alone; over TLS the load is the library's client loop over epoll "
+                                + "('wirespeed load --tls') on the server's engine, trusting its self-signed EC P-256 "
+                                + "certificate", HONEST_CONNECTIONS, WINDOW, SIZE,
+                                settings.framesPerConnection(), settings.rounds(), settings.warmupRounds() + 1),
+                        "RSS: the server process's VmRSS once two readings 200 ms apart agree; before: after the "
+                                + "honest load alone; with: the attack in place, before the honest load under it; per "
+                                + "hostile connection: the growth over the connections, at least one 4 KiB page over them",
+                        "alive: the server's process was running after the attack closed; served after: it then "
+                                + "echoed one frame on a new connection within " + ROUND_TRIP_TIMEOUT.toSeconds()
+                                + " s")));
+    }
+
+    private static String spread(Stats s, double scale, String format) {
+        String median = String.format(Locale.ROOT, format, s.median() * scale);
+        return s.runs() == 1 || s.min() == s.max() ? median : median + String.format(Locale.ROOT, " [" + format + "-"
+                + format + "]", s.min() * scale, s.max() * scale);
+    }
+
+    @Override
+    public List<Finding> findings(Results<HostileCase, HostileResult> results, LabContext lab) {
+        return findings(results, placement(lab));
+    }
+
+    /**
+     * {@return the targets judged on {@code results}}: each where the cases it compares ran
+     *
+     * @param results every case's result
+     * @param placement where the servers and the loads ran
+     */
+    static List<Finding> findings(Results<HostileCase, HostileResult> results, Placement placement) {
+        List<Check> serves = new ArrayList<>();
+        List<Check> kept = new ArrayList<>();
+        List<Check> memory = new ArrayList<>();
+        for (HostileCase kase : results.cases(k -> k.server() != HostileServer.NETTY)) {
+            HostileResult r = results.get(kase);
+            String where = String.format(Locale.ROOT, "%s, %s, %,d connections, %s", NAME, kase.attackLabel(),
+                    r.connections(), placement);
+            String label = kase.server().label();
+            serves.add(new Check(where, new Figure(label + " runs alive and serving after it",
+                    Stats.exact((double) Math.min(r.alive(), r.served()) / r.runs()), Unit.RATIO),
+                    new Figure("every run", Stats.exact(1), Unit.RATIO)));
+            kept.add(new Check(where, new Figure(label + " honest load under attack", r.underAttack(), Unit.MSG_PER_S),
+                    new Figure("alone", r.alone(), Unit.MSG_PER_S)));
+            HostileCase netty = new HostileCase(HostileServer.NETTY, kase.attack(), kase.tls());
+            if (results.has(netty)) {
+                memory.add(new Check(where, new Figure(label + " per hostile connection", r.bytesPerConnection(),
+                        Unit.BYTES), new Figure(HostileServer.NETTY.label(), results.get(netty).bytesPerConnection(),
+                                Unit.BYTES)));
+            }
+        }
+        List<Finding> findings = new ArrayList<>();
+        if (!serves.isEmpty()) {
+            findings.add(Finding.target(NAME, "after every attack the library's echo is alive and serves a new "
+                    + "connection's round trip, on every transport of its loop", Rule.atLeast(1.0), serves));
+            findings.add(Finding.target(NAME, "honest connections keep at least 0.9x their frames a second while "
+                    + "an attack is in place, on every transport of the library's loop", Rule.atLeast(KEPT_TARGET),
+                    kept));
+        }
+        if (!memory.isEmpty()) {
+            findings.add(Finding.target(NAME, "a hostile connection costs the library's echo at most the resident "
+                    + "memory it costs Netty's, under the same attack", Rule.atMost(1.0), memory));
+        }
+        return findings;
+    }
+}
