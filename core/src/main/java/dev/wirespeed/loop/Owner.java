@@ -37,6 +37,7 @@ final class Owner {
     private final LoopStats[] stats;
     private final AtomicInteger open = new AtomicInteger();
     private final AtomicLong rejected = new AtomicLong();
+    private final AtomicLong acceptFailures = new AtomicLong();
     private final AtomicLong ids = new AtomicLong();
 
     Owner(ConnectionSettings settings, LoopGroup group, String direction, long connectTimeoutNanos) {
@@ -90,6 +91,15 @@ final class Owner {
 
     long rejected() {
         return rejected.get();
+    }
+
+    /** An accept failed; its listener is paused. */
+    void acceptFailed() {
+        acceptFailures.incrementAndGet();
+    }
+
+    long acceptFailures() {
+        return acceptFailures.get();
     }
 
     long framesRead() {

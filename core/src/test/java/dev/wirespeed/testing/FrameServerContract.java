@@ -1111,6 +1111,37 @@ public abstract class FrameServerContract {
     }
 
     @ParameterizedTest
+    @EnumSource(Transport.class)
+    void anAcceptThatFailsStopsWatchingItsListenerTwiceAsLongEachTimeThenAcceptsAgain(Transport transport)
+            throws Exception {
+        FailingAccepts failing = new FailingAccepts(transport());
+        failing.failNext(3);
+        SocketAddress address = switch (transport) {
+            case TCP -> new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
+            case UNIX -> UnixDomainSocketAddress.of(dir.resolve("s.sock"));
+        };
+        FrameServer server = FrameServer.builder(recorder).transport(failing).bind(address).start();
+        open.add(server);
+        Peer peer = new Peer(SocketChannel.open(server.localAddresses().get(0)));
+        open.add(peer);
+        // In the backlog while three accepts fail, 100, 200 and 400 ms apart: no more tries than that.
+        awaitTrue(() -> server.connectionCount() == 1, () -> "not accepted: " + failing.calls());
+        List<FailingAccepts.Call> calls = failing.calls();
+        assertEquals(List.of(FailingAccepts.Outcome.FAILED, FailingAccepts.Outcome.FAILED,
+                FailingAccepts.Outcome.FAILED, FailingAccepts.Outcome.ACCEPTED),
+                calls.subList(0, 4).stream().map(FailingAccepts.Call::outcome).toList(), calls.toString());
+        for (int i = 1; i < 4; i++) {
+            long pausedMillis = TimeUnit.NANOSECONDS.toMillis(calls.get(i).nanos() - calls.get(i - 1).nanos());
+            long pause = 100L << (i - 1);
+            assertTrue(pausedMillis >= pause, "accept " + i + " came " + pausedMillis + " ms after the one that failed "
+                    + "before it, not after a pause of " + pause + " ms: " + calls);
+        }
+        assertEquals(3, server.acceptFailures());
+        peer.send(new Frames().frame(7, 1, new byte[] {7}).toByteArray());
+        peer.expect(7, new byte[] {7});
+    }
+
+    @ParameterizedTest
     @MethodSource("cases")
     void aHandlerClosesGracefullyAfterItsReplyOrAbortsWithoutIt(Transport transport, Opener opener) throws Exception {
         ConnectionHandler closing = new Recorder() {
