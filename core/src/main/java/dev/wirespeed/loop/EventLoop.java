@@ -360,6 +360,10 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
 
     /** Takes over a connection {@code owner} accepted and counted: called on this loop's thread. */
     void adopt(Endpoint endpoint, Owner owner, long id) {
+        if (owner.tls != null && !owner.admitHandshake(index)) {
+            endpoint.reset(); // maxHandshakes are in progress here: a flood of them gets no more work or engines
+            return;
+        }
         SocketAddress remote = endpoint.remoteAddress();
         Connection c = new Connection(this, output, endpoint, owner, id, remote, tlsLayers.layerFor(owner, endpoint, remote, false));
         try {
@@ -384,6 +388,7 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
             opening.add(c); // a connected one is in the list already
         }
         c.state = Connection.State.HANDSHAKING;
+        c.owner.handshakeStarted(index);
         c.openDeadline = readClock() + c.owner.handshakeNanos;
         try {
             c.tls.begin();
@@ -418,6 +423,7 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
         }
         c.lastActive = now;
         opening.remove(c);
+        c.owner.handshakeEnded(index);
         c.state = Connection.State.OPEN;
         opened(c);
         if (c.state == Connection.State.OPEN) {
@@ -615,6 +621,9 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
         c.owner.connectionClosed();
         if (was == Connection.State.CONNECTING || was == Connection.State.HANDSHAKING) {
             opening.remove(c); // never opened: no lingering, and its client's future fails
+            if (was == Connection.State.HANDSHAKING) {
+                c.owner.handshakeEnded(index);
+            }
             lingering.release(c.channel, reset || was == Connection.State.CONNECTING);
             releaseTls = c.tls != null;
             if (cause == null) {

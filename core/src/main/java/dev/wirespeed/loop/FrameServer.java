@@ -90,7 +90,8 @@ import java.util.function.IntConsumer;
  * any one connection (its poller, say) fails the group: every loop ends, closing its connections with
  * the failure as the cause, the server stops listening, the thread's uncaught-exception handler hears
  * of it, and {@link #failure()} returns it. Past {@link Builder#maxConnections(int)} open connections, a
- * new one is reset as soon as it is accepted.
+ * new one is reset as soon as it is accepted; with TLS, so is one accepted onto a loop where {@link
+ * Builder#maxHandshakes(int)} handshakes are in progress.
  *
  * <p>An accept that fails (out of descriptors: {@code EMFILE}, {@code ENFILE}; out of memory) leaves its
  * connection in the backlog, and the loop stops watching that listener for 100 ms, then twice as long at
@@ -161,7 +162,8 @@ public final class FrameServer implements Closeable {
      * @param handler the frames' handler, called on the loop threads
      * @return a builder with the defaults: its own group of one blocking loop, 64 KiB chunks, a 64 MiB
      *     input budget a loop, a 256 KiB output limit, 16 MiB {@code maxFrameLength}, a 5-minute idle
-     *     timeout, a 60-second frame timeout, 16,384 connections at most
+     *     timeout, a 60-second frame timeout, 16,384 connections at most, and with TLS 256 handshakes in
+     *     progress a loop at most
      */
     public static Builder builder(ConnectionHandler handler) {
         return new Builder(handler);
@@ -177,7 +179,10 @@ public final class FrameServer implements Closeable {
         return owner.connectionCount();
     }
 
-    /** {@return the connections reset at acceptance because {@code maxConnections} were open} */
+    /**
+     * {@return the connections reset at acceptance because {@code maxConnections} were open, or, with TLS,
+     * {@code maxHandshakes} were in progress on the loop dealt the connection}
+     */
     public long rejectedConnections() {
         return owner.rejected();
     }
@@ -361,6 +366,7 @@ public final class FrameServer implements Closeable {
         private Builder(ConnectionHandler handler) {
             this.settings = new ConnectionSettings(handler);
             settings.maxConnections(ConnectionSettings.DEFAULT_MAX_CONNECTIONS);
+            settings.maxHandshakes(ConnectionSettings.DEFAULT_MAX_HANDSHAKES);
         }
 
         /**
@@ -487,6 +493,25 @@ public final class FrameServer implements Closeable {
          */
         public Builder maxConnections(int maxConnections) {
             settings.maxConnections(maxConnections);
+            return this;
+        }
+
+        /**
+         * Sets the most TLS handshakes in progress on each loop at once: a connection accepted past them is
+         * reset at once, before its handshake begins, and counted in {@link FrameServer#rejectedConnections()}. So a
+         * flood of peers that begin handshakes and stall, or finish them slowly, holds on each loop at most
+         * this many handshakes' engines and crypto work, each for at most the {@linkplain
+         * TlsSettings#handshakeTimeout() handshake timeout}, whatever {@code maxConnections} allows; honest
+         * clients are served again as the handshakes under way end. A connection counts from its acceptance
+         * until its handshake is done, fails or times out. Without {@link #tls} it has no effect.
+         *
+         * @param maxHandshakes handshakes in progress on one loop past which new connections are reset, at
+         *     least 1; 256 by default, {@code Integer.MAX_VALUE} for no limit
+         * @return this builder
+         * @throws IllegalArgumentException if {@code maxHandshakes} is below 1, naming it
+         */
+        public Builder maxHandshakes(int maxHandshakes) {
+            settings.maxHandshakes(maxHandshakes);
             return this;
         }
 
