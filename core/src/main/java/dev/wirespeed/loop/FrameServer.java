@@ -97,8 +97,8 @@ import java.util.function.IntConsumer;
  * connection in the backlog, and the loop stops watching that listener for 100 ms, then twice as long at
  * each failure after it, to 1 s, until an accept succeeds or finds nothing waiting: it neither spins
  * while descriptors lack nor gives up the listener. {@link #acceptFailures()} counts the failures, and
- * each is a JFR event with its cause (a native transport's names the call and its errno). The
- * connections open go on being served meanwhile.
+ * with {@link Builder#jfrEvents(boolean)} each is a JFR event with its cause (a native transport's names
+ * the call and its errno). The connections open go on being served meanwhile.
  *
  * <h2>Observability</h2>
  * {@link #connectionCount()}, {@link #framesRead()}, {@link #bytesRead()}, {@link #bytesWritten()},
