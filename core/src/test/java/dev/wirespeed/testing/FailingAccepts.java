@@ -14,7 +14,8 @@ import java.util.List;
  * {@link #failNext(int)} accepts throw {@code IOException("Too many open files")} and leave the
  * connection in the backlog, so that the poller under them reports the listener ready again. Everything
  * else is the wrapped transport's, its connections and their readiness untouched. Each accept's time and
- * outcome is kept, for a test to see how often the loop tried.
+ * outcome is kept, for a test to see how often the loop tried, and each interest the loop set on a
+ * listener, to see it stop and resume watching.
  *
  * <p>Thread safety: {@link #failNext} and {@link #calls()} from any thread; the rest as the wrapped
  * transport's.
@@ -39,6 +40,7 @@ public final class FailingAccepts implements LoopTransport {
 
     private final LoopTransport inner;
     private final List<Call> calls = new ArrayList<>();
+    private final List<Integer> listenerInterest = new ArrayList<>();
     private int failuresLeft;
 
     /** Wraps {@code inner}: its accepts fail when told to. */
@@ -54,6 +56,15 @@ public final class FailingAccepts implements LoopTransport {
     /** {@return the accepts so far, in order} */
     public synchronized List<Call> calls() {
         return List.copyOf(calls);
+    }
+
+    /** {@return the interest the loops set on the listeners so far, in order: 0 to stop watching, READ to watch} */
+    public synchronized List<Integer> listenerInterest() {
+        return List.copyOf(listenerInterest);
+    }
+
+    private synchronized void interestSet(int ops) {
+        listenerInterest.add(ops);
     }
 
     private synchronized boolean fails() {
@@ -118,7 +129,13 @@ public final class FailingAccepts implements LoopTransport {
     }
 
     /** The wrapped transport's poller, given its own listeners. */
-    private record Unwrapping(Poller poller) implements Poller {
+    private final class Unwrapping implements Poller {
+        private final Poller poller;
+
+        Unwrapping(Poller poller) {
+            this.poller = poller;
+        }
+
         @Override
         public void register(Endpoint endpoint, Object attachment, int ops) throws IOException {
             poller.register(endpoint, attachment, ops);
@@ -131,6 +148,7 @@ public final class FailingAccepts implements LoopTransport {
 
         @Override
         public void interest(Listener listener, int ops) throws IOException {
+            interestSet(ops);
             poller.interest(((Failing) listener).listener, ops);
         }
 

@@ -1141,6 +1141,29 @@ public abstract class FrameServerContract {
         peer.expect(7, new byte[] {7});
     }
 
+    @Test
+    void aServerClosedWhileItsListenerIsPausedLeavesTheGroupServing() throws Exception {
+        FailingAccepts failing = new FailingAccepts(transport());
+        LoopGroup group = LoopGroup.builder().transport(failing).threadName("paused-listener").start();
+        open.add(group);
+        SocketAddress loopback = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
+        FrameServer paused = FrameServer.builder(recorder).group(group).bind(loopback).start();
+        failing.failNext(1);
+        open.add(SocketChannel.open(paused.localAddresses().getFirst())); // waits in the backlog
+        awaitTrue(() -> paused.acceptFailures() == 1, () -> "no accept failed: " + failing.calls());
+        paused.close(); // within the 100 ms pause: the loop watches the closed listener again after it
+        awaitTrue(() -> failing.listenerInterest().equals(List.of(0, 1)),
+                () -> "the pause did not end: listener interest " + failing.listenerInterest());
+        assertNull(group.failure());
+        FrameServer next = FrameServer.builder(recorder).group(group).bind(loopback).start();
+        open.add(next);
+        Peer peer = new Peer(SocketChannel.open(next.localAddresses().getFirst()));
+        open.add(peer);
+        peer.send(new Frames().frame(3, 1, new byte[] {3}).toByteArray());
+        peer.expect(3, new byte[] {3});
+        assertEquals(1, paused.acceptFailures(), "a closed listener's accept is no failure");
+    }
+
     @ParameterizedTest
     @MethodSource("cases")
     void aHandlerClosesGracefullyAfterItsReplyOrAbortsWithoutIt(Transport transport, Opener opener) throws Exception {
