@@ -318,6 +318,11 @@ public class LoopCostPerEchoedFrame {
             }
 
             @Override
+            public void interest(Listener l, int ops) {
+                // its connections never fail to be accepted: the loop never stops watching it
+            }
+
+            @Override
             public void interest(Endpoint endpoint, int ops) {
                 interest[((MemoryEndpoint) endpoint).index] = ops;
             }

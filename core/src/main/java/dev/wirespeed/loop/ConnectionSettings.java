@@ -11,7 +11,7 @@ import javax.net.ssl.SSLException;
 /**
  * The settings a {@link FrameServer} and a {@link FrameClient} give each of their connections, checked
  * once here for both builders: the handler, the frame and output limits, the idle and linger timeouts,
- * the most connections, the JFR events, and TLS.
+ * the most connections and handshakes, the JFR events, and TLS.
  *
  * <p>Thread safety: not thread-safe; filled on the builder's thread, read once at the start.
  */
@@ -26,8 +26,12 @@ final class ConnectionSettings {
     static final int DEFAULT_MAX_CONNECTIONS = 16_384;
     static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofMinutes(5);
     static final Duration DEFAULT_FRAME_TIMEOUT = Duration.ofSeconds(60);
+    /** A server's default; a client's is {@code Integer.MAX_VALUE} (its handshakes are its own). */
+    static final int DEFAULT_MAX_HANDSHAKES = 256;
 
     int maxConnections = Integer.MAX_VALUE;
+    /** TLS handshakes in progress on one loop at most. */
+    int maxHandshakes = Integer.MAX_VALUE;
     /** {@link Duration#ZERO} for none. */
     Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
     /** {@link Duration#ZERO} for none. */
@@ -58,6 +62,13 @@ final class ConnectionSettings {
             throw new IllegalArgumentException("maxConnections=" + maxConnections + " min=1");
         }
         this.maxConnections = maxConnections;
+    }
+
+    void maxHandshakes(int maxHandshakes) {
+        if (maxHandshakes < 1) {
+            throw new IllegalArgumentException("maxHandshakes=" + maxHandshakes + " min=1");
+        }
+        this.maxHandshakes = maxHandshakes;
     }
 
     void idleTimeout(Duration idleTimeout) {

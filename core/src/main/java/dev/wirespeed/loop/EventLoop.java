@@ -30,7 +30,8 @@ import javax.net.ssl.SSLException;
  * (the fairness budget: no connection is read twice while another ready one waits; a lending
  * endpoint's buffers are taken until about a chunk's worth) and its frames; then the output of every
  * connection written to during the turn; then the connects past their timeout, where an idle timeout
- * is set and due, a sweep for idle connections, and the lingering sockets past their deadline.
+ * is set and due, a sweep for idle connections, the lingering sockets past their deadline, and the
+ * listeners paused (accepting failed) past theirs, watched again.
  *
  * <p>{@code conns[0, count)} are the connecting, handshaking, open and closing connections, each knowing
  * its slot; {@link Openings} watches the connecting and handshaking ones' deadlines, {@link HeldInput}
@@ -59,11 +60,12 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
     private Connection[] conns = new Connection[64];
     private int count;
     private final Openings opening = new Openings();
+    private final PausedListeners pausedListeners = new PausedListeners();
     private final HeldInput held;
     private final TlsLayers tlsLayers;
     /**
      * The loop's clock: read once per turn while anything is timed ({@link #timed()}: an idle timeout, a
-     * connect or handshake under way, a socket lingering), else left as it was, since nothing then reads
+     * connect or handshake under way, a socket lingering, a listener paused), else left as it was, since nothing then reads
      * it but the connections' last-active times, which only an idle sweep looks at; and read afresh
      * wherever a deadline is set, since a poll may have waited long since the turn began (or, untimed,
      * the clock was not read at all).
@@ -122,6 +124,14 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
         } catch (IOException ignored) {
             // the descriptor is released regardless
         }
+    }
+
+    /**
+     * Stops watching {@code listener}, which {@link #listen} registered, for {@code nanos}: accepting
+     * failed, and its connection waits in the backlog. On this loop's thread.
+     */
+    void pauseAccepting(Listener listener, long nanos) throws IOException {
+        pausedListeners.pause(listener, readClock() + nanos, poller);
     }
 
     /** Takes what a listener has waiting; the attachment of a listener registered with {@link #listen}. */
@@ -205,6 +215,9 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
                     if (lingering.count() > 0) {
                         lingering.sweep(now);
                     }
+                    if (pausedListeners.count() > 0) {
+                        pausedListeners.resume(now, poller);
+                    }
                 }
                 if (idle != null) {
                     if (ready == 0 && !ranTasks) {
@@ -241,7 +254,8 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
 
     /** {@return whether anything on this loop has a deadline: then its clock is read at every turn} */
     private boolean timed() {
-        return sweepNanos != Long.MAX_VALUE || opening.count() > 0 || lingering.count() > 0;
+        return sweepNanos != Long.MAX_VALUE || opening.count() > 0 || lingering.count() > 0
+                || pausedListeners.count() > 0;
     }
 
     private boolean runTasks() {
@@ -261,7 +275,7 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
         if (held.count() > 0) {
             return 0; // TLS input is held: read it at once
         }
-        long wake = Math.min(nextSweep, opening.earliest());
+        long wake = Math.min(Math.min(nextSweep, opening.earliest()), pausedListeners.earliest());
         long millis = wake == Long.MAX_VALUE ? -1 // no limit
                 : Math.max(1, TimeUnit.NANOSECONDS.toMillis(wake - System.nanoTime()) + 1);
         if (lingering.count() > 0) { // lingering sockets close at their deadline, give or take this
@@ -347,6 +361,10 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
 
     /** Takes over a connection {@code owner} accepted and counted: called on this loop's thread. */
     void adopt(Endpoint endpoint, Owner owner, long id) {
+        if (owner.tls != null && !owner.admitHandshake(index)) {
+            endpoint.reset(); // maxHandshakes are in progress here: a flood of them gets no more work or engines
+            return;
+        }
         SocketAddress remote = endpoint.remoteAddress();
         Connection c = new Connection(this, output, endpoint, owner, id, remote, tlsLayers.layerFor(owner, endpoint, remote, false));
         try {
@@ -371,6 +389,7 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
             opening.add(c); // a connected one is in the list already
         }
         c.state = Connection.State.HANDSHAKING;
+        c.owner.handshakeStarted(index);
         c.openDeadline = readClock() + c.owner.handshakeNanos;
         try {
             c.tls.begin();
@@ -405,6 +424,7 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
         }
         c.lastActive = now;
         opening.remove(c);
+        c.owner.handshakeEnded(index);
         c.state = Connection.State.OPEN;
         opened(c);
         if (c.state == Connection.State.OPEN) {
@@ -602,6 +622,9 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
         c.owner.connectionClosed();
         if (was == Connection.State.CONNECTING || was == Connection.State.HANDSHAKING) {
             opening.remove(c); // never opened: no lingering, and its client's future fails
+            if (was == Connection.State.HANDSHAKING) {
+                c.owner.handshakeEnded(index);
+            }
             lingering.release(c.channel, reset || was == Connection.State.CONNECTING);
             releaseTls = c.tls != null;
             if (cause == null) {

@@ -8,9 +8,11 @@ import dev.wirespeed.loop.spi.LoopTransport;
 import dev.wirespeed.tls.TlsSettings;
 import java.io.Closeable;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.net.UnixDomainSocketAddress;
+import java.nio.channels.ClosedChannelException;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -88,12 +90,22 @@ import java.util.function.IntConsumer;
  * any one connection (its poller, say) fails the group: every loop ends, closing its connections with
  * the failure as the cause, the server stops listening, the thread's uncaught-exception handler hears
  * of it, and {@link #failure()} returns it. Past {@link Builder#maxConnections(int)} open connections, a
- * new one is reset as soon as it is accepted.
+ * new one is reset as soon as it is accepted; with TLS, so is one accepted onto a loop where {@link
+ * Builder#maxHandshakes(int)} handshakes are in progress.
+ *
+ * <p>An accept that fails (out of descriptors: {@code EMFILE}, {@code ENFILE}; out of memory) leaves its
+ * connection in the backlog, and the loop stops watching that listener for 100 ms, then twice as long at
+ * each failure after it, to 1 s, until an accept succeeds or finds nothing waiting: it neither spins
+ * while descriptors lack nor gives up the listener. {@link #acceptFailures()} counts the failures, and
+ * with {@link Builder#jfrEvents(boolean)} each is a JFR event with its cause (a native transport's names
+ * the call and its errno). The connections open go on being served meanwhile.
  *
  * <h2>Observability</h2>
  * {@link #connectionCount()}, {@link #framesRead()}, {@link #bytesRead()}, {@link #bytesWritten()},
- * {@link #pooledBytes()}, {@link #partialFrameBytes()} and {@link #failure()} at any time; with {@link Builder#jfrEvents(boolean)}, JFR events for each
- * connection opened and closed, each protocol error and, once a second, each loop's totals.
+ * {@link #pooledBytes()}, {@link #partialFrameBytes()}, {@link #rejectedConnections()}, {@link
+ * #acceptFailures()} and {@link #failure()} at any time; with {@link Builder#jfrEvents(boolean)}, JFR events
+ * for each connection opened and closed, each protocol error, each failed accept and, once a second, each
+ * loop's totals.
  *
  * <h2>Thread safety</h2>
  * The server's methods are safe from any thread; see {@link Connection} for the connections'.
@@ -101,6 +113,10 @@ import java.util.function.IntConsumer;
  * @see FrameClient
  */
 public final class FrameServer implements Closeable {
+    /** The first pause of a listener whose accept failed; it doubles while accepting fails, to the most. */
+    static final Duration MIN_ACCEPT_PAUSE = Duration.ofMillis(100);
+    static final Duration MAX_ACCEPT_PAUSE = Duration.ofSeconds(1);
+
     private final List<Listener> listeners = new ArrayList<>();
     private final List<SocketAddress> addresses = new ArrayList<>();
     private final LoopGroup group;
@@ -108,6 +124,8 @@ public final class FrameServer implements Closeable {
     private final boolean ownsGroup;
     private final Owner owner;
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** False once the listeners are being closed: an accept that fails then is not a failure to report. */
+    private volatile boolean listening = true;
 
     private FrameServer(Builder b, LoopGroup group, boolean ownsGroup) throws IOException {
         this.group = group;
@@ -123,7 +141,8 @@ public final class FrameServer implements Closeable {
                 Listener listener = group.transport().listen(address, b.backlog);
                 listeners.add(listener);
                 addresses.add(listener.localAddress());
-                LoopCalls.call(first, () -> first.listen(listener, loop -> accept(listener, loop)));
+                Accepting accepting = new Accepting(listener);
+                LoopCalls.call(first, () -> first.listen(listener, accepting));
             }
         } catch (IOException | RuntimeException e) {
             closeListeners();
@@ -143,7 +162,8 @@ public final class FrameServer implements Closeable {
      * @param handler the frames' handler, called on the loop threads
      * @return a builder with the defaults: its own group of one blocking loop, 64 KiB chunks, a 64 MiB
      *     input budget a loop, a 256 KiB output limit, 16 MiB {@code maxFrameLength}, a 5-minute idle
-     *     timeout, a 60-second frame timeout, 16,384 connections at most
+     *     timeout, a 60-second frame timeout, 16,384 connections at most, and with TLS 256 handshakes in
+     *     progress a loop at most
      */
     public static Builder builder(ConnectionHandler handler) {
         return new Builder(handler);
@@ -159,9 +179,20 @@ public final class FrameServer implements Closeable {
         return owner.connectionCount();
     }
 
-    /** {@return the connections reset at acceptance because {@code maxConnections} were open} */
+    /**
+     * {@return the connections reset at acceptance because {@code maxConnections} were open, or, with TLS,
+     * {@code maxHandshakes} were in progress on the loop dealt the connection}
+     */
     public long rejectedConnections() {
         return owner.rejected();
+    }
+
+    /**
+     * {@return the accepts that failed (out of descriptors, say), each followed by a pause of its listener}:
+     * see "Bad input and failures" above
+     */
+    public long acceptFailures() {
+        return owner.acceptFailures();
     }
 
     /** {@return frames handed to the handler so far, over all loops; may lag behind the loops} */
@@ -229,6 +260,7 @@ public final class FrameServer implements Closeable {
     }
 
     private void closeListeners() {
+        listening = false;
         for (int i = 0; i < listeners.size(); i++) {
             try {
                 listeners.get(i).close();
@@ -241,34 +273,77 @@ public final class FrameServer implements Closeable {
         }
     }
 
-    /** Accepts what {@code listener} has waiting, on loop 0's thread, and deals it to the loops. */
-    private void accept(Listener listener, EventLoop self) {
-        for (int i = 0; i < 64; i++) {
-            Endpoint ch;
-            try {
-                ch = listener.accept();
-            } catch (IOException e) {
-                // Out of descriptors, say: leave the connection in the backlog for a later turn.
-                return;
-            }
-            if (ch == null) {
-                return;
-            }
-            if (!owner.admit()) {
-                ch.reset();
-                continue;
-            }
-            long id = owner.nextId();
-            EventLoop target = group.loop((int) ((id - 1) % group.loopCount()));
-            if (target == self) {
-                target.adopt(ch, owner, id);
-            } else {
+    /**
+     * One listener's acceptor, on loop 0's thread: takes what the listener has waiting and deals it to the
+     * loops; where accepting fails, stops watching the listener for a while.
+     *
+     * <p>{@code 0 <= pauseNanos <= MAX_ACCEPT_PAUSE}: 0 while accepting works, else the last pause.
+     */
+    private final class Accepting implements EventLoop.Acceptor {
+        private final Listener listener;
+        private long pauseNanos;
+
+        Accepting(Listener listener) {
+            this.listener = listener;
+        }
+
+        @Override
+        public void accept(EventLoop self) {
+            for (int i = 0; i < 64; i++) {
+                Endpoint ch;
                 try {
-                    target.execute(() -> target.adopt(ch, owner, id));
-                } catch (RuntimeException e) {
-                    owner.connectionClosed();
-                    ch.reset();
+                    ch = listener.accept();
+                } catch (IOException e) {
+                    failed(e, self);
+                    return;
                 }
+                pauseNanos = 0; // accepting works again: a failure after it pauses for the shortest time
+                if (ch == null) {
+                    return;
+                }
+                deal(ch, self);
+            }
+        }
+
+        /**
+         * Accepting failed, its connection left in the backlog: a poller would report the listener again
+         * at once, and the loop spin for as long as descriptors lack, so the listener is not watched for a
+         * pause that doubles while accepting keeps failing (as nginx stops accepting, and Netty's acceptor).
+         */
+        private void failed(IOException e, EventLoop self) {
+            if (!listening || e instanceof ClosedChannelException) {
+                return; // closed under the loop, by the server's close
+            }
+            pauseNanos = pauseNanos == 0 ? MIN_ACCEPT_PAUSE.toNanos()
+                    : Math.min(pauseNanos * 2, MAX_ACCEPT_PAUSE.toNanos());
+            owner.acceptFailed();
+            owner.events.acceptFailed(listener.localAddress(), e, pauseNanos);
+            try {
+                self.pauseAccepting(listener, pauseNanos);
+            } catch (IOException refused) {
+                refused.addSuppressed(e);
+                throw new UncheckedIOException("the poller refused to stop watching " + listener.localAddress()
+                        + " after accepting failed: " + refused.getMessage(), refused);
+            }
+        }
+    }
+
+    /** Deals an accepted connection to its loop, or resets it past {@code maxConnections}. */
+    private void deal(Endpoint ch, EventLoop self) {
+        if (!owner.admit()) {
+            ch.reset();
+            return;
+        }
+        long id = owner.nextId();
+        EventLoop target = group.loop((int) ((id - 1) % group.loopCount()));
+        if (target == self) {
+            target.adopt(ch, owner, id);
+        } else {
+            try {
+                target.execute(() -> target.adopt(ch, owner, id));
+            } catch (RuntimeException e) {
+                owner.connectionClosed();
+                ch.reset();
             }
         }
     }
@@ -291,6 +366,7 @@ public final class FrameServer implements Closeable {
         private Builder(ConnectionHandler handler) {
             this.settings = new ConnectionSettings(handler);
             settings.maxConnections(ConnectionSettings.DEFAULT_MAX_CONNECTIONS);
+            settings.maxHandshakes(ConnectionSettings.DEFAULT_MAX_HANDSHAKES);
         }
 
         /**
@@ -417,6 +493,25 @@ public final class FrameServer implements Closeable {
          */
         public Builder maxConnections(int maxConnections) {
             settings.maxConnections(maxConnections);
+            return this;
+        }
+
+        /**
+         * Sets the most TLS handshakes in progress on each loop at once: a connection accepted past them is
+         * reset at once, before its handshake begins, and counted in {@link FrameServer#rejectedConnections()}. So a
+         * flood of peers that begin handshakes and stall, or finish them slowly, holds on each loop at most
+         * this many handshakes' engines and crypto work, each for at most the {@linkplain
+         * TlsSettings#handshakeTimeout() handshake timeout}, whatever {@code maxConnections} allows; honest
+         * clients are served again as the handshakes under way end. A connection counts from its acceptance
+         * until its handshake is done, fails or times out. Without {@link #tls} it has no effect.
+         *
+         * @param maxHandshakes handshakes in progress on one loop past which new connections are reset, at
+         *     least 1; 256 by default, {@code Integer.MAX_VALUE} for no limit
+         * @return this builder
+         * @throws IllegalArgumentException if {@code maxHandshakes} is below 1, naming it
+         */
+        public Builder maxHandshakes(int maxHandshakes) {
+            settings.maxHandshakes(maxHandshakes);
             return this;
         }
 

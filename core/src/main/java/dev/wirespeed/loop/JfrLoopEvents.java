@@ -1,5 +1,7 @@
 package dev.wirespeed.loop;
 
+import java.io.IOException;
+import java.net.SocketAddress;
 import jdk.jfr.Category;
 import jdk.jfr.DataAmount;
 import jdk.jfr.Description;
@@ -9,10 +11,11 @@ import jdk.jfr.Label;
 import jdk.jfr.Name;
 import jdk.jfr.Period;
 import jdk.jfr.StackTrace;
+import jdk.jfr.Timespan;
 
 /**
  * The JFR events of a {@link FrameServer} or {@link FrameClient} built with {@code jfrEvents(true)}:
- * connection opened and closed, protocol error, and, once a second, its totals on each loop. Events are
+ * connection opened and closed, protocol error, accept failed, and, once a second, its totals on each loop. Events are
  * created only at those moments, never per frame; a recording decides which it keeps.
  */
 final class JfrLoopEvents implements LoopEvents {
@@ -61,6 +64,17 @@ final class JfrLoopEvents implements LoopEvents {
             e.frames = c.framesRead;
             e.bytesRead = c.bytesRead;
             e.bytesWritten = c.bytesWritten;
+            e.commit();
+        }
+    }
+
+    @Override
+    public void acceptFailed(SocketAddress local, IOException cause, long pauseNanos) {
+        AcceptFailedEvent e = new AcceptFailedEvent();
+        if (e.shouldCommit()) {
+            e.localAddress = String.valueOf(local);
+            e.cause = cause.getClass().getName() + ": " + cause.getMessage();
+            e.pause = pauseNanos;
             e.commit();
         }
     }
@@ -131,6 +145,23 @@ final class JfrLoopEvents implements LoopEvents {
         long offset;
         @Label("Message")
         String message;
+    }
+
+    @Name("dev.wirespeed.AcceptFailed")
+    @Label("Accept Failed")
+    @Category({"wirespeed", "Frame Server"})
+    @Description("A server's accept failed (out of descriptors, say): its listener is not watched for a pause")
+    @StackTrace(false)
+    static final class AcceptFailedEvent extends Event {
+        @Label("Local Address")
+        String localAddress;
+        @Label("Cause")
+        @Description("The listener's exception: for a native transport, the call and its errno")
+        String cause;
+        @Label("Pause")
+        @Description("How long the listener is not watched: doubles while accepting fails")
+        @Timespan(Timespan.NANOSECONDS)
+        long pause;
     }
 
     @Name("dev.wirespeed.LoopStatistics")

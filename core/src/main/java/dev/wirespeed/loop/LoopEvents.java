@@ -1,8 +1,11 @@
 package dev.wirespeed.loop;
 
+import java.io.IOException;
+import java.net.SocketAddress;
+
 /**
  * What a loop reports beside its work: nothing, or JFR events ({@link JfrLoopEvents}). The loop calls
- * these at a connection's open and close and at a protocol error, never per frame.
+ * these at a connection's open and close, at a protocol error and at a failed accept, never per frame.
  */
 interface LoopEvents {
     /** Reports nothing: the default. */
@@ -21,7 +24,13 @@ interface LoopEvents {
     default void closed(Connection c, Throwable cause) {
     }
 
-    /** The server stopped: periodic reports end. */
+    /**
+     * A server's accept on {@code local} failed with {@code cause}: the listener is not watched for {@code pauseNanos}.
+     */
+    default void acceptFailed(SocketAddress local, IOException cause, long pauseNanos) {
+    }
+
+        /** The server stopped: periodic reports end. */
     default void stopped() {
     }
 }

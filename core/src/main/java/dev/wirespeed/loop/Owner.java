@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * several owners.
  *
  * <p>Thread safety: the settings are final; the counts are atomic, or written by one loop each
- * ({@link #stats(int)}).
+ * ({@link #stats(int)}, the handshakes in progress).
  */
 final class Owner {
     final ConnectionHandler handler;
@@ -24,6 +24,8 @@ final class Owner {
     /** 0 for no lingering. */
     final long lingerNanos;
     final int maxConnections;
+    /** TLS handshakes in progress on one loop at most, past which a new connection is refused. */
+    final int maxHandshakes;
     /** A client's connect timeout; 0 for a server. */
     final long connectTimeoutNanos;
     /** Makes each connection's TLS engine; null for plaintext. */
@@ -35,8 +37,11 @@ final class Owner {
     /** How a connection's {@code toString} names its peer: {@code "from"} for accepted, {@code "to"} for connected. */
     final String direction;
     private final LoopStats[] stats;
+    /** {@code 0 <= handshakes[loop]}: this owner's TLS handshakes in progress on each loop, written by that loop. */
+    private final int[] handshakes;
     private final AtomicInteger open = new AtomicInteger();
     private final AtomicLong rejected = new AtomicLong();
+    private final AtomicLong acceptFailures = new AtomicLong();
     private final AtomicLong ids = new AtomicLong();
 
     Owner(ConnectionSettings settings, LoopGroup group, String direction, long connectTimeoutNanos) {
@@ -47,12 +52,14 @@ final class Owner {
         this.frameTimeoutNanos = settings.frameTimeout.toNanos();
         this.lingerNanos = settings.lingerTimeout.toNanos();
         this.maxConnections = settings.maxConnections;
+        this.maxHandshakes = settings.maxHandshakes;
         this.direction = direction;
         this.connectTimeoutNanos = connectTimeoutNanos;
         this.tls = settings.tlsContext;
         this.handshakeNanos = settings.tls == null ? 0 : settings.tls.handshakeTimeout().toNanos();
         this.tlsCloseNanos = settings.tls == null ? 0 : settings.tls.closeTimeout().toNanos();
         this.stats = new LoopStats[group.loopCount()];
+        this.handshakes = new int[group.loopCount()];
         for (int i = 0; i < stats.length; i++) {
             stats[i] = new LoopStats();
         }
@@ -79,6 +86,29 @@ final class Owner {
         return true;
     }
 
+    /**
+     * {@return true if one more TLS handshake fits under {@code maxHandshakes} on {@code loop}}, on that
+     * loop's thread; else the connection, admitted already, is counted closed and rejected
+     */
+    boolean admitHandshake(int loop) {
+        if (handshakes[loop] >= maxHandshakes) {
+            open.decrementAndGet();
+            rejected.incrementAndGet();
+            return false;
+        }
+        return true;
+    }
+
+    /** A TLS handshake began on {@code loop}, on that loop's thread. */
+    void handshakeStarted(int loop) {
+        handshakes[loop]++;
+    }
+
+    /** A TLS handshake that began on {@code loop} ended (done, failed, or abandoned), on that loop's thread. */
+    void handshakeEnded(int loop) {
+        handshakes[loop]--;
+    }
+
     /** A connection counted by {@link #admit()} has closed, or never started. */
     void connectionClosed() {
         open.decrementAndGet();
@@ -90,6 +120,15 @@ final class Owner {
 
     long rejected() {
         return rejected.get();
+    }
+
+    /** An accept failed; its listener is paused. */
+    void acceptFailed() {
+        acceptFailures.incrementAndGet();
+    }
+
+    long acceptFailures() {
+        return acceptFailures.get();
     }
 
     long framesRead() {

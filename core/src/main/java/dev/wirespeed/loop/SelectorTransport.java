@@ -186,6 +186,14 @@ final class SelectorTransport implements LoopTransport {
         }
 
         @Override
+        public void interest(Listener listener, int ops) {
+            SelectionKey key = ((ChannelListener) listener).channel().keyFor(selector);
+            if (key != null && key.isValid()) { // else closed, and its key cancelled
+                key.interestOps((ops & READ) != 0 ? SelectionKey.OP_ACCEPT : 0);
+            }
+        }
+
+        @Override
         public void interest(Endpoint endpoint, int ops) {
             ((ChannelEndpoint) endpoint).key.interestOps(nio(ops));
         }

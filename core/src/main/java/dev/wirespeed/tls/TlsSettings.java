@@ -36,7 +36,8 @@ import java.util.Set;
  *
  * <h2>Unfinished handshakes</h2>
  * A connection whose handshake is not done is closed at the {@linkplain Builder#handshakeTimeout
- * handshake timeout}. Until then, while it waits for its peer, it holds no buffer of the loop's pools:
+ * handshake timeout}, and a server holds at most {@linkplain
+ * dev.wirespeed.loop.FrameServer.Builder#maxHandshakes(int) maxHandshakes} of them on a loop at once. Until then, while it waits for its peer, it holds no buffer of the loop's pools:
  * the part of a record that came is kept in an array of its size until the rest comes. A server's
  * connection has no engine until the client's first record (its ClientHello) has all come: a peer that
  * connects and sends nothing, or part of that record, costs the socket and the bytes it sent, at most

@@ -46,6 +46,14 @@ class FrameServerBuilderTest {
     }
 
     @Test
+    void maxHandshakesTakesOneOrMore() {
+        assertSame(builder, builder.maxHandshakes(1));
+        assertSame(builder, builder.maxHandshakes(Integer.MAX_VALUE));
+        assertEquals("maxHandshakes=0 min=1",
+                assertThrows(IllegalArgumentException.class, () -> builder.maxHandshakes(0)).getMessage());
+    }
+
+    @Test
     void inputBudgetTakesAPageOrMoreAndAtLeastAChunkAtTheStart() {
         assertSame(builder, builder.inputBudget(4096));
         assertEquals("inputBudget=4095 min=4096",

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.wirespeed.testing.FailingAccepts;
 import dev.wirespeed.testing.Frames;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -114,6 +115,43 @@ class FrameServerJfrEventsTest {
     @Test
     void emitsNothingUnlessAsked() throws Exception {
         assertTrue(record(false).stream().noneMatch(e -> e.getEventType().getName().startsWith("dev.wirespeed.")));
+    }
+
+    @Test
+    void reportsEachFailedAcceptWithItsCauseAndAPauseThatDoublesUntilAnAcceptSucceeds() throws Exception {
+        Path file = dir.resolve("accept.jfr");
+        FailingAccepts failing = new FailingAccepts(SelectorTransport.INSTANCE);
+        SocketAddress local;
+        try (Recording recording = new Recording()) {
+            recording.enable("dev.wirespeed.AcceptFailed");
+            recording.start();
+            try (FrameServer server = FrameServer.builder((c, type, body) -> c.writeFrame(type, body))
+                    .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).transport(failing)
+                    .jfrEvents(true).start()) {
+                local = server.localAddresses().get(0);
+                for (int failures : new int[] {2, 1}) { // the second connection's pause starts over
+                    failing.failNext(failures);
+                    try (SocketChannel peer = SocketChannel.open(local)) {
+                        peer.write(ByteBuffer.wrap(new Frames().frame(1, 1, new byte[] {1}).toByteArray()));
+                        ByteBuffer echo = ByteBuffer.allocate(9);
+                        while (echo.hasRemaining() && peer.read(echo) >= 0) {
+                            // the echo comes once the connection is accepted
+                        }
+                    }
+                }
+                assertEquals(3, server.acceptFailures());
+            }
+            recording.stop();
+            recording.dump(file);
+        }
+        List<RecordedEvent> failed = named(RecordingFile.readAllEvents(file), "dev.wirespeed.AcceptFailed");
+        Files.delete(file);
+        assertEquals(List.of(Duration.ofMillis(100), Duration.ofMillis(200), Duration.ofMillis(100)),
+                failed.stream().map(e -> e.getDuration("pause")).toList());
+        for (RecordedEvent e : failed) {
+            assertEquals(local.toString(), e.getString("localAddress"));
+            assertEquals("java.io.IOException: " + FailingAccepts.MESSAGE, e.getString("cause"));
+        }
     }
 
     @Test

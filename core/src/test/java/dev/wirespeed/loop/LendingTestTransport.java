@@ -246,6 +246,11 @@ final class LendingTestTransport implements LoopTransport {
         }
 
         @Override
+        public void interest(Listener listener, int ops) throws IOException {
+            inner.interest(((LendingListener) listener).inner, ops);
+        }
+
+        @Override
         public void interest(Endpoint endpoint, int ops) throws IOException {
             Lending e = (Lending) endpoint;
             e.interest = ops;

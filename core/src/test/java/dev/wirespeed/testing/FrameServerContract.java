@@ -1111,6 +1111,60 @@ public abstract class FrameServerContract {
     }
 
     @ParameterizedTest
+    @EnumSource(Transport.class)
+    void anAcceptThatFailsStopsWatchingItsListenerTwiceAsLongEachTimeThenAcceptsAgain(Transport transport)
+            throws Exception {
+        FailingAccepts failing = new FailingAccepts(transport());
+        failing.failNext(3);
+        SocketAddress address = switch (transport) {
+            case TCP -> new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
+            case UNIX -> UnixDomainSocketAddress.of(dir.resolve("s.sock"));
+        };
+        FrameServer server = FrameServer.builder(recorder).transport(failing).bind(address).start();
+        open.add(server);
+        Peer peer = new Peer(SocketChannel.open(server.localAddresses().get(0)));
+        open.add(peer);
+        // In the backlog while three accepts fail, 100, 200 and 400 ms apart: no more tries than that.
+        awaitTrue(() -> server.connectionCount() == 1, () -> "not accepted: " + failing.calls());
+        List<FailingAccepts.Call> calls = failing.calls();
+        assertEquals(List.of(FailingAccepts.Outcome.FAILED, FailingAccepts.Outcome.FAILED,
+                FailingAccepts.Outcome.FAILED, FailingAccepts.Outcome.ACCEPTED),
+                calls.subList(0, 4).stream().map(FailingAccepts.Call::outcome).toList(), calls.toString());
+        for (int i = 1; i < 4; i++) {
+            long pausedMillis = TimeUnit.NANOSECONDS.toMillis(calls.get(i).nanos() - calls.get(i - 1).nanos());
+            long pause = 100L << (i - 1);
+            assertTrue(pausedMillis >= pause, "accept " + i + " came " + pausedMillis + " ms after the one that failed "
+                    + "before it, not after a pause of " + pause + " ms: " + calls);
+        }
+        assertEquals(3, server.acceptFailures());
+        peer.send(new Frames().frame(7, 1, new byte[] {7}).toByteArray());
+        peer.expect(7, new byte[] {7});
+    }
+
+    @Test
+    void aServerClosedWhileItsListenerIsPausedLeavesTheGroupServing() throws Exception {
+        FailingAccepts failing = new FailingAccepts(transport());
+        LoopGroup group = LoopGroup.builder().transport(failing).threadName("paused-listener").start();
+        open.add(group);
+        SocketAddress loopback = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
+        FrameServer paused = FrameServer.builder(recorder).group(group).bind(loopback).start();
+        failing.failNext(1);
+        open.add(SocketChannel.open(paused.localAddresses().getFirst())); // waits in the backlog
+        awaitTrue(() -> paused.acceptFailures() == 1, () -> "no accept failed: " + failing.calls());
+        paused.close(); // within the 100 ms pause: the loop watches the closed listener again after it
+        awaitTrue(() -> failing.listenerInterest().equals(List.of(0, 1)),
+                () -> "the pause did not end: listener interest " + failing.listenerInterest());
+        assertNull(group.failure());
+        FrameServer next = FrameServer.builder(recorder).group(group).bind(loopback).start();
+        open.add(next);
+        Peer peer = new Peer(SocketChannel.open(next.localAddresses().getFirst()));
+        open.add(peer);
+        peer.send(new Frames().frame(3, 1, new byte[] {3}).toByteArray());
+        peer.expect(3, new byte[] {3});
+        assertEquals(1, paused.acceptFailures(), "a closed listener's accept is no failure");
+    }
+
+    @ParameterizedTest
     @MethodSource("cases")
     void aHandlerClosesGracefullyAfterItsReplyOrAbortsWithoutIt(Transport transport, Opener opener) throws Exception {
         ConnectionHandler closing = new Recorder() {

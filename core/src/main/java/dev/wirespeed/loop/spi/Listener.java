@@ -18,7 +18,8 @@ public interface Listener extends Closeable {
      *
      * @return the connection, non-blocking and, over TCP, with {@code TCP_NODELAY}; null if none waits
      * @throws IOException if accepting fails (out of descriptors, say); the connection, if any, stays
-     *     in the backlog
+     *     in the backlog, and the loop stops watching the listener for a while ({@link
+     *     Poller#interest(Listener, int)})
      */
     Endpoint accept() throws IOException;
 }

@@ -70,6 +70,18 @@ public interface Poller extends Closeable {
     void interest(Endpoint endpoint, int ops) throws IOException;
 
     /**
+     * Stops or resumes watching a listener. The loop stops while accepting fails (out of descriptors,
+     * say): the connection that failed stays in the backlog, and a poller that reports the listener ready
+     * again at once would have the loop spin until a descriptor comes free.
+     *
+     * @param listener a registered listener; one closed since is left alone
+     * @param ops {@link #READ} to watch it again, or 0 to stop watching it: no readiness of it is handed
+     *     over until it is watched again
+     * @throws IOException if the platform refuses
+     */
+    void interest(Listener listener, int ops) throws IOException;
+
+    /**
      * Forgets a connection, before it is closed.
      *
      * @param endpoint a registered connection

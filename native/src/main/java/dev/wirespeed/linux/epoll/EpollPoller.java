@@ -1,6 +1,7 @@
 package dev.wirespeed.linux.epoll;
 
 import dev.wirespeed.linux.NativeIoException;
+import dev.wirespeed.linux.internal.net.ListenFd;
 import dev.wirespeed.linux.internal.net.SocketFd;
 import dev.wirespeed.linux.internal.sys.Errno;
 import dev.wirespeed.linux.internal.sys.FdCalls;
@@ -96,6 +97,14 @@ final class EpollPoller implements Poller {
         int fd = ((EpollListener) listener).socket().fd();
         attach(fd, attachment);
         control(EPOLL_CTL_ADD, fd, EPOLLIN);
+    }
+
+    @Override
+    public void interest(Listener listener, int ops) throws IOException {
+        ListenFd socket = ((EpollListener) listener).socket();
+        if (socket.isOpen()) { // a closed one's descriptor may be another socket's by now
+            control(EPOLL_CTL_MOD, socket.fd(), (ops & READ) != 0 ? EPOLLIN : 0);
+        }
     }
 
     @Override

@@ -110,12 +110,16 @@ public final class UringPoller implements Poller {
     private CopyBuffer[] freeCopies = new CopyBuffer[0];
     private int freeCopyCount;
 
-    /** A listener, polled one shot at a time so that what it still has waiting is seen again. */
+    /**
+     * A listener, polled one shot at a time so that what it still has waiting is seen again; not polled
+     * while {@code paused} (the loop stopped watching it), and a poll that was in flight then is dropped.
+     */
     private static final class ListenerEntry {
         final UringListener listener;
         final Object attachment;
         boolean armed;
         boolean fired;
+        boolean paused;
 
         ListenerEntry(UringListener listener, Object attachment) {
             this.listener = listener;
@@ -374,6 +378,16 @@ public final class UringPoller implements Poller {
     }
 
     @Override
+    public void interest(Listener listener, int ops) {
+        for (int i = 0; i < listeners.size(); i++) {
+            ListenerEntry l = listeners.get(i);
+            if (l.listener == listener) {
+                l.paused = (ops & READ) == 0; // one fired and not handed over yet is dropped by hand()
+            }
+        }
+    }
+
+    @Override
     public void interest(Endpoint endpoint, int ops) throws IOException {
         UringEndpoint e = (UringEndpoint) endpoint;
         e.interest = ops;
@@ -436,7 +450,7 @@ public final class UringPoller implements Poller {
         }
         for (int i = 0; i < listeners.size(); i++) {
             ListenerEntry l = listeners.get(i);
-            if (!l.armed && !l.fired && l.listener.socket().isOpen()) { // a closed one's descriptor may be reused
+            if (!l.armed && !l.fired && !l.paused && l.listener.socket().isOpen()) { // a closed one's descriptor may be reused
                 room();
                 ring.poll(l.listener.socket().fd(), Flags.POLLIN, false, userData(OP_LISTEN, i, 0));
                 l.armed = true;
@@ -492,8 +506,10 @@ public final class UringPoller implements Poller {
                 ListenerEntry l = listeners.get(i);
                 if (l.fired) {
                     l.fired = false;
-                    onReady.ready(l.attachment, READ);
-                    handed++;
+                    if (!l.paused) {
+                        onReady.ready(l.attachment, READ);
+                        handed++;
+                    }
                 }
             }
         }
@@ -514,7 +530,7 @@ public final class UringPoller implements Poller {
         if (op == OP_LISTEN) {
             ListenerEntry l = listeners.get(slot);
             l.armed = false;
-            if (result != -Errno.ECANCELED && !l.fired) {
+            if (result != -Errno.ECANCELED && !l.fired && !l.paused) {
                 l.fired = true; // an error, too, is for accept to report
                 listenersFired++;
             }
