@@ -43,12 +43,8 @@ final class FrameAssembler {
         Chunk in = c.in;
         if (in == null) {
             in = c.in = pool.take();
-        } else if (in.capacity() < pool.chunkSize()) { // a small partial frame: read on after it in a chunk
-            Chunk chunk = pool.take();
-            chunk.buf.put(0, in.buf, in.start, in.available());
-            chunk.end = in.available();
-            pool.give(in);
-            in = c.in = chunk;
+        } else if (in.capacity() < pool.chunkSize()) {
+            in = unpark(c, in);
         }
         ByteBuffer b = in.buf;
         b.limit(in.capacity());
@@ -71,6 +67,15 @@ final class FrameAssembler {
         } else {
             keep(c, in, false);
         }
+    }
+
+    /** {@return a chunk holding the small partial frame {@code in} kept, as {@code c.in}: to read on after it} */
+    private Chunk unpark(Connection c, Chunk in) {
+        Chunk chunk = pool.take();
+        chunk.buf.put(0, in.buf, in.start, in.available());
+        chunk.end = in.available();
+        pool.give(in);
+        return c.in = chunk;
     }
 
     /**
@@ -157,6 +162,10 @@ final class FrameAssembler {
         }
         if (c.forwardTo != c.forwardFrom) {
             forwardInput(c, in, pos);
+            return;
+        }
+        if (pos == in.end) {
+            releaseInput(c); // the common case, kept short
             return;
         }
         in.start = pos;
