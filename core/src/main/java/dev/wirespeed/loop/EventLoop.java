@@ -361,9 +361,8 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
 
     /** Takes over a connection {@code owner} accepted and counted: called on this loop's thread. */
     void adopt(Endpoint endpoint, Owner owner, long id) {
-        if (owner.tls != null && !owner.admitHandshake(index)) {
-            endpoint.reset(); // maxHandshakes are in progress here: a flood of them gets no more work or engines
-            return;
+        if (owner.tls != null && owner.handshakesFull(index)) {
+            evictOldestHandshake(owner); // a flood of stalled handshakes cannot keep this one out
         }
         SocketAddress remote = endpoint.remoteAddress();
         Connection c = new Connection(this, output, endpoint, owner, id, remote, tlsLayers.layerFor(owner, endpoint, remote, false));
@@ -380,6 +379,18 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
             startHandshake(c);
         } else {
             opened(c);
+        }
+    }
+
+    /** Resets {@code owner}'s oldest handshake on this loop, {@code maxHandshakes} being in progress. */
+    private void evictOldestHandshake(Owner owner) {
+        Connection oldest = opening.oldestHandshake(owner);
+        if (oldest != null) {
+            owner.handshakeEvicted();
+            long ageMillis = TimeUnit.NANOSECONDS.toMillis(readClock() - (oldest.openDeadline - owner.handshakeNanos));
+            closeNow(oldest, new SSLException("TLS handshake reset for a newer connection: maxHandshakes="
+                    + owner.maxHandshakes + " in progress on loop " + index + ", this the oldest, begun " + ageMillis
+                    + " ms ago; " + oldest), true);
         }
     }
 

@@ -90,8 +90,8 @@ import java.util.function.IntConsumer;
  * any one connection (its poller, say) fails the group: every loop ends, closing its connections with
  * the failure as the cause, the server stops listening, the thread's uncaught-exception handler hears
  * of it, and {@link #failure()} returns it. Past {@link Builder#maxConnections(int)} open connections, a
- * new one is reset as soon as it is accepted; with TLS, so is one accepted onto a loop where {@link
- * Builder#maxHandshakes(int)} handshakes are in progress.
+ * new one is reset as soon as it is accepted; with TLS, one accepted onto a loop where {@link
+ * Builder#maxHandshakes(int)} handshakes are in progress resets the oldest of them to make room.
  *
  * <p>An accept that fails (out of descriptors: {@code EMFILE}, {@code ENFILE}; out of memory) leaves its
  * connection in the backlog, and the loop stops watching that listener for 100 ms, then twice as long at
@@ -180,8 +180,9 @@ public final class FrameServer implements Closeable {
     }
 
     /**
-     * {@return the connections reset at acceptance because {@code maxConnections} were open, or, with TLS,
-     * {@code maxHandshakes} were in progress on the loop dealt the connection}
+     * {@return the connections reset at acceptance because {@code maxConnections} were open, and, with
+     * TLS, the handshakes reset to make room for a newer one where {@code maxHandshakes} were in progress
+     * on its loop}
      */
     public long rejectedConnections() {
         return owner.rejected();
@@ -497,16 +498,17 @@ public final class FrameServer implements Closeable {
         }
 
         /**
-         * Sets the most TLS handshakes in progress on each loop at once: a connection accepted past them is
-         * reset at once, before its handshake begins, and counted in {@link FrameServer#rejectedConnections()}. So a
-         * flood of peers that begin handshakes and stall, or finish them slowly, holds on each loop at most
-         * this many handshakes' engines and crypto work, each for at most the {@linkplain
-         * TlsSettings#handshakeTimeout() handshake timeout}, whatever {@code maxConnections} allows; honest
-         * clients are served again as the handshakes under way end. A connection counts from its acceptance
-         * until its handshake is done, fails or times out. Without {@link #tls} it has no effect.
+         * Sets the most TLS handshakes in progress on each loop at once: a connection accepted onto a loop
+         * where this many are in progress resets the oldest of them, which has had the longest to finish,
+         * with an {@link javax.net.ssl.SSLException} saying so, counted in {@link
+         * FrameServer#rejectedConnections()}. So a flood of peers that begin handshakes and stall holds on
+         * each loop at most this many handshakes' engines, and cannot keep an honest client out: a
+         * handshake that completes in less time than the flood takes to open this many connections is not
+         * reached. A connection counts from its acceptance until its handshake is done, fails or times
+         * out. Without {@link #tls} it has no effect.
          *
-         * @param maxHandshakes handshakes in progress on one loop past which new connections are reset, at
-         *     least 1; 256 by default, {@code Integer.MAX_VALUE} for no limit
+         * @param maxHandshakes handshakes in progress on one loop, at least 1; 256 by default, {@code
+         *     Integer.MAX_VALUE} for no limit
          * @return this builder
          * @throws IllegalArgumentException if {@code maxHandshakes} is below 1, naming it
          */

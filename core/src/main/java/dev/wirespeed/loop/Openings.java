@@ -37,6 +37,19 @@ final class Openings {
         opening[count] = null;
     }
 
+    /** {@return the handshake of {@code owner} with the earliest deadline, the oldest, or null if none} */
+    Connection oldestHandshake(Owner owner) {
+        Connection oldest = null;
+        for (int i = 0; i < count; i++) {
+            Connection c = opening[i];
+            if (c.owner == owner && c.state == Connection.State.HANDSHAKING
+                    && (oldest == null || c.openDeadline - oldest.openDeadline < 0)) {
+                oldest = c;
+            }
+        }
+        return oldest;
+    }
+
     /** {@return the earliest deadline, or {@link Long#MAX_VALUE} if none} */
     long earliest() {
         long wake = Long.MAX_VALUE;

@@ -24,7 +24,7 @@ final class Owner {
     /** 0 for no lingering. */
     final long lingerNanos;
     final int maxConnections;
-    /** TLS handshakes in progress on one loop at most, past which a new connection is refused. */
+    /** TLS handshakes in progress on one loop at most, past which a new connection resets the oldest. */
     final int maxHandshakes;
     /** A client's connect timeout; 0 for a server. */
     final long connectTimeoutNanos;
@@ -86,17 +86,14 @@ final class Owner {
         return true;
     }
 
-    /**
-     * {@return true if one more TLS handshake fits under {@code maxHandshakes} on {@code loop}}, on that
-     * loop's thread; else the connection, admitted already, is counted closed and rejected
-     */
-    boolean admitHandshake(int loop) {
-        if (handshakes[loop] >= maxHandshakes) {
-            open.decrementAndGet();
-            rejected.incrementAndGet();
-            return false;
-        }
-        return true;
+    /** {@return whether {@code maxHandshakes} are in progress on {@code loop}}, on that loop's thread */
+    boolean handshakesFull(int loop) {
+        return handshakes[loop] >= maxHandshakes;
+    }
+
+    /** A handshake in progress was reset to make room for a newer one: counted as rejected. */
+    void handshakeEvicted() {
+        rejected.incrementAndGet();
     }
 
     /** A TLS handshake began on {@code loop}, on that loop's thread. */

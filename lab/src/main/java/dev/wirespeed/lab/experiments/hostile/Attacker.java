@@ -137,6 +137,11 @@ final class Attacker implements AutoCloseable {
                 attacker.channels.add(channel);
                 channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
                 channel.connect(server);
+                if (attack == Attack.TLS_RECORD) {
+                    // Each handshake done before the next connection opens: the server caps the handshakes
+                    // in progress on a loop (maxHandshakes), and this attack is about what comes after them.
+                    attacker.handshake(c);
+                }
             }
         } catch (IOException e) {
             attacker.close();
@@ -151,6 +156,13 @@ final class Attacker implements AutoCloseable {
                     + " opened, then sending failed: " + e.getMessage(), e);
         }
         return attacker;
+    }
+
+    /** Shakes hands on connection {@code c}, through a socket layered on it and never closed, which leaves it as it is. */
+    private void handshake(int c) throws IOException {
+        SSLSocket handshaken = (SSLSocket) tls.getSocketFactory().createSocket(channels.get(c).socket(), "localhost",
+                server.getPort(), false);
+        handshaken.startHandshake();
     }
 
     /** Sends what the attack sends first, and starts its thread. */
@@ -175,11 +187,7 @@ final class Attacker implements AutoCloseable {
                 ByteBuffer partial = ByteBuffer.allocate(TLS_RECORD_BYTES).put((byte) 23).putShort((short) 0x0303)
                         .putShort((short) TLS_RECORD_LENGTH).put(new byte[ANNOUNCED_BODY]);
                 for (int c = 0; c < channels.size(); c++) {
-                    // Layered on the connection and never closed: it leaves the connection as it is.
-                    SSLSocket handshaken = (SSLSocket) tls.getSocketFactory().createSocket(channels.get(c).socket(),
-                            "localhost", server.getPort(), false);
-                    handshaken.startHandshake();
-                    send(c, partial.flip());
+                    send(c, partial.flip()); // each connection's handshake was done as it opened
                 }
             }
             case TLS_HANDSHAKE -> {
@@ -189,7 +197,12 @@ final class Attacker implements AutoCloseable {
                     ByteBuffer hello = ByteBuffer.allocate(engine.getSession().getPacketBufferSize());
                     engine.beginHandshake();
                     engine.wrap(ByteBuffer.allocate(0), hello);
-                    send(c, hello.flip());
+                    try {
+                        send(c, hello.flip());
+                    } catch (IOException e) {
+                        // Reset by the server, the oldest of its handshakes in progress past its cap (maxHandshakes):
+                        // its defence; the rest go on.
+                    }
                 }
             }
             case NO_READ -> {
