@@ -1,5 +1,6 @@
 package dev.wirespeed.testing;
 
+import static dev.wirespeed.testing.Await.awaitTrue;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -55,10 +56,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.function.IntConsumer;
-import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -2176,18 +2175,6 @@ public abstract class FrameServerContract {
                 peer.send(new Frames().frame(5, 1, new byte[] {5}).toByteArray());
                 peer.expect(5, new byte[] {5});
             }
-        }
-    }
-
-    /** Waits for {@code condition}, 20 s at the most, then fails saying {@code what}. */
-    private static void awaitTrue(BooleanSupplier condition, Supplier<String> what)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() - deadline > 0) {
-                fail(what.get() + ", after 20 s");
-            }
-            Thread.sleep(1);
         }
     }
 

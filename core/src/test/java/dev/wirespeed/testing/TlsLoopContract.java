@@ -1,5 +1,6 @@
 package dev.wirespeed.testing;
 
+import static dev.wirespeed.testing.Await.awaitTrue;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -47,8 +48,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
-import java.util.function.Supplier;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLException;
@@ -507,17 +506,6 @@ public abstract class TlsLoopContract {
         assertEquals(1, server.rejectedConnections());
         assertEquals(3, server.connectionCount(), "the honest clients and the younger stalled peer");
         assertTrue(recorder.closed.isEmpty(), "closed: " + recorder.closed);
-    }
-
-    /** Waits for {@code condition}, 20 s at the most, then fails saying {@code what}. */
-    private static void awaitTrue(BooleanSupplier condition, Supplier<String> what) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() - deadline > 0) {
-                fail(what.get() + ", after 20 s");
-            }
-            Thread.sleep(1);
-        }
     }
 
     @Test
