@@ -29,8 +29,8 @@ import javax.net.ssl.SSLException;
  * it holds the bytes of that record that came (at most {@value #FIRST_RECORD} of them), and nothing
  * else, so that a peer that connects and stalls costs the socket and these bytes. One read unwraps at
  * most {@value #MAX_EMPTY_RECORDS} records that carry no plaintext before it gives the turn back, so
- * that a flood of empty records costs its connection turns, not the loop's. The first record's header is checked here, before any engine sees it: a
- * handshake record of TLS's, of at most 2^14 bytes.
+ * that a flood of empty records costs its connection turns, not the loop's. The first record's header
+ * is checked here, before any engine sees it: a handshake record of TLS's, of at most 2^14 bytes.
  *
  * <p>The socket itself stays the connection's endpoint for the poller; the poller does not know what this
  * holds, so the loop asks {@link #holdsInput()} after reading and comes back without a readiness.
