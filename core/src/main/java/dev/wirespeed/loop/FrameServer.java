@@ -136,7 +136,10 @@ public final class FrameServer implements Closeable {
             if (!ownsGroup) {
                 group.join(this); // refused if the group is closed, before anything is bound
             }
-            group.whenFailed(this::closeListeners);
+            group.whenFailed((index, failure) -> {
+                owner.events.loopFailed(index, failure);
+                closeListeners();
+            });
             for (SocketAddress address : b.bind) {
                 Listener listener = group.transport().listen(address, b.backlog);
                 listeners.add(listener);

@@ -80,6 +80,16 @@ final class JfrLoopEvents implements LoopEvents {
     }
 
     @Override
+    public void loopFailed(int loop, IOException failure) {
+        LoopFailedEvent e = new LoopFailedEvent();
+        if (e.shouldCommit()) {
+            e.loop = loop;
+            e.failure = failure.getMessage();
+            e.commit();
+        }
+    }
+
+    @Override
     public void stopped() {
         FlightRecorder.removePeriodicEvent(periodic);
     }
@@ -162,6 +172,19 @@ final class JfrLoopEvents implements LoopEvents {
         @Description("How long the listener is not watched: doubles while accepting fails")
         @Timespan(Timespan.NANOSECONDS)
         long pause;
+    }
+
+    @Name("dev.wirespeed.LoopFailed")
+    @Label("Loop Failed")
+    @Category({"wirespeed", "Frame Server"})
+    @Description("A loop failed outside the serving of any one connection: every loop of its group ends, closing "
+            + "its connections with the failure as the cause, and the server stops listening")
+    @StackTrace(false)
+    static final class LoopFailedEvent extends Event {
+        @Label("Loop")
+        int loop;
+        @Label("Failure")
+        String failure;
     }
 
     @Name("dev.wirespeed.LoopStatistics")

@@ -5,7 +5,8 @@ import java.net.SocketAddress;
 
 /**
  * What a loop reports beside its work: nothing, or JFR events ({@link JfrLoopEvents}). The loop calls
- * these at a connection's open and close, at a protocol error and at a failed accept, never per frame.
+ * these at a connection's open and close, at a protocol error, at a failed accept and at a failed loop,
+ * never per frame.
  */
 interface LoopEvents {
     /** Reports nothing: the default. */
@@ -28,6 +29,10 @@ interface LoopEvents {
      * A server's accept on {@code local} failed with {@code cause}: the listener is not watched for {@code pauseNanos}.
      */
     default void acceptFailed(SocketAddress local, IOException cause, long pauseNanos) {
+    }
+
+    /** Loop {@code loop} of the server's group failed with {@code failure}: the group's loops end. */
+    default void loopFailed(int loop, IOException failure) {
     }
 
         /** The server stopped: periodic reports end. */

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BiConsumer;
 import java.util.function.IntConsumer;
 
 /**
@@ -45,10 +46,11 @@ public final class LoopGroup implements Closeable {
     private final IntConsumer onLoopStart;
     private final LoopTransport transport;
     private final List<Closeable> members = new ArrayList<>();
-    private final List<Runnable> onFailure = new CopyOnWriteArrayList<>();
+    private final List<BiConsumer<Integer, IOException>> onFailure = new CopyOnWriteArrayList<>();
     private boolean closed;
-    /** The first loop's failure; null while none failed. */
+    /** The first loop's failure, and that loop's index; null while none failed. */
     private volatile IOException failure;
+    private int failedLoop;
 
     private LoopGroup(Builder b) throws IOException {
         this.onLoopStart = b.onLoopStart;
@@ -200,16 +202,19 @@ public final class LoopGroup implements Closeable {
      * connections with it as the cause their handlers get. Called on the failing loop's thread.
      */
     void loopFailed(int index, IOException failure) {
+        List<BiConsumer<Integer, IOException>> toCall;
         synchronized (members) {
             if (this.failure == null) {
                 this.failure = failure;
+                this.failedLoop = index;
             }
+            toCall = List.copyOf(onFailure);
         }
         Thread t = Thread.currentThread();
         t.getUncaughtExceptionHandler().uncaughtException(t, failure);
-        for (Runnable r : onFailure) { // first: a connection closed by the failure finds no listener after it
+        for (BiConsumer<Integer, IOException> r : toCall) { // first: a connection closed by it finds no listener
             try {
-                r.run();
+                r.accept(index, failure);
             } catch (RuntimeException | Error e) {
                 failure.addSuppressed(e);
             }
@@ -221,9 +226,21 @@ public final class LoopGroup implements Closeable {
         }
     }
 
-    /** Runs {@code r} on the thread of the first loop that fails, if one does. */
-    void whenFailed(Runnable r) {
-        onFailure.add(r);
+    /**
+     * Calls {@code r} with the failed loop's index and its failure once a loop fails: on that loop's thread,
+     * or on this one at once where a loop failed already (before a server on the group had started, say).
+     */
+    void whenFailed(BiConsumer<Integer, IOException> r) {
+        IOException failed;
+        int index;
+        synchronized (members) {
+            onFailure.add(r);
+            failed = failure;
+            index = failedLoop;
+        }
+        if (failed != null) {
+            r.accept(index, failed);
+        }
     }
 
     /**

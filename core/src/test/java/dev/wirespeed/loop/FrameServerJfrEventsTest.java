@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.wirespeed.testing.Await;
 import dev.wirespeed.testing.FailingAccepts;
 import dev.wirespeed.testing.Frames;
 import java.io.IOException;
@@ -18,6 +19,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import jdk.jfr.Recording;
@@ -115,6 +117,38 @@ class FrameServerJfrEventsTest {
     @Test
     void emitsNothingUnlessAsked() throws Exception {
         assertTrue(record(false).stream().noneMatch(e -> e.getEventType().getName().startsWith("dev.wirespeed.")));
+    }
+
+    @Test
+    void reportsALoopThatFailsWithItsIndexAndFailure() throws Exception {
+        Path file = dir.resolve("failed.jfr");
+        CountDownLatch started = new CountDownLatch(1);
+        try (Recording recording = new Recording()) {
+            recording.enable("dev.wirespeed.LoopFailed");
+            recording.start();
+            try (FrameServer server = FrameServer.builder((c, type, body) -> c.writeFrame(type, body))
+                    .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).loops(2).onLoopStart(i -> {
+                        if (i == 1) {
+                            try {
+                                assertTrue(started.await(20, TimeUnit.SECONDS), "the server did not start in 20 s");
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                            }
+                            throw new IllegalStateException("loop 1 failed on purpose");
+                        }
+                    }).jfrEvents(true).start()) {
+                started.countDown();
+                Await.awaitTrue(() -> server.failure() != null, () -> "loop 1 did not fail");
+            }
+            recording.stop();
+            recording.dump(file);
+        }
+        List<RecordedEvent> failed = named(RecordingFile.readAllEvents(file), "dev.wirespeed.LoopFailed");
+        Files.delete(file);
+        assertEquals(1, failed.size(), "LoopFailed events: " + failed);
+        assertEquals(1, failed.getFirst().getInt("loop"));
+        assertEquals("loop 1 stopped: java.lang.IllegalStateException: loop 1 failed on purpose",
+                failed.getFirst().getString("failure"));
     }
 
     @Test
