@@ -207,8 +207,10 @@ public final class LoopGroup implements Closeable {
             if (this.failure == null) {
                 this.failure = failure;
                 this.failedLoop = index;
+                toCall = List.copyOf(onFailure);
+            } else {
+                toCall = List.of(); // another loop failed first: its failure was told, and the loops stop
             }
-            toCall = List.copyOf(onFailure);
         }
         Thread t = Thread.currentThread();
         t.getUncaughtExceptionHandler().uncaughtException(t, failure);
