@@ -98,11 +98,6 @@ final class BufferPool {
         return new Chunk(ByteBuffer.allocateDirect(capacity).order(ByteOrder.BIG_ENDIAN), null);
     }
 
-    /** {@return the bytes of direct memory the pool holds, in use or not}. */
-    long allocatedBytes() {
-        return (long) chunks * chunkSize;
-    }
-
     /** {@return the chunks no connection holds}. */
     int freeChunks() {
         return freeCount;
