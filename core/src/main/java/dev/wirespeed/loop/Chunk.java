@@ -18,17 +18,20 @@ final class Chunk {
     final MemorySegment memory;
     /** The pool this chunk goes back to; null for a buffer of its own size, dropped after use. */
     final BufferPool home;
+    /** The slab of {@code home} this chunk was carved from; null with {@code home}. */
+    final BufferPool.Slab slab;
     int start;
     int end;
     /** The next chunk of a connection's output, while this one is in it ({@link Outbound}); else null. */
     Chunk next;
 
-    Chunk(ByteBuffer buf, BufferPool home) {
+    Chunk(ByteBuffer buf, BufferPool home, BufferPool.Slab slab) {
         this.buf = buf;
         this.view = buf.asReadOnlyBuffer();
         this.fill = buf.duplicate();
         this.memory = MemorySegment.ofBuffer(buf); // made while buf spans its capacity
         this.home = home;
+        this.slab = slab;
     }
 
     /** {@return whether this chunk goes back to a pool} */

@@ -63,6 +63,8 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
     private final PausedListeners pausedListeners = new PausedListeners();
     private final HeldInput held;
     private final TlsLayers tlsLayers;
+    /** The loop's buffer pools, trimmed while one has memory to give back. */
+    private final LoopPools pools;
     /**
      * The loop's clock: read once per turn while anything is timed ({@link #timed()}: an idle timeout, a
      * connect or handshake under way, a socket lingering, a listener paused), else left as it was, since nothing then reads
@@ -84,11 +86,12 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
         this.transport = config.transport;
         this.poller = config.transport.openPoller();
         this.idle = config.idle;
-        BufferPool pool = new BufferPool(config.chunkSize, stats);
+        this.pools = new LoopPools(config.unusedMemoryNanos);
+        BufferPool pool = new BufferPool(config.chunkSize, stats, pools);
         this.output = new Outbound(pool, poller, this, this);
-        this.memory = new InputMemory(pool, config.inputBudget, stats);
+        this.memory = new InputMemory(pool, config.inputBudget, stats, pools);
         this.input = new FrameAssembler(pool, memory, this, output);
-        this.tlsLayers = new TlsLayers(memory);
+        this.tlsLayers = new TlsLayers(memory, pools);
         this.held = new HeldInput(input, this);
         this.lingering = new Lingering(poller, pool);
     }
@@ -218,6 +221,9 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
                     if (pausedListeners.count() > 0) {
                         pausedListeners.resume(now, poller);
                     }
+                    if (pools.timed()) {
+                        pools.tick(now);
+                    }
                 }
                 if (idle != null) {
                     if (ready == 0 && !ranTasks) {
@@ -255,7 +261,7 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
     /** {@return whether anything on this loop has a deadline: then its clock is read at every turn} */
     private boolean timed() {
         return sweepNanos != Long.MAX_VALUE || opening.count() > 0 || lingering.count() > 0
-                || pausedListeners.count() > 0;
+                || pausedListeners.count() > 0 || pools.timed();
     }
 
     private boolean runTasks() {
@@ -276,6 +282,9 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
             return 0; // TLS input is held: read it at once
         }
         long wake = Math.min(Math.min(nextSweep, opening.earliest()), pausedListeners.earliest());
+        if (pools.timed()) {
+            wake = Math.min(wake, pools.nextTrim());
+        }
         long millis = wake == Long.MAX_VALUE ? -1 // no limit
                 : Math.max(1, TimeUnit.NANOSECONDS.toMillis(wake - System.nanoTime()) + 1);
         if (lingering.count() > 0) { // lingering sockets close at their deadline, give or take this
@@ -765,5 +774,10 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
         }
         ended = true;
         runTasks(); // those given while the loop stopped: on a closed loop, their waiters hear of it
+        int out = pools.close(); // after the poller, so that the kernel has no operation on a chunk
+        if (out > 0) {
+            report(new IllegalStateException("loop " + index + " ended with " + out
+                    + " pooled buffers not given back; their slabs stay allocated"));
+        }
     }
 }

@@ -69,7 +69,8 @@ import java.util.function.IntConsumer;
  * length), and what a loop keeps so is bounded by its input budget ({@link Builder#inputBudget(long)},
  * {@value LoopGroup#DEFAULT_INPUT_BUDGET} bytes by default): a connection that would take the loop
  * past it is reset with an {@link InputBudgetException}.
- * The pools keep what they have allocated, so a loop's direct memory is its busiest moment's. Over
+ * A pool gives back, after {@link Builder#unusedMemoryTimeout(Duration)} (10 seconds by default), the
+ * memory no connection took meanwhile: a loop's direct memory falls back when its load goes. Over
  * TLS, a connection in its handshake holds no pooled buffer while it waits for its peer, and a
  * server's connection no engine until the client's first record has come (see {@link TlsSettings}'s
  * "Unfinished handshakes"): peers that connect and stall do not grow the pools.
@@ -211,7 +212,8 @@ public final class FrameServer implements Closeable {
 
     /**
      * {@return the memory the buffer pools of the server's loops hold, in use or not (direct, and on the
-     * heap for the JDK's TLS engine); pools never shrink}: on a shared group, the whole group's
+     * heap for the JDK's TLS engine)}: what was unused for the {@linkplain Builder#unusedMemoryTimeout
+     * unused-memory timeout} is given back. On a shared group, the whole group's
      */
     public long pooledBytes() {
         return group.pooledBytes();
@@ -463,6 +465,20 @@ public final class FrameServer implements Closeable {
         public Builder inputBudget(long inputBudget) {
             ownLoops.inputBudget(inputBudget);
             loopSettings.add("inputBudget");
+            return this;
+        }
+
+        /**
+         * Sets how long each of the server's own loops keeps pooled memory that no connection uses before
+         * giving it back: see {@link LoopGroup.Builder#unusedMemoryTimeout(Duration)}.
+         *
+         * @param unusedMemoryTimeout from 1 ms to 365 days, 10 seconds by default; {@link Duration#ZERO}
+         *     to keep pooled memory for the loops' life
+         * @return this builder
+         */
+        public Builder unusedMemoryTimeout(Duration unusedMemoryTimeout) {
+            ownLoops.unusedMemoryTimeout(unusedMemoryTimeout);
+            loopSettings.add("unusedMemoryTimeout");
             return this;
         }
 

@@ -31,12 +31,12 @@ final class InputMemory {
     /** Written by the loop's thread only; read by others for the group's totals. */
     private volatile long held;
 
-    InputMemory(BufferPool chunks, long budget, LoopStats stats) {
+    InputMemory(BufferPool chunks, long budget, LoopStats stats, LoopPools loopPools) {
         this.chunks = chunks;
         this.budget = budget;
         this.holds = Arrays.stream(HOLD_SIZES)
                 .filter(size -> size < chunks.chunkSize())
-                .mapToObj(size -> BufferPool.small(size, stats))
+                .mapToObj(size -> BufferPool.small(size, stats, loopPools))
                 .toArray(BufferPool[]::new);
     }
 

@@ -4,6 +4,7 @@ import dev.wirespeed.io.IdleStrategy;
 import dev.wirespeed.loop.spi.LoopTransport;
 import java.io.Closeable;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -95,7 +96,7 @@ public final class LoopGroup implements Closeable {
     }
 
     /** {@return the memory the loops' buffer pools hold, in use or not (direct, and on the heap for the JDK's
-     * TLS engine); pools never shrink} */
+     * TLS engine)}: what was unused for {@link Builder#unusedMemoryTimeout} is given back */
     public long pooledBytes() {
         long sum = 0;
         for (EventLoop loop : loops) {
@@ -257,6 +258,9 @@ public final class LoopGroup implements Closeable {
     /** The default input budget of a loop ({@link Builder#inputBudget(long)}): 64 MiB. */
     public static final long DEFAULT_INPUT_BUDGET = 64L << 20;
 
+    /** The default time pooled memory stays unused before its loop gives it back ({@link Builder#unusedMemoryTimeout}): 10 seconds. */
+    public static final Duration DEFAULT_UNUSED_MEMORY_TIMEOUT = Duration.ofSeconds(10);
+
     /**
      * The group's settings. Each setter checks its argument and names it in the exception.
      *
@@ -268,6 +272,7 @@ public final class LoopGroup implements Closeable {
         IdleStrategy idle;
         int chunkSize = 64 * 1024;
         long inputBudget = DEFAULT_INPUT_BUDGET;
+        long unusedMemoryNanos = DEFAULT_UNUSED_MEMORY_TIMEOUT.toNanos();
         String threadName = "wirespeed-loop";
         LoopTransport transport = SelectorTransport.INSTANCE;
 
@@ -352,6 +357,32 @@ public final class LoopGroup implements Closeable {
                 throw new IllegalArgumentException("inputBudget=" + inputBudget + " min=" + BufferPool.PAGE_SIZE);
             }
             this.inputBudget = inputBudget;
+            return this;
+        }
+
+        /**
+         * Sets how long a loop keeps pooled memory that no connection uses before giving it back. A pool
+         * carves its buffers sixteen at a time from a slab, and hands out the buffers of its first slabs
+         * first, so that the others empty when the load goes; a slab whose buffers are all back, none
+         * taken for half this timeout, is given back at most this timeout after its last buffer came back.
+         * Each pool keeps one slab. A direct slab's memory is freed when it is given back (not when a
+         * garbage collection finds it); a slab on the heap, for the JDK's TLS engine, is left to the
+         * collector. {@link #pooledBytes()} falls accordingly.
+         *
+         * @param unusedMemoryTimeout from 1 ms to 365 days, 10 seconds by default; {@link Duration#ZERO}
+         *     to keep pooled memory for the loop's life
+         * @return this builder
+         */
+        public Builder unusedMemoryTimeout(Duration unusedMemoryTimeout) {
+            Objects.requireNonNull(unusedMemoryTimeout, "unusedMemoryTimeout");
+            Duration min = Duration.ofMillis(1);
+            Duration max = Duration.ofDays(365);
+            if (!unusedMemoryTimeout.isZero()
+                    && (unusedMemoryTimeout.compareTo(min) < 0 || unusedMemoryTimeout.compareTo(max) > 0)) {
+                throw new IllegalArgumentException("unusedMemoryTimeout=" + unusedMemoryTimeout + " min=" + min
+                        + " max=" + max + ", or " + Duration.ZERO + " to keep pooled memory");
+            }
+            this.unusedMemoryNanos = unusedMemoryTimeout.toNanos();
             return this;
         }
 

@@ -24,7 +24,7 @@ abstract class LoopStatsCounters extends LoopStatsPadding {
 
 /**
  * What one loop has carried: frames and bytes read, bytes written, and the direct memory its pool
- * holds. {@code 0 <=} each, never decreasing. Padded on both sides ({@link LoopStatsPadding}), so
+ * holds. {@code 0 <=} each; all but the pooled bytes never decrease. Padded on both sides ({@link LoopStatsPadding}), so
  * that the loops of a group do not share the lines their counters lie on.
  *
  * <p>Thread safety: written by the loop's thread only, with opaque stores (no fence on the loop's
@@ -66,7 +66,7 @@ final class LoopStats extends LoopStatsCounters {
         BYTES_WRITTEN.setOpaque(this, bytesWritten + n);
     }
 
-    /** On the loop's thread: a pool counted here has {@code bytes} more. */
+    /** On the loop's thread: a pool counted here has {@code bytes} more (fewer, where negative). */
     void pooled(long bytes) {
         POOLED_BYTES.setOpaque(this, pooledBytes + bytes);
     }
@@ -86,7 +86,7 @@ final class LoopStats extends LoopStatsCounters {
         return (long) BYTES_WRITTEN.getOpaque(this);
     }
 
-    /** {@return the bytes the loop's pool has allocated}, from any thread */
+    /** {@return the bytes the loop's pools hold}, from any thread */
     long pooledBytes() {
         return (long) POOLED_BYTES.getOpaque(this);
     }

@@ -30,8 +30,12 @@ final class TlsLayers {
     /** Where a partial record waits, within the loop's input budget. */
     final InputMemory memory;
 
-    TlsLayers(InputMemory memory) {
+    /** The loop's pools, which the layers' pools join. */
+    private final LoopPools loopPools;
+
+    TlsLayers(InputMemory memory, LoopPools loopPools) {
         this.memory = memory;
+        this.loopPools = loopPools;
     }
 
     /** {@return the bytes both pools hold}, from any thread */
@@ -65,7 +69,7 @@ final class TlsLayers {
                 engine.getSession().getApplicationBufferSize()), TlsLayer.FIRST_RECORD);
         if (pool == null || pool.chunkSize() < record) { // a smaller pool is left to the layers holding its buffers
             pool = new BufferPool(Math.ceilDiv(record + 1024, BufferPool.PAGE_SIZE) * BufferPool.PAGE_SIZE,
-                    direct ? directStats : heapStats, !direct);
+                    direct ? directStats : heapStats, loopPools, !direct);
             if (direct) {
                 directPool = pool;
             } else {
@@ -84,7 +88,7 @@ final class TlsLayers {
         int size = WIRE_RECORDS * Math.max(engine.getSession().getPacketBufferSize(), TlsLayer.FIRST_RECORD);
         if (pool == null || pool.chunkSize() < size) {
             pool = new BufferPool(Math.ceilDiv(size + 1024, BufferPool.PAGE_SIZE) * BufferPool.PAGE_SIZE,
-                    direct ? directStats : heapStats, !direct);
+                    direct ? directStats : heapStats, loopPools, !direct);
             if (direct) {
                 directWire = pool;
             } else {

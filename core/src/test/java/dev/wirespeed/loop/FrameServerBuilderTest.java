@@ -54,6 +54,20 @@ class FrameServerBuilderTest {
     }
 
     @Test
+    void unusedMemoryTimeoutTakesAMillisecondToAYearOrZeroToKeepMemory() {
+        assertSame(builder, builder.unusedMemoryTimeout(Duration.ofMillis(1)));
+        assertSame(builder, builder.unusedMemoryTimeout(Duration.ZERO));
+        assertSame(builder, builder.unusedMemoryTimeout(Duration.ofDays(365)));
+        assertEquals("unusedMemoryTimeout=PT0.0009S min=PT0.001S max=PT8760H, or PT0S to keep pooled memory",
+                assertThrows(IllegalArgumentException.class,
+                        () -> builder.unusedMemoryTimeout(Duration.ofNanos(900_000))).getMessage());
+        assertEquals("unusedMemoryTimeout=PT8760H0.001S min=PT0.001S max=PT8760H, or PT0S to keep pooled memory",
+                assertThrows(IllegalArgumentException.class,
+                        () -> builder.unusedMemoryTimeout(Duration.ofDays(365).plusMillis(1))).getMessage());
+        assertThrows(NullPointerException.class, () -> builder.unusedMemoryTimeout(null));
+    }
+
+    @Test
     void inputBudgetTakesAPageOrMoreAndAtLeastAChunkAtTheStart() {
         assertSame(builder, builder.inputBudget(4096));
         assertEquals("inputBudget=4095 min=4096",

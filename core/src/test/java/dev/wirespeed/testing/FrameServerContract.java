@@ -166,6 +166,7 @@ public abstract class FrameServerContract {
     protected static final class Settings {
         private Integer chunkSize;
         private Long inputBudget;
+        private Duration unusedMemoryTimeout;
         private Long outputLimit;
         private Integer maxFrameLength;
         private Duration idleTimeout;
@@ -183,6 +184,11 @@ public abstract class FrameServerContract {
 
         Settings inputBudget(long v) {
             inputBudget = v;
+            return this;
+        }
+
+        Settings unusedMemoryTimeout(Duration v) {
+            unusedMemoryTimeout = v;
             return this;
         }
 
@@ -242,6 +248,9 @@ public abstract class FrameServerContract {
             if (inputBudget != null) {
                 b.inputBudget(inputBudget);
             }
+            if (unusedMemoryTimeout != null) {
+                b.unusedMemoryTimeout(unusedMemoryTimeout);
+            }
             if (outputLimit != null) {
                 b.outputLimit(outputLimit);
             }
@@ -273,6 +282,9 @@ public abstract class FrameServerContract {
             }
             if (inputBudget != null) {
                 b.inputBudget(inputBudget);
+            }
+            if (unusedMemoryTimeout != null) {
+                b.unusedMemoryTimeout(unusedMemoryTimeout);
             }
             return b;
         }
@@ -1355,6 +1367,54 @@ public abstract class FrameServerContract {
             assertInstanceOf(TruncatedFrameException.class, recorder.nextClose().cause());
         }
         assertEquals(0, server.partialFrameBytes());
+        assertNull(server.failure());
+    }
+
+    @ParameterizedTest
+    @MethodSource("cases")
+    void poolsGiveBackTheMemoryTheLoadTookOnceItGoesAndServeAgain(Transport transport, Opener opener)
+            throws Exception {
+        int peers = 40; // a partial frame each, kept in a chunk: three slabs of sixteen
+        int chunk = 64 * 1024;
+        Side server = start(transport, opener, recorder, b -> b.unusedMemoryTimeout(Duration.ofMillis(100)));
+        List<Peer> load = new ArrayList<>();
+        for (int i = 0; i < peers; i++) {
+            load.add(connect(server));
+        }
+        // 20,000 bytes of a 100,000-byte frame: more than the largest small buffer holds, so a chunk each.
+        byte[] part = new Frames().header(5, 100_000).raw(new byte[20_000]).toByteArray();
+        for (Peer p : load) {
+            p.send(part);
+        }
+        awaitTrue(() -> server.partialFrameBytes() == (long) peers * chunk,
+                () -> "partialFrameBytes=" + server.partialFrameBytes() + " where " + peers + " peers should keep a chunk each");
+        long slab = 16L * chunk;
+        long busy = server.pooledBytes();
+        assertTrue(busy >= 3 * slab, "pooledBytes=" + busy + " with " + peers + " chunks taken");
+        for (Peer p : load) {
+            p.close();
+        }
+        for (int i = 0; i < peers; i++) {
+            assertInstanceOf(TruncatedFrameException.class, recorder.nextClose().cause());
+        }
+        // What each pool keeps: its last slab. The chunks', and those of the small buffers (256 B to 16 KiB).
+        long kept = slab + 16L * (256 + 1024 + 4096 + 16384);
+        awaitTrue(() -> server.pooledBytes() <= kept, () -> "pooledBytes=" + server.pooledBytes()
+                + " after the load went, at most " + kept + " expected; " + busy + " while it lasted");
+        // The slabs kept, and new ones, serve as before: frames that take many chunks at once.
+        List<Peer> again = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            again.add(connect(server));
+        }
+        byte[] body = new byte[100_000];
+        new Random(45).nextBytes(body);
+        byte[] frame = new Frames().frame(6, body.length, body).toByteArray();
+        for (Peer p : again) {
+            p.send(frame);
+        }
+        for (Peer p : again) {
+            p.expect(6, body);
+        }
         assertNull(server.failure());
     }
 
