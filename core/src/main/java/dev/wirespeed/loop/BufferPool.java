@@ -49,6 +49,8 @@ final class BufferPool {
     private int freeCount;
     /** Trims so far: a slab taken from since the last trim has {@code lastTake == trims}. */
     private int trims;
+    /** The slabs a trim keeps: one, or none once the pool is {@linkplain #retire() retired}. */
+    private int keep = 1;
 
     BufferPool(int chunkSize, LoopStats stats, LoopPools loopPools) {
         this(stats, loopPools, checkChunkSize(chunkSize), false);
@@ -129,7 +131,7 @@ final class BufferPool {
         freeCount++;
         if (slab.freeCount == 1) {
             withFree[slab.index >>> 6] |= 1L << slab.index;
-        } else if (slab.freeCount == CHUNKS_PER_SLAB && slabCount > 1 && loopPools != null) {
+        } else if (slab.freeCount == CHUNKS_PER_SLAB && slabCount > keep && loopPools != null) {
             loopPools.spare = true;
         }
     }
@@ -150,14 +152,24 @@ final class BufferPool {
     }
 
     /**
+     * Takes no chunk from this pool any more (its owner made a larger one): a trim keeps none of its slabs.
+     */
+    void retire() {
+        keep = 0;
+        if (slabCount > 0 && loopPools != null) {
+            loopPools.spare = true;
+        }
+    }
+
+    /**
      * Gives back each slab whose chunks are all back and none of which was taken since the previous trim,
-     * but the pool's last slab.
+     * but the pool's last slab (none once retired).
      *
      * @return whether a slab is left with all its chunks back besides the pool's last, for a later trim
      */
     boolean trim() {
         boolean spare = false;
-        for (int i = slabs.length - 1; i >= 0 && slabCount > 1; i--) {
+        for (int i = slabs.length - 1; i >= 0 && slabCount > keep; i--) {
             Slab slab = slabs[i];
             if (slab != null && slab.freeCount == CHUNKS_PER_SLAB) {
                 if (slab.lastTake == trims) {
@@ -168,7 +180,7 @@ final class BufferPool {
             }
         }
         trims++;
-        return spare && slabCount > 1;
+        return spare && slabCount > keep;
     }
 
     /**

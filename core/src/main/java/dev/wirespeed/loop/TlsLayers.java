@@ -68,6 +68,9 @@ final class TlsLayers {
         int record = Math.max(Math.max(engine.getSession().getPacketBufferSize(),
                 engine.getSession().getApplicationBufferSize()), TlsLayer.FIRST_RECORD);
         if (pool == null || pool.chunkSize() < record) { // a smaller pool is left to the layers holding its buffers
+            if (pool != null) {
+                pool.retire(); // and given back as they give its buffers back
+            }
             pool = new BufferPool(Math.ceilDiv(record + 1024, BufferPool.PAGE_SIZE) * BufferPool.PAGE_SIZE,
                     direct ? directStats : heapStats, loopPools, !direct);
             if (direct) {
@@ -87,6 +90,9 @@ final class TlsLayers {
         BufferPool pool = direct ? directWire : heapWire;
         int size = WIRE_RECORDS * Math.max(engine.getSession().getPacketBufferSize(), TlsLayer.FIRST_RECORD);
         if (pool == null || pool.chunkSize() < size) {
+            if (pool != null) {
+                pool.retire();
+            }
             pool = new BufferPool(Math.ceilDiv(size + 1024, BufferPool.PAGE_SIZE) * BufferPool.PAGE_SIZE,
                     direct ? directStats : heapStats, loopPools, !direct);
             if (direct) {

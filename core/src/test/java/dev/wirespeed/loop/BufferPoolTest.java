@@ -119,6 +119,23 @@ class BufferPoolTest {
     }
 
     @Test
+    void aRetiredPoolKeepsNoSlabOnceItsChunksAreBack() {
+        List<Chunk> taken = take(20);
+        Chunk out = taken.remove(0);
+        giveAll(taken);
+        pool.retire();
+        assertTrue(loopPools.spare, "a retired pool's slabs are due");
+        pool.trim();
+        pool.trim();
+        assertEquals(1, pool.slabs(), "the slab with a chunk out is kept");
+        pool.give(out);
+        pool.trim();
+        pool.trim();
+        assertEquals(0, pool.slabs());
+        assertEquals(0, stats.pooledBytes());
+    }
+
+    @Test
     void aHeapPoolsSlabsAreLeftToTheCollector() {
         BufferPool heap = new BufferPool(CHUNK, stats, loopPools, true);
         List<Chunk> taken = new ArrayList<>();
