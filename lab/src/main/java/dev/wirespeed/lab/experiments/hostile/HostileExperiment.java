@@ -96,8 +96,9 @@ public final class HostileExperiment implements Experiment<HostileCase, HostileR
      * @param hostile hostile connections of every attack but {@link Attack#NO_READ}
      * @param noReaders connections of {@link Attack#NO_READ}, each sending up to {@value Attacker#NO_READ_LIMIT} bytes
      * @param runs runs per case, each a fresh server
-     * @param warmupRounds rounds the honest load sends to a fresh server before the rounds it measures alone,
-     *     so that the server's JIT is as warm for them as for those under attack, which come later
+     * @param warmupRounds rounds the honest load sends before the rounds it measures, alone and under attack
+     *     alike: so that the server's JIT is as warm for those alone as for those under attack, which come
+     *     later, and the TLS load's own JVM, new each time, as warm under attack as alone
      * @param rounds measured rounds of each honest load, after its warm-up round
      * @param framesPerConnection frames each honest connection sends a round
      */
@@ -227,7 +228,9 @@ public final class HostileExperiment implements Experiment<HostileCase, HostileR
                             roundTrip(address, tls); // accepted after the hostile connections: they are all in
                             rssWith = settledResidentKib(server);
                             try {
-                                underAttack.addAll(honest(address, kase.tls(), what + " under attack", 0));
+                                // As many warm-up rounds as alone: over TLS the load is a new JVM, cold each time.
+                                underAttack.addAll(honest(address, kase.tls(), what + " under attack",
+                                        settings.warmupRounds()));
                             } catch (IOException e) {
                                 lab.note("hostile: " + e.getMessage());
                                 underAttack.add(0.0);
@@ -460,7 +463,7 @@ public final class HostileExperiment implements Experiment<HostileCase, HostileR
                         String.format(Locale.ROOT, "the honest load: the lab's C generator (many.c), %d connections, "
                                 + "%d frames of %d bytes in flight on each, %,d frames a connection a round, every echo "
                                 + "checked; frames/s: median of %d measured round(s) per run, every run's together, "
-                                + "after %d warm-up round(s) alone and 1 under attack; kept: the median under attack "
+                                + "after %d warm-up round(s), alone and under attack alike; kept: the median under attack "
                                 + "over the median alone; over TLS the load is the library's client loop over epoll "
                                 + "('wirespeed load --tls') on the server's engine, trusting its self-signed EC P-256 "
                                 + "certificate", HONEST_CONNECTIONS, WINDOW, SIZE,
