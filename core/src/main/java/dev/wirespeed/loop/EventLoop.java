@@ -67,10 +67,10 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
     private final LoopPools pools;
     /**
      * The loop's clock: read once per turn while anything is timed ({@link #timed()}: an idle timeout, a
-     * connect or handshake under way, a socket lingering, a listener paused), else left as it was, since nothing then reads
-     * it but the connections' last-active times, which only an idle sweep looks at; and read afresh
-     * wherever a deadline is set, since a poll may have waited long since the turn began (or, untimed,
-     * the clock was not read at all).
+     * connect or handshake under way, a socket lingering, a listener paused, a pool with memory to give
+     * back), else left as it was, since nothing then reads it but the connections' last-active times,
+     * which only an idle sweep looks at; and read afresh wherever a deadline is set, since a poll may
+     * have waited long since the turn began (or, untimed, the clock was not read at all).
      */
     private long now;
     /**
