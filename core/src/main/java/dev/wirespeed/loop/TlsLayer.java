@@ -28,8 +28,10 @@ import javax.net.ssl.SSLException;
  * same way). A server's connection makes no engine until the peer's first record is whole: until then
  * it holds the bytes of that record that came (at most {@value #FIRST_RECORD} of them), and nothing
  * else, so that a peer that connects and stalls costs the socket and these bytes. One read unwraps at
- * most {@value #MAX_EMPTY_RECORDS} records that carry no plaintext before it gives the turn back, so
- * that a flood of empty records costs its connection turns, not the loop's. The first record's header
+ * most {@value #MAX_EMPTY_RECORDS} records that carry no plaintext before it gives the turn back, and
+ * a turn of the handshake reads the socket once, so that a flood of records of nothing (empty ones;
+ * in a handshake, warning alerts, which the JDK's engine ignores there) costs its connection turns, not
+ * the loop's. The first record's header
  * is checked here, before any engine sees it: a handshake record of TLS's, of at most 2^14 bytes.
  *
  * <p>The socket itself stays the connection's endpoint for the poller; the poller does not know what this
@@ -94,6 +96,8 @@ final class TlsLayer implements LendingEndpoint {
     private boolean engineClosed;
     /** The last unwrap wanted more ciphertext than {@code netIn} holds. */
     private boolean lastUnderflow;
+    /** This turn of the handshake has read the socket: it reads once a turn. */
+    private boolean handshakeRead;
     /** Why reading failed, told by {@link #ended()} once the plaintext before it is consumed; else null. */
     private IOException failure;
 
@@ -147,6 +151,7 @@ final class TlsLayer implements LendingEndpoint {
             if (engine == null && !firstRecord()) {
                 return false;
             }
+            handshakeRead = false;
             while (true) {
                 SSLEngineResult.HandshakeStatus status = engine.getHandshakeStatus();
                 switch (status) {
@@ -265,9 +270,19 @@ final class TlsLayer implements LendingEndpoint {
         return length;
     }
 
-    /** Unwraps one handshake record; {@return false if none is whole and the socket has no more} */
+    /**
+     * Unwraps one handshake record; {@return false if none is whole and the socket has no more, or this
+     * turn read it already}: a peer that keeps its socket full of records the engine takes without moving
+     * the handshake on (warning alerts) would otherwise hold the loop here; the rest is read at the next
+     * turn, the socket ready still.
+     */
     private boolean unwrapForHandshake() throws IOException {
         if (netIn == null || netIn.available() == 0 || lastUnderflow) {
+            if (handshakeRead) {
+                setPartAside();
+                return false;
+            }
+            handshakeRead = true;
             if (!readSocket()) {
                 if (eof) {
                     throw new SSLException("the peer ended the stream in the TLS handshake");
