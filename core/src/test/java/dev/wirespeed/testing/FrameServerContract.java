@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -324,15 +325,21 @@ public abstract class FrameServerContract {
 
     private Side start(Transport transport, Opener opener, ConnectionHandler handler, UnaryOperator<Settings> settings)
             throws IOException {
+        return start(transport(), transport, opener, handler, settings);
+    }
+
+    /** As {@link #start(Transport, Opener, ConnectionHandler, UnaryOperator)}, the loops on {@code loops}. */
+    private Side start(LoopTransport loops, Transport transport, Opener opener, ConnectionHandler handler,
+            UnaryOperator<Settings> settings) throws IOException {
         SocketAddress address = switch (transport) {
             case TCP -> new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
             case UNIX -> UnixDomainSocketAddress.of(dir.resolve("s.sock"));
         };
         Settings set = settings.apply(new Settings());
         Side side = switch (opener) {
-            case PEER -> new ServerSide(set.applyTo(FrameServer.builder(handler).bind(address), transport()).start());
+            case PEER -> new ServerSide(set.applyTo(FrameServer.builder(handler).bind(address), loops).start());
             case LOOP -> {
-                LoopGroup group = set.applyTo(LoopGroup.builder(), transport()).start();
+                LoopGroup group = set.applyTo(LoopGroup.builder(), loops).start();
                 try {
                     yield new ClientSide(group, set.applyTo(FrameClient.builder(handler).group(group)).build(), address);
                 } catch (IOException | RuntimeException e) {
@@ -1318,6 +1325,65 @@ public abstract class FrameServerContract {
         good.expect(2, new byte[] {2, 2});
         assertEquals(1, server.connectionCount());
         assertNull(server.failure());
+    }
+
+    /** An {@code Error} a transport's endpoint throws, and from where. */
+    enum EndpointError {
+        /** From its read (or lend): a StackOverflowError, as a transport's too deep recursion would throw. */
+        READ_STACK_OVERFLOW(FailingEndpoints.Call.READ),
+        /** From its write (or hand-over of output): an OutOfMemoryError, as a transport's allocation would throw. */
+        WRITE_OUT_OF_MEMORY(FailingEndpoints.Call.WRITE);
+
+        final FailingEndpoints.Call call;
+
+        EndpointError(FailingEndpoints.Call call) {
+            this.call = call;
+        }
+
+        Error make() {
+            return switch (this) {
+                case READ_STACK_OVERFLOW -> new StackOverflowError("thrown by the endpoint's read on purpose");
+                case WRITE_OUT_OF_MEMORY -> new OutOfMemoryError("thrown by the endpoint's write on purpose");
+            };
+        }
+    }
+
+    /** {@return every socket kind with every opener and every endpoint error} */
+    static Stream<Arguments> endpointErrors() {
+        return cases().flatMap(a -> Stream.of(EndpointError.values())
+                .map(e -> Arguments.of(a.get()[0], a.get()[1], e)));
+    }
+
+    /**
+     * An {@code Error} thrown by the transport's endpoint, not by a handler, where the loop reads or writes
+     * one connection (the calls each transport's endpoints are read and written by: by address, lent, handed
+     * chunks): that connection alone is reset, its handler told the Error itself, and the loop serves the
+     * others as before.
+     */
+    @ParameterizedTest
+    @MethodSource("endpointErrors")
+    void anErrorThrownByAnEndpointClosesOnlyItsConnectionWithItAndTheLoopGoesOn(Transport transport, Opener opener,
+            EndpointError endpointError) throws Exception {
+        FailingEndpoints failing = new FailingEndpoints(transport());
+        Side server = start(failing, transport, opener, recorder, b -> b);
+        Peer good = connect(server);
+        good.send(new Frames().frame(1, 1, new byte[] {1}).toByteArray());
+        good.expect(1, new byte[] {1}); // its endpoint made: the next one is the bad peer's
+        Connection served = recorder.opened.poll(20, TimeUnit.SECONDS);
+        Error thrown = endpointError.make();
+        failing.failNext(endpointError.call, thrown);
+        Peer bad = connect(server);
+        bad.send(new Frames().frame(9, 3, new byte[3]).toByteArray()); // read, then echoed: written
+        Recorder.Closed closed = recorder.nextClose();
+        assertSame(thrown, closed.cause(), "the handler is told the endpoint's Error");
+        assertNotSame(served, closed.connection(), "the well-behaved connection closed");
+        assertEquals(1, failing.thrown(), "the endpoint threw once: its connection was not read or written again");
+        assertReadsNoMore(bad);
+        good.send(new Frames().frame(2, 2, new byte[] {2, 2}).toByteArray());
+        good.expect(2, new byte[] {2, 2});
+        assertEquals(1, server.connectionCount());
+        assertNull(server.failure());
+        assertTrue(recorder.closed.isEmpty(), "closed too: " + recorder.closed);
     }
 
     @ParameterizedTest
