@@ -18,9 +18,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A transport whose endpoints throw what a test tells them to, as a transport with a bug, or out of
  * memory, would: the endpoint made (accepted or connected) after {@link #failNext} throws its error from
- * every call of the kind named. Everything else is the wrapped transport's: each endpoint is a proxy of
- * the interfaces its own implements, so that the loop reads and writes it as it does the real one (by
- * address, lent, handed its output chunks), and the pollers are given the real ones.
+ * every call of the kind named, in place of the call, or, for {@link Call#CLOSE}, after it (the socket
+ * closed all the same, as the test's peers need). Everything else is the wrapped transport's: each
+ * endpoint is a proxy of the interfaces its own implements, so that the loop reads and writes it as it
+ * does the real one (by address, lent, handed its output chunks), and the pollers are given the real ones.
  *
  * <p>Thread safety: {@link #failNext} and {@link #thrown()} from any thread; the rest as the wrapped
  * transport's.
@@ -31,7 +32,9 @@ public final class FailingEndpoints implements LoopTransport {
         /** Reading: {@code read}, by address or not, and {@code lend}. */
         READ("read", "lend"),
         /** Writing: {@code write}, by address or not, and {@code take}, a hand-over of output. */
-        WRITE("write", "take");
+        WRITE("write", "take"),
+        /** Closing: {@code shutdownOutput}, {@code close} and {@code reset}, each passed on first. */
+        CLOSE("shutdownOutput", "close", "reset");
 
         private final Set<String> methods;
 
@@ -102,6 +105,9 @@ public final class FailingEndpoints implements LoopTransport {
         @Override
         public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
             if (call != null && call.methods.contains(method.getName())) {
+                if (call == Call.CLOSE) {
+                    passOn(method, args); // closed, then the Error
+                }
                 thrown.incrementAndGet();
                 throw error;
             }
@@ -112,6 +118,10 @@ public final class FailingEndpoints implements LoopTransport {
                     default -> "failing " + endpoint;
                 };
             }
+            return passOn(method, args);
+        }
+
+        private Object passOn(Method method, Object[] args) throws Throwable {
             try {
                 return method.invoke(endpoint, args);
             } catch (InvocationTargetException e) {

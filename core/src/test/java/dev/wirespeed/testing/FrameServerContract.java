@@ -1386,6 +1386,82 @@ public abstract class FrameServerContract {
         assertTrue(recorder.closed.isEmpty(), "closed too: " + recorder.closed);
     }
 
+    /** How a connection whose endpoint throws an {@code Error} as it closes comes to close. */
+    enum Closing {
+        /** Reset by the loop's sweep of its timeouts: a partial frame past the frame timeout. */
+        RESET_AT_THE_FRAME_TIMEOUT,
+        /** Closed by its handler, gracefully: its output shut down, then its socket closed. */
+        CLOSED_BY_ITS_HANDLER
+    }
+
+    /** {@return every socket kind with every opener and every way of closing} */
+    static Stream<Arguments> closings() {
+        return cases().flatMap(a -> Stream.of(Closing.values()).map(e -> Arguments.of(a.get()[0], a.get()[1], e)));
+    }
+
+    /**
+     * An {@code Error} thrown by the transport's endpoint as the loop closes its connection, from the calls
+     * that close it (its reset, from the loop's sweep of its timeouts; its shutdownOutput and close, at a
+     * graceful close), each after it did its work: the connection is closed all the same and its handler
+     * told why, once; the Error goes to the loop thread's uncaught-exception handler; the loop serves the
+     * others as before.
+     */
+    @ParameterizedTest
+    @MethodSource("closings")
+    void anErrorThrownByAnEndpointAsItClosesIsReportedAndTheLoopGoesOn(Transport transport, Opener opener,
+            Closing closing) throws Exception {
+        FailingEndpoints failing = new FailingEndpoints(transport());
+        Recorder closer = new Recorder() {
+            @Override
+            public void onFrame(Connection connection, int type, ByteBuffer body) throws IOException {
+                super.onFrame(connection, type, body);
+                if (type == 9) {
+                    connection.close();
+                }
+            }
+        };
+        BlockingQueue<Throwable> reported = new LinkedBlockingQueue<>();
+        Thread.UncaughtExceptionHandler before = Thread.getDefaultUncaughtExceptionHandler();
+        Thread.setDefaultUncaughtExceptionHandler((t, e) -> reported.add(e));
+        try {
+            Side server = start(failing, transport, opener, closer, b -> b.frameTimeout(Duration.ofMillis(50)));
+            Peer good = connect(server);
+            good.send(new Frames().frame(1, 1, new byte[] {1}).toByteArray());
+            good.expect(1, new byte[] {1}); // its endpoint made: the next one is the bad peer's
+            Connection served = closer.opened.poll(20, TimeUnit.SECONDS);
+            OutOfMemoryError thrown = new OutOfMemoryError("thrown by the endpoint as it closed, on purpose");
+            failing.failNext(FailingEndpoints.Call.CLOSE, thrown);
+            Peer bad = connect(server);
+            switch (closing) {
+                case RESET_AT_THE_FRAME_TIMEOUT -> bad.send(new Frames().header(9, 10).toByteArray());
+                case CLOSED_BY_ITS_HANDLER -> bad.send(new Frames().frame(9, 1, new byte[] {9}).toByteArray());
+            }
+            Recorder.Closed closed = closer.nextClose();
+            assertNotSame(served, closed.connection(), "the well-behaved connection closed");
+            switch (closing) {
+                case RESET_AT_THE_FRAME_TIMEOUT -> assertInstanceOf(SocketTimeoutException.class, closed.cause());
+                case CLOSED_BY_ITS_HANDLER -> {
+                    assertNull(closed.cause(), "a graceful close, the handler's");
+                    bad.expect(9, new byte[] {9}); // the reply before it
+                }
+            }
+            assertReadsNoMore(bad);
+            assertSame(thrown, reported.poll(20, TimeUnit.SECONDS), "the Error went to the uncaught-exception "
+                    + "handler");
+            assertTrue(failing.thrown() >= 1);
+            good.send(new Frames().frame(2, 2, new byte[] {2, 2}).toByteArray());
+            good.expect(2, new byte[] {2, 2});
+            assertEquals(1, server.connectionCount());
+            assertNull(server.failure());
+            assertTrue(closer.closed.isEmpty(), "closed too: " + closer.closed);
+            for (Throwable e : reported) {
+                assertSame(thrown, e, "reported besides the endpoint's Error");
+            }
+        } finally {
+            Thread.setDefaultUncaughtExceptionHandler(before);
+        }
+    }
+
     @ParameterizedTest
     @MethodSource("cases")
     void peersAnnouncingTheLongestFramesHoldAboutTheBytesTheySentWhileAnHonestPeerIsServed(Transport transport,
