@@ -99,6 +99,8 @@ final class TlsLayer implements LendingEndpoint {
     private boolean lastUnderflow;
     /** This turn of the handshake has read the socket: it reads once a turn. */
     private boolean handshakeRead;
+    /** The engine has unwrapped more than one record in a call (OpenSSL's does): it is told how many it may. */
+    private boolean batches;
     /** Why reading failed, told by {@link #ended()} once the plaintext before it is consumed; else null. */
     private IOException failure;
 
@@ -490,7 +492,9 @@ final class TlsLayer implements LendingEndpoint {
 
     /**
      * Unwraps records of {@code netIn} into {@code p} at its end: one, or as many as the engine takes in a
-     * call (OpenSSL's takes every whole one whose plaintext fits), {@code most} at the most.
+     * call (OpenSSL's takes every whole one whose plaintext fits), {@code most} at the most once the engine
+     * has been seen to take more than one (until then the records are not looked for: one engine takes
+     * one a call, and the first call of the other takes a ciphertext buffer's worth at the most).
      *
      * @param most at least 1
      * @return the records unwrapped: 0 where the first is not whole
@@ -498,7 +502,7 @@ final class TlsLayer implements LendingEndpoint {
     private int unwrapInto(Chunk p, int most) throws IOException {
         ByteBuffer src = netIn.buf;
         int from = netIn.start;
-        src.limit(endOfRecords(src, from, netIn.end, most)).position(from);
+        src.limit(batches ? endOfRecords(src, from, netIn.end, most) : netIn.end).position(from);
         ByteBuffer dst = p.buf;
         dst.limit(dst.capacity()).position(p.end);
         SSLEngineResult r;
@@ -514,6 +518,7 @@ final class TlsLayer implements LendingEndpoint {
         for (int at = from; at < netIn.start; records++) {
             at += netIn.start - at < HEADER ? HEADER : HEADER + recordLength(src, at);
         }
+        batches |= records > 1;
         if (netIn.available() == 0) {
             wire.give(netIn);
             netIn = null;
