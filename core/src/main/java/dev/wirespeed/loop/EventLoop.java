@@ -363,7 +363,7 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
     }
 
     /** Tells the thread's uncaught-exception handler of {@code e}; the loop goes on. */
-    private static void report(Throwable e) {
+    static void report(Throwable e) {
         Thread t = Thread.currentThread();
         t.getUncaughtExceptionHandler().uncaughtException(t, e);
     }

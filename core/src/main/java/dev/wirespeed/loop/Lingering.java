@@ -57,6 +57,11 @@ final class Lingering {
             }
         } catch (IOException | UnsupportedOperationException e) {
             return false;
+        } catch (RuntimeException | Error e) {
+            // The endpoint's failure (an OutOfMemoryError, a bug), in the middle of closeNow: told, and the
+            // socket closed now, so that closing goes on to the handler's onClose.
+            EventLoop.report(e);
+            return false;
         }
         c.lingering = true;
         c.lingerUntil = now + lingerNanos;
@@ -145,17 +150,24 @@ final class Lingering {
         }
     }
 
-    /** Takes {@code ch} from the poller and closes it: with a reset where asked, else quietly. */
+    /**
+     * Takes {@code ch} from the poller and closes it: with a reset where asked, else quietly. What the
+     * endpoint throws but an IOException (an {@code Error}, a bug) goes to the thread's uncaught-exception
+     * handler: a close that fails is no reason to leave the rest of a connection's close undone, nor, from
+     * a sweep of the loop's timeouts, to fail the loop and every connection on it.
+     */
     void release(Endpoint ch, boolean reset) {
         poller.deregister(ch);
-        if (reset) {
-            ch.reset();
-        } else {
-            try {
+        try {
+            if (reset) {
+                ch.reset();
+            } else {
                 ch.close();
-            } catch (IOException ignored) {
-                // closing a socket releases its descriptor even when it reports an error
             }
+        } catch (IOException ignored) {
+            // closing a socket releases its descriptor even when it reports an error
+        } catch (RuntimeException | Error e) {
+            EventLoop.report(e);
         }
     }
 }

@@ -28,8 +28,11 @@ import javax.net.ssl.SSLException;
  * same way). A server's connection makes no engine until the peer's first record is whole: until then
  * it holds the bytes of that record that came (at most {@value #FIRST_RECORD} of them), and nothing
  * else, so that a peer that connects and stalls costs the socket and these bytes. One read unwraps at
- * most {@value #MAX_EMPTY_RECORDS} records that carry no plaintext before it gives the turn back, so
- * that a flood of empty records costs its connection turns, not the loop's. The first record's header
+ * most {@value #MAX_EMPTY_RECORDS} records that carry no plaintext (records, however many an engine
+ * takes in a call) before it gives the turn back, and
+ * a turn of the handshake reads the socket once, so that a flood of records of nothing (empty ones;
+ * in a handshake, warning alerts, which the JDK's engine ignores there) costs its connection turns, not
+ * the loop's. The first record's header
  * is checked here, before any engine sees it: a handshake record of TLS's, of at most 2^14 bytes.
  *
  * <p>The socket itself stays the connection's endpoint for the poller; the poller does not know what this
@@ -94,6 +97,10 @@ final class TlsLayer implements LendingEndpoint {
     private boolean engineClosed;
     /** The last unwrap wanted more ciphertext than {@code netIn} holds. */
     private boolean lastUnderflow;
+    /** This turn of the handshake has read the socket: it reads once a turn. */
+    private boolean handshakeRead;
+    /** The engine has unwrapped more than one record in a call (OpenSSL's does): it is told how many it may. */
+    private boolean batches;
     /** Why reading failed, told by {@link #ended()} once the plaintext before it is consumed; else null. */
     private IOException failure;
 
@@ -147,6 +154,7 @@ final class TlsLayer implements LendingEndpoint {
             if (engine == null && !firstRecord()) {
                 return false;
             }
+            handshakeRead = false;
             while (true) {
                 SSLEngineResult.HandshakeStatus status = engine.getHandshakeStatus();
                 switch (status) {
@@ -265,9 +273,19 @@ final class TlsLayer implements LendingEndpoint {
         return length;
     }
 
-    /** Unwraps one handshake record; {@return false if none is whole and the socket has no more} */
+    /**
+     * Unwraps one handshake record; {@return false if none is whole and the socket has no more, or this
+     * turn read it already}: a peer that keeps its socket full of records the engine takes without moving
+     * the handshake on (warning alerts) would otherwise hold the loop here; the rest is read at the next
+     * turn, the socket ready still.
+     */
     private boolean unwrapForHandshake() throws IOException {
         if (netIn == null || netIn.available() == 0 || lastUnderflow) {
+            if (handshakeRead) {
+                setPartAside();
+                return false;
+            }
+            handshakeRead = true;
             if (!readSocket()) {
                 if (eof) {
                     throw new SSLException("the peer ended the stream in the TLS handshake");
@@ -277,7 +295,7 @@ final class TlsLayer implements LendingEndpoint {
             }
         }
         Chunk p = plain == null ? plain = pool.take() : plain;
-        unwrapInto(p);
+        unwrapInto(p, 1);
         releasePlainIfEmpty();
         return true;
     }
@@ -402,12 +420,18 @@ final class TlsLayer implements LendingEndpoint {
                 if (netIn != null && netIn.available() > 0 && !lastUnderflow) {
                     Chunk p = plain == null ? plain = pool.take() : plain;
                     p.start = p.end = 0;
-                    unwrapInto(p);
+                    // Records, not unwraps, are counted: an engine may take every whole record it has at once.
+                    // An unwrap that took none, a record not whole aside, counts as one: the loop ends anyway.
+                    int records = unwrapInto(p, MAX_EMPTY_RECORDS - empty);
+                    empty += records > 0 || lastUnderflow ? records : 1;
                     if (p.available() > 0) {
                         return view(p);
                     }
-                    if (++empty == MAX_EMPTY_RECORDS && netIn != null && netIn.available() > 0 && !lastUnderflow) {
-                        break; // records of nothing: the rest next turn, as held input
+                    if (empty >= MAX_EMPTY_RECORDS) {
+                        if (netIn == null || netIn.available() == 0 || lastUnderflow) {
+                            setPartAside(); // nothing whole held: the rest comes with the socket's readiness
+                        }
+                        break; // records of nothing: the rest next turn, as held input or the socket's
                     }
                     continue; // a record of no application data (a ticket, a key update), or a partial one
                 }
@@ -466,10 +490,19 @@ final class TlsLayer implements LendingEndpoint {
         return (plain != null && plain.available() > 0) || (netIn != null && netIn.available() > 0 && !lastUnderflow);
     }
 
-    /** Unwraps one record of {@code netIn} into {@code p} at its end. */
-    private void unwrapInto(Chunk p) throws IOException {
+    /**
+     * Unwraps records of {@code netIn} into {@code p} at its end: one, or as many as the engine takes in a
+     * call (OpenSSL's takes every whole one whose plaintext fits), {@code most} at the most once the engine
+     * has been seen to take more than one (until then the records are not looked for: one engine takes
+     * one a call, and the first call of the other takes a ciphertext buffer's worth at the most).
+     *
+     * @param most at least 1
+     * @return the records unwrapped: 0 where the first is not whole
+     */
+    private int unwrapInto(Chunk p, int most) throws IOException {
         ByteBuffer src = netIn.buf;
-        src.limit(netIn.end).position(netIn.start);
+        int from = netIn.start;
+        src.limit(batches ? endOfRecords(src, from, netIn.end, most) : netIn.end).position(from);
         ByteBuffer dst = p.buf;
         dst.limit(dst.capacity()).position(p.end);
         SSLEngineResult r;
@@ -481,6 +514,11 @@ final class TlsLayer implements LendingEndpoint {
             src.limit(src.capacity());
             dst.limit(dst.capacity());
         }
+        int records = 0;
+        for (int at = from; at < netIn.start; records++) {
+            at += netIn.start - at < HEADER ? HEADER : HEADER + recordLength(src, at);
+        }
+        batches |= records > 1;
         if (netIn.available() == 0) {
             wire.give(netIn);
             netIn = null;
@@ -494,6 +532,27 @@ final class TlsLayer implements LendingEndpoint {
             case OK -> lastUnderflow = false;
         }
         afterHandshakeStep(r.getHandshakeStatus());
+        return records;
+    }
+
+    /**
+     * {@return where the first {@code n} whole records of {@code b[from, to)} end, or {@code to} where fewer
+     * are whole}: an engine given no more takes {@code n} at the most, and sees a partial record as it is
+     */
+    private static int endOfRecords(ByteBuffer b, int from, int to, int n) {
+        int at = from;
+        for (int i = 0; i < n; i++) {
+            if (to - at < HEADER || to - at < HEADER + recordLength(b, at)) {
+                return to;
+            }
+            at += HEADER + recordLength(b, at);
+        }
+        return at;
+    }
+
+    /** {@return the body length in the header of the record at index {@code at} of {@code b}} */
+    private static int recordLength(ByteBuffer b, int at) {
+        return (b.get(at + 3) & 0xFF) << 8 | (b.get(at + 4) & 0xFF);
     }
 
     /**

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -336,15 +337,21 @@ public abstract class FrameServerContract {
 
     private Side start(Transport transport, Opener opener, ConnectionHandler handler, UnaryOperator<Settings> settings)
             throws IOException {
+        return start(transport(), transport, opener, handler, settings);
+    }
+
+    /** As {@link #start(Transport, Opener, ConnectionHandler, UnaryOperator)}, the loops on {@code loops}. */
+    private Side start(LoopTransport loops, Transport transport, Opener opener, ConnectionHandler handler,
+            UnaryOperator<Settings> settings) throws IOException {
         SocketAddress address = switch (transport) {
             case TCP -> new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
             case UNIX -> UnixDomainSocketAddress.of(dir.resolve("s.sock"));
         };
         Settings set = settings.apply(new Settings());
         Side side = switch (opener) {
-            case PEER -> new ServerSide(set.applyTo(FrameServer.builder(handler).bind(address), transport()).start());
+            case PEER -> new ServerSide(set.applyTo(FrameServer.builder(handler).bind(address), loops).start());
             case LOOP -> {
-                LoopGroup group = set.applyTo(LoopGroup.builder(), transport()).start();
+                LoopGroup group = set.applyTo(LoopGroup.builder(), loops).start();
                 try {
                     yield new ClientSide(group, set.applyTo(FrameClient.builder(handler).group(group)).build(), address);
                 } catch (IOException | RuntimeException e) {
@@ -1330,6 +1337,141 @@ public abstract class FrameServerContract {
         good.expect(2, new byte[] {2, 2});
         assertEquals(1, server.connectionCount());
         assertNull(server.failure());
+    }
+
+    /** An {@code Error} a transport's endpoint throws, and from where. */
+    enum EndpointError {
+        /** From its read (or lend): a StackOverflowError, as a transport's too deep recursion would throw. */
+        READ_STACK_OVERFLOW(FailingEndpoints.Call.READ),
+        /** From its write (or hand-over of output): an OutOfMemoryError, as a transport's allocation would throw. */
+        WRITE_OUT_OF_MEMORY(FailingEndpoints.Call.WRITE);
+
+        final FailingEndpoints.Call call;
+
+        EndpointError(FailingEndpoints.Call call) {
+            this.call = call;
+        }
+
+        Error make() {
+            return switch (this) {
+                case READ_STACK_OVERFLOW -> new StackOverflowError("thrown by the endpoint's read on purpose");
+                case WRITE_OUT_OF_MEMORY -> new OutOfMemoryError("thrown by the endpoint's write on purpose");
+            };
+        }
+    }
+
+    /** {@return every socket kind with every opener and every endpoint error} */
+    static Stream<Arguments> endpointErrors() {
+        return cases().flatMap(a -> Stream.of(EndpointError.values())
+                .map(e -> Arguments.of(a.get()[0], a.get()[1], e)));
+    }
+
+    /**
+     * An {@code Error} thrown by the transport's endpoint, not by a handler, where the loop reads or writes
+     * one connection (the calls each transport's endpoints are read and written by: by address, lent, handed
+     * chunks): that connection alone is reset, its handler told the Error itself, and the loop serves the
+     * others as before.
+     */
+    @ParameterizedTest
+    @MethodSource("endpointErrors")
+    void anErrorThrownByAnEndpointClosesOnlyItsConnectionWithItAndTheLoopGoesOn(Transport transport, Opener opener,
+            EndpointError endpointError) throws Exception {
+        FailingEndpoints failing = new FailingEndpoints(transport());
+        Side server = start(failing, transport, opener, recorder, b -> b);
+        Peer good = connect(server);
+        good.send(new Frames().frame(1, 1, new byte[] {1}).toByteArray());
+        good.expect(1, new byte[] {1}); // its endpoint made: the next one is the bad peer's
+        Connection served = recorder.opened.poll(20, TimeUnit.SECONDS);
+        Error thrown = endpointError.make();
+        failing.failNext(endpointError.call, thrown);
+        Peer bad = connect(server);
+        bad.send(new Frames().frame(9, 3, new byte[3]).toByteArray()); // read, then echoed: written
+        Recorder.Closed closed = recorder.nextClose();
+        assertSame(thrown, closed.cause(), "the handler is told the endpoint's Error");
+        assertNotSame(served, closed.connection(), "the well-behaved connection closed");
+        assertEquals(1, failing.thrown(), "the endpoint threw once: its connection was not read or written again");
+        assertReadsNoMore(bad);
+        good.send(new Frames().frame(2, 2, new byte[] {2, 2}).toByteArray());
+        good.expect(2, new byte[] {2, 2});
+        assertEquals(1, server.connectionCount());
+        assertNull(server.failure());
+        assertTrue(recorder.closed.isEmpty(), "closed too: " + recorder.closed);
+    }
+
+    /** How a connection whose endpoint throws an {@code Error} as it closes comes to close. */
+    enum Closing {
+        /** Reset by the loop's sweep of its timeouts: a partial frame past the frame timeout. */
+        RESET_AT_THE_FRAME_TIMEOUT,
+        /** Closed by its handler, gracefully: its output shut down, then its socket closed. */
+        CLOSED_BY_ITS_HANDLER
+    }
+
+    /** {@return every socket kind with every opener and every way of closing} */
+    static Stream<Arguments> closings() {
+        return cases().flatMap(a -> Stream.of(Closing.values()).map(e -> Arguments.of(a.get()[0], a.get()[1], e)));
+    }
+
+    /**
+     * An {@code Error} thrown by the transport's endpoint as the loop closes its connection, from the calls
+     * that close it (its reset, from the loop's sweep of its timeouts; its shutdownOutput and close, at a
+     * graceful close), each after it did its work: the connection is closed all the same and its handler
+     * told why, once; the Error goes to the loop thread's uncaught-exception handler; the loop serves the
+     * others as before.
+     */
+    @ParameterizedTest
+    @MethodSource("closings")
+    void anErrorThrownByAnEndpointAsItClosesIsReportedAndTheLoopGoesOn(Transport transport, Opener opener,
+            Closing closing) throws Exception {
+        FailingEndpoints failing = new FailingEndpoints(transport());
+        Recorder closer = new Recorder() {
+            @Override
+            public void onFrame(Connection connection, int type, ByteBuffer body) throws IOException {
+                super.onFrame(connection, type, body);
+                if (type == 9) {
+                    connection.close();
+                }
+            }
+        };
+        BlockingQueue<Throwable> reported = new LinkedBlockingQueue<>();
+        Thread.UncaughtExceptionHandler before = Thread.getDefaultUncaughtExceptionHandler();
+        Thread.setDefaultUncaughtExceptionHandler((t, e) -> reported.add(e));
+        try {
+            Side server = start(failing, transport, opener, closer, b -> b.frameTimeout(Duration.ofMillis(50)));
+            Peer good = connect(server);
+            good.send(new Frames().frame(1, 1, new byte[] {1}).toByteArray());
+            good.expect(1, new byte[] {1}); // its endpoint made: the next one is the bad peer's
+            Connection served = closer.opened.poll(20, TimeUnit.SECONDS);
+            OutOfMemoryError thrown = new OutOfMemoryError("thrown by the endpoint as it closed, on purpose");
+            failing.failNext(FailingEndpoints.Call.CLOSE, thrown);
+            Peer bad = connect(server);
+            switch (closing) {
+                case RESET_AT_THE_FRAME_TIMEOUT -> bad.send(new Frames().header(9, 10).toByteArray());
+                case CLOSED_BY_ITS_HANDLER -> bad.send(new Frames().frame(9, 1, new byte[] {9}).toByteArray());
+            }
+            Recorder.Closed closed = closer.nextClose();
+            assertNotSame(served, closed.connection(), "the well-behaved connection closed");
+            switch (closing) {
+                case RESET_AT_THE_FRAME_TIMEOUT -> assertInstanceOf(SocketTimeoutException.class, closed.cause());
+                case CLOSED_BY_ITS_HANDLER -> {
+                    assertNull(closed.cause(), "a graceful close, the handler's");
+                    bad.expect(9, new byte[] {9}); // the reply before it
+                }
+            }
+            assertReadsNoMore(bad);
+            assertSame(thrown, reported.poll(20, TimeUnit.SECONDS), "the Error went to the uncaught-exception "
+                    + "handler");
+            assertTrue(failing.thrown() >= 1);
+            good.send(new Frames().frame(2, 2, new byte[] {2, 2}).toByteArray());
+            good.expect(2, new byte[] {2, 2});
+            assertEquals(1, server.connectionCount());
+            assertNull(server.failure());
+            assertTrue(closer.closed.isEmpty(), "closed too: " + closer.closed);
+            for (Throwable e : reported) {
+                assertSame(thrown, e, "reported besides the endpoint's Error");
+            }
+        } finally {
+            Thread.setDefaultUncaughtExceptionHandler(before);
+        }
     }
 
     @ParameterizedTest

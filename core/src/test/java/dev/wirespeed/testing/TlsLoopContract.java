@@ -22,6 +22,7 @@ import dev.wirespeed.loop.spi.LoopTransport;
 import dev.wirespeed.tls.PeerCertificateException;
 import dev.wirespeed.tls.TlsEngineFactory;
 import dev.wirespeed.tls.TlsSettings;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -48,6 +49,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLException;
@@ -1151,5 +1155,317 @@ public abstract class TlsLoopContract {
             assertEquals(List.of(1, 2), List.copyOf(frames), "the frame before it, and nothing after; then the "
                     + "well-behaved peer's");
         }
+    }
+
+    /** A peer that floods its connection with records that carry no plaintext, then asks for an echo. */
+    private interface Flooder {
+        /** {@return the next records of the flood}: on the flooding thread */
+        byte[] flood() throws Exception;
+
+        /** {@return the records each {@link #flood()} returns} */
+        int records();
+
+        /**
+         * Sends {@code frame}, the flood over, and reads it back: the handshake finished first where the
+         * flood came in it.
+         *
+         * @return true once it came back; false where the server had closed the connection (an alert, an end
+         *     of stream or a reset where the rest was due)
+         */
+        boolean echoes(byte[] frame) throws Exception;
+    }
+
+    /** What a flooding peer sends, over and over, each a record that carries no plaintext. */
+    enum Flood {
+        /**
+         * TLS 1.3, after its ClientHello: unencrypted change_cipher_spec records, which RFC 8446 5 has a
+         * receiver drop until the peer's Finished. The JDK's engine takes one and refuses the second;
+         * OpenSSL drops 32 and refuses the 33rd.
+         */
+        CHANGE_CIPHER_SPECS_IN_A_TLS_1_3_HANDSHAKE(false),
+        /**
+         * TLS 1.2, after its ClientHello: user_canceled alerts of level warning, unencrypted. The JDK's engine
+         * ignores a warning in a handshake, each one and for ever; OpenSSL refuses the fifth.
+         */
+        WARNING_ALERTS_IN_A_TLS_1_2_HANDSHAKE(false),
+        /**
+         * TLS 1.3, after the handshake: application_data records of no content, which RFC 8446 5.4 allows.
+         * Neither engine sends one ({@link Tls13ByHand} seals them). The JDK's engine refuses the first (its
+         * reader wants a byte of content: "Incorrect inner plaintext: no content type"); OpenSSL takes 32 in a
+         * row and refuses the 33rd.
+         */
+        EMPTY_APPLICATION_DATA_AFTER_A_TLS_1_3_HANDSHAKE(true),
+        /**
+         * TLS 1.3, after the handshake: user_canceled alerts of level warning, sealed. The JDK's engine ignores
+         * them for ever; OpenSSL refuses the fifth.
+         */
+        WARNING_ALERTS_AFTER_A_TLS_1_3_HANDSHAKE(true),
+        /**
+         * TLS 1.3, after the handshake: KeyUpdate messages that ask nothing back, each in a record of its own
+         * and each moving the peer to a new key. Both engines take them for ever.
+         */
+        KEY_UPDATES_AFTER_A_TLS_1_3_HANDSHAKE(true);
+
+        /** Whether the flood comes after the handshake, from an open connection. */
+        final boolean afterHandshake;
+
+        Flood(boolean afterHandshake) {
+            this.afterHandshake = afterHandshake;
+        }
+
+        /** {@return a flooder over {@code tcp}}: its ClientHello sent, or its handshake done */
+        Flooder start(Socket tcp) throws Exception {
+            return switch (this) {
+                case CHANGE_CIPHER_SPECS_IN_A_TLS_1_3_HANDSHAKE ->
+                        new HandshakeFlooder(tcp, "TLSv1.3", new byte[] {20, 3, 3, 0, 1, 1});
+                case WARNING_ALERTS_IN_A_TLS_1_2_HANDSHAKE ->
+                        new HandshakeFlooder(tcp, "TLSv1.2", new byte[] {21, 3, 3, 0, 2, 1, 90});
+                case EMPTY_APPLICATION_DATA_AFTER_A_TLS_1_3_HANDSHAKE ->
+                        new SealingFlooder(tcp, 2_000, t -> t.emptyRecords(2_000));
+                case WARNING_ALERTS_AFTER_A_TLS_1_3_HANDSHAKE ->
+                        new SealingFlooder(tcp, 2_000, t -> t.warningAlerts(2_000, 90));
+                case KEY_UPDATES_AFTER_A_TLS_1_3_HANDSHAKE -> new SealingFlooder(tcp, 1_000, t -> t.keyUpdates(1_000));
+            };
+        }
+    }
+
+    /** Floods the handshake of the JDK's client engine, between its ClientHello and the rest it sends. */
+    private static final class HandshakeFlooder implements Flooder {
+        private static final int RECORDS = 10_000;
+        private final Socket tcp;
+        private final javax.net.ssl.SSLEngine engine;
+        private final byte[] block;
+
+        HandshakeFlooder(Socket tcp, String protocol, byte[] record) throws Exception {
+            this.tcp = tcp;
+            engine = peerContext(null).createSSLEngine("localhost", tcp.getPort());
+            engine.setUseClientMode(true);
+            engine.setEnabledProtocols(new String[] {protocol});
+            ByteBuffer hello = ByteBuffer.allocate(engine.getSession().getPacketBufferSize());
+            engine.beginHandshake();
+            engine.wrap(ByteBuffer.allocate(0), hello);
+            tcp.getOutputStream().write(hello.array(), 0, hello.position());
+            block = new byte[record.length * RECORDS];
+            for (int at = 0; at < block.length; at += record.length) {
+                System.arraycopy(record, 0, block, at, record.length);
+            }
+        }
+
+        @Override
+        public byte[] flood() {
+            return block;
+        }
+
+        @Override
+        public int records() {
+            return RECORDS;
+        }
+
+        @Override
+        public boolean echoes(byte[] frame) throws Exception {
+            OutputStream out = tcp.getOutputStream();
+            InputStream in = tcp.getInputStream();
+            ByteBuffer toServer = ByteBuffer.allocate(1 << 17);
+            ByteBuffer fromServer = ByteBuffer.allocate(1 << 17);
+            ByteBuffer app = ByteBuffer.allocate(1 << 17);
+            try {
+                while (engine.getHandshakeStatus() != javax.net.ssl.SSLEngineResult.HandshakeStatus.NOT_HANDSHAKING
+                        && engine.getHandshakeStatus() != javax.net.ssl.SSLEngineResult.HandshakeStatus.FINISHED) {
+                    switch (engine.getHandshakeStatus()) {
+                        case NEED_WRAP -> {
+                            toServer.clear();
+                            engine.wrap(ByteBuffer.allocate(0), toServer);
+                            out.write(toServer.array(), 0, toServer.position());
+                        }
+                        case NEED_TASK -> engine.getDelegatedTask().run();
+                        default -> {
+                            if (!unwrapOrRead(engine, in, fromServer, app)) {
+                                return false;
+                            }
+                        }
+                    }
+                }
+                toServer.clear();
+                engine.wrap(ByteBuffer.wrap(frame), toServer);
+                out.write(toServer.array(), 0, toServer.position());
+                out.flush();
+                app.clear();
+                while (app.position() < frame.length) {
+                    if (!unwrapOrRead(engine, in, fromServer, app)) {
+                        return false;
+                    }
+                }
+                assertArrayEquals(frame, Arrays.copyOf(app.array(), app.position()), "the flooding peer's echo");
+                return true;
+            } catch (SSLException | java.net.SocketException closed) {
+                return false; // the server's alert, or its reset
+            }
+        }
+
+        /** Unwraps a record from the server, reading more where none is whole; {@return false at its end of stream} */
+        private static boolean unwrapOrRead(javax.net.ssl.SSLEngine engine, InputStream in, ByteBuffer fromServer,
+                ByteBuffer app) throws IOException {
+            fromServer.flip();
+            javax.net.ssl.SSLEngineResult r = engine.unwrap(fromServer, app);
+            fromServer.compact();
+            if (r.getStatus() == javax.net.ssl.SSLEngineResult.Status.CLOSED) {
+                return false;
+            }
+            if (r.getStatus() == javax.net.ssl.SSLEngineResult.Status.BUFFER_UNDERFLOW) {
+                int n = in.read(fromServer.array(), fromServer.position(), fromServer.remaining());
+                if (n < 0) {
+                    return false;
+                }
+                fromServer.position(fromServer.position() + n);
+            }
+            return true;
+        }
+    }
+
+    /** Floods an open connection with records its own record layer seals ({@link Tls13ByHand}). */
+    private static final class SealingFlooder implements Flooder {
+        /** The next records of the flood. */
+        interface Records {
+            byte[] next(Tls13ByHand tls) throws Exception;
+        }
+
+        private final Socket tcp;
+        private final Tls13ByHand tls;
+        private final int count;
+        private final Records records;
+
+        SealingFlooder(Socket tcp, int count, Records records) throws Exception {
+            this.tcp = tcp;
+            this.tls = Tls13ByHand.connect(tcp);
+            this.count = count;
+            this.records = records;
+        }
+
+        @Override
+        public byte[] flood() throws Exception {
+            return records.next(tls);
+        }
+
+        @Override
+        public int records() {
+            return count;
+        }
+
+        @Override
+        public boolean echoes(byte[] frame) throws Exception {
+            byte[] b = new byte[1 << 16];
+            ByteArrayOutputStream echoed = new ByteArrayOutputStream();
+            try {
+                tcp.getOutputStream().write(tls.applicationData(frame));
+                tcp.getOutputStream().flush();
+                while (echoed.size() < frame.length) {
+                    int n = tcp.getInputStream().read(b);
+                    if (n < 0) {
+                        return false;
+                    }
+                    tls.fromServer(b, 0, n); // an alert throws
+                    echoed.writeBytes(tls.takeApplicationData());
+                }
+            } catch (IOException closed) {
+                return false; // the server's alert, or its reset
+            }
+            assertArrayEquals(frame, echoed.toByteArray(), "the flooding peer's echo");
+            return true;
+        }
+    }
+
+    /**
+     * The records of a flood, at least, unless its connection is closed first: a few hundred times what the
+     * loop unwraps of them in a turn ({@code TlsLayer.MAX_EMPTY_RECORDS}).
+     */
+    private static final long FLOOD = 20_000;
+
+    /**
+     * A peer that floods the server with records that carry no plaintext, in its handshake or after it (see
+     * {@link Flood}), as fast as its socket takes them, until an honest peer of the same loop has had 20
+     * echoes and the flood is {@value #FLOOD} records at least: each of those echoes comes within 10 s, the
+     * flood going on, or the flood holds the loop; the loop's memory for partial records holds no more than
+     * a small buffer per connection meanwhile, and its pools do not grow with the flood. Then the flooding
+     * peer asks for an echo of its own: it gets it (the loop served the flood, every record of it, in turns),
+     * or its engine closed the connection with an {@link SSLException} (the refusal of one of its records).
+     * Which, each engine decides (see {@link Flood}); the test prints it.
+     */
+    @ParameterizedTest
+    @EnumSource(Flood.class)
+    void aFloodOfRecordsWithoutPlaintextHoldsNeitherTheLoopNorItsMemory(Flood flood) throws Exception {
+        FrameServer server = server(recorder, serverTls("server").build());
+        Peer good = bystander(server, recorder);
+        good.socket.setSoTimeout(10_000);
+        long pooledBefore = server.pooledBytes();
+        InetSocketAddress address = (InetSocketAddress) server.localAddresses().getFirst();
+        Socket tcp = new Socket(address.getAddress(), address.getPort());
+        open.add(tcp);
+        tcp.setSoTimeout(20_000);
+        Flooder flooder = flood.start(tcp);
+        if (flood.afterHandshake) {
+            assertNotNull(recorder.opened.poll(20, TimeUnit.SECONDS), "the flooding peer opened");
+        }
+        OutputStream out = tcp.getOutputStream();
+        out.write(flooder.flood()); // before the honest peer's first echo
+        AtomicLong flooded = new AtomicLong(flooder.records());
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicReference<String> end = new AtomicReference<>("stopped after the honest peer's echoes");
+        Thread flooding = Thread.ofPlatform().name("flooder").start(() -> {
+            try {
+                while (!stop.get()) {
+                    out.write(flooder.flood());
+                    flooded.addAndGet(flooder.records());
+                }
+            } catch (IOException closed) {
+                end.set("its writes failed: " + closed); // the server closed the connection
+            } catch (Exception e) {
+                end.set("the flooder failed: " + e);
+            }
+        });
+        long partialMost = 0;
+        try {
+            // 20 echoes at least, and on until the flood's records were sent or the server closed its connection.
+            for (int i = 1; i <= 20 || (flooded.get() < FLOOD && flooding.isAlive()); i++) {
+                try {
+                    echoes(good, i);
+                } catch (SocketTimeoutException e) {
+                    fail("the honest peer's echo " + i + " did not come within 10 s while " + flooded.get()
+                            + " records of " + flood + " came: the flooding connection holds the loop");
+                }
+                partialMost = Math.max(partialMost, server.partialFrameBytes());
+                assertNull(server.failure());
+            }
+        } finally {
+            stop.set(true);
+            flooding.join(TimeUnit.SECONDS.toMillis(20));
+        }
+        assertFalse(flooding.isAlive(), "the flooder still writes 20 s after it was stopped: the server no longer "
+                + "reads its connection");
+        assertFalse(end.get().startsWith("the flooder failed"), end.get());
+        // What the two connections keep between reads: a part of a record each, in one of the smallest buffers.
+        assertTrue(partialMost <= 2 * 1024, "partialFrameBytes=" + partialMost + " while the flood came");
+        long pooledGrowth = server.pooledBytes() - pooledBefore;
+        byte[] frame = new Frames().frame(99, 3, new byte[] {9, 9, 9}).toByteArray();
+        boolean served = flooder.echoes(frame);
+        String outcome;
+        if (served) {
+            assertTrue(recorder.closed.isEmpty(), "the flooding peer was served, yet a connection closed: "
+                    + recorder.closed);
+            outcome = "served, every record of it, and echoed after";
+        } else {
+            Throwable cause = recorder.nextClose();
+            assertInstanceOf(SSLException.class, cause, "the flooding connection closed, not by its engine");
+            outcome = "closed by the engine: " + cause.getMessage();
+        }
+        System.out.println(getClass().getSimpleName() + ", " + flood + ": " + flooded.get() + " records flooded ("
+                + end.get() + "); " + outcome + "; the pools grew by " + pooledGrowth + " bytes, partialFrameBytes "
+                + "was at most " + partialMost);
+        assertTrue(pooledGrowth <= 64 * 1024, "the pools grew by " + pooledGrowth + " bytes with " + flooded.get()
+                + " records of " + flood);
+        echoes(good, 1);
+        awaitTrue(() -> server.partialFrameBytes() == 0, () -> "partialFrameBytes=" + server.partialFrameBytes()
+                + " once the flood was over");
+        assertEquals(served ? 2 : 1, server.connectionCount());
+        assertNull(server.failure());
     }
 }

@@ -13,48 +13,65 @@ import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
  * A child process for {@link OutOfDescriptorsTest}: runs out of descriptors for real, with a server on
- * the transport its argument names ({@code epoll} or {@code io_uring}) listening, and checks what the
- * loop does: the listener's accept fails with {@code EMFILE} naming it, the loop does not spin while
- * descriptors lack, and the connection waiting is accepted and served once some come back. Exits 0
- * when every check held; an {@link AssertionError} naming the values ends it otherwise.
+ * the transport its first argument names ({@code selector}, {@code epoll} or {@code io_uring}) listening,
+ * and checks what the loop does. Its second argument says what takes the descriptors:
+ *
+ * <ul>
+ *   <li>{@code files}: files opened until none is left; a listener of the transport's own is accepted
+ *       from first, and its accept must fail with {@code EMFILE}, naming it.
+ *   <li>{@code connections}: a flood of connections to the server, opened until none is left (this
+ *       process holds both ends of each), which the loop accepts and holds.
+ * </ul>
+ *
+ * Either way a connection then waits in the server's backlog with no descriptor left to accept it: the
+ * server's accept fails, and the loop must not spin (its thread's CPU time over the second and third
+ * failed accepts, 100 and 200 ms apart, at most a quarter of the time that passes), nor fail more than
+ * once per shortest pause; once the files are closed, or the flood's connections (the loop closing its
+ * ends as they end), it accepts again: the connection that waited is served, and a new one. Exits 0 when
+ * every check held; an {@link AssertionError} naming the values ends it otherwise.
  */
 public final class OutOfDescriptorsChild {
+    private static final String LOOP = "out-of-descriptors";
+    /** Made while descriptors last: the first call loads a native library, a descriptor to open. */
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
     private OutOfDescriptorsChild() {
     }
 
-    /** Runs the checks. @param args the transport's name */
+    /** Runs the checks. @param args the transport's name, and what takes the descriptors */
     public static void main(String[] args) throws Exception {
         LoopTransport transport = switch (args[0]) {
+            case "selector" -> null; // the server's default: the JDK's channels and Selector
             case "epoll" -> EpollTransport.create();
             case "io_uring" -> IoUringTransport.create();
-            default -> throw new IllegalArgumentException("transport=" + args[0] + ": epoll or io_uring");
+            default -> throw new IllegalArgumentException("transport=" + args[0] + ": selector, epoll or io_uring");
         };
-        SocketAddress loopback = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
-        try (FrameServer server = FrameServer.builder((c, type, body) -> c.writeFrame(type, body)).transport(transport)
-                .threadName("out-of-descriptors").bind(loopback).start();
-                Listener raw = transport.listen(loopback, 16)) {
-            SocketAddress address = server.localAddresses().getFirst();
-            try (SocketChannel warm = SocketChannel.open(address)) {
-                echo(warm, 1); // the classes of accepting and serving loaded while descriptors last
-            }
-            // Those of a failed accept too: a class file is a descriptor to open, from a directory.
-            Class.forName("dev.wirespeed.loop.PausedListeners$Paused");
-            check(new NativeIoException("accept4", 24, "warm-up").getMessage().contains("Too many open files"),
-                    "strerror(24)");
-            Thread loop = Thread.getAllStackTraces().keySet().stream()
-                    .filter(t -> t.getName().equals("out-of-descriptors-0")).findFirst().orElseThrow();
-            ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        switch (args[1]) {
+            case "files" -> files(args[0], transport);
+            case "connections" -> connections(transport);
+            default -> throw new IllegalArgumentException("scenario=" + args[1] + ": files or connections");
+        }
+    }
 
+    /** Files take the descriptors: see the class's documentation. */
+    private static void files(String name, LoopTransport transport) throws Exception {
+        SocketAddress loopback = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
+        try (FrameServer server = server(transport); Raw raw = Raw.listen(name, transport, loopback)) {
+            SocketAddress address = server.localAddresses().getFirst();
+            warm(address);
+            Thread loop = loopThread();
             List<FileChannel> fillers = new ArrayList<>();
             SocketChannel peer;
             SocketChannel rawPeer;
@@ -67,24 +84,12 @@ public final class OutOfDescriptorsChild {
                     }
                 }
                 fillers.removeLast().close(); // one, for a peer's socket: the accept finds none left
-                rawPeer = SocketChannel.open(raw.localAddress());
-                NativeIoException e = expectThrows(raw);
-                check(e.errno() == 24 && e.getMessage().startsWith("accept4 failed: errno=24 (Too many open files) fd="),
-                        "the listener's accept failed with " + e);
+                rawPeer = SocketChannel.open(raw.address());
+                raw.checkAcceptFails();
 
                 fillers.removeLast().close();
                 peer = SocketChannel.open(address); // waits in the backlog: the server's accept finds none left
-                await(() -> server.acceptFailures() >= 1, () -> "acceptFailures=" + server.acceptFailures());
-                long wall = System.nanoTime();
-                long cpu = threads.getThreadCpuTime(loop.threadId());
-                await(() -> server.acceptFailures() >= 3, () -> "acceptFailures=" + server.acceptFailures());
-                long wallMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - wall);
-                long cpuMillis = TimeUnit.NANOSECONDS.toMillis(threads.getThreadCpuTime(loop.threadId()) - cpu);
-                // 300 ms after the first failure; 250 at least after the moment this thread saw it
-                check(wallMillis >= 250, "the second and third failed accepts came " + wallMillis + " ms after the "
-                        + "first, not after pauses of 100 and 200 ms");
-                check(cpuMillis <= wallMillis / 4, "the loop thread used " + cpuMillis + " ms of CPU in the " + wallMillis
-                        + " ms from the first failed accept to the third: it spun");
+                pausesWithoutSpinning(server, loop);
                 check(server.connectionCount() == 0, "connectionCount=" + server.connectionCount() + " while out of "
                         + "descriptors");
             } finally {
@@ -98,16 +103,188 @@ public final class OutOfDescriptorsChild {
                         + "connectionCount=" + server.connectionCount() + " acceptFailures=" + server.acceptFailures());
                 echo(served, 2);
             }
+            try (SocketChannel next = SocketChannel.open(address)) {
+                echo(next, 3);
+            }
         }
     }
 
-    private static NativeIoException expectThrows(Listener raw) {
+    /** A flood of connections takes the descriptors: see the class's documentation. */
+    private static void connections(LoopTransport transport) throws Exception {
+        try (FrameServer server = server(transport)) {
+            SocketAddress address = server.localAddresses().getFirst();
+            warm(address);
+            Thread loop = loopThread();
+            List<SocketChannel> flood = new ArrayList<>();
+            // Kept back, for a peer to wait in the backlog where the flood's last connection was accepted.
+            FileChannel reserve = FileChannel.open(Path.of("/dev/null"));
+            SocketChannel peer = null;
+            long firstFailure;
+            try {
+                while (true) {
+                    try {
+                        flood.add(SocketChannel.open(address));
+                    } catch (IOException full) {
+                        check(String.valueOf(full.getMessage()).contains("Too many open files"), "connection "
+                                + flood.size() + " of the flood failed, but not for want of a descriptor: " + full);
+                        break;
+                    }
+                }
+                await(() -> server.connectionCount() == flood.size() || server.acceptFailures() >= 1,
+                        () -> "the server accepted " + server.connectionCount() + " of the flood's " + flood.size()
+                                + " connections, and no accept failed");
+                if (server.acceptFailures() == 0) { // every connection of the flood accepted, no descriptor left
+                    reserve.close();
+                    peer = SocketChannel.open(address); // waits in the backlog: none left to accept it
+                }
+                firstFailure = pausesWithoutSpinning(server, loop);
+                // The loop holds the flood's connections but those that wait in the backlog (as many as the flood
+                // connected ahead of the loop's accepts): the flood's ends, both in this process, took the 512.
+                int held = server.connectionCount();
+                check(flood.size() + held >= 400, "a flood of " + flood.size() + " connections, " + held
+                        + " accepted, took " + (flood.size() + held) + " of the 512 descriptors");
+                System.out.println("connections: a flood of " + flood.size() + " connections, " + held + " of them "
+                        + "accepted, took the descriptors");
+            } finally {
+                for (SocketChannel s : flood) {
+                    s.close(); // the flood ends: the loop reads each one's end, and closes its own
+                }
+                reserve.close();
+            }
+            try (SocketChannel next = SocketChannel.open(address)) {
+                echo(next, 2); // accepted once descriptors came back, after what waited in the backlog
+            }
+            if (peer != null) {
+                try (SocketChannel served = peer) {
+                    echo(served, 3);
+                }
+            }
+            long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - firstFailure);
+            long failures = server.acceptFailures();
+            System.out.println("connections: accepting failed " + failures + " times in the " + millis + " ms from the "
+                    + "first failure to being served again");
+            check(failures <= 1 + millis / 100, "accepting failed " + failures + " times in " + millis + " ms: more "
+                    + "often than once per shortest pause (100 ms)");
+            await(() -> server.connectionCount() == 0, () -> "connectionCount=" + server.connectionCount()
+                    + " once the flood and its peers closed");
+        }
+    }
+
+    /**
+     * Waits for the server's first failed accept, then for its third, and checks the loop did not spin
+     * meanwhile; {@return when this thread saw the first (System.nanoTime)}
+     */
+    private static long pausesWithoutSpinning(FrameServer server, Thread loop) throws InterruptedException {
+        await(() -> server.acceptFailures() >= 1, () -> "acceptFailures=" + server.acceptFailures());
+        long wall = System.nanoTime();
+        long cpu = THREADS.getThreadCpuTime(loop.threadId());
+        await(() -> server.acceptFailures() >= 3, () -> "acceptFailures=" + server.acceptFailures());
+        long wallMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - wall);
+        long cpuMillis = TimeUnit.NANOSECONDS.toMillis(THREADS.getThreadCpuTime(loop.threadId()) - cpu);
+        // 300 ms after the first failure; 250 at least after the moment this thread saw it
+        check(wallMillis >= 250, "the second and third failed accepts came " + wallMillis + " ms after the "
+                + "first, not after pauses of 100 and 200 ms");
+        check(cpuMillis <= wallMillis / 4, "the loop thread used " + cpuMillis + " ms of CPU in the " + wallMillis
+                + " ms from the first failed accept to the third: it spun");
+        return wall;
+    }
+
+    private static FrameServer server(LoopTransport transport) throws IOException {
+        FrameServer.Builder b = FrameServer.builder((c, type, body) -> c.writeFrame(type, body)).threadName(LOOP)
+                .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+        if (transport != null) {
+            b.transport(transport);
+        }
+        return b.start();
+    }
+
+    /**
+     * Loads, while descriptors last, the classes of accepting, serving and failing to accept, the loop's
+     * and this one's: a class file is a descriptor to open.
+     */
+    private static void warm(SocketAddress address) throws Exception {
+        try (SocketChannel warm = SocketChannel.open(address)) {
+            echo(warm, 1);
+        }
+        THREADS.getThreadCpuTime(Thread.currentThread().threadId());
+        // Those of a failed accept too: a class file is a descriptor to open, from a directory.
+        Class.forName("dev.wirespeed.loop.PausedListeners$Paused");
+        check(new NativeIoException("accept4", 24, "warm-up").getMessage().contains("Too many open files"),
+                "strerror(24)");
+    }
+
+    private static Thread loopThread() {
+        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().equals(LOOP + "-0")).findFirst()
+                .orElseThrow();
+    }
+
+    /** A listener of the transport's own (the JDK's for the selector), accepted from directly. */
+    private interface Raw extends AutoCloseable {
+        SocketAddress address();
+
+        /** Accepts, which must fail for want of a descriptor, saying so. */
+        void checkAcceptFails();
+
+        @Override
+        void close() throws IOException;
+
+        static Raw listen(String name, LoopTransport transport, SocketAddress loopback) throws IOException {
+            if (transport == null) {
+                ServerSocketChannel channel = ServerSocketChannel.open().bind(loopback, 16);
+                return new Raw() {
+                    @Override
+                    public SocketAddress address() {
+                        try {
+                            return channel.getLocalAddress();
+                        } catch (IOException e) {
+                            throw new AssertionError(e);
+                        }
+                    }
+
+                    @Override
+                    public void checkAcceptFails() {
+                        IOException e = expectThrows(channel::accept);
+                        check("Too many open files".equals(e.getMessage()), "the " + name + " listener's accept "
+                                + "failed with " + e);
+                    }
+
+                    @Override
+                    public void close() throws IOException {
+                        channel.close();
+                    }
+                };
+            }
+            Listener listener = transport.listen(loopback, 16);
+            return new Raw() {
+                @Override
+                public SocketAddress address() {
+                    return listener.localAddress();
+                }
+
+                @Override
+                public void checkAcceptFails() {
+                    IOException e = expectThrows(listener::accept);
+                    check(e instanceof NativeIoException n && n.errno() == 24
+                            && e.getMessage().startsWith("accept4 failed: errno=24 (Too many open files) fd="),
+                            "the " + name + " listener's accept failed with " + e);
+                }
+
+                @Override
+                public void close() throws IOException {
+                    listener.close();
+                }
+            };
+        }
+    }
+
+    /** {@return the failure of {@code accept}}, which must fail (a Callable: the JDK's, loaded already) */
+    private static IOException expectThrows(Callable<?> accept) {
         try {
-            raw.accept();
-        } catch (NativeIoException e) {
-            return e;
+            accept.call();
         } catch (IOException e) {
-            throw new AssertionError("the accept failed, but not with a NativeIoException: " + e, e);
+            return e;
+        } catch (Exception e) {
+            throw new AssertionError("the accept failed, but not with an IOException: " + e, e);
         }
         throw new AssertionError("an accept succeeded with no descriptor left");
     }

@@ -14,21 +14,23 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * A server that runs out of descriptors for real ({@code EMFILE}), in a child JVM whose limit is
- * lowered to 512 ({@code ulimit -n}) and which then opens files until none is left: see
- * {@link OutOfDescriptorsChild} for what it checks.
+ * A server that runs out of descriptors for real ({@code EMFILE}), on each transport, in a child JVM
+ * whose limit is lowered to 512 ({@code ulimit -n}) and which then opens files, or connections to its
+ * server, until none is left: see {@link OutOfDescriptorsChild} for what it checks.
  */
-@EnabledOnOs(value = OS.LINUX, disabledReason = "the native transports are Linux's")
+@EnabledOnOs(value = OS.LINUX, disabledReason = "the native transports are Linux's, and so is ulimit here")
 class OutOfDescriptorsTest {
     @ParameterizedTest
-    @ValueSource(strings = {"epoll", "io_uring"})
-    void aServerOutOfDescriptorsStopsAcceptingForAWhileAndServesOnceSomeComeBack(String transport) throws Exception {
+    @CsvSource({"selector, files", "epoll, files", "io_uring, files", "selector, connections", "epoll, connections",
+            "io_uring, connections"})
+    void aServerOutOfDescriptorsStopsAcceptingForAWhileAndServesOnceSomeComeBack(String transport, String scenario)
+            throws Exception {
         if (transport.equals("epoll")) {
             NativeFeatures.assumeEpoll();
-        } else {
+        } else if (transport.equals("io_uring")) {
             NativeFeatures.assumeIoUring();
         }
         String javaBin = ProcessHandle.current().info().command().orElse(System.getProperty("java.home") + "/bin/java");
@@ -39,7 +41,7 @@ class OutOfDescriptorsTest {
             }
         }
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), OutOfDescriptorsChild.class.getName(),
-                transport));
+                transport, scenario));
         Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
         child.getOutputStream().close();
         CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> {
@@ -53,6 +55,9 @@ class OutOfDescriptorsTest {
             child.destroyForcibly();
             fail("the child still ran after 60 s: " + out.get(10, TimeUnit.SECONDS));
         }
-        assertEquals(0, child.exitValue(), out.get(10, TimeUnit.SECONDS));
+        String output = out.get(10, TimeUnit.SECONDS);
+        System.out.print(output.lines().filter(l -> !l.startsWith("WARNING")).map(l -> transport + ", " + l + "\n")
+                .reduce("", String::concat));
+        assertEquals(0, child.exitValue(), output);
     }
 }
