@@ -32,7 +32,8 @@ import java.nio.channels.ClosedChannelException;
  * poller's send limit (always one), so a peer that does not read holds the loop's output back: their
  * sizes count, not the bytes in them, as a chunk handed over with a few bytes in it is a whole chunk
  * held (a turn's replies to a few frames, say, each turn's in a chunk of its own). A {@link #write} copies
- * into a buffer of the poller's and sends that the same way, for callers that do not hand over.
+ * into a buffer of the poller's and sends that the same way, for callers that do not hand over (the TLS
+ * layer), its bytes counted against the send limit rather than the buffer's size.
  *
  * <h2>Connecting</h2>
  * A connection the transport connects ({@link UringConnector}) holds its peer's address in memory of its
@@ -109,7 +110,12 @@ final class UringEndpoint implements LendingEndpoint, TakesOutput {
     // send, two entries long: a connection that never answers holds none of them.
     private long[] sendAddresses = NO_ADDRESSES;
     private int[] sendLengths = NO_LENGTHS;
-    /** Each taken buffer's size, however many bytes it has to send: what it holds until given back. */
+    /**
+     * Each taken buffer's size, however many bytes it has to send: what it holds of the loop's memory until
+     * given back. A copy buffer of the poller's ({@link #write}) counts its bytes alone, as before: a TLS
+     * handshake writes its flight in a few small pieces, one after the other, which must not each wait
+     * for the last to complete.
+     */
     private int[] sendSizes = NO_LENGTHS;
     private Object[] sendTokens = NO_TOKENS;
     private Returns[] sendReturns = NO_RETURNS;
@@ -432,7 +438,7 @@ final class UringEndpoint implements LendingEndpoint, TakesOutput {
         copy.view().put(0, src, position, n);
         src.position(position + n);
         try {
-            queue(copy.address(), n, copy.view().capacity(), copy, poller.copyReturns());
+            queue(copy.address(), n, n, copy, poller.copyReturns()); // the poller's buffer: its bytes count
         } catch (UncheckedIOException e) {
             throw e.getCause();
         }
