@@ -63,6 +63,8 @@ public final class Connection {
     final SegmentIo io;
     /** The channel, where it sends from the loop's buffers where they lie; else null. */
     final TakesOutput taker;
+    /** Where {@link #taker} gives back the chunks it took, once sent: this connection's; null without a taker. */
+    final TakesOutput.Returns returns;
     private final long id;
     private final SocketAddress remote;
     private Object attachment;
@@ -104,8 +106,13 @@ public final class Connection {
      */
     Chunk outHead;
     Chunk outTail;
-    /** {@code 0 <= queued}: bytes written to this connection and not yet sent. */
+    /** {@code 0 <= queued}: bytes written to this connection and not yet sent nor handed to {@link #taker}. */
     long queued;
+    /**
+     * {@code 0 <= handed}: bytes handed to {@link #taker} and not yet given back (sent, or never to be).
+     * Counted with {@code queued} against the output limit, as they hold the loop's chunks until then.
+     */
+    long handed;
     /** Stream offset of the first byte of {@code in}, for errors. */
     long consumed;
     /** Not read until the output drains to half the limit. */
@@ -176,6 +183,7 @@ public final class Connection {
         this.lender = tls != null ? tls : channel instanceof LendingEndpoint l ? l : null;
         this.io = tls == null && channel instanceof SegmentIo s ? s : null;
         this.taker = tls == null && channel instanceof TakesOutput t ? t : null;
+        this.returns = taker == null ? null : output.returnsFor(this);
         this.id = id;
         this.remote = remote;
     }
@@ -248,13 +256,16 @@ public final class Connection {
     /** {@return true if open and its queued output is under the output limit} */
     public boolean isWritable() {
         thread.checkThread(this);
-        return state == State.OPEN && queued < outputLimit;
+        return state == State.OPEN && queued + handed < outputLimit;
     }
 
-    /** {@return the bytes written to this connection and not yet sent} */
+    /**
+     * {@return the bytes written to this connection and not yet sent}: those the loop holds, and those a
+     * transport that sends from the loop's buffers where they lie (io_uring's) holds, until sent
+     */
     public long queuedBytes() {
         thread.checkThread(this);
-        return queued;
+        return queued + handed;
     }
 
     /**

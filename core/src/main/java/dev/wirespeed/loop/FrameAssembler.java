@@ -243,17 +243,22 @@ final class FrameAssembler {
 
     /**
      * Gives {@code in}, whose frames up to {@code pos} were handed over and some written back as received,
-     * to the output with those frames; what follows {@code pos}, a partial frame, moves to a new input
-     * chunk (or one of the frame's size), as the loop reads on into that.
+     * to the output with those frames (or, where output waits and they are few, copies them there and
+     * gives {@code in} back: {@link Outbound#adoptForwarded}); what follows {@code pos}, a partial frame,
+     * moves to a new input chunk (or one of the frame's size), as the loop reads on into that.
      */
     private void forwardInput(Connection c, Chunk in, int pos) {
         int end = in.end;
         c.in = null;
-        output.adoptForwarded(c, in); // first: a refusal below drops it with the rest of the output
+        // First: a refusal below drops the frames with the rest of the output.
+        boolean adopted = output.adoptForwarded(c, in);
         if (pos == end) {
             memory.account(c, 0);
         } else {
             keepPartial(c, in.buf, pos, end);
+        }
+        if (!adopted) {
+            pool.give(in); // its frames were copied to the output, its partial frame (if any) kept apart
         }
     }
 
@@ -461,7 +466,9 @@ final class FrameAssembler {
         if (c.forwardTo != c.forwardFrom) {
             c.in = null;
             memory.account(c, 0);
-            output.adoptForwarded(c, in); // the frame, written back as received, is sent from here
+            if (!output.adoptForwarded(c, in)) { // the frame, written back as received, is sent from here
+                pool.give(in); // or from where it was copied to
+            }
         } else {
             releaseInput(c);
         }

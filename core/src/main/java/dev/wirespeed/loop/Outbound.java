@@ -14,11 +14,14 @@ import java.util.Arrays;
  * other handlers and tasks wrote), and backpressure. A connection whose queued output reaches
  * its {@code outputLimit} is paused (not read) until its output drains to half the limit, when the
  * handler hears {@link ConnectionHandler#onWritable}; what the socket would not take waits for it to
- * be writable.
+ * be writable. Over an endpoint that sends from the chunks where they lie ({@link TakesOutput}), the
+ * output counted is what is queued and what was handed to the endpoint and not yet given back, so
+ * that a peer that does not read is stopped at the same point as over a socket that copies.
  *
  * <p>Per connection it keeps {@code c.outHead} to {@code c.outTail} (the chunks, oldest first, linked
  * through {@link Chunk#next}), {@code c.queued} (their bytes and those of the frames written back as
- * received not yet put in them, {@code >= 0}), {@code c.paused},
+ * received not yet put in them, {@code >= 0}), {@code c.handed} (the bytes of the chunks handed to the
+ * endpoint, until it gives them back through the connection's {@code c.returns}), {@code c.paused},
  * {@code c.interest} (what the poller was last told) and {@code c.dirty} (written to and not flushed
  * since; in this turn's flush list).
  * Frames are whole in a chunk when written; frames written back as received may be split between two.
@@ -30,8 +33,6 @@ final class Outbound {
     private final Poller poller;
     private final Closer closer;
     private final LoopThread thread;
-    /** Where an endpoint that took a chunk ({@link TakesOutput}) gives it back, once sent. */
-    private final TakesOutput.Returns returns;
     /** {@code flush[0, flushCount)}: connections written to during this turn. */
     private Connection[] flush = new Connection[64];
     private int flushCount;
@@ -41,7 +42,33 @@ final class Outbound {
         this.poller = poller;
         this.closer = closer;
         this.thread = thread;
-        this.returns = token -> pool.give((Chunk) token);
+    }
+
+    /**
+     * {@return where {@code c}'s endpoint ({@link TakesOutput}) gives back the chunks it took}: made once,
+     * with the connection
+     */
+    TakesOutput.Returns returnsFor(Connection c) {
+        return token -> returned(c, (Chunk) token);
+    }
+
+    /**
+     * {@code chunk}, handed to {@code c}'s endpoint, is back: sent, or never to be. No longer counted
+     * against the output limit. A connection paused whose output has drained to half the limit is
+     * flushed at the turn's end, which resumes it, and the poll is woken to end that turn: a send's
+     * completion is no readiness, and no readiness may come (the loop may hold nothing more to hand over,
+     * and reads nothing while paused). Once a pause at most, the flush list marking it. Called within a
+     * poll, or a close.
+     */
+    private void returned(Connection c, Chunk chunk) {
+        if (c.state != Connection.State.CLOSED) {
+            c.handed -= chunk.available(); // [start, end) as handed: neither the loop nor the endpoint moves them
+            if (c.paused && !c.dirty && c.queued + c.handed <= c.outputLimit / 2) {
+                flushLater(c);
+                poller.wakeup();
+            }
+        }
+        pool.give(chunk);
     }
 
     /** {@return the output chunk with room for a frame of {@code length} body bytes at its end} */
@@ -97,15 +124,31 @@ final class Outbound {
 
     /**
      * Makes {@code in}, the input chunk that holds the frames {@code c} wrote back as received, the end of
-     * its output, holding just those frames, so that they are sent from where they were read. The loop no
-     * longer reads into it.
+     * its output, holding just those frames, so that they are sent from where they were read; the loop no
+     * longer reads into it. Unless output waits already and those frames fill less than half of {@code
+     * in}: then they are copied to the end of the output, as {@link #copyFrames} does, and {@code in}
+     * stays the caller's to give back. So the output of a connection whose peer does not keep up is
+     * kept in buffers at least half full, but for its last: adopted one after the other, a chunk per
+     * read of a few bytes (a peer that sends a frame at a time), or a small buffer per frame that spans
+     * two of a transport's receive buffers (io_uring's) with the rest of that receive's replies in a
+     * chunk after it, each a whole chunk held for a few bytes, would hold the output limit's bytes in
+     * many times as much memory.
+     *
+     * @return true if {@code in} is the output's now; false if its frames were copied
      */
-    void adoptForwarded(Connection c, Chunk in) {
-        in.start = c.forwardFrom;
-        in.end = c.forwardTo;
+    boolean adoptForwarded(Connection c, Chunk in) {
+        int from = c.forwardFrom;
+        int to = c.forwardTo;
         c.forwardFrom = 0;
         c.forwardTo = 0;
+        if (c.outTail != null && to - from < in.capacity() / 2) {
+            copyFrames(c, in.buf, from, to);
+            return false;
+        }
+        in.start = from;
+        in.end = to;
         addLast(c, in);
+        return true;
     }
 
     /** After an aborted claim: gives back a tail chunk holding nothing. */
@@ -156,7 +199,7 @@ final class Outbound {
      * go on, however much the flush then sends. It is flushed at the end of its read or of the turn.
      */
     void queued(Connection c) {
-        if (c.queued >= c.outputLimit) {
+        if (c.queued + c.handed >= c.outputLimit) {
             c.paused = true;
         }
         flushLater(c);
@@ -219,9 +262,10 @@ final class Outbound {
             return;
         }
         boolean resumed = false;
-        if (c.queued >= c.outputLimit) {
+        long output = c.queued + c.handed;
+        if (output >= c.outputLimit) {
             c.paused = true;
-        } else if (c.paused && c.queued <= c.outputLimit / 2) {
+        } else if (c.paused && output <= c.outputLimit / 2) {
             c.paused = false;
             resumed = true;
         }
@@ -314,7 +358,7 @@ final class Outbound {
             b.position(head.start);
             boolean taken;
             try {
-                taken = taker.take(b, head.memory, head, returns);
+                taken = taker.take(b, head.memory, head, c.returns);
             } catch (IOException e) {
                 return e;
             } finally {
@@ -326,6 +370,7 @@ final class Outbound {
             int n = head.available();
             pollFirst(c); // the endpoint's now: a later frame goes into another chunk
             c.queued -= n;
+            c.handed += n; // until it comes back, through c.returns
             c.lastActive = now;
             c.bytesWritten += n;
             c.stats.bytesWritten(n);
@@ -374,7 +419,10 @@ final class Outbound {
         }
     }
 
-    /** Drops {@code c}'s queued output, its chunks given back: at its close. */
+    /**
+     * Drops {@code c}'s queued output, its chunks given back: at its close. What its endpoint took comes
+     * back through {@link #returned} once the endpoint is done with it, no longer counted.
+     */
     void discard(Connection c) {
         c.forwardFrom = 0;
         c.forwardTo = 0;
@@ -382,5 +430,6 @@ final class Outbound {
             pool.give(chunk);
         }
         c.queued = 0;
+        c.handed = 0;
     }
 }

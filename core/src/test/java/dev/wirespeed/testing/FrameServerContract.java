@@ -927,6 +927,53 @@ public abstract class FrameServerContract {
     }
 
     /**
+     * A peer that sends small frames as fast as they are taken and never reads, against the defaults (64
+     * KiB chunks, a 256 KiB output limit): the replies held for it take about the memory of the output
+     * limit on every transport, in chunks about as full as the bytes they hold, not a chunk for each
+     * transport receive buffer's few KiB of replies (io_uring's held some 40 chunks for the limit's
+     * bytes), and the loop stops reading it there.
+     */
+    @ParameterizedTest
+    @MethodSource("cases")
+    void aPeerThatDoesNotReadHoldsItsRepliesInAboutTheMemoryOfTheOutputLimit(Transport transport, Opener opener)
+            throws Exception {
+        Side server = start(transport, opener, recorder, b -> b);
+        Peer slow = connect(server);
+        int body = 100;
+        int perBlock = 600;
+        int blocks = 300; // 19 MB: far more than the socket buffers and the limit take
+        Frames block = new Frames();
+        for (int i = 0; i < perBlock; i++) {
+            block.frame(7, body, new byte[body]);
+        }
+        byte[] bytes = block.toByteArray();
+        CompletableFuture<Void> writing = CompletableFuture.runAsync(() -> {
+            try {
+                for (int i = 0; i < blocks; i++) {
+                    slow.send(bytes); // blocks once the server stops reading and the socket buffers fill
+                }
+            } catch (IOException e) {
+                throw new RuntimeException(e);
+            }
+        });
+        long read = -1;
+        while (server.framesRead() != read) { // until the loop has stopped reading it
+            read = server.framesRead();
+            Thread.sleep(500);
+        }
+        long pooled = server.pooledBytes();
+        assertTrue(read < (long) perBlock * blocks, "the loop read all " + read + " frames of a peer that never reads");
+        // One slab of 16 chunks, and the small buffers' slabs: the limit, a read's replies, the chunk read into.
+        long bound = 16 * 64 * 1024 + 16L * (256 + 1024 + 4096 + 16384);
+        assertTrue(pooled <= bound, "the pools hold " + pooled + " bytes with a peer that does not read, "
+                + "outputLimit=262144 chunkSize=65536, after " + read + " frames read; bound=" + bound);
+        for (long i = 0; i < (long) perBlock * blocks; i++) {
+            slow.expect(7, new byte[body]);
+        }
+        writing.get(30, TimeUnit.SECONDS);
+    }
+
+    /**
      * Counts the bytes a loop hands its handler in each turn (a task given to the loop runs between
      * turns, and so marks where one ends), and sees the last frame of a stream arrive. Touched on the
      * loop thread only, but for {@code most} and {@code last}.

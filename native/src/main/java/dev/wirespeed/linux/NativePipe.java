@@ -287,11 +287,12 @@ public final class NativePipe implements ByteChannel {
                     : FdCalls.write(out.capture, fd, out.address(src) + position, remaining);
             Reference.reachabilityFence(src);
         } else {
-            ByteBuffer copy = out.copyBuffer();
+            ByteBuffer copy = out.threadCopyBuffer();
             int length = Math.min(remaining, copy.capacity());
             copy.clear().put(0, src, position, length);
-            n = noWait ? FdCalls.writeNonBlocking(out.capture, fd, out.address(copy), length)
-                    : FdCalls.write(out.capture, fd, out.address(copy), length);
+            long at = out.threadCopyAddress(copy);
+            n = noWait ? FdCalls.writeNonBlocking(out.capture, fd, at, length)
+                    : FdCalls.write(out.capture, fd, at, length);
         }
         if (n < 0) {
             if (n == -Errno.EAGAIN) {

@@ -16,6 +16,8 @@ import dev.wirespeed.testing.SteadyState;
 import dev.wirespeed.testkit.SequenceStream;
 import dev.wirespeed.testkit.SequenceVerifier;
 import java.io.IOException;
+import java.lang.management.BufferPoolMXBean;
+import java.lang.management.ManagementFactory;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -29,6 +31,7 @@ import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
@@ -221,6 +224,59 @@ class NativeSocketTest {
             assertEquals(ByteBuffer.wrap(sent, 0, 1000), back.flip());
             assertEquals(-1, socket.read(ByteBuffer.allocate(1)));
         }
+    }
+
+    /**
+     * A heap buffer goes through a copy buffer of the calling thread's, not one of each socket's: a loop
+     * that reads and writes heap buffers on many sockets (the JDK's TLS engine's records) holds one, where
+     * each socket held 64 KiB for each direction it had copied in, for its life.
+     */
+    @Test
+    void heapBuffersOfManySocketsGoThroughOneCopyBufferOfTheThread() throws Exception {
+        int sockets = 100;
+        try (ServerSocketChannel server = jdkServer("tcp")) {
+            List<NativeSocket> ours = new ArrayList<>();
+            List<SocketChannel> peers = new ArrayList<>();
+            try {
+                long before = -1;
+                for (int i = 0; i < sockets; i++) {
+                    NativeSocket socket = NativeSocket.connect(server.getLocalAddress());
+                    ours.add(socket);
+                    SocketChannel peer = server.accept();
+                    peers.add(peer);
+                    socket.write(ByteBuffer.wrap(new byte[] {1, 2, 3}));
+                    ByteBuffer got = ByteBuffer.allocate(3);
+                    while (got.hasRemaining()) {
+                        peer.read(got);
+                    }
+                    peer.write(got.flip());
+                    ByteBuffer back = ByteBuffer.allocate(3);
+                    while (back.hasRemaining()) {
+                        socket.read(back);
+                    }
+                    assertEquals(ByteBuffer.wrap(new byte[] {1, 2, 3}), back.flip());
+                    if (i == 0) {
+                        before = directBytes(); // the thread's copy buffer made
+                    }
+                }
+                long grown = directBytes() - before;
+                assertTrue(grown < 64 * 1024, sockets + " sockets that each copied a heap buffer in and out took "
+                        + grown + " bytes of direct buffers beyond the first's");
+            } finally {
+                for (NativeSocket s : ours) {
+                    s.close();
+                }
+                for (SocketChannel p : peers) {
+                    p.close();
+                }
+            }
+        }
+    }
+
+    /** {@return the bytes of the JVM's direct buffers} */
+    private static long directBytes() {
+        return ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class).stream()
+                .filter(p -> p.getName().equals("direct")).mapToLong(BufferPoolMXBean::getMemoryUsed).sum();
     }
 
     @Test

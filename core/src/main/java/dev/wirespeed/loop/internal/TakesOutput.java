@@ -10,9 +10,11 @@ import java.nio.ByteBuffer;
  * {@link Returns} once its bytes are sent, or will never be (a failed send, a closed connection). Until
  * then the buffer's bytes are the endpoint's: the loop neither writes nor reuses them.
  *
- * <p>An endpoint takes buffers up to a limit of its own of bytes not yet sent (always at least one
- * buffer), so that a peer that does not read holds back the loop, whose output limit counts the rest;
- * it is writable again, as its poller reports, when it has room.
+ * <p>An endpoint takes buffers up to a limit of its own (always at least one buffer), counting each
+ * buffer it holds whole ({@code src}'s capacity), however few of its bytes are to be sent, so that what
+ * it holds of the loop's memory is bounded; a peer that does not read so holds back the loop, whose
+ * output limit counts both what it keeps and the bytes handed over and not yet given back. It is
+ * writable again, as its poller reports, when it has room.
  *
  * <p>Not API: the module exports this package only to the library's native module.
  *

@@ -40,10 +40,10 @@ import java.util.Set;
  * A connection sends from the loop's own output chunks, where the handler's frames were written: the
  * loop hands each chunk over at the end of the turn, the connection sends it with one {@code SEND} (what
  * a short send left goes next), and gives it back to the loop's pool once sent. The turn's sends reach
- * the kernel together in the loop's next {@code io_uring_enter}. A connection takes chunks while fewer
- * than {@link #sendLimit()} bytes wait to be sent (always one), so a peer that does not read holds the
- * loop back, which then counts what waits against its output limit; it is ready for writing again when
- * a send completes.
+ * the kernel together in the loop's next {@code io_uring_enter}. A connection takes chunks while those
+ * it holds are smaller together than {@link #sendLimit()} (always one), however few bytes each has to
+ * send, so a peer that does not read holds the loop back, which counts what it handed over and what
+ * waits against its output limit; it is ready for writing again when a send completes.
  *
  * <h2>Closing</h2>
  * A graceful close sends what waits, then closes the descriptor; a reset drops it and closes with
@@ -155,9 +155,10 @@ public final class IoUringTransport implements LoopTransport {
     }
 
     /**
-     * {@return a transport like this one whose connections take output while fewer than {@code bytes}
-     * wait to be sent} A connection always takes one of the loop's chunks, however large; what it does
-     * not take waits in the loop, counted against the server's output limit. When the server closes a
+     * {@return a transport like this one whose connections take output while the buffers they hold to
+     * send are smaller together than {@code bytes}} A connection always takes one of the loop's chunks,
+     * however large; a chunk counts whole, however few bytes it has to send; what it does not take waits
+     * in the loop. Both count against the server's output limit until sent. When the server closes a
      * connection after a protocol error, what it has taken is sent, as from a socket's own buffer.
      *
      * @param bytes 4 KiB to 64 MiB
@@ -270,7 +271,7 @@ public final class IoUringTransport implements LoopTransport {
         return bufferSize;
     }
 
-    /** {@return the bytes a connection holds to send at most before it takes no more output} */
+    /** {@return the size of the buffers a connection holds to send at most before it takes no more output} */
     public int sendLimit() {
         return sendLimit;
     }

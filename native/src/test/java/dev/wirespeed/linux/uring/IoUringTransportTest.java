@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.wirespeed.linux.NativeFeatures;
 import dev.wirespeed.linux.NativeIoException;
+import dev.wirespeed.loop.internal.TakesOutput;
 import dev.wirespeed.loop.spi.Endpoint;
 import dev.wirespeed.loop.spi.LendingEndpoint;
 import dev.wirespeed.loop.spi.Listener;
@@ -16,6 +17,7 @@ import dev.wirespeed.loop.spi.Poller;
 import dev.wirespeed.testing.Seed;
 import dev.wirespeed.testing.SteadyState;
 import java.io.IOException;
+import java.lang.foreign.MemorySegment;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
@@ -223,6 +225,41 @@ class IoUringTransportTest {
             h.poll(10);
         }
         assertArrayEquals(sent, received.get());
+    }
+
+    /**
+     * A connection takes the loop's buffers while their sizes together are under the send limit, however
+     * few bytes each has to send: a chunk handed over with a few bytes is a whole chunk held. Counted by
+     * bytes, it took chunks of 16 KiB holding 100 bytes each until 64 KiB of bytes waited, some 650 of
+     * them, 10 MiB of the loop's memory.
+     */
+    @Test
+    void aConnectionTakesBuffersWhileTheirSizesAreUnderTheSendLimitHoweverFewBytesTheyHold() throws Exception {
+        Harness h = new Harness(IoUringTransport.create()); // a send limit of 64 KiB
+        SocketChannel peer = h.connect();
+        TakesOutput ours = (TakesOutput) h.accepted.get(0);
+        List<Object> returned = new ArrayList<>();
+        int taken = 0;
+        for (int i = 0; i < 100; i++) { // no poll between: nothing completes meanwhile
+            ByteBuffer chunk = ByteBuffer.allocateDirect(16 * 1024);
+            chunk.put(0, new byte[100], 0, 100).limit(100);
+            if (!ours.take(chunk, MemorySegment.ofBuffer(chunk), chunk, returned::add)) {
+                break;
+            }
+            taken++;
+        }
+        assertEquals(4, taken, "chunks of 16 KiB taken, 100 bytes each, under a send limit of 64 KiB");
+        peer.configureBlocking(false); // the sends go one after the other, each submitted by a poll
+        ByteBuffer got = ByteBuffer.allocate(400);
+        while (got.hasRemaining()) {
+            h.poll(10);
+            peer.read(got);
+        }
+        while (returned.size() < taken) {
+            h.poll(10);
+        }
+        ByteBuffer one = ByteBuffer.allocateDirect(16 * 1024).limit(1);
+        assertTrue(ours.take(one, MemorySegment.ofBuffer(one), one, returned::add), "room again once they came back");
     }
 
     @Test

@@ -555,11 +555,11 @@ public final class SocketFd implements Endpoint, SegmentIo {
     }
 
     private int writeThroughCopy(ByteBuffer src, int remaining) throws IOException {
-        ByteBuffer copy = out.copyBuffer();
+        ByteBuffer copy = out.threadCopyBuffer();
         int length = Math.min(remaining, copy.capacity());
         int position = src.position();
         copy.clear().put(0, src, position, length);
-        long n = sendAt(out.address(copy), length);
+        long n = sendAt(out.threadCopyAddress(copy), length);
         if (n > 0) {
             src.position(position + (int) n);
         }

@@ -6,8 +6,17 @@ import java.nio.ByteBuffer;
 
 /**
  * One direction of a descriptor channel (a socket, a pipe): its errno capture (where there is one),
- * the address of the last direct buffer passed, and a direct copy buffer for heap buffers, made on
- * first use. One thread per direction at a time.
+ * the address of the last direct buffer passed, and the direct copy buffer a heap buffer goes through.
+ * One thread per direction at a time.
+ *
+ * <p>A call that copies, reads or writes, is done with its copy buffer when it returns, so the copy
+ * buffer is the calling platform thread's ({@link #threadCopyBuffer()}): one per thread, not two per
+ * socket, as the JDK's channels keep their temporary direct buffers. A loop that reads and writes its
+ * sockets' heap buffers (the JDK's TLS engine's records, a TLS server's first record) then holds one
+ * copy buffer for all its sockets, where each socket held 64 KiB of its own for each direction it
+ * copied in, for its life. A virtual thread, which may come and go per call, uses the direction's
+ * own, made on first use, as an operation that the kernel may still be using after the call
+ * returns (io_uring's) must ({@link #copyBuffer()}).
  */
 public final class FdDirection {
     /** Size of the copy buffer for heap buffers. */
@@ -26,6 +35,15 @@ public final class FdDirection {
     private ByteBuffer lastBuffer;
     private long lastBase;
     private ByteBuffer copy;
+
+    /** The calling platform thread's copy buffer and its address, made on the thread's first copy. */
+    private static final ThreadLocal<ThreadCopy> THREAD_COPY = ThreadLocal.withInitial(ThreadCopy::new);
+
+    /** A thread's copy buffer, with its address looked up once. */
+    private static final class ThreadCopy {
+        final ByteBuffer buffer = ByteBuffer.allocateDirect(COPY_BUFFER_SIZE);
+        final long address = MemorySegment.ofBuffer(buffer).address();
+    }
 
     /** @param socket true for a socket, read with {@code recv(2)}; false for any descriptor, read with {@code read(2)} */
     public FdDirection(boolean socket) {
@@ -59,11 +77,17 @@ public final class FdDirection {
             if (n > 0) {
                 dst.position(position + (int) n);
             }
-        } else {
+        } else if (Thread.currentThread().isVirtual()) {
             ByteBuffer through = copyBuffer();
             n = receive(fd, address(through), Math.min(remaining, through.capacity()));
             if (n > 0) {
                 dst.put(through.clear().limit((int) n));
+            }
+        } else {
+            ThreadCopy through = THREAD_COPY.get();
+            n = receive(fd, through.address, Math.min(remaining, COPY_BUFFER_SIZE));
+            if (n > 0) {
+                dst.put(position, through.buffer, 0, (int) n).position(position + (int) n);
             }
         }
         return n;
@@ -92,7 +116,27 @@ public final class FdDirection {
         this.noWait = noWait;
     }
 
-    /** {@return the copy buffer, direct, {@value #COPY_BUFFER_SIZE} bytes} */
+    /**
+     * {@return a copy buffer, direct, {@value #COPY_BUFFER_SIZE} bytes, for a call that is done with it
+     * when it returns}: the calling thread's where it is a platform thread, else this direction's
+     */
+    public ByteBuffer threadCopyBuffer() {
+        return Thread.currentThread().isVirtual() ? copyBuffer() : THREAD_COPY.get().buffer;
+    }
+
+    /**
+     * {@return the address of {@link #threadCopyBuffer()}'s index 0}, for that same buffer: the calling
+     * platform thread's, looked up once, else through {@link #address(ByteBuffer)}
+     */
+    public long threadCopyAddress(ByteBuffer copy) {
+        ThreadCopy own = Thread.currentThread().isVirtual() ? null : THREAD_COPY.get();
+        return own != null && own.buffer == copy ? own.address : address(copy);
+    }
+
+    /**
+     * {@return this direction's own copy buffer, direct, {@value #COPY_BUFFER_SIZE} bytes, made on first
+     * use}: for an operation the kernel may still use after the call that began it returns
+     */
     public ByteBuffer copyBuffer() {
         if (copy == null) {
             copy = ByteBuffer.allocateDirect(COPY_BUFFER_SIZE);

@@ -28,9 +28,12 @@ import java.nio.channels.ClosedChannelException;
  * <h2>Sending</h2>
  * The loop hands its output chunks over ({@link #take}); they wait here in order, the first in one
  * {@code SEND} from its own memory, what a short send left sent next, and each goes back to the loop
- * once sent. The connection takes chunks while fewer than the poller's send limit of bytes wait
- * (always one), so a peer that does not read holds the loop's output back. A {@link #write} copies
- * into a buffer of the poller's and sends that the same way, for callers that do not hand over.
+ * once sent. The connection takes chunks while the buffers it holds are smaller together than the
+ * poller's send limit (always one), so a peer that does not read holds the loop's output back: their
+ * sizes count, not the bytes in them, as a chunk handed over with a few bytes in it is a whole chunk
+ * held (a turn's replies to a few frames, say, each turn's in a chunk of its own). A {@link #write} copies
+ * into a buffer of the poller's and sends that the same way, for callers that do not hand over (the TLS
+ * layer), its bytes counted against the send limit rather than the buffer's size.
  *
  * <h2>Connecting</h2>
  * A connection the transport connects ({@link UringConnector}) holds its peer's address in memory of its
@@ -107,6 +110,13 @@ final class UringEndpoint implements LendingEndpoint, TakesOutput {
     // send, two entries long: a connection that never answers holds none of them.
     private long[] sendAddresses = NO_ADDRESSES;
     private int[] sendLengths = NO_LENGTHS;
+    /**
+     * Each taken buffer's size, however many bytes it has to send: what it holds of the loop's memory until
+     * given back. A copy buffer of the poller's ({@link #write}) counts its bytes alone, as before: a TLS
+     * handshake writes its flight in a few small pieces, one after the other, which must not each wait
+     * for the last to complete.
+     */
+    private int[] sendSizes = NO_LENGTHS;
     private Object[] sendTokens = NO_TOKENS;
     private Returns[] sendReturns = NO_RETURNS;
     private int sendHead;
@@ -115,6 +125,8 @@ final class UringEndpoint implements LendingEndpoint, TakesOutput {
     private int inFlight;
     /** Bytes taken and not yet sent: {@code 0 <= waiting}. */
     private long waiting;
+    /** The sizes of the buffers taken and not yet given back, counted against the send limit: {@code >= waiting}. */
+    private long holding;
     /** The send's errno, or 0. */
     private int sendError;
 
@@ -392,7 +404,7 @@ final class UringEndpoint implements LendingEndpoint, TakesOutput {
     // ---- sending
 
     private boolean hasRoom() {
-        return sendCount == 0 || waiting < poller.sendLimit();
+        return sendCount == 0 || holding < poller.sendLimit();
     }
 
     @Override
@@ -406,7 +418,7 @@ final class UringEndpoint implements LendingEndpoint, TakesOutput {
             throw new IllegalArgumentException("memory=" + memory + " does not span buffer=" + src + " to its limit");
         }
         try {
-            queue(memory.address() + position, src.limit() - position, token, returns);
+            queue(memory.address() + position, src.limit() - position, src.capacity(), token, returns);
         } catch (UncheckedIOException e) {
             throw e.getCause();
         }
@@ -426,7 +438,7 @@ final class UringEndpoint implements LendingEndpoint, TakesOutput {
         copy.view().put(0, src, position, n);
         src.position(position + n);
         try {
-            queue(copy.address(), n, copy, poller.copyReturns());
+            queue(copy.address(), n, n, copy, poller.copyReturns()); // the poller's buffer: its bytes count
         } catch (UncheckedIOException e) {
             throw e.getCause();
         }
@@ -442,22 +454,25 @@ final class UringEndpoint implements LendingEndpoint, TakesOutput {
         }
     }
 
-    private void queue(long address, int length, Object token, Returns returns) {
+    private void queue(long address, int length, int size, Object token, Returns returns) {
         if (sendCount == sendAddresses.length) {
             int grown = Math.max(2, sendCount * 2);
             long[] addresses = new long[grown];
             int[] lengths = new int[grown];
+            int[] sizes = new int[grown];
             Object[] tokens = new Object[grown];
             Returns[] returnsTo = new Returns[grown];
             for (int i = 0; i < sendCount; i++) {
                 int at = (sendHead + i) % sendAddresses.length;
                 addresses[i] = sendAddresses[at];
                 lengths[i] = sendLengths[at];
+                sizes[i] = sendSizes[at];
                 tokens[i] = sendTokens[at];
                 returnsTo[i] = sendReturns[at];
             }
             sendAddresses = addresses;
             sendLengths = lengths;
+            sendSizes = sizes;
             sendTokens = tokens;
             sendReturns = returnsTo;
             sendHead = 0;
@@ -465,10 +480,12 @@ final class UringEndpoint implements LendingEndpoint, TakesOutput {
         int at = (sendHead + sendCount) % sendAddresses.length;
         sendAddresses[at] = address;
         sendLengths[at] = length;
+        sendSizes[at] = size;
         sendTokens[at] = token;
         sendReturns[at] = returns;
         sendCount++;
         waiting += length;
+        holding += size;
         if (inFlight == 0) {
             sendFirst();
         }
@@ -486,6 +503,7 @@ final class UringEndpoint implements LendingEndpoint, TakesOutput {
         Object token = sendTokens[at];
         Returns returns = sendReturns[at];
         waiting -= sendLengths[at] - sentOfFirst; // what of it was not sent: nothing, once it all was
+        holding -= sendSizes[at];
         sendTokens[at] = null;
         sendReturns[at] = null;
         sendHead = (sendHead + 1) % sendAddresses.length;
@@ -502,6 +520,7 @@ final class UringEndpoint implements LendingEndpoint, TakesOutput {
                 Object token = sendTokens[at];
                 Returns returns = sendReturns[at];
                 waiting -= sendLengths[at];
+                holding -= sendSizes[at];
                 sendTokens[at] = null;
                 sendReturns[at] = null;
                 sendCount--;
@@ -670,7 +689,7 @@ final class UringEndpoint implements LendingEndpoint, TakesOutput {
 
     @Override
     public String toString() {
-        return "UringEndpoint[" + socket + " slot=" + slot + " held=" + heldCount + " sending=" + waiting
+        return "UringEndpoint[" + socket + " slot=" + slot + " held=" + heldCount + " sending=" + waiting + " in " + holding
                 + (connect == CONNECTING ? " connecting" : connect < 0 ? " connect failed" : "")
                 + (closed ? " closed" : "") + "]";
     }

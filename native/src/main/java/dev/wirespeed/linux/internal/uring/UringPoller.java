@@ -138,8 +138,8 @@ public final class UringPoller implements Poller {
      * @param bufferCount receive buffers, a power of two
      * @param bufferSize bytes of each receive buffer
      * @param maxHeld receive buffers one connection holds at most before its receive is cancelled
-     * @param sendLimit bytes a connection holds to send at most before it takes no more output (it always
-     *     takes one buffer); also the size of the buffers writes copy into
+     * @param sendLimit the size of the buffers a connection holds to send at most before it takes no more
+     *     output (it always takes one buffer); also the size of the buffers writes copy into
      * @throws IOException if the wake-up {@code eventfd} cannot be made
      */
     public UringPoller(Ring.Params options, int bufferCount, int bufferSize, int maxHeld, int sendLimit)
