@@ -2,12 +2,16 @@ package dev.wirespeed.lab.env;
 
 import java.io.File;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Starts {@code wirespeed} commands as separate JVMs, with this JVM's java and class path and the
@@ -111,5 +115,58 @@ public record Jvm(String mainClass, Path archives) {
      */
     public Process start(int cpu, String kind, List<String> args) throws IOException {
         return new ProcessBuilder(command(cpu, kind, args)).start();
+    }
+
+    /**
+     * {@return a started {@code wirespeed} JVM with options of its own after the launcher's}
+     *
+     * @param cpu the CPU to pin it to, or -1 for unpinned
+     * @param kind the name of its class-data archive (see the class documentation)
+     * @param options JVM options, e.g. {@code -XX:+AlwaysPreTouch}
+     * @param args the {@code wirespeed} arguments, the command first
+     * @throws IOException if it cannot be started
+     */
+    public Process start(int cpu, String kind, List<String> options, List<String> args) throws IOException {
+        return new ProcessBuilder(command(cpu, kind, options, args)).start();
+    }
+
+    /**
+     * {@return the live objects of a JVM's heap after a full collection, in KiB}: what {@code jcmd}'s
+     * {@code GC.heap_info} says the heap uses once {@code GC.run} has collected (the parallel collector's
+     * two generations together, or G1's heap)
+     *
+     * @param pid a JVM of this JDK
+     * @throws IOException if {@code jcmd} fails or names neither collector's heap
+     * @throws InterruptedException if interrupted while {@code jcmd} runs
+     */
+    public static long liveHeapKib(long pid) throws IOException, InterruptedException {
+        Path java = Path.of(ProcessHandle.current().info().command().orElse("java"));
+        String jcmd = java.resolveSibling("jcmd").toString();
+        run(List.of(jcmd, String.valueOf(pid), "GC.run"));
+        String info = run(List.of(jcmd, String.valueOf(pid), "GC.heap_info"));
+        Matcher m = Pattern.compile("(PSYoungGen|ParOldGen|garbage-first heap)\\s+total [^\\n]*?used (\\d+)K").matcher(info);
+        long used = 0;
+        int parts = 0;
+        boolean g1 = false;
+        while (m.find()) {
+            used += Long.parseLong(m.group(2));
+            parts++;
+            g1 |= m.group(1).startsWith("garbage");
+        }
+        if (parts != (g1 ? 1 : 2)) {
+            throw new IOException("jcmd " + pid + " GC.heap_info: neither the parallel collector's two generations "
+                    + "nor G1's heap in: " + info.strip());
+        }
+        return used;
+    }
+
+    private static String run(List<String> command) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!p.waitFor(30, TimeUnit.SECONDS) || p.exitValue() != 0) {
+            p.destroyForcibly();
+            throw new IOException(String.join(" ", command) + " failed: " + out.strip());
+        }
+        return out;
     }
 }

@@ -32,4 +32,23 @@ class JvmTest {
                 List.of("ping"));
         assertFalse(epsilon.contains(Jvm.LAUNCHER_GC), epsilon.toString());
     }
+
+    /** Kept live across the second reading of {@link #theLiveHeapIsReadAfterAFullCollection}. */
+    private static byte[] kept;
+
+    @Test
+    void theLiveHeapIsReadAfterAFullCollection() throws Exception {
+        long pid = ProcessHandle.current().pid();
+        long before = Jvm.liveHeapKib(pid);
+        kept = new byte[64 << 20];
+        byte[] garbage = new byte[64 << 20];
+        garbage[1] = 1;
+        garbage = null;
+        long with = Jvm.liveHeapKib(pid);
+        long grown = with - before;
+        // The 64 MiB kept, and not the 64 MiB of garbage beside it, give or take what the JVM made meanwhile.
+        assertTrue(grown >= (64 << 10) - 1024 && grown < (96 << 10), "live heap " + before + " KiB, then " + with
+                + " KiB with 64 MiB kept and 64 MiB of garbage");
+        kept = null;
+    }
 }

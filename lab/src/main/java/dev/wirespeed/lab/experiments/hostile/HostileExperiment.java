@@ -4,6 +4,7 @@ import dev.wirespeed.frame.FrameFormat;
 import dev.wirespeed.lab.Transport;
 import dev.wirespeed.lab.env.CPrograms;
 import dev.wirespeed.lab.env.Children;
+import dev.wirespeed.lab.env.Jvm;
 import dev.wirespeed.lab.experiment.CaseRunner;
 import dev.wirespeed.lab.experiment.Experiment;
 import dev.wirespeed.lab.experiment.LabContext;
@@ -214,18 +215,21 @@ public final class HostileExperiment implements Experiment<HostileCase, HostileR
                     lab.progress(String.format(Locale.ROOT, "hostile: %s, %,d connections, against %s, run %d/%d",
                             kase.attackLabel(), connections, kase.server().label(), run, settings.runs()));
                     server = lab.jvm().start(placement.serverCpu(), "echo-hostile-" + kase.server().name()
-                            .toLowerCase(Locale.ROOT) + (tls == null ? "" : "-tls"), echoArgs(kase));
+                            .toLowerCase(Locale.ROOT) + (tls == null ? "" : "-tls"), SERVER_OPTIONS, echoArgs(kase));
                     try {
                         InetSocketAddress address = new InetSocketAddress("127.0.0.1",
                                 Integer.parseInt(Children.awaitListening(server, null)));
                         String what = "the honest load against " + kase.server().label();
                         alone.addAll(honest(address, kase.tls(), what, settings.warmupRounds()));
+                        long heapBefore = Jvm.liveHeapKib(server.pid());
                         long rssBefore = settledResidentKib(server);
                         long rssWith;
+                        long heapWith;
                         try (Attacker attacker = Attacker.open(kase.attack(), address, connections,
                                 placement.clientCpu(), tls)) {
                             attacker.awaitInPlace(Duration.ofMillis(200), Duration.ofSeconds(10));
                             roundTrip(address, tls); // accepted after the hostile connections: they are all in
+                            heapWith = Jvm.liveHeapKib(server.pid());
                             rssWith = settledResidentKib(server);
                             try {
                                 // As many warm-up rounds as alone: over TLS the load is a new JVM, cold each time.
@@ -238,7 +242,7 @@ public final class HostileExperiment implements Experiment<HostileCase, HostileR
                         }
                         before.add((double) rssBefore);
                         with.add((double) rssWith);
-                        perConnection.add(perConnection(rssBefore, rssWith, connections));
+                        perConnection.add(perConnection(rssBefore + heapBefore, rssWith + heapWith, connections));
                         boolean servedAfter = roundTrip(address, tls);
                         if (server.isAlive()) {
                             alive++;
@@ -345,6 +349,17 @@ public final class HostileExperiment implements Experiment<HostileCase, HostileR
         }
         return last;
     }
+
+    /**
+     * The servers' JVM options: a heap of a fixed size, every page of it touched at the start, so that
+     * the resident memory grows by what lies outside the heap (the sockets', the pools', a native
+     * engine's), not by the pages a collector touches for the first time (garbage, which a server that
+     * makes little of has touched less of before the attack); what the heap keeps is read apart, as its
+     * live objects after a full collection. Direct memory up to 4 GiB, which a fixed heap would otherwise cap
+     * at its own size.
+     */
+    static final List<String> SERVER_OPTIONS = List.of("-Xms512m", "-Xmx512m", "-XX:+AlwaysPreTouch",
+            "-XX:MaxDirectMemorySize=4g");
 
     /** The time between two readings of {@link #settledResidentKib}. */
     static final long SETTLE_MILLIS = 200;
@@ -468,9 +483,11 @@ public final class HostileExperiment implements Experiment<HostileCase, HostileR
                                 + "('wirespeed load --tls') on the server's engine, trusting its self-signed EC P-256 "
                                 + "certificate", HONEST_CONNECTIONS, WINDOW, SIZE,
                                 settings.framesPerConnection(), settings.rounds(), settings.warmupRounds() + 1),
-                        "RSS: the server process's VmRSS once two readings 200 ms apart agree; before: after the "
+                        "RSS: the server process's VmRSS once two readings 200 ms apart agree, its heap a fixed 512 MiB "
+                                + "touched at the start (" + String.join(" ", SERVER_OPTIONS) + "); before: after the "
                                 + "honest load alone; with: the attack in place, before the honest load under it; per "
-                                + "hostile connection: the growth over the connections, at least one 4 KiB page over them",
+                                + "hostile connection: the growth of RSS and of the live heap (after a full collection, "
+                                + "jcmd GC.run) over the connections, at least one 4 KiB page over them",
                         "alive: the server's process was running after the attack closed; served after: it then "
                                 + "echoed one frame on a new connection within " + ROUND_TRIP_TIMEOUT.toSeconds()
                                 + " s")));
