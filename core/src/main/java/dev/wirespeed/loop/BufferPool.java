@@ -38,7 +38,7 @@ final class BufferPool {
     private final boolean heap;
     /** Told of each slab made and given back, so that other threads see what the pool holds. */
     private final LoopStats stats;
-    /** The loop's pools, told when a slab of this one may be given back; null for a pool never trimmed. */
+    /** The loop's pools, told when a slab of this one may be given back. */
     private final LoopPools loopPools;
     /** The slabs made and not given back, by index; null where given back (an index used again first). */
     private Slab[] slabs = new Slab[4];
@@ -66,9 +66,7 @@ final class BufferPool {
         this.stats = stats;
         this.heap = heap;
         this.loopPools = loopPools;
-        if (loopPools != null) {
-            loopPools.add(this);
-        }
+        loopPools.add(this);
     }
 
     /**
@@ -131,7 +129,7 @@ final class BufferPool {
         freeCount++;
         if (slab.freeCount == 1) {
             withFree[slab.index >>> 6] |= 1L << slab.index;
-        } else if (slab.freeCount == CHUNKS_PER_SLAB && slabCount > keep && loopPools != null) {
+        } else if (slab.freeCount == CHUNKS_PER_SLAB && slabCount > keep) {
             loopPools.spare = true;
         }
     }
@@ -156,7 +154,7 @@ final class BufferPool {
      */
     void retire() {
         keep = 0;
-        if (slabCount > 0 && loopPools != null) {
+        if (slabCount > 0) {
             loopPools.spare = true;
         }
     }
