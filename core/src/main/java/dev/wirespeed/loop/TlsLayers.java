@@ -64,20 +64,13 @@ final class TlsLayers {
 
     /** {@return the pool for {@code engine}'s records}: made, or made anew larger, where there is none that fits */
     BufferPool poolFor(SSLEngine engine, boolean direct) {
-        BufferPool pool = direct ? directPool : heapPool;
         int record = Math.max(Math.max(engine.getSession().getPacketBufferSize(),
                 engine.getSession().getApplicationBufferSize()), TlsLayer.FIRST_RECORD);
-        if (pool == null || pool.chunkSize() < record) { // a smaller pool is left to the layers holding its buffers
-            if (pool != null) {
-                pool.retire(); // and given back as they give its buffers back
-            }
-            pool = new BufferPool(Math.ceilDiv(record + 1024, BufferPool.PAGE_SIZE) * BufferPool.PAGE_SIZE,
-                    direct ? directStats : heapStats, loopPools, !direct);
-            if (direct) {
-                directPool = pool;
-            } else {
-                heapPool = pool;
-            }
+        BufferPool pool = fitting(direct ? directPool : heapPool, record, direct);
+        if (direct) {
+            directPool = pool;
+        } else {
+            heapPool = pool;
         }
         return pool;
     }
@@ -87,21 +80,29 @@ final class TlsLayers {
      * made anew larger, where there is none that fits
      */
     BufferPool wirePoolFor(SSLEngine engine, boolean direct) {
-        BufferPool pool = direct ? directWire : heapWire;
         int size = WIRE_RECORDS * Math.max(engine.getSession().getPacketBufferSize(), TlsLayer.FIRST_RECORD);
-        if (pool == null || pool.chunkSize() < size) {
-            if (pool != null) {
-                pool.retire();
-            }
-            pool = new BufferPool(Math.ceilDiv(size + 1024, BufferPool.PAGE_SIZE) * BufferPool.PAGE_SIZE,
-                    direct ? directStats : heapStats, loopPools, !direct);
-            if (direct) {
-                directWire = pool;
-            } else {
-                heapWire = pool;
-            }
+        BufferPool pool = fitting(direct ? directWire : heapWire, size, direct);
+        if (direct) {
+            directWire = pool;
+        } else {
+            heapWire = pool;
         }
         return pool;
+    }
+
+    /**
+     * {@return {@code pool} if its buffers hold {@code bytes}, else a new pool whose buffers do}: a smaller
+     * pool is left to the layers holding its buffers, retired, so that it is given back as they give them back
+     */
+    private BufferPool fitting(BufferPool pool, int bytes, boolean direct) {
+        if (pool != null && pool.chunkSize() >= bytes) {
+            return pool;
+        }
+        if (pool != null) {
+            pool.retire();
+        }
+        return new BufferPool(Math.ceilDiv(bytes + 1024, BufferPool.PAGE_SIZE) * BufferPool.PAGE_SIZE,
+                direct ? directStats : heapStats, loopPools, !direct);
     }
 
     /** {@return the buffer a server's connection reads its peer's first record into, cleared}: held for one call */
