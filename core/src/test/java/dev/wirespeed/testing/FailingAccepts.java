@@ -128,53 +128,21 @@ public final class FailingAccepts implements LoopTransport {
         }
     }
 
-    /** The wrapped transport's poller, given its own listeners. */
-    private final class Unwrapping implements Poller {
-        private final Poller poller;
-
+    /** The wrapped transport's poller, given its own listeners; it records each change of a listener's interest. */
+    private final class Unwrapping extends ForwardingPoller {
         Unwrapping(Poller poller) {
-            this.poller = poller;
+            super(poller);
         }
 
         @Override
-        public void register(Endpoint endpoint, Object attachment, int ops) throws IOException {
-            poller.register(endpoint, attachment, ops);
-        }
-
-        @Override
-        public void register(Listener listener, Object attachment) throws IOException {
-            poller.register(((Failing) listener).listener, attachment);
+        Listener real(Listener listener) {
+            return ((Failing) listener).listener;
         }
 
         @Override
         public void interest(Listener listener, int ops) throws IOException {
             interestSet(ops);
-            poller.interest(((Failing) listener).listener, ops);
-        }
-
-        @Override
-        public void interest(Endpoint endpoint, int ops) throws IOException {
-            poller.interest(endpoint, ops);
-        }
-
-        @Override
-        public void deregister(Endpoint endpoint) {
-            poller.deregister(endpoint);
-        }
-
-        @Override
-        public int poll(long timeoutMillis, Ready ready) throws IOException {
-            return poller.poll(timeoutMillis, ready);
-        }
-
-        @Override
-        public void wakeup() {
-            poller.wakeup();
-        }
-
-        @Override
-        public void close() throws IOException {
-            poller.close();
+            super.interest(listener, ops);
         }
     }
 }

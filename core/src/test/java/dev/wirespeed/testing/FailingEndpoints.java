@@ -175,51 +175,19 @@ public final class FailingEndpoints implements LoopTransport {
     }
 
     /** The wrapped transport's poller, given its own endpoints and listeners. */
-    private static final class Unwrapping implements Poller {
-        private final Poller poller;
-
+    private static final class Unwrapping extends ForwardingPoller {
         Unwrapping(Poller poller) {
-            this.poller = poller;
+            super(poller);
         }
 
         @Override
-        public void register(Endpoint endpoint, Object attachment, int ops) throws IOException {
-            poller.register(unwrap(endpoint), attachment, ops);
+        Endpoint real(Endpoint endpoint) {
+            return unwrap(endpoint);
         }
 
         @Override
-        public void register(Listener listener, Object attachment) throws IOException {
-            poller.register(((Wrapping) listener).listener, attachment);
-        }
-
-        @Override
-        public void interest(Endpoint endpoint, int ops) throws IOException {
-            poller.interest(unwrap(endpoint), ops);
-        }
-
-        @Override
-        public void interest(Listener listener, int ops) throws IOException {
-            poller.interest(((Wrapping) listener).listener, ops);
-        }
-
-        @Override
-        public void deregister(Endpoint endpoint) {
-            poller.deregister(unwrap(endpoint));
-        }
-
-        @Override
-        public int poll(long timeoutMillis, Ready ready) throws IOException {
-            return poller.poll(timeoutMillis, ready);
-        }
-
-        @Override
-        public void wakeup() {
-            poller.wakeup();
-        }
-
-        @Override
-        public void close() throws IOException {
-            poller.close();
+        Listener real(Listener listener) {
+            return ((Wrapping) listener).listener;
         }
     }
 }
