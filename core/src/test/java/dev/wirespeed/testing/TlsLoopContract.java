@@ -1120,27 +1120,7 @@ public abstract class TlsLoopContract {
             OutputStream out = tcp.getOutputStream();
             InputStream in = tcp.getInputStream();
             engine.beginHandshake();
-            while (engine.getHandshakeStatus() != javax.net.ssl.SSLEngineResult.HandshakeStatus.NOT_HANDSHAKING
-                    && engine.getHandshakeStatus() != javax.net.ssl.SSLEngineResult.HandshakeStatus.FINISHED) {
-                switch (engine.getHandshakeStatus()) {
-                    case NEED_WRAP -> {
-                        toServer.clear();
-                        engine.wrap(ByteBuffer.allocate(0), toServer);
-                        out.write(toServer.array(), 0, toServer.position());
-                    }
-                    case NEED_TASK -> engine.getDelegatedTask().run();
-                    default -> {
-                        fromServer.flip();
-                        javax.net.ssl.SSLEngineResult r = engine.unwrap(fromServer, app);
-                        fromServer.compact();
-                        if (r.getStatus() == javax.net.ssl.SSLEngineResult.Status.BUFFER_UNDERFLOW) {
-                            int n = in.read(fromServer.array(), fromServer.position(), fromServer.remaining());
-                            assertTrue(n > 0, "the server ended the handshake");
-                            fromServer.position(fromServer.position() + n);
-                        }
-                    }
-                }
-            }
+            assertTrue(handshakeByHand(engine, out, in, toServer, fromServer, app), "the server ended the handshake");
             toServer.clear();
             engine.wrap(ByteBuffer.wrap(new Frames().frame(1, 1, new byte[] {1}).toByteArray()), toServer);
             engine.closeOutbound();
@@ -1229,6 +1209,51 @@ public abstract class TlsLoopContract {
         }
     }
 
+    /**
+     * Drives a client engine's handshake by hand over a blocking socket, {@code toServer} and {@code
+     * fromServer} its ciphertext each way and {@code app} its plaintext; {@return false if the server ended
+     * the stream, or the engine closed, before the handshake was done}
+     */
+    private static boolean handshakeByHand(javax.net.ssl.SSLEngine engine, OutputStream out, InputStream in,
+            ByteBuffer toServer, ByteBuffer fromServer, ByteBuffer app) throws IOException {
+        while (engine.getHandshakeStatus() != javax.net.ssl.SSLEngineResult.HandshakeStatus.NOT_HANDSHAKING
+                && engine.getHandshakeStatus() != javax.net.ssl.SSLEngineResult.HandshakeStatus.FINISHED) {
+            switch (engine.getHandshakeStatus()) {
+                case NEED_WRAP -> {
+                    toServer.clear();
+                    engine.wrap(ByteBuffer.allocate(0), toServer);
+                    out.write(toServer.array(), 0, toServer.position());
+                }
+                case NEED_TASK -> engine.getDelegatedTask().run();
+                default -> {
+                    if (!unwrapOrRead(engine, in, fromServer, app)) {
+                        return false;
+                    }
+                }
+            }
+        }
+        return true;
+    }
+
+    /** Unwraps a record from the server, reading more where none is whole; {@return false at its end of stream} */
+    private static boolean unwrapOrRead(javax.net.ssl.SSLEngine engine, InputStream in, ByteBuffer fromServer,
+            ByteBuffer app) throws IOException {
+        fromServer.flip();
+        javax.net.ssl.SSLEngineResult r = engine.unwrap(fromServer, app);
+        fromServer.compact();
+        if (r.getStatus() == javax.net.ssl.SSLEngineResult.Status.CLOSED) {
+            return false;
+        }
+        if (r.getStatus() == javax.net.ssl.SSLEngineResult.Status.BUFFER_UNDERFLOW) {
+            int n = in.read(fromServer.array(), fromServer.position(), fromServer.remaining());
+            if (n < 0) {
+                return false;
+            }
+            fromServer.position(fromServer.position() + n);
+        }
+        return true;
+    }
+
     /** Floods the handshake of the JDK's client engine, between its ClientHello and the rest it sends. */
     private static final class HandshakeFlooder implements Flooder {
         private static final int RECORDS = 10_000;
@@ -1269,21 +1294,8 @@ public abstract class TlsLoopContract {
             ByteBuffer fromServer = ByteBuffer.allocate(1 << 17);
             ByteBuffer app = ByteBuffer.allocate(1 << 17);
             try {
-                while (engine.getHandshakeStatus() != javax.net.ssl.SSLEngineResult.HandshakeStatus.NOT_HANDSHAKING
-                        && engine.getHandshakeStatus() != javax.net.ssl.SSLEngineResult.HandshakeStatus.FINISHED) {
-                    switch (engine.getHandshakeStatus()) {
-                        case NEED_WRAP -> {
-                            toServer.clear();
-                            engine.wrap(ByteBuffer.allocate(0), toServer);
-                            out.write(toServer.array(), 0, toServer.position());
-                        }
-                        case NEED_TASK -> engine.getDelegatedTask().run();
-                        default -> {
-                            if (!unwrapOrRead(engine, in, fromServer, app)) {
-                                return false;
-                            }
-                        }
-                    }
+                if (!handshakeByHand(engine, out, in, toServer, fromServer, app)) {
+                    return false;
                 }
                 toServer.clear();
                 engine.wrap(ByteBuffer.wrap(frame), toServer);
@@ -1300,25 +1312,6 @@ public abstract class TlsLoopContract {
             } catch (SSLException | java.net.SocketException closed) {
                 return false; // the server's alert, or its reset
             }
-        }
-
-        /** Unwraps a record from the server, reading more where none is whole; {@return false at its end of stream} */
-        private static boolean unwrapOrRead(javax.net.ssl.SSLEngine engine, InputStream in, ByteBuffer fromServer,
-                ByteBuffer app) throws IOException {
-            fromServer.flip();
-            javax.net.ssl.SSLEngineResult r = engine.unwrap(fromServer, app);
-            fromServer.compact();
-            if (r.getStatus() == javax.net.ssl.SSLEngineResult.Status.CLOSED) {
-                return false;
-            }
-            if (r.getStatus() == javax.net.ssl.SSLEngineResult.Status.BUFFER_UNDERFLOW) {
-                int n = in.read(fromServer.array(), fromServer.position(), fromServer.remaining());
-                if (n < 0) {
-                    return false;
-                }
-                fromServer.position(fromServer.position() + n);
-            }
-            return true;
         }
     }
 
