@@ -2,7 +2,6 @@ package dev.wirespeed.lab.env;
 
 import java.io.File;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -162,10 +161,10 @@ public record Jvm(String mainClass, Path archives) {
 
     private static String run(List<String> command) throws IOException, InterruptedException {
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        String out = Children.drain(p.getInputStream());
         if (!p.waitFor(30, TimeUnit.SECONDS) || p.exitValue() != 0) {
             p.destroyForcibly();
-            throw new IOException(String.join(" ", command) + " failed: " + out.strip());
+            throw new IOException(String.join(" ", command) + " failed: " + out);
         }
         return out;
     }
