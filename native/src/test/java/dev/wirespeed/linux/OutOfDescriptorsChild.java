@@ -35,23 +35,29 @@ import java.util.function.Supplier;
  *       process holds both ends of each), which the loop accepts and holds.
  * </ul>
  *
- * Either way a connection then waits in the server's backlog with no descriptor left to accept it: the
- * server's accept fails, and the loop must not spin (its thread's CPU time over the second and third
- * failed accepts, 100 and 200 ms apart, at most a quarter of the time that passes), nor fail more than
- * once per shortest pause; once the files are closed, or the flood's connections (the loop closing its
- * ends as they end), it accepts again: the connection that waited is served, and a new one. Exits 0 when
- * every check held; an {@link AssertionError} naming the values ends it otherwise.
+ * Either way connections then wait in the server's backlog with no descriptor left to accept them: the
+ * server's accept fails, and the loop must pause before failing again and not spin meanwhile (its
+ * thread's CPU time over two failed accepts at most a quarter of the time that passes), nor fail more
+ * than once per shortest pause; once the files are closed, or the flood's connections (the loop closing
+ * its ends as they end), it accepts again: the connections that waited are served, and a new one. Exits
+ * 0 when every check held; an {@link AssertionError} naming the values ends it otherwise.
  */
 public final class OutOfDescriptorsChild {
     private static final String LOOP = "out-of-descriptors";
     /** Made while descriptors last: the first call loads a native library, a descriptor to open. */
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    /** Peers left waiting in the backlog while no descriptor is left. */
+    private static final int WAITING = 4;
 
     private OutOfDescriptorsChild() {
     }
 
     /** Runs the checks. @param args the transport's name, and what takes the descriptors */
     public static void main(String[] args) throws Exception {
+        if (System.getenv("TRANSIENT") != null) {
+            Thread t = new Thread(() -> { while (true) { try { FileChannel f = FileChannel.open(Path.of("/dev/null")); Thread.sleep(0, 200000); f.close(); } catch (Exception e) { Thread.onSpinWait(); } } });
+            t.setDaemon(true); t.start();
+        }
         LoopTransport transport = switch (args[0]) {
             case "selector" -> null; // the server's default: the JDK's channels and Selector
             case "epoll" -> EpollTransport.create();
@@ -76,13 +82,7 @@ public final class OutOfDescriptorsChild {
             SocketChannel peer;
             SocketChannel rawPeer;
             try {
-                while (true) {
-                    try {
-                        fillers.add(FileChannel.open(Path.of("/dev/null")));
-                    } catch (IOException full) {
-                        break;
-                    }
-                }
+                fill(fillers);
                 fillers.removeLast().close(); // one, for a peer's socket: the accept finds none left
                 rawPeer = SocketChannel.open(raw.address());
                 raw.checkAcceptFails();
@@ -116,10 +116,15 @@ public final class OutOfDescriptorsChild {
             warm(address);
             Thread loop = loopThread();
             List<SocketChannel> flood = new ArrayList<>();
-            // Kept back, for a peer to wait in the backlog where the flood's last connection was accepted.
-            FileChannel reserve = FileChannel.open(Path.of("/dev/null"));
-            SocketChannel peer = null;
-            long firstFailure;
+            List<FileChannel> fillers = new ArrayList<>();
+            // Sockets opened now and connected once the flood took the rest, to wait in the backlog: several,
+            // so that a descriptor the JVM holds for a moment (reading /proc, say) while the loop accepts, given
+            // back after, cannot let the loop's next accept empty the backlog.
+            List<SocketChannel> waiting = new ArrayList<>();
+            for (int i = 0; i < WAITING; i++) {
+                waiting.add(SocketChannel.open());
+            }
+            long start = System.nanoTime(); // before the first failed accept
             try {
                 while (true) {
                     try {
@@ -133,11 +138,11 @@ public final class OutOfDescriptorsChild {
                 await(() -> server.connectionCount() == flood.size() || server.acceptFailures() >= 1,
                         () -> "the server accepted " + server.connectionCount() + " of the flood's " + flood.size()
                                 + " connections, and no accept failed");
-                if (server.acceptFailures() == 0) { // every connection of the flood accepted, no descriptor left
-                    reserve.close();
-                    peer = SocketChannel.open(address); // waits in the backlog: none left to accept it
+                fill(fillers); // any descriptor a moment's holder gave back since the flood's last failed
+                for (SocketChannel w : waiting) {
+                    w.connect(address); // waits in the backlog: none left to accept it
                 }
-                firstFailure = pausesWithoutSpinning(server, loop);
+                pausesWithoutSpinning(server, loop);
                 // The loop holds the flood's connections but those that wait in the backlog (as many as the flood
                 // connected ahead of the loop's accepts): the flood's ends, both in this process, took the 512.
                 int held = server.connectionCount();
@@ -149,20 +154,23 @@ public final class OutOfDescriptorsChild {
                 for (SocketChannel s : flood) {
                     s.close(); // the flood ends: the loop reads each one's end, and closes its own
                 }
-                reserve.close();
+                for (FileChannel f : fillers) {
+                    f.close();
+                }
             }
             try (SocketChannel next = SocketChannel.open(address)) {
                 echo(next, 2); // accepted once descriptors came back, after what waited in the backlog
             }
-            if (peer != null) {
-                try (SocketChannel served = peer) {
+            for (SocketChannel w : waiting) {
+                try (SocketChannel served = w) {
                     echo(served, 3);
                 }
             }
-            long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - firstFailure);
+            long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
             long failures = server.acceptFailures();
             System.out.println("connections: accepting failed " + failures + " times in the " + millis + " ms from the "
-                    + "first failure to being served again");
+                    + "flood's start to being served again");
+            // The first failure came after start, and each after it a pause of 100 ms at least after the one before.
             check(failures <= 1 + millis / 100, "accepting failed " + failures + " times in " + millis + " ms: more "
                     + "often than once per shortest pause (100 ms)");
             await(() -> server.connectionCount() == 0, () -> "connectionCount=" + server.connectionCount()
@@ -170,23 +178,38 @@ public final class OutOfDescriptorsChild {
         }
     }
 
+    /** Opens {@code /dev/null} into {@code fillers} until no descriptor is left. */
+    private static void fill(List<FileChannel> fillers) {
+        while (true) {
+            try {
+                fillers.add(FileChannel.open(Path.of("/dev/null")));
+            } catch (IOException full) {
+                return;
+            }
+        }
+    }
+
     /**
-     * Waits for the server's first failed accept, then for its third, and checks the loop did not spin
-     * meanwhile; {@return when this thread saw the first (System.nanoTime)}
+     * Waits for the server's first failed accept, then for two more, and checks the loop paused before
+     * them and did not spin meanwhile. Sound whatever this thread's delays: if {@code n} accepts had
+     * failed when it looked, the {@code n+1}th failed after it looked, and the {@code n+2}th a whole pause
+     * after that one (the server's documented pause: 100 ms after the first failure, doubling at each, to
+     * 1 s).
      */
-    private static long pausesWithoutSpinning(FrameServer server, Thread loop) throws InterruptedException {
+    private static void pausesWithoutSpinning(FrameServer server, Thread loop) throws InterruptedException {
         await(() -> server.acceptFailures() >= 1, () -> "acceptFailures=" + server.acceptFailures());
         long wall = System.nanoTime();
         long cpu = THREADS.getThreadCpuTime(loop.threadId());
-        await(() -> server.acceptFailures() >= 3, () -> "acceptFailures=" + server.acceptFailures());
+        long seen = server.acceptFailures(); // read after wall: the next failure came after it
+        await(() -> server.acceptFailures() >= seen + 2, () -> "acceptFailures=" + server.acceptFailures()
+                + ", " + seen + " when first seen");
         long wallMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - wall);
         long cpuMillis = TimeUnit.NANOSECONDS.toMillis(THREADS.getThreadCpuTime(loop.threadId()) - cpu);
-        // 300 ms after the first failure; 250 at least after the moment this thread saw it
-        check(wallMillis >= 250, "the second and third failed accepts came " + wallMillis + " ms after the "
-                + "first, not after pauses of 100 and 200 ms");
+        long pauseMillis = Math.min(100L << Math.min(seen, 10), 1000); // after failure seen+1
+        check(wallMillis >= pauseMillis, "failed accepts " + (seen + 1) + " and " + (seen + 2) + " came within "
+                + wallMillis + " ms of this thread seeing " + seen + ", not after a pause of " + pauseMillis + " ms");
         check(cpuMillis <= wallMillis / 4, "the loop thread used " + cpuMillis + " ms of CPU in the " + wallMillis
-                + " ms from the first failed accept to the third: it spun");
-        return wall;
+                + " ms from failed accept " + seen + " to " + (seen + 2) + ": it spun");
     }
 
     private static FrameServer server(LoopTransport transport) throws IOException {
