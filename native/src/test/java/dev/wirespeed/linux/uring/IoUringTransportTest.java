@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.wirespeed.linux.NativeFeatures;
 import dev.wirespeed.linux.NativeIoException;
+import dev.wirespeed.linux.internal.uring.UringPoller;
 import dev.wirespeed.loop.internal.TakesOutput;
 import dev.wirespeed.loop.spi.Endpoint;
 import dev.wirespeed.loop.spi.LendingEndpoint;
@@ -225,6 +226,69 @@ class IoUringTransportTest {
             h.poll(10);
         }
         assertArrayEquals(sent, received.get());
+    }
+
+    /**
+     * The writes of many connections in one turn share the poller's copy buffers, one after the other,
+     * each sent from its own part and in order: a burst of small writes (a thousand handshakes' flights)
+     * takes a few buffers, not one each, and a buffer whose parts are all sent is filled again.
+     */
+    @Test
+    void smallWritesOfManyConnectionsInOneTurnShareTheCopyBuffers() throws Exception {
+        Harness h = new Harness(IoUringTransport.create()); // copy buffers of the send limit, 64 KiB
+        UringPoller poller = (UringPoller) h.poller;
+        int connections = 40;
+        List<SocketChannel> peers = new ArrayList<>();
+        for (int i = 0; i < connections; i++) {
+            SocketChannel peer = h.connect();
+            peer.configureBlocking(false);
+            peers.add(peer);
+        }
+        SplittableRandom random = new SplittableRandom(SEED.value());
+        // Each burst: three writes a connection, none polled between; the first, 40,000-60,000 bytes, fits one
+        // buffer; the second, 80,000-120,000, two (a part left over at a buffer's end is under 1,000 bytes).
+        for (int perWrite : new int[] {500, 1_000}) {
+            byte[][] sent = new byte[connections][];
+            int total = 0;
+            for (int i = 0; i < connections; i++) {
+                sent[i] = random(random.nextLong(), 3 * perWrite - random.nextInt(perWrite));
+                total += sent[i].length;
+            }
+            for (int w = 0; w < 3; w++) {
+                for (int i = 0; i < connections; i++) {
+                    int from = Math.min(w * perWrite, sent[i].length);
+                    int length = Math.min(perWrite, sent[i].length - from);
+                    ByteBuffer src = ByteBuffer.wrap(sent[i], from, length);
+                    assertEquals(length, h.accepted.get(i).write(src), "write " + w + " of connection " + i);
+                }
+            }
+            assertEquals(perWrite == 500 ? 1 : 2, poller.copyBuffersInUse(), total + " bytes written by " + connections
+                    + " connections in one turn, in buffers of 64 KiB");
+            ByteBuffer[] got = new ByteBuffer[connections];
+            for (int i = 0; i < connections; i++) {
+                got[i] = ByteBuffer.allocate(sent[i].length);
+            }
+            for (int left = connections; left > 0; ) {
+                h.poll(10);
+                left = 0;
+                for (int i = 0; i < connections; i++) {
+                    if (peers.get(i).read(got[i]) < 0) {
+                        throw new AssertionError("end of stream at connection " + i);
+                    }
+                    left += got[i].hasRemaining() ? 1 : 0;
+                }
+            }
+            for (int i = 0; i < connections; i++) {
+                assertArrayEquals(sent[i], got[i].array(), "the bytes connection " + i + " wrote, in order");
+            }
+            // The parts come back as their sends complete; the buffer being filled stays in use.
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (poller.copyBuffersInUse() > 1) {
+                assertTrue(System.nanoTime() - deadline < 0, poller.copyBuffersInUse() + " copy buffers in use 10 s "
+                        + "after every byte arrived");
+                h.poll(10);
+            }
+        }
     }
 
     /**

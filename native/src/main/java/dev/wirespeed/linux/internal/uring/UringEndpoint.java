@@ -425,20 +425,25 @@ final class UringEndpoint implements LendingEndpoint, TakesOutput {
         return true;
     }
 
-    /** Copies what fits of {@code src} into a send buffer of the poller's and sends it; {@return the count} */
+    /**
+     * Copies what fits of {@code src} into the poller's send buffer after what other writes left there,
+     * and sends it from there; {@return the count}
+     */
     @Override
     public int write(ByteBuffer src) throws IOException {
         checkWritable();
         if (!src.hasRemaining() || !hasRoom()) {
             return 0;
         }
-        UringPoller.CopyBuffer copy = poller.takeCopyBuffer();
-        int n = Math.min(src.remaining(), copy.view().capacity());
+        UringPoller.CopyBuffer copy = poller.copyBufferFor(src.remaining());
+        int at = copy.used;
+        int n = Math.min(src.remaining(), copy.view.capacity() - at);
         int position = src.position();
-        copy.view().put(0, src, position, n);
+        copy.view.put(at, src, position, n);
         src.position(position + n);
+        UringPoller.handedPart(copy, n);
         try {
-            queue(copy.address(), n, n, copy, poller.copyReturns()); // the poller's buffer: its bytes count
+            queue(copy.address + at, n, n, copy, poller.copyReturns()); // the poller's buffer: its bytes count
         } catch (UncheckedIOException e) {
             throw e.getCause();
         }

@@ -109,6 +109,10 @@ public final class UringPoller implements Poller {
     /** Buffers that {@link UringEndpoint#write} copies into, {@link #sendLimit} bytes each; free ones on a stack. */
     private CopyBuffer[] freeCopies = new CopyBuffer[0];
     private int freeCopyCount;
+    /** Copy buffers made so far, free or not. */
+    private int copyBufferCount;
+    /** The copy buffer that writes copy into next, after what earlier writes left in it; null before the first. */
+    private CopyBuffer filling;
 
     /**
      * A listener, polled one shot at a time so that what it still has waiting is seen again; not polled
@@ -127,8 +131,24 @@ public final class UringPoller implements Poller {
         }
     }
 
-    /** A send buffer of the poller's, for writes that copy: its address and a view to copy into. */
-    record CopyBuffer(long address, ByteBuffer view) {
+    /**
+     * A send buffer of the poller's that writes copy into, its address and a view to copy into: the
+     * writes of a turn, of any connections, one after the other, each sent from its own part, so that a
+     * burst of small writes (a thousand handshakes' flights, say) takes a few buffers, not one each. It
+     * is free again once every part has been sent (or dropped).
+     */
+    static final class CopyBuffer {
+        final long address;
+        final ByteBuffer view;
+        /** Bytes of it handed to writes from its start: the next write copies at {@code used}. */
+        int used;
+        /** Parts handed to writes and not given back yet. */
+        int parts;
+
+        CopyBuffer(long address, ByteBuffer view) {
+            this.address = address;
+            this.view = view;
+        }
     }
 
     /**
@@ -282,8 +302,17 @@ public final class UringPoller implements Poller {
         e.closeDescriptor();
     }
 
-    /** {@return a buffer for a write that copies} */
-    CopyBuffer takeCopyBuffer() {
+    /**
+     * {@return the copy buffer for a write of {@code wanted} bytes}: the one being filled if they fit
+     * after what it holds (or it holds nothing), else a free one, which is filled from then on. The
+     * caller copies at most its capacity less {@link CopyBuffer#used} there, and hands the part over
+     * with {@link #handedPart}.
+     */
+    CopyBuffer copyBufferFor(int wanted) {
+        CopyBuffer b = filling;
+        if (b != null && (b.parts == 0 || wanted <= b.view.capacity() - b.used)) {
+            return b;
+        }
         if (freeCopyCount == 0) {
             MemorySegment slab = arena.allocate((long) sendLimit * COPY_BUFFERS_PER_SLAB, PAGE);
             freeCopies = Arrays.copyOf(freeCopies, freeCopies.length + COPY_BUFFERS_PER_SLAB);
@@ -291,19 +320,38 @@ public final class UringPoller implements Poller {
                 MemorySegment buffer = slab.asSlice((long) i * sendLimit, sendLimit);
                 freeCopies[freeCopyCount++] = new CopyBuffer(buffer.address(), buffer.asByteBuffer());
             }
+            copyBufferCount += COPY_BUFFERS_PER_SLAB;
         }
-        CopyBuffer b = freeCopies[--freeCopyCount];
+        b = freeCopies[--freeCopyCount];
         freeCopies[freeCopyCount] = null;
+        filling = b; // the one filled before goes back to the free ones once its last part is sent
         return b;
     }
 
-    /** {@return where a copy buffer goes back once sent} */
+    /** Counts a part of {@code b}, {@code n} bytes at its {@link CopyBuffer#used}, handed to a write. */
+    static void handedPart(CopyBuffer b, int n) {
+        b.used += n;
+        b.parts++;
+    }
+
+    /** {@return where a copy buffer's part goes back once sent} */
     TakesOutput.Returns copyReturns() {
         return copyReturns;
     }
 
     private void giveCopyBuffer(CopyBuffer b) {
-        freeCopies[freeCopyCount++] = b;
+        if (--b.parts > 0) {
+            return;
+        }
+        b.used = 0; // every part sent: filled from its start again
+        if (b != filling) {
+            freeCopies[freeCopyCount++] = b;
+        }
+    }
+
+    /** {@return the copy buffers in use: holding a part not sent yet, or being filled}: for tests */
+    public int copyBuffersInUse() {
+        return copyBufferCount - freeCopyCount;
     }
 
     private static long userData(int op, int slot, int generation) {
