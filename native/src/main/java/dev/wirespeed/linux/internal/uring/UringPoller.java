@@ -105,6 +105,8 @@ public final class UringPoller implements Poller {
     private UringEndpoint[] starved = new UringEndpoint[16];
     private int starvedCount;
     private boolean recycled;
+    /** Receive buffers the kernel filled and the ring has not had back. */
+    private int buffersOut;
 
     /** Buffers that {@link UringEndpoint#write} copies into, {@link #sendLimit} bytes each; free ones on a stack. */
     private CopyBuffer[] freeCopies = new CopyBuffer[0];
@@ -249,7 +251,13 @@ public final class UringPoller implements Poller {
     /** Gives receive buffer {@code id} back to the kernel. */
     void recycle(int id) {
         buffers.recycle(id);
+        buffersOut--;
         recycled = true;
+    }
+
+    /** {@return the receive buffers out of the ring: held by connections}: for tests */
+    public int receiveBuffersOut() {
+        return buffersOut;
     }
 
     /** Adds {@code e} to the connections to hand over at the end of this poll. */
@@ -586,6 +594,9 @@ public final class UringPoller implements Poller {
         }
         UringEndpoint e = slot < slotsUsed ? slots[slot] : null;
         boolean buffer = (flags & Ring.CQE_F_BUFFER) != 0;
+        if (buffer) {
+            buffersOut++;
+        }
         if (e == null || e.generation != (int) (userData >>> 32)) {
             // A slot outlives its operations, so this cannot come; a buffer it carried goes back all the same.
             if (buffer) {
