@@ -54,7 +54,29 @@ public final class Environment {
         /** The {@code git} command, for what the lab reads of its checkout. */
         GIT("git"),
         /** The {@code openssl} command, whose {@code s_client} is a TLS peer nobody here wrote. */
-        OPENSSL("openssl");
+        OPENSSL("openssl"),
+        /**
+         * An IPv6 loopback: {@code ::1} binds, which it does not where the kernel has no IPv6 or
+         * {@code net.ipv6.conf.lo.disable_ipv6=1}.
+         */
+        IPV6_LOOPBACK("ipv6"),
+        /**
+         * {@code java.io.tmpdir} on a file system that drops a file's pages from the page cache when
+         * {@code posix_fadvise(POSIX_FADV_DONTNEED)} asks: not tmpfs, which keeps every page in memory.
+         */
+        DISK_TMPDIR("disk_tmpdir"),
+        /**
+         * File names in UTF-8: the JVM's {@code sun.jnu.encoding} is UTF-8, as under a UTF-8 locale
+         * ({@code LANG=C.UTF-8}); under the C locale it is ASCII, and a name outside ASCII is refused.
+         */
+        UTF8_FILE_NAMES("utf8_names"),
+        /** glibc's {@code mallinfo2(3)} (2.33 and later), for reading what the C heap holds. */
+        MALLINFO2("mallinfo2"),
+        /**
+         * The tests' Netty OpenSSL, {@code netty-tcnative-boringssl-static}, whose jar is Linux x86-64's: the
+         * lab's TLS peer on OpenSSL.
+         */
+        NETTY_BORINGSSL("boringssl");
 
         private final String key;
 

@@ -43,10 +43,18 @@ class EnvironmentTest {
     }
 
     @Test
+    void everyFeatureIsFoundByItsName() {
+        for (Feature feature : Feature.values()) {
+            assertEquals(EnumSet.of(feature), Environment.parse(Environment.VARIABLE, feature.key()), feature.name());
+        }
+    }
+
+    @Test
     void anUnknownFeatureNameIsRefusedNamingTheKnownOnes() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> Environment.parse("wirespeed.requireFeatures", "io_uring,iouring"));
         assertEquals("wirespeed.requireFeatures=io_uring,iouring: no feature is called 'iouring'; the features: "
-                + "native,epoll,io_uring,libssl,cachestat,cc,chromium,netns,git,openssl", e.getMessage());
+                + "native,epoll,io_uring,libssl,cachestat,cc,chromium,netns,git,openssl,ipv6,disk_tmpdir,utf8_names,"
+                + "mallinfo2,boringssl", e.getMessage());
     }
 }
