@@ -21,9 +21,16 @@ import org.junit.jupiter.api.Assumptions;
  * }</pre>
  *
  * <p>The features a build requires are named, comma-separated, by the system property
- * {@value #PROPERTY} or, where it is not set, the environment variable {@value #VARIABLE} (which
- * {@code .ci/run} sets for what CI machines have): {@code io_uring,epoll,cc}. A name that is not a
- * feature's fails every check that reads it, so that a typo cannot require nothing.
+ * {@value #PROPERTY} or, where it is not set, the environment variable {@value #VARIABLE}:
+ * {@code io_uring,epoll,cc}. {@code .ci/run} sets the variable to every feature (a test here checks that
+ * its list names each one), so that on CI no test skips for want of what the machine should have. A name
+ * that is not a feature's fails every check that reads it, so that a typo cannot require nothing; an
+ * empty value requires nothing here, and {@code .ci/run} takes it as unset.
+ *
+ * <p>A skip that is about the machine goes through here, never through {@code Assumptions} or a quiet
+ * fallback to something else than the test's name says; a skip of a build's own choice (the native
+ * module's second run without its system call stub) need not, and an {@code @EnabledOnOs} guard is kept
+ * only for a class whose subject is one operating system's API.
  *
  * <p>Thread safety: stateless; the requirement is read at each check.
  */
