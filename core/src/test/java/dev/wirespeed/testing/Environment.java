@@ -21,9 +21,16 @@ import org.junit.jupiter.api.Assumptions;
  * }</pre>
  *
  * <p>The features a build requires are named, comma-separated, by the system property
- * {@value #PROPERTY} or, where it is not set, the environment variable {@value #VARIABLE} (which
- * {@code .ci/run} sets for what CI machines have): {@code io_uring,epoll,cc}. A name that is not a
- * feature's fails every check that reads it, so that a typo cannot require nothing.
+ * {@value #PROPERTY} or, where it is not set, the environment variable {@value #VARIABLE}:
+ * {@code io_uring,epoll,cc}. {@code .ci/run} sets the variable to every feature (a test here checks that
+ * its list names each one), so that on CI no test skips for want of what the machine should have. A name
+ * that is not a feature's fails every check that reads it, so that a typo cannot require nothing; an
+ * empty value requires nothing here, and {@code .ci/run} takes it as unset.
+ *
+ * <p>A skip that is about the machine goes through here, never through {@code Assumptions} or a quiet
+ * fallback to something else than the test's name says; a skip of a build's own choice (the native
+ * module's second run without its system call stub) need not, and an {@code @EnabledOnOs} guard is kept
+ * only for a class whose subject is one operating system's API.
  *
  * <p>Thread safety: stateless; the requirement is read at each check.
  */
@@ -54,7 +61,29 @@ public final class Environment {
         /** The {@code git} command, for what the lab reads of its checkout. */
         GIT("git"),
         /** The {@code openssl} command, whose {@code s_client} is a TLS peer nobody here wrote. */
-        OPENSSL("openssl");
+        OPENSSL("openssl"),
+        /**
+         * An IPv6 loopback: {@code ::1} binds, which it does not where the kernel has no IPv6 or
+         * {@code net.ipv6.conf.lo.disable_ipv6=1}.
+         */
+        IPV6_LOOPBACK("ipv6"),
+        /**
+         * {@code java.io.tmpdir} on a file system that drops a file's pages from the page cache when
+         * {@code posix_fadvise(POSIX_FADV_DONTNEED)} asks: not tmpfs, which keeps every page in memory.
+         */
+        DISK_TMPDIR("disk_tmpdir"),
+        /**
+         * File names in UTF-8: the JVM's {@code sun.jnu.encoding} is UTF-8, as under a UTF-8 locale
+         * ({@code LANG=C.UTF-8}); under the C locale it is ASCII, and a name outside ASCII is refused.
+         */
+        UTF8_FILE_NAMES("utf8_names"),
+        /** glibc's {@code mallinfo2(3)} (2.33 and later), for reading what the C heap holds. */
+        MALLINFO2("mallinfo2"),
+        /**
+         * The tests' Netty OpenSSL, {@code netty-tcnative-boringssl-static}, whose jar is Linux x86-64's: the
+         * lab's TLS peer on OpenSSL.
+         */
+        NETTY_BORINGSSL("boringssl");
 
         private final String key;
 

@@ -2,16 +2,23 @@ package dev.wirespeed.testing;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.wirespeed.testing.Environment.Feature;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Set;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.opentest4j.AssertionFailedError;
 import org.opentest4j.TestAbortedException;
 
 class EnvironmentTest {
     private static final Set<Feature> NONE = EnumSet.noneOf(Feature.class);
+    private static final Path CI_RUN = Path.of("..", ".ci", "run").toAbsolutePath().normalize();
 
     @Test
     void aMissingFeatureSkipsTheTestSayingWhy() {
@@ -43,10 +50,32 @@ class EnvironmentTest {
     }
 
     @Test
+    void everyFeatureIsFoundByItsName() {
+        for (Feature feature : Feature.values()) {
+            assertEquals(EnumSet.of(feature), Environment.parse(Environment.VARIABLE, feature.key()), feature.name());
+        }
+    }
+
+    /** CI requires every feature: one added here and not there would be a skip that CI cannot see. */
+    @Test
+    void ciRequiresEveryFeature() throws IOException {
+        List<String> lines = Files.readAllLines(CI_RUN);
+        int from = lines.indexOf("required=(");
+        int to = lines.subList(from + 1, lines.size()).indexOf(")") + from + 1;
+        assertTrue(from >= 0 && to > from, CI_RUN + " lists its required features between 'required=(' and ')'");
+        Set<Feature> required = Environment.parse(CI_RUN.toString(), lines.subList(from + 1, to).stream()
+                .map(line -> line.strip().split("\\s+")[0]).collect(Collectors.joining(",")));
+        Set<Feature> left = EnumSet.allOf(Feature.class);
+        left.removeAll(required);
+        assertEquals(NONE, left, "features " + CI_RUN + " does not require");
+    }
+
+    @Test
     void anUnknownFeatureNameIsRefusedNamingTheKnownOnes() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> Environment.parse("wirespeed.requireFeatures", "io_uring,iouring"));
         assertEquals("wirespeed.requireFeatures=io_uring,iouring: no feature is called 'iouring'; the features: "
-                + "native,epoll,io_uring,libssl,cachestat,cc,chromium,netns,git,openssl", e.getMessage());
+                + "native,epoll,io_uring,libssl,cachestat,cc,chromium,netns,git,openssl,ipv6,disk_tmpdir,utf8_names,"
+                + "mallinfo2,boringssl", e.getMessage());
     }
 }

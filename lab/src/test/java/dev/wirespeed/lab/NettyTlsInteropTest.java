@@ -12,6 +12,8 @@ import dev.wirespeed.loop.Connection;
 import dev.wirespeed.loop.ConnectionHandler;
 import dev.wirespeed.loop.FrameClient;
 import dev.wirespeed.loop.LoopGroup;
+import dev.wirespeed.testing.Environment;
+import dev.wirespeed.testing.Environment.Feature;
 import dev.wirespeed.testing.Seed;
 import dev.wirespeed.testing.TestCertificates;
 import dev.wirespeed.tls.PeerCertificateException;
@@ -49,7 +51,6 @@ import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLHandshakeException;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -91,8 +92,8 @@ class NettyTlsInteropTest {
         }
         String os = System.getProperty("os.name").toLowerCase(Locale.ROOT);
         String arch = System.getProperty("os.arch");
-        Assumptions.assumeTrue(os.equals("linux") && (arch.equals("amd64") || arch.equals("x86_64")),
-                "the tests' netty-tcnative-boringssl-static is for linux-x86_64: os.name=" + os + " os.arch=" + arch);
+        Environment.assume(Feature.NETTY_BORINGSSL, os.equals("linux") && (arch.equals("amd64") || arch.equals("x86_64")),
+                () -> "the tests' netty-tcnative-boringssl-static is for linux-x86_64: os.name=" + os + " os.arch=" + arch);
         assertTrue(OpenSsl.isAvailable(), () -> "Netty's OpenSSL did not load: " + OpenSsl.unavailabilityCause());
     }
 

@@ -3,7 +3,10 @@ package dev.wirespeed.samples;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.wirespeed.linux.epoll.EpollTransport;
 import dev.wirespeed.loop.FrameServer;
+import dev.wirespeed.testing.Environment;
+import dev.wirespeed.testing.Environment.Feature;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
@@ -12,8 +15,6 @@ import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.condition.EnabledOnOs;
-import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@link EchoServer} and {@link EchoClient}, started as their {@code main}s start them, talking to each other. */
@@ -53,9 +54,22 @@ class EchoSamplesTest {
         }
     }
 
+    /** Goes on where epoll serves here; else skips saying why, or fails where the build requires epoll. */
+    static void assumeEpoll() {
+        String why = null;
+        try {
+            EpollTransport.create();
+        } catch (UnsupportedOperationException e) {
+            why = e.getMessage();
+        }
+        String unavailable = why;
+        Environment.assume(Feature.EPOLL, unavailable == null, () -> "EchoServer --epoll cannot serve here: "
+                + unavailable);
+    }
+
     @Test
-    @EnabledOnOs(OS.LINUX)
     void theServerEchoesTheSameOverEpoll() throws Exception {
+        assumeEpoll();
         Output server = new Output();
         try (FrameServer echo = EchoServer.start(new String[] {"0", "--epoll"}, server.stream)) {
             int port = ((InetSocketAddress) echo.localAddresses().getFirst()).getPort();

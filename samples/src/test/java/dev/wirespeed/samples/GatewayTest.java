@@ -7,8 +7,6 @@ import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.condition.EnabledOnOs;
-import org.junit.jupiter.api.condition.OS;
 
 /** {@link Gateway} between {@link EchoServer} and {@link EchoClient}, as their {@code main}s start them. */
 @Timeout(value = 1, unit = TimeUnit.MINUTES)
@@ -19,8 +17,8 @@ class GatewayTest {
     }
 
     @Test
-    @EnabledOnOs(OS.LINUX)
     void theGatewayRelaysTheSameOverEpoll() throws Exception {
+        EchoSamplesTest.assumeEpoll();
         check(true);
     }
 

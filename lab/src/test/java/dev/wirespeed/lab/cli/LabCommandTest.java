@@ -13,6 +13,8 @@ import dev.wirespeed.lab.report.ResultsFiles;
 import dev.wirespeed.lab.report.ResultsSchema;
 import dev.wirespeed.lab.result.Finding;
 import dev.wirespeed.lab.result.Placement;
+import dev.wirespeed.testing.Environment;
+import dev.wirespeed.testing.Environment.Feature;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -231,6 +233,20 @@ class LabCommandTest {
                     "the figures in brief under " + lines.get(i) + ": " + lines.get(i + 1));
         }
         return verdicts;
+    }
+
+    /**
+     * The other tests expect the C rows and their finding only where there is a C compiler, as the lab
+     * adds them only there: this one skips where there is none, saying so, or fails where the build
+     * requires one.
+     */
+    @Test
+    void theCRowsAndTheirFindingAreThereWhereThereIsACCompiler() {
+        Environment.assume(Feature.C_COMPILER, CC, "no cc on the PATH: the lab leaves out its C rows and their"
+                + " finding, and so do the other tests' expectations");
+        assertTrue(out.lines().anyMatch(l -> l.startsWith("  C ping-pong busy-poll, open loop at 20,000/s ")), out);
+        assertTrue(terminalVerdicts().containsKey("target: the native and JDK paths' p50 is within 1.05x the C "
+                + "ping-pong's, mode for mode (<= 1.05x) (latency)"), out);
     }
 
     @Test

@@ -28,7 +28,6 @@ import java.net.InetSocketAddress;
 import java.security.cert.X509Certificate;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -145,8 +144,8 @@ class TlsStreamsTest {
         }
         String os = System.getProperty("os.name").toLowerCase(Locale.ROOT);
         String arch = System.getProperty("os.arch");
-        Assumptions.assumeTrue(os.equals("linux") && (arch.equals("amd64") || arch.equals("x86_64")),
-                "the tests' netty-tcnative-boringssl-static is for linux-x86_64: os.name=" + os + " os.arch=" + arch);
+        Environment.assume(Feature.NETTY_BORINGSSL, os.equals("linux") && (arch.equals("amd64") || arch.equals("x86_64")),
+                () -> "the tests' netty-tcnative-boringssl-static is for linux-x86_64: os.name=" + os + " os.arch=" + arch);
         assertTrue(io.netty.handler.ssl.OpenSsl.isAvailable(),
                 () -> "Netty's OpenSSL did not load: " + io.netty.handler.ssl.OpenSsl.unavailabilityCause());
     }

@@ -37,7 +37,6 @@ import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -133,7 +132,9 @@ class LinuxFileReadsTest {
 
     @Test
     void aFileNotAllInMemoryIsReadThroughTheBufferAndStillWhole() throws Throwable {
-        Assumptions.assumeFalse(Files.getFileStore(dir).type().equals("tmpfs"), "tmpfs keeps every page in memory");
+        String store = Files.getFileStore(dir).type();
+        Environment.assume(Feature.DISK_TMPDIR, !store.equals("tmpfs"), () -> "java.io.tmpdir="
+                + System.getProperty("java.io.tmpdir") + " is on " + store + ", which keeps every page in memory");
         byte[] bytes = data(300_001, SEED.value());
         Path file = Files.write(dir.resolve("cold"), bytes);
         dropFromPageCache(file);
@@ -234,13 +235,10 @@ class LinuxFileReadsTest {
 
     @Test
     void aNameOutsideAsciiIsPassedInTheJdksEncoding() throws IOException {
-        Path file;
-        try {
-            file = dir.resolve("naïve-файл");
-        } catch (java.nio.file.InvalidPathException e) {
-            Assumptions.abort("sun.jnu.encoding=" + System.getProperty("sun.jnu.encoding") + " cannot name it");
-            return;
-        }
+        String encoding = System.getProperty("sun.jnu.encoding");
+        Environment.assume(Feature.UTF8_FILE_NAMES, encoding.equals("UTF-8"), () -> "sun.jnu.encoding=" + encoding
+                + " cannot name a file outside ASCII: run under a UTF-8 locale (LANG=C.UTF-8)");
+        Path file = dir.resolve("naïve-файл");
         byte[] bytes = data(5000, SEED.value());
         Files.write(file, bytes);
         try (LinuxFileReads.Opened open = open(file)) {

@@ -12,6 +12,8 @@ import dev.wirespeed.loop.spi.Endpoint;
 import dev.wirespeed.loop.spi.LendingEndpoint;
 import dev.wirespeed.loop.spi.LoopTransport;
 import dev.wirespeed.loop.spi.Poller;
+import dev.wirespeed.testing.Environment;
+import dev.wirespeed.testing.Environment.Feature;
 import dev.wirespeed.testing.Seed;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -22,6 +24,7 @@ import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.nio.channels.UnsupportedAddressTypeException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -36,7 +39,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -151,14 +153,18 @@ public abstract class ConnectContract {
     @Test
     void connectsOverIpv6AndExchangesBytesBothWays() throws Exception {
         InetSocketAddress loopback6 = new InetSocketAddress(InetAddress.getByName("::1"), 0);
-        ServerSocketChannel listener;
-        try {
-            listener = ServerSocketChannel.open().bind(loopback6);
-        } catch (IOException e) {
-            Assumptions.abort("no IPv6 loopback here: " + e);
-            return;
-        }
+        ServerSocketChannel listener = ServerSocketChannel.open();
         open.add(listener);
+        // Without IPv6 the JDK's channels are IPv4 ones, which refuse the address rather than fail to bind it.
+        Exception refused = null;
+        try {
+            listener.bind(loopback6);
+        } catch (IOException | UnsupportedAddressTypeException e) {
+            refused = e;
+        }
+        Exception why = refused;
+        Environment.assume(Feature.IPV6_LOOPBACK, why == null, () -> "no IPv6 loopback here, " + loopback6
+                + " did not bind: " + why + " (net.ipv6.conf.lo.disable_ipv6=1, or a kernel without IPv6)");
         exchange(listener, 1);
     }
 

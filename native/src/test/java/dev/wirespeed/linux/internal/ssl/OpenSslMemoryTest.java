@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.wirespeed.linux.NativeFeatures;
+import dev.wirespeed.testing.Environment;
+import dev.wirespeed.testing.Environment.Feature;
 import dev.wirespeed.testing.TestCertificates;
 import dev.wirespeed.tls.TlsContext;
 import dev.wirespeed.tls.TlsSettings;
@@ -41,7 +43,7 @@ class OpenSslMemoryTest {
     @BeforeEach
     void needsOpenSslAndGlibc() {
         NativeFeatures.assumeOpenSsl();
-        org.junit.jupiter.api.Assumptions.assumeTrue(MALLINFO2.isPresent(),
+        Environment.assume(Feature.MALLINFO2, MALLINFO2.isPresent(),
                 "glibc's mallinfo2 (2.33 and later) is not in this C library: the C heap is not measured");
     }
 
