@@ -25,6 +25,8 @@ import java.nio.ByteBuffer;
  * <p>Thread safety: the loop's thread.
  */
 final class FrameAssembler {
+    /** The most lends one read of a lending connection takes, however few bytes each holds. */
+    static final int MAX_LENDS = 64;
     private final BufferPool pool;
     private final InputMemory memory;
     private final Closer closer;
@@ -85,7 +87,9 @@ final class FrameAssembler {
      * copied, once, into a chunk (or a buffer of its own size); then {@code c.in} holds that frame's
      * start and nothing else. A frame begun in an earlier turn counts whole against this turn's budget,
      * as its start would fill a copying read's chunk: a turn hands over at most a chunk's worth of
-     * bytes plus the one frame that crosses the budget.
+     * bytes plus the one frame that crosses the budget. It takes at most {@value #MAX_LENDS} lends, so
+     * that a peer whose bytes come in tiny pieces (TLS records of a byte, each a decryption; a byte a
+     * segment) takes a turn of that many pieces, not of a chunk's worth of bytes one at a time.
      */
     void readLent(Connection c, LendingEndpoint lender, long now) {
         ByteBuffer data = lender.lend();
@@ -94,6 +98,7 @@ final class FrameAssembler {
             return;
         }
         int budget = pool.chunkSize() - (c.in == null ? 0 : c.in.available());
+        int lends = 1;
         do {
             int start = data.position();
             int end = data.limit();
@@ -122,7 +127,7 @@ final class FrameAssembler {
             lender.consume(pos - start);
             counted(c, pos - start, now);
             budget -= pos - start;
-        } while (budget > 0 && (data = lender.lend()) != null);
+        } while (budget > 0 && lends++ < MAX_LENDS && (data = lender.lend()) != null);
     }
 
     /** Nothing lent: at the end of the stream, a clean close or a truncated frame; a failure resets. */

@@ -10,6 +10,7 @@ import java.net.SocketAddress;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.Random;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A transport for tests of the loop's lending path: the JDK's sockets ({@link SelectorTransport}), each
@@ -23,10 +24,25 @@ final class LendingTestTransport implements LoopTransport {
     private static final int BUFFER = 96 * 1024;
 
     private final long seed;
+    private final boolean bytes;
     private int made; // connections made so far, each with a seed of its own
+    /** The most lends one connection made within one poll, since the transport was made. */
+    private final AtomicInteger mostLends = new AtomicInteger();
 
+    /** Lends in pieces of random size. */
     LendingTestTransport(long seed) {
+        this(seed, false);
+    }
+
+    /** Lends in pieces of random size, or of a byte each where {@code bytes}. */
+    LendingTestTransport(long seed, boolean bytes) {
         this.seed = seed;
+        this.bytes = bytes;
+    }
+
+    /** {@return the most lends one connection made within one poll (one of the loop's turns)} */
+    int mostLendsInATurn() {
+        return mostLends.get();
     }
 
     @Override
@@ -46,7 +62,7 @@ final class LendingTestTransport implements LoopTransport {
 
     @Override
     public Endpoint connect(SocketAddress address) throws IOException {
-        return new Lending(SelectorTransport.INSTANCE.connect(address), new Random(seed + made++));
+        return new Lending(SelectorTransport.INSTANCE.connect(address), new Random(seed + made++), this);
     }
 
     /** The selector's listener, its connections made to lend. */
@@ -65,7 +81,7 @@ final class LendingTestTransport implements LoopTransport {
         @Override
         public Endpoint accept() throws IOException {
             Endpoint e = inner.accept();
-            return e == null ? null : new Lending(e, new Random(seed + made++));
+            return e == null ? null : new Lending(e, new Random(seed + made++), LendingTestTransport.this);
         }
 
         @Override
@@ -78,6 +94,11 @@ final class LendingTestTransport implements LoopTransport {
     static final class Lending implements LendingEndpoint {
         final Endpoint inner;
         private final Random random;
+        private final LendingTestTransport transport;
+        /** Its poller once registered; the poll of its last lend, and its lends within that poll. */
+        LendingPoller poller;
+        private int lendPoll;
+        private int lendsInPoll;
         private final ByteBuffer buffer = ByteBuffer.allocateDirect(BUFFER);
         private final ByteBuffer readOnly = buffer.asReadOnlyBuffer();
         /** Received bytes {@code [from, end)}; of them {@code [from, to)} lent, or none when {@code to == from}. */
@@ -93,9 +114,10 @@ final class LendingTestTransport implements LoopTransport {
         int slot = -1;
         int handedAt;
 
-        Lending(Endpoint inner, Random random) {
+        Lending(Endpoint inner, Random random, LendingTestTransport transport) {
             this.inner = inner;
             this.random = random;
+            this.transport = transport;
         }
 
         boolean holds() {
@@ -104,6 +126,13 @@ final class LendingTestTransport implements LoopTransport {
 
         @Override
         public ByteBuffer lend() {
+            if (poller != null) {
+                if (lendPoll != poller.polls) {
+                    lendPoll = poller.polls;
+                    lendsInPoll = 0;
+                }
+                transport.mostLends.accumulateAndGet(++lendsInPoll, Math::max);
+            }
             if (!holds()) {
                 // Everything the socket has, as io_uring's receive takes it, so that a close leaves nothing unread.
                 int at = random.nextInt(64);
@@ -124,7 +153,8 @@ final class LendingTestTransport implements LoopTransport {
                 end = at + n;
             }
             if (to == from) { // a new piece of what was received, of random size
-                int piece = random.nextInt(4) == 0 ? 1 + random.nextInt(16) : 1 + random.nextInt(BUFFER);
+                int piece = transport.bytes ? 1 : random.nextInt(4) == 0 ? 1 + random.nextInt(16)
+                        : 1 + random.nextInt(BUFFER);
                 to = from + Math.min(end - from, piece);
             }
             readOnly.limit(to).position(from);
@@ -219,7 +249,7 @@ final class LendingTestTransport implements LoopTransport {
         /** {@code registered[0, count)}: null where deregistered, compacted at each poll. */
         private Lending[] registered = new Lending[16];
         private int count;
-        private int polls;
+        int polls;
         private Ready outer;
         private final Ready fromSockets = this::fromSocket;
 
@@ -232,6 +262,7 @@ final class LendingTestTransport implements LoopTransport {
             Lending e = (Lending) endpoint;
             e.attachment = attachment;
             e.interest = ops;
+            e.poller = this;
             inner.register(e.inner, e, ops);
             if (count == registered.length) {
                 registered = Arrays.copyOf(registered, count * 2);
