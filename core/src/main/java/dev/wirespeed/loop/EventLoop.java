@@ -321,6 +321,9 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
                 }
                 if ((ops & Poller.READ) != 0 && c.state == Connection.State.OPEN && !c.paused) {
                     if (c.lender != null) {
+                        if (c.tls != null) {
+                            c.tls.beginTurn();
+                        }
                         input.readLent(c, c.lender, now);
                         if (c.tls != null) {
                             readLaterIfHeld(c);

@@ -48,6 +48,7 @@ final class HeldInput {
             c.readPending = false;
             if (c.state == Connection.State.OPEN && !c.paused) {
                 try {
+                    c.tls.beginTurn(); // only TLS holds input
                     input.readLent(c, c.lender, now);
                     addIfHeld(c);
                 } catch (RuntimeException | Error e) {

@@ -80,6 +80,9 @@ final class Lingering {
     void dropInput(Connection c) {
         try {
             if (c.lender != null) {
+                if (c.tls != null) {
+                    c.tls.beginTurn();
+                }
                 dropLent(c, c.lender);
             } else {
                 dropRead(c);

@@ -27,12 +27,12 @@ import javax.net.ssl.SSLException;
  * (a part longer than the largest of those buffers keeps the ciphertext buffer instead, counted the
  * same way). A server's connection makes no engine until the peer's first record is whole: until then
  * it holds the bytes of that record that came (at most {@value #FIRST_RECORD} of them), and nothing
- * else, so that a peer that connects and stalls costs the socket and these bytes. One read unwraps at
- * most {@value #MAX_EMPTY_RECORDS} records that carry no plaintext (records, however many an engine
- * takes in a call) before it gives the turn back, and
- * a turn of the handshake reads the socket once, so that a flood of records of nothing (empty ones;
- * in a handshake, warning alerts, which the JDK's engine ignores there) costs its connection turns, not
- * the loop's. The first record's header
+ * else, so that a peer that connects and stalls costs the socket and these bytes. One of the loop's
+ * turns unwraps at most {@value #MAX_TURN_RECORDS} records of a connection (records, however many an
+ * engine takes in a call; empty ones and those of a byte as much as full ones) before it gives the turn
+ * back, and a turn of the handshake reads the socket once, so that a flood of records of nothing (empty
+ * ones; in a handshake, warning alerts, which the JDK's engine ignores there) or of next to nothing costs
+ * its connection turns, not the loop's. The first record's header
  * is checked here, before any engine sees it: a handshake record of TLS's, of at most 2^14 bytes.
  *
  * <p>The socket itself stays the connection's endpoint for the poller; the poller does not know what this
@@ -43,8 +43,8 @@ import javax.net.ssl.SSLException;
 final class TlsLayer implements LendingEndpoint {
     private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
     static final int HEADER = 5;
-    /** Records without plaintext one {@link #lend()} unwraps at most before it gives the turn back. */
-    static final int MAX_EMPTY_RECORDS = 64;
+    /** Records one turn unwraps at most ({@link #beginTurn()}), before it gives the turn back. */
+    static final int MAX_TURN_RECORDS = 64;
     /** The most plaintext a record carries (RFC 8446 5.1), a ClientHello's record among them. */
     static final int MAX_PLAINTEXT = 1 << 14;
     /** The largest first record a server's connection waits for: a header and the most plaintext. */
@@ -70,6 +70,8 @@ final class TlsLayer implements LendingEndpoint {
     final long closeNanos;
     /** Ciphertext read, {@code [start, end)} not yet unwrapped; null while none. */
     private Chunk netIn;
+    /** Records unwrapped since the loop's turn began to read this connection: {@code 0 <= turnRecords}. */
+    private int turnRecords;
     /** The part of a record that came, kept in a buffer about its size until the rest comes; else null. */
     private Chunk partial;
     /** The bytes of {@code netIn} counted against the input budget while it keeps a partial record between reads. */
@@ -101,6 +103,8 @@ final class TlsLayer implements LendingEndpoint {
     private boolean handshakeRead;
     /** The engine has unwrapped more than one record in a call (OpenSSL's does): it is told how many it may. */
     private boolean batches;
+    /** Whether it is known if the engine batches: until then it is given no more records than it may take. */
+    private boolean knowsBatching;
     /** Why reading failed, told by {@link #ended()} once the plaintext before it is consumed; else null. */
     private IOException failure;
 
@@ -415,19 +419,24 @@ final class TlsLayer implements LendingEndpoint {
             return view(plain);
         }
         try {
-            int empty = 0;
             while (!closeNotified) {
+                if (turnRecords >= MAX_TURN_RECORDS) {
+                    if (netIn == null || netIn.available() == 0 || lastUnderflow) {
+                        setPartAside(); // nothing whole held: the rest comes with the socket's readiness
+                    }
+                    break; // the turn's records: the rest next turn, as held input or the socket's
+                }
                 if (netIn != null && netIn.available() > 0 && !lastUnderflow) {
                     Chunk p = plain == null ? plain = pool.take() : plain;
                     p.start = p.end = 0;
                     // Records, not unwraps, are counted: an engine may take every whole record it has at once.
                     // An unwrap that took none, a record not whole aside, counts as one: the loop ends anyway.
-                    int records = unwrapInto(p, MAX_EMPTY_RECORDS - empty);
-                    empty += records > 0 || lastUnderflow ? records : 1;
+                    int records = unwrapInto(p, MAX_TURN_RECORDS - turnRecords);
+                    turnRecords += records > 0 || lastUnderflow ? records : 1;
                     if (p.available() > 0) {
                         return view(p);
                     }
-                    if (empty >= MAX_EMPTY_RECORDS) {
+                    if (turnRecords >= MAX_TURN_RECORDS) {
                         if (netIn == null || netIn.available() == 0 || lastUnderflow) {
                             setPartAside(); // nothing whole held: the rest comes with the socket's readiness
                         }
@@ -485,6 +494,11 @@ final class TlsLayer implements LendingEndpoint {
         return false;
     }
 
+    /** The loop's turn begins to read this connection: it unwraps {@value #MAX_TURN_RECORDS} records at most. */
+    void beginTurn() {
+        turnRecords = 0;
+    }
+
     /** {@return whether plaintext or ciphertext is held that the socket's readiness will not announce} */
     boolean holdsInput() {
         return (plain != null && plain.available() > 0) || (netIn != null && netIn.available() > 0 && !lastUnderflow);
@@ -492,9 +506,9 @@ final class TlsLayer implements LendingEndpoint {
 
     /**
      * Unwraps records of {@code netIn} into {@code p} at its end: one, or as many as the engine takes in a
-     * call (OpenSSL's takes every whole one whose plaintext fits), {@code most} at the most once the engine
-     * has been seen to take more than one (until then the records are not looked for: one engine takes
-     * one a call, and the first call of the other takes a ciphertext buffer's worth at the most).
+     * call (OpenSSL's takes every whole one whose plaintext fits), {@code most} at the most: the engine is
+     * given no more, until it has been seen to take one alone with more there, after which the records
+     * are no longer looked for (the JDK's takes one a call).
      *
      * @param most at least 1
      * @return the records unwrapped: 0 where the first is not whole
@@ -502,7 +516,7 @@ final class TlsLayer implements LendingEndpoint {
     private int unwrapInto(Chunk p, int most) throws IOException {
         ByteBuffer src = netIn.buf;
         int from = netIn.start;
-        src.limit(batches ? endOfRecords(src, from, netIn.end, most) : netIn.end).position(from);
+        src.limit(batches || !knowsBatching ? endOfRecords(src, from, netIn.end, most) : netIn.end).position(from);
         ByteBuffer dst = p.buf;
         dst.limit(dst.capacity()).position(p.end);
         SSLEngineResult r;
@@ -519,6 +533,9 @@ final class TlsLayer implements LendingEndpoint {
             at += netIn.start - at < HEADER ? HEADER : HEADER + recordLength(src, at);
         }
         batches |= records > 1;
+        // One taken where a whole record is left: an engine that takes one a call (given most > 1).
+        knowsBatching |= batches || records == 1 && most > 1 && netIn.available() >= HEADER
+                && netIn.available() >= HEADER + recordLength(src, netIn.start);
         if (netIn.available() == 0) {
             wire.give(netIn);
             netIn = null;

@@ -1137,6 +1137,61 @@ public abstract class TlsLoopContract {
         }
     }
 
+    /**
+     * A peer whose records carry a byte each (a decryption for each byte, 22 bytes of ciphertext), sent at
+     * once: one read of its connection unwraps at most 64 of them ({@code TlsLayer.MAX_TURN_RECORDS}), so
+     * a turn hands its handler the few frames of that many bytes, not a chunk's worth of bytes decrypted
+     * one at a time; and its frames arrive whole, in order. Turns are told apart by a task the handler
+     * gives the loop, which runs between turns; a turn may read a connection twice (its readiness, then
+     * the input it holds), so 2 x 64 records: 15 frames of 9 bytes at the most, one of them begun before.
+     */
+    @Test
+    void recordsOfAByteEachAreUnwrappedAFewDozenAReadAndTheirFramesArriveWhole() throws Exception {
+        int[] inTurn = {0}; // the loop thread's
+        boolean[] marked = {false};
+        AtomicLong most = new AtomicLong();
+        FrameServer server = server((c, type, body) -> {
+            c.writeFrame(type, body);
+            if (!marked[0]) {
+                marked[0] = true;
+                c.execute(() -> {
+                    marked[0] = false;
+                    inTurn[0] = 0;
+                });
+            }
+            most.accumulateAndGet(++inTurn[0], Math::max);
+        }, serverTls("server").build());
+        InetSocketAddress address = (InetSocketAddress) server.localAddresses().getFirst();
+        Socket tcp = new Socket(address.getAddress(), address.getPort());
+        open.add(tcp);
+        tcp.setSoTimeout(20_000);
+        Tls13ByHand tls = Tls13ByHand.connect(tcp);
+        Frames stream = new Frames();
+        int frames = 2_000;
+        for (int i = 0; i < frames; i++) {
+            stream.frame(i, 1, new byte[] {(byte) i});
+        }
+        byte[] plain = stream.toByteArray();
+        ByteArrayOutputStream records = new ByteArrayOutputStream();
+        for (byte b : plain) {
+            records.writeBytes(tls.applicationData(new byte[] {b}));
+        }
+        tcp.getOutputStream().write(records.toByteArray()); // 18,000 records, 396,000 bytes, in one write
+        ByteArrayOutputStream echoed = new ByteArrayOutputStream();
+        byte[] b = new byte[64 * 1024];
+        while (echoed.size() < plain.length) {
+            int n = tcp.getInputStream().read(b);
+            assertTrue(n > 0, "the server ended the connection after " + echoed.size() + " of " + plain.length
+                    + " bytes echoed");
+            tls.fromServer(b, 0, n);
+            echoed.writeBytes(tls.takeApplicationData());
+        }
+        assertArrayEquals(plain, echoed.toByteArray(), "the frames of records of a byte each, echoed");
+        assertTrue(most.get() <= 15, "a turn handed " + most.get() + " frames of 9 bytes, each byte a record of its "
+                + "own: more than 2 reads of 64 records");
+        assertNull(server.failure());
+    }
+
     /** A peer that floods its connection with records that carry no plaintext, then asks for an echo. */
     private interface Flooder {
         /** {@return the next records of the flood}: on the flooding thread */
@@ -1369,7 +1424,7 @@ public abstract class TlsLoopContract {
 
     /**
      * The records of a flood, at least, unless its connection is closed first: a few hundred times what the
-     * loop unwraps of them in a turn ({@code TlsLayer.MAX_EMPTY_RECORDS}).
+     * loop unwraps of them in a turn ({@code TlsLayer.MAX_TURN_RECORDS}).
      */
     private static final long FLOOD = 20_000;
 
