@@ -340,9 +340,17 @@ public final class Tls13ByHand {
      * own, the client's key updated after each}
      */
     public byte[] keyUpdates(int n) throws GeneralSecurityException {
+        return keyUpdates(n, false);
+    }
+
+    /**
+     * {@return {@code n} KeyUpdate messages, each in a record of its own, the client's key updated after
+     * each: each asks the server to update its own key too (and to say so) where {@code requested}}
+     */
+    public byte[] keyUpdates(int n, boolean requested) throws GeneralSecurityException {
         ByteArrayOutputStream b = new ByteArrayOutputStream();
         for (int i = 0; i < n; i++) {
-            b.writeBytes(seal(HANDSHAKE, message(24, new byte[] {0})));
+            b.writeBytes(seal(HANDSHAKE, message(24, new byte[] {(byte) (requested ? 1 : 0)})));
             clientApplicationSecret = expandLabel(clientApplicationSecret, "traffic upd", new byte[0], 32);
             out = new Direction(clientApplicationSecret);
         }

@@ -1192,6 +1192,78 @@ public abstract class TlsLoopContract {
         assertNull(server.failure());
     }
 
+    /**
+     * A peer that sends KeyUpdates without end, each asking the server to update its key and say so, and
+     * never reads: the server's answers wait for the socket as any output does. The loop holds a bounded
+     * amount for that connection (it stops reading it, or closes it), its pools grow by no more than a
+     * few buffers, and an honest peer of the same loop gets each echo within 10 s meanwhile.
+     */
+    @Test
+    void keyUpdatesAskingForAnswersFromAPeerThatNeverReadsHoldNeitherTheLoopNorItsMemory() throws Exception {
+        FrameServer server = server(recorder, serverTls("server").build());
+        Peer good = bystander(server, recorder);
+        good.socket.setSoTimeout(10_000);
+        long pooledBefore = server.pooledBytes();
+        InetSocketAddress address = (InetSocketAddress) server.localAddresses().getFirst();
+        Socket tcp = new Socket();
+        tcp.setReceiveBufferSize(4096); // the server's answers fill the socket soon
+        tcp.connect(address);
+        open.add(tcp);
+        tcp.setSoTimeout(20_000);
+        Tls13ByHand tls = Tls13ByHand.connect(tcp);
+        assertNotNull(recorder.opened.poll(20, TimeUnit.SECONDS), "the flooding peer opened");
+        OutputStream out = tcp.getOutputStream();
+        AtomicLong sent = new AtomicLong();
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicReference<String> end = new AtomicReference<>("stopped after the honest peer's echoes");
+        Thread flooding = Thread.ofPlatform().name("key-updater").start(() -> {
+            try {
+                while (!stop.get()) {
+                    out.write(tls.keyUpdates(500, true)); // blocks once the server stops reading
+                    sent.addAndGet(500);
+                }
+            } catch (IOException closed) {
+                end.set("its writes failed: " + closed); // the server closed the connection
+            } catch (Exception e) {
+                end.set("the flooder failed: " + e);
+            }
+        });
+        long pooledMost = 0;
+        try {
+            // Echoes until the flood has sent more answers' worth than the sockets' buffers hold (4 MB of them,
+            // 150,000 KeyUpdates), or its writes have not moved for a second (the server stopped reading it),
+            // or it ended (the server closed it).
+            long lastSent = -1;
+            long movedAt = System.nanoTime();
+            for (int i = 1; i <= 20 || (sent.get() < 150_000 && flooding.isAlive()
+                    && System.nanoTime() - movedAt < TimeUnit.SECONDS.toNanos(1)); i++) {
+                try {
+                    echoes(good, i);
+                } catch (SocketTimeoutException e) {
+                    fail("the honest peer's echo " + i + " did not come within 10 s while " + sent.get()
+                            + " KeyUpdates came: the flooding connection holds the loop");
+                }
+                pooledMost = Math.max(pooledMost, server.pooledBytes());
+                assertNull(server.failure());
+                if (sent.get() != lastSent) {
+                    lastSent = sent.get();
+                    movedAt = System.nanoTime();
+                }
+            }
+        } finally {
+            stop.set(true);
+            tcp.close(); // unblocks a write the server no longer reads
+            flooding.join(TimeUnit.SECONDS.toMillis(20));
+        }
+        assertFalse(end.get().startsWith("the flooder failed"), end.get());
+        long growth = pooledMost - pooledBefore;
+        System.out.println(getClass().getSimpleName() + ": " + sent.get() + " KeyUpdates asking for answers sent ("
+                + end.get() + "); the pools grew by at most " + growth + " bytes");
+        // The output limit's worth and a few of the TLS pools' buffers (a ciphertext one holds four records).
+        assertTrue(growth <= 1024 * 1024, "the pools grew by " + growth + " bytes while a peer that never reads sent "
+                + sent.get() + " KeyUpdates asking for answers");
+    }
+
     /** A peer that floods its connection with records that carry no plaintext, then asks for an echo. */
     private interface Flooder {
         /** {@return the next records of the flood}: on the flooding thread */
