@@ -380,9 +380,9 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
         Connection c = new Connection(this, output, endpoint, owner, id, remote, tlsLayers.layerFor(owner, endpoint, remote, false));
         try {
             poller.register(endpoint, c, Poller.READ);
-        } catch (IOException e) {
-            owner.connectionClosed();
-            endpoint.reset();
+        } catch (IOException | RuntimeException | Error e) {
+            owner.connectionClosed(); // never watched: its handler never hears of it
+            resetAfterFailedRegister(endpoint, e);
             return;
         }
         c.interest = Poller.READ;
@@ -513,9 +513,9 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
         c.openDeadline = readClock() + timeoutNanos;
         try {
             poller.register(endpoint, c, Poller.CONNECT);
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException | Error e) {
             owner.connectionClosed();
-            endpoint.reset();
+            resetAfterFailedRegister(endpoint, e);
             c.state = Connection.State.CLOSED;
             c.opening = null;
             IOException failure = connectFailure(address, e);
@@ -528,7 +528,26 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
         opening.add(c);
     }
 
-    private static IOException connectFailure(SocketAddress address, Exception e) {
+    /**
+     * Resets an endpoint the poller refused to watch. A refusal that is not an IOException (the poller's
+     * bug, or out of memory) goes to the thread's uncaught-exception handler too, with what the reset
+     * threw; the loop goes on.
+     */
+    private static void resetAfterFailedRegister(Endpoint endpoint, Throwable refused) {
+        try {
+            endpoint.reset();
+        } catch (RuntimeException | Error e) {
+            refused.addSuppressed(e);
+            if (refused instanceof IOException) {
+                report(e);
+            }
+        }
+        if (!(refused instanceof IOException)) {
+            report(refused);
+        }
+    }
+
+    private static IOException connectFailure(SocketAddress address, Throwable e) {
         ConnectException failure = new ConnectException("connect to " + address + " failed: " + e.getMessage());
         failure.initCause(e);
         return failure;

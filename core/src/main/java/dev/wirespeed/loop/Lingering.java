@@ -89,6 +89,10 @@ final class Lingering {
             }
         } catch (IOException e) {
             end(c, true);
+        } catch (RuntimeException | Error e) {
+            // The endpoint's bug, or out of memory: reported once, not at each turn its readiness comes back.
+            end(c, true);
+            EventLoop.report(e);
         }
     }
 
@@ -155,12 +159,16 @@ final class Lingering {
 
     /**
      * Takes {@code ch} from the poller and closes it: with a reset where asked, else quietly. What the
-     * endpoint throws but an IOException (an {@code Error}, a bug) goes to the thread's uncaught-exception
+     * poller or the endpoint throws but an IOException (an {@code Error}, a bug) goes to the thread's uncaught-exception
      * handler: a close that fails is no reason to leave the rest of a connection's close undone, nor, from
      * a sweep of the loop's timeouts, to fail the loop and every connection on it.
      */
     void release(Endpoint ch, boolean reset) {
-        poller.deregister(ch);
+        try {
+            poller.deregister(ch);
+        } catch (RuntimeException | Error e) {
+            EventLoop.report(e); // the socket is closed all the same, which takes it from the poller
+        }
         try {
             if (reset) {
                 ch.reset();

@@ -18,8 +18,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A transport whose endpoints throw what a test tells them to, as a transport with a bug, or out of
  * memory, would: the endpoint made (accepted or connected) after {@link #failNext} throws its error from
- * every call of the kind named, in place of the call, or, for {@link Call#CLOSE}, after it (the socket
- * closed all the same, as the test's peers need). Everything else is the wrapped transport's: each
+ * every call of the kind named (its poller's calls on it, for {@link Call#REGISTER} and {@link
+ * Call#DEREGISTER}), in place of the call, or, for {@link Call#CLOSE} and {@link Call#DEREGISTER}, after
+ * it (the socket closed all the same, as the test's peers need). Everything else is the wrapped transport's: each
  * endpoint is a proxy of the interfaces its own implements, so that the loop reads and writes it as it
  * does the real one (by address, lent, handed its output chunks), and the pollers are given the real ones.
  *
@@ -34,7 +35,13 @@ public final class FailingEndpoints implements LoopTransport {
         /** Writing: {@code write}, by address or not, and {@code take}, a hand-over of output. */
         WRITE("write", "take"),
         /** Closing: {@code shutdownOutput}, {@code close} and {@code reset}, each passed on first. */
-        CLOSE("shutdownOutput", "close", "reset");
+        CLOSE("shutdownOutput", "close", "reset"),
+        /** Reading once the loop has shut down the output (a close that lingers for the peer's end): {@code read}, {@code lend}. */
+        READ_WHILE_LINGERING("read", "lend"),
+        /** Its poller's {@code register}, in place of the call: a connection never watched. */
+        REGISTER("register"),
+        /** Its poller's {@code deregister}, passed on first. */
+        DEREGISTER("deregister");
 
         private final Set<String> methods;
 
@@ -45,6 +52,7 @@ public final class FailingEndpoints implements LoopTransport {
 
     private final LoopTransport inner;
     private final AtomicInteger thrown = new AtomicInteger();
+    private final AtomicInteger closed = new AtomicInteger();
     private Call nextCall;
     private Error nextError;
 
@@ -62,6 +70,11 @@ public final class FailingEndpoints implements LoopTransport {
     /** {@return how many times the endpoints have thrown} */
     public int thrown() {
         return thrown.get();
+    }
+
+    /** {@return how many endpoints were closed or reset (each counted once)} */
+    public int closed() {
+        return closed.get();
     }
 
     private synchronized Handler handlerFor(Endpoint endpoint) {
@@ -95,6 +108,9 @@ public final class FailingEndpoints implements LoopTransport {
         final Endpoint endpoint;
         final Call call;
         final Error error;
+        /** Its output shut down; it closed or was reset (by the loop's thread alone). */
+        boolean shutDown;
+        boolean ended;
 
         Handler(Endpoint endpoint, Call call, Error error) {
             this.endpoint = endpoint;
@@ -102,9 +118,28 @@ public final class FailingEndpoints implements LoopTransport {
             this.error = error;
         }
 
+        /** Throws the error if {@code call} is this handler's, counted; {@code method}'s name one of the call's. */
+        void throwIf(Call c, String method) {
+            if (call == c && c.methods.contains(method)) {
+                thrown.incrementAndGet();
+                throw error;
+            }
+        }
+
         @Override
         public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
-            if (call != null && call.methods.contains(method.getName())) {
+            if (method.getName().equals("shutdownOutput")) {
+                shutDown = true;
+            }
+            if (!ended && (method.getName().equals("close") || method.getName().equals("reset"))) {
+                ended = true;
+                closed.incrementAndGet();
+            }
+            if (call == Call.READ_WHILE_LINGERING && shutDown && call.methods.contains(method.getName())) {
+                thrown.incrementAndGet();
+                throw error;
+            }
+            if (call != null && call != Call.READ_WHILE_LINGERING && call.methods.contains(method.getName())) {
                 if (call == Call.CLOSE) {
                     passOn(method, args); // closed, then the Error
                 }
@@ -183,6 +218,23 @@ public final class FailingEndpoints implements LoopTransport {
         @Override
         Endpoint real(Endpoint endpoint) {
             return unwrap(endpoint);
+        }
+
+        @Override
+        public void register(Endpoint endpoint, Object attachment, int ops) throws IOException {
+            handler(endpoint).ifPresent(h -> h.throwIf(Call.REGISTER, "register"));
+            super.register(endpoint, attachment, ops);
+        }
+
+        @Override
+        public void deregister(Endpoint endpoint) {
+            super.deregister(endpoint);
+            handler(endpoint).ifPresent(h -> h.throwIf(Call.DEREGISTER, "deregister"));
+        }
+
+        private static java.util.Optional<Handler> handler(Endpoint endpoint) {
+            return Proxy.isProxyClass(endpoint.getClass()) && Proxy.getInvocationHandler(endpoint) instanceof Handler h
+                    ? java.util.Optional.of(h) : java.util.Optional.empty();
         }
 
         @Override
