@@ -54,10 +54,6 @@ public final class OutOfDescriptorsChild {
 
     /** Runs the checks. @param args the transport's name, and what takes the descriptors */
     public static void main(String[] args) throws Exception {
-        if (System.getenv("TRANSIENT") != null) {
-            Thread t = new Thread(() -> { while (true) { try { FileChannel f = FileChannel.open(Path.of("/dev/null")); Thread.sleep(0, 200000); f.close(); } catch (Exception e) { Thread.onSpinWait(); } } });
-            t.setDaemon(true); t.start();
-        }
         LoopTransport transport = switch (args[0]) {
             case "selector" -> null; // the server's default: the JDK's channels and Selector
             case "epoll" -> EpollTransport.create();
