@@ -5,6 +5,7 @@ import dev.wirespeed.linux.internal.sys.LibC;
 import dev.wirespeed.linux.internal.uring.UringConnector;
 import dev.wirespeed.linux.internal.uring.UringListener;
 import dev.wirespeed.linux.internal.uring.UringPoller;
+import dev.wirespeed.loop.LoopGroup;
 import dev.wirespeed.loop.spi.Endpoint;
 import dev.wirespeed.loop.spi.Listener;
 import dev.wirespeed.loop.spi.LoopTransport;
@@ -43,7 +44,11 @@ import java.util.Set;
  * the kernel together in the loop's next {@code io_uring_enter}. A connection takes chunks while those
  * it holds are smaller together than {@link #sendLimit()} (always one), however few bytes each has to
  * send, so a peer that does not read holds the loop back, which counts what it handed over and what
- * waits against its output limit; it is ready for writing again when a send completes.
+ * waits against its output limit; it is ready for writing again when a send completes. Output the
+ * loop does not hand over (heap buffers: the JDK's TLS engine's records) is copied into send buffers of
+ * the loop's, {@link #sendLimit()} bytes each, the writes of a turn one after the other in the same
+ * buffer; those buffers are made sixteen at a time as the load needs them, and each sixteen but the
+ * first are given back once unused for {@link LoopGroup#DEFAULT_UNUSED_MEMORY_TIMEOUT}.
  *
  * <h2>Closing</h2>
  * A graceful close sends what waits, then closes the descriptor; a reset drops it and closes with
@@ -289,7 +294,7 @@ public final class IoUringTransport implements LoopTransport {
     @Override
     public Poller openPoller() throws IOException {
         return new UringPoller(ringOptions(IoUringSupport.kernel()).params(), bufferCount, bufferSize,
-                maxHeldBuffers(), sendLimit);
+                maxHeldBuffers(), sendLimit, LoopGroup.DEFAULT_UNUSED_MEMORY_TIMEOUT.toNanos());
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.wirespeed.linux.uring;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -78,7 +79,12 @@ class IoUringTransportTest {
         final Map<Object, Integer> handed = new HashMap<>();
 
         Harness(IoUringTransport transport) throws IOException {
-            poller = transport.openPoller();
+            this(transport, transport.openPoller());
+        }
+
+        /** A harness of {@code poller}, made by hand for {@code transport}. */
+        Harness(IoUringTransport transport, Poller poller) throws IOException {
+            this.poller = poller;
             open.add(poller);
             listener = transport.listen(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
             open.add(listener);
@@ -231,7 +237,7 @@ class IoUringTransportTest {
     /**
      * The writes of many connections in one turn share the poller's copy buffers, one after the other,
      * each sent from its own part and in order: a burst of small writes (a thousand handshakes' flights)
-     * takes a few buffers, not one each, and a buffer whose parts are all sent is filled again.
+     * takes a few buffers, not one each, and a buffer whose parts are all sent is free again.
      */
     @Test
     void smallWritesOfManyConnectionsInOneTurnShareTheCopyBuffers() throws Exception {
@@ -281,14 +287,66 @@ class IoUringTransportTest {
             for (int i = 0; i < connections; i++) {
                 assertArrayEquals(sent[i], got[i].array(), "the bytes connection " + i + " wrote, in order");
             }
-            // The parts come back as their sends complete; the buffer being filled stays in use.
+            // The parts come back as their sends complete, and with them every buffer.
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (poller.copyBuffersInUse() > 1) {
+            while (poller.copyBuffersInUse() > 0) {
                 assertTrue(System.nanoTime() - deadline < 0, poller.copyBuffersInUse() + " copy buffers in use 10 s "
                         + "after every byte arrived");
                 h.poll(10);
             }
         }
+    }
+
+    /**
+     * The copy buffers' slabs but the first, once unused for the poller's unused time, are given back,
+     * and a poller that waits without a limit meanwhile wakes for it: an idle loop gives its memory back
+     * too. A watchdog wakes the poller after 20 s, and the test fails if that is what ended the wait.
+     */
+    @Test
+    void copyBuffersUnusedForTheTimeAreGivenBackWhileThePollerWaitsWithoutLimit() throws Exception {
+        IoUringTransport transport = IoUringTransport.create();
+        UringPoller poller = new UringPoller(transport.ringOptions(IoUringSupport.kernel()).params(), 512, 8192,
+                transport.maxHeldBuffers(), 65_536, TimeUnit.MILLISECONDS.toNanos(200));
+        Harness h = new Harness(transport, poller);
+        int connections = 40; // a write of 40,000 bytes each: a buffer each, in 3 slabs of 16
+        List<SocketChannel> peers = new ArrayList<>();
+        for (int i = 0; i < connections; i++) {
+            SocketChannel peer = h.connect();
+            peer.configureBlocking(false);
+            peers.add(peer);
+        }
+        for (Endpoint e : h.accepted) {
+            assertEquals(40_000, e.write(ByteBuffer.allocate(40_000)));
+        }
+        long slab = 16 * 65_536;
+        assertEquals(3 * slab, poller.copyBufferBytes());
+        ByteBuffer sink = ByteBuffer.allocate(64 * 1024);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        long read = 0;
+        while (read < 40_000L * connections || poller.copyBuffersInUse() > 0) {
+            assertTrue(System.nanoTime() - deadline < 0, read + " bytes read and " + poller.copyBuffersInUse()
+                    + " copy buffers in use after 10 s");
+            h.poll(0);
+            for (SocketChannel peer : peers) {
+                read += peer.read(sink.clear());
+            }
+        }
+        assertEquals(3 * slab, poller.copyBufferBytes(), "kept until unused for 200 ms");
+        AtomicBoolean watchdog = new AtomicBoolean();
+        Thread wakes = Thread.ofPlatform().daemon().start(() -> {
+            try {
+                Thread.sleep(20_000);
+                watchdog.set(true);
+                poller.wakeup();
+            } catch (InterruptedException ended) {
+                // the wait ended on its own
+            }
+        });
+        poller.poll(-1, (attachment, ops) -> { }); // no limit but the copy buffers' unused time
+        wakes.interrupt();
+        assertFalse(watchdog.get(), "the wait without a limit went on until the watchdog's wake-up after 20 s");
+        poller.poll(0, (attachment, ops) -> { });
+        assertEquals(slab, poller.copyBufferBytes(), "the later slabs given back, the first kept");
     }
 
     /**

@@ -435,13 +435,13 @@ final class UringEndpoint implements LendingEndpoint, TakesOutput {
         if (!src.hasRemaining() || !hasRoom()) {
             return 0;
         }
-        UringPoller.CopyBuffer copy = poller.copyBufferFor(src.remaining());
+        CopyBuffers.CopyBuffer copy = poller.copyBufferFor(src.remaining());
         int at = copy.used;
         int n = Math.min(src.remaining(), copy.view.capacity() - at);
         int position = src.position();
         copy.view.put(at, src, position, n);
         src.position(position + n);
-        UringPoller.handedPart(copy, n);
+        CopyBuffers.handed(copy, n);
         try {
             queue(copy.address + at, n, n, copy, poller.copyReturns()); // the poller's buffer: its bytes count
         } catch (UncheckedIOException e) {

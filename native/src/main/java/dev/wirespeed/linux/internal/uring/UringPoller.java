@@ -45,7 +45,6 @@ public final class UringPoller implements Poller {
     private static final int OP_LISTEN = 4;
     static final int OP_CONNECT = 5;
     private static final int OP_BITS = 3;
-    private static final int COPY_BUFFERS_PER_SLAB = 16;
     private static final int PAGE = 4096;
     /** How long a full submission queue may wait for the kernel to take entries (an SQPOLL thread's own pace). */
     private static final long ROOM_WAIT_NANOS = TimeUnit.SECONDS.toNanos(1);
@@ -70,7 +69,9 @@ public final class UringPoller implements Poller {
     private final MemorySegment drained = arena.allocate(8, 8);
     private final int eventfd;
     private final Ring.Completion onCompletion = this::completed;
-    private final TakesOutput.Returns copyReturns = token -> giveCopyBuffer((CopyBuffer) token);
+    /** The buffers writes copy into: {@link #sendLimit} bytes each. */
+    private final CopyBuffers copies;
+    private final TakesOutput.Returns copyReturns = this::copyReturned;
 
     private Ring ring;
     private BufferRing buffers;
@@ -108,13 +109,6 @@ public final class UringPoller implements Poller {
     /** Receive buffers the kernel filled and the ring has not had back. */
     private int buffersOut;
 
-    /** Buffers that {@link UringEndpoint#write} copies into, {@link #sendLimit} bytes each; free ones on a stack. */
-    private CopyBuffer[] freeCopies = new CopyBuffer[0];
-    private int freeCopyCount;
-    /** Copy buffers made so far, free or not. */
-    private int copyBufferCount;
-    /** The copy buffer that writes copy into next, after what earlier writes left in it; null before the first. */
-    private CopyBuffer filling;
 
     /**
      * A listener, polled one shot at a time so that what it still has waiting is seen again; not polled
@@ -134,26 +128,6 @@ public final class UringPoller implements Poller {
     }
 
     /**
-     * A send buffer of the poller's that writes copy into, its address and a view to copy into: the
-     * writes of a turn, of any connections, one after the other, each sent from its own part, so that a
-     * burst of small writes (a thousand handshakes' flights, say) takes a few buffers, not one each. It
-     * is free again once every part has been sent (or dropped).
-     */
-    static final class CopyBuffer {
-        final long address;
-        final ByteBuffer view;
-        /** Bytes of it handed to writes from its start: the next write copies at {@code used}. */
-        int used;
-        /** Parts handed to writes and not given back yet. */
-        int parts;
-
-        CopyBuffer(long address, ByteBuffer view) {
-            this.address = address;
-            this.view = view;
-        }
-    }
-
-    /**
      * A poller whose ring, opened on its loop's thread at first use, has {@code options}.
      *
      * @param options the ring's options
@@ -162,15 +136,18 @@ public final class UringPoller implements Poller {
      * @param maxHeld receive buffers one connection holds at most before its receive is cancelled
      * @param sendLimit the size of the buffers a connection holds to send at most before it takes no more
      *     output (it always takes one buffer); also the size of the buffers writes copy into
+     * @param unusedNanos how long the buffers writes copy into are unused before their memory is given
+     *     back (all but the first {@value CopyBuffers#PER_SLAB}); 0 to keep it for the poller's life
      * @throws IOException if the wake-up {@code eventfd} cannot be made
      */
-    public UringPoller(Ring.Params options, int bufferCount, int bufferSize, int maxHeld, int sendLimit)
-            throws IOException {
+    public UringPoller(Ring.Params options, int bufferCount, int bufferSize, int maxHeld, int sendLimit,
+            long unusedNanos) throws IOException {
         this.options = options;
         this.bufferCount = bufferCount;
         this.bufferSize = bufferSize;
         this.maxHeld = maxHeld;
         this.sendLimit = sendLimit;
+        this.copies = new CopyBuffers(sendLimit, unusedNanos);
         one.set(ValueLayout.JAVA_LONG, 0, 1);
         long rc = Syscalls.call(capture, SyscallNumbers.EVENTFD2, 0, Flags.EFD_NONBLOCK | Flags.EFD_CLOEXEC, 0, 0, 0, 0);
         if (rc < 0) {
@@ -310,36 +287,9 @@ public final class UringPoller implements Poller {
         e.closeDescriptor();
     }
 
-    /**
-     * {@return the copy buffer for a write of {@code wanted} bytes}: the one being filled if they fit
-     * after what it holds (or it holds nothing), else a free one, which is filled from then on. The
-     * caller copies at most its capacity less {@link CopyBuffer#used} there, and hands the part over
-     * with {@link #handedPart}.
-     */
-    CopyBuffer copyBufferFor(int wanted) {
-        CopyBuffer b = filling;
-        if (b != null && (b.parts == 0 || wanted <= b.view.capacity() - b.used)) {
-            return b;
-        }
-        if (freeCopyCount == 0) {
-            MemorySegment slab = arena.allocate((long) sendLimit * COPY_BUFFERS_PER_SLAB, PAGE);
-            freeCopies = Arrays.copyOf(freeCopies, freeCopies.length + COPY_BUFFERS_PER_SLAB);
-            for (int i = COPY_BUFFERS_PER_SLAB - 1; i >= 0; i--) {
-                MemorySegment buffer = slab.asSlice((long) i * sendLimit, sendLimit);
-                freeCopies[freeCopyCount++] = new CopyBuffer(buffer.address(), buffer.asByteBuffer());
-            }
-            copyBufferCount += COPY_BUFFERS_PER_SLAB;
-        }
-        b = freeCopies[--freeCopyCount];
-        freeCopies[freeCopyCount] = null;
-        filling = b; // the one filled before goes back to the free ones once its last part is sent
-        return b;
-    }
-
-    /** Counts a part of {@code b}, {@code n} bytes at its {@link CopyBuffer#used}, handed to a write. */
-    static void handedPart(CopyBuffer b, int n) {
-        b.used += n;
-        b.parts++;
+    /** {@return the copy buffer for a write of {@code wanted} bytes}: see {@link CopyBuffers#bufferFor} */
+    CopyBuffers.CopyBuffer copyBufferFor(int wanted) {
+        return copies.bufferFor(wanted);
     }
 
     /** {@return where a copy buffer's part goes back once sent} */
@@ -347,19 +297,18 @@ public final class UringPoller implements Poller {
         return copyReturns;
     }
 
-    private void giveCopyBuffer(CopyBuffer b) {
-        if (--b.parts > 0) {
-            return;
-        }
-        b.used = 0; // every part sent: filled from its start again
-        if (b != filling) {
-            freeCopies[freeCopyCount++] = b;
-        }
+    private void copyReturned(Object token) {
+        copies.returned((CopyBuffers.CopyBuffer) token);
     }
 
     /** {@return the copy buffers in use: holding a part not sent yet, or being filled}: for tests */
     public int copyBuffersInUse() {
-        return copyBufferCount - freeCopyCount;
+        return copies.inUse();
+    }
+
+    /** {@return the bytes of the copy buffers' slabs held, in use or free}: for tests */
+    public long copyBufferBytes() {
+        return copies.bytes();
     }
 
     private static long userData(int op, int slot, int generation) {
@@ -466,6 +415,16 @@ public final class UringPoller implements Poller {
     @Override
     public int poll(long timeoutMillis, Ready onReady) throws IOException {
         ensureRing();
+        long trimAt = copies.trimAt();
+        if (trimAt != Long.MAX_VALUE) { // copy buffers to give back once unused long enough: wait no longer
+            long now = System.nanoTime();
+            if (now - trimAt >= 0) {
+                copies.trim(now);
+            } else if (timeoutMillis != 0) {
+                long untilTrim = TimeUnit.NANOSECONDS.toMillis(trimAt - now) + 1;
+                timeoutMillis = timeoutMillis < 0 ? untilTrim : Math.min(timeoutMillis, untilTrim);
+            }
+        }
         try {
             long deadline = timeoutMillis > 0 ? System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis) : 0;
             woken = false;
@@ -654,6 +613,7 @@ public final class UringPoller implements Poller {
             drained &= live == 0;
             if (drained) {
                 buffers.close();
+                copies.close();
             }
             ring.close();
             for (int i = 0; i < slotsUsed; i++) {
