@@ -137,8 +137,11 @@ public abstract class FrameServerContract {
         final BlockingQueue<Connection> opened = new LinkedBlockingQueue<>();
         final BlockingQueue<Closed> closed = new LinkedBlockingQueue<>();
 
-        /** One close: which connection, and why. */
-        public record Closed(Connection connection, Throwable cause) {
+        /**
+         * One close: which connection, why, and when the handler heard of it ({@link System#nanoTime()}, read
+         * on the loop's thread after the loop decided to close: not before any deadline it closed at).
+         */
+        public record Closed(Connection connection, Throwable cause, long nanos) {
         }
 
         @Override
@@ -153,7 +156,7 @@ public abstract class FrameServerContract {
 
         @Override
         public void onClose(Connection connection, Throwable cause) {
-            closed.add(new Closed(connection, cause));
+            closed.add(new Closed(connection, cause, System.nanoTime()));
         }
 
         Closed nextClose() throws InterruptedException {
@@ -1128,11 +1131,11 @@ public abstract class FrameServerContract {
     @MethodSource("cases")
     void resetsAConnectionIdleForTheTimeout(Transport transport, Opener opener) throws Exception {
         Side server = start(transport, opener, recorder, b -> b.idleTimeout(Duration.ofMillis(200)));
+        long before = System.nanoTime(); // the loop starts the idle timer later, once the connection is there
         Peer quiet = connect(server);
-        long start = System.nanoTime();
-        SocketTimeoutException e = assertInstanceOf(SocketTimeoutException.class, recorder.nextClose().cause());
-        long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-        assertTrue(millis >= 150, "closed after " + millis + " ms");
+        Recorder.Closed closed = recorder.nextClose();
+        SocketTimeoutException e = assertInstanceOf(SocketTimeoutException.class, closed.cause());
+        assertClosedNoSoonerThan(closed, before, 200, "idleTimeout");
         assertTrue(e.getMessage().contains("idleTimeout=200 ms"), e.getMessage());
         assertReadsNoMore(quiet);
     }
@@ -1143,12 +1146,24 @@ public abstract class FrameServerContract {
             throws Exception {
         Side server = start(transport, opener, recorder, b -> b.idleTimeout(Duration.ofMillis(200)));
         Thread.sleep(400); // the loop waits in its poll with nothing timed, its clock unread
+        long before = System.nanoTime(); // timed from its stale clock, the connection would be closed at once
         Peer quiet = connect(server);
-        long start = System.nanoTime();
-        assertInstanceOf(SocketTimeoutException.class, recorder.nextClose().cause());
-        long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-        assertTrue(millis >= 150, "closed " + millis + " ms after it opened, idleTimeout=200 ms");
+        Recorder.Closed closed = recorder.nextClose();
+        assertInstanceOf(SocketTimeoutException.class, closed.cause());
+        assertClosedNoSoonerThan(closed, before, 200, "idleTimeout");
         assertReadsNoMore(quiet);
+    }
+
+    /**
+     * Checks that {@code closed} came a whole {@code timeout} ms after {@code before}, a moment before the
+     * loop started the timer that closed it: sound however late this thread or the loop runs, as the close
+     * is stamped after the loop read its clock past the deadline.
+     */
+    private static void assertClosedNoSoonerThan(Recorder.Closed closed, long before, long timeoutMillis, String name) {
+        long after = closed.nanos() - before;
+        assertTrue(after >= TimeUnit.MILLISECONDS.toNanos(timeoutMillis), "closed " + TimeUnit.NANOSECONDS.toMicros(after)
+                + " us after a moment before its timer started, " + name + "=" + timeoutMillis + " ms: "
+                + closed.cause());
     }
 
     @ParameterizedTest
@@ -1323,19 +1338,27 @@ public abstract class FrameServerContract {
         Side server = start(transport, opener, replyThenClose(0), b -> b.lingerTimeout(java.time.Duration.ofMillis(400)));
         Peer peer = connect(server);
         Thread.sleep(400); // the loop waits in its poll with nothing timed, its clock unread
+        long before = System.nanoTime(); // the close, and its linger timer, come once frame 99 arrives
         peer.send(new Frames().frame(99, 2, new byte[] {4, 2}).toByteArray());
         peer.expect(99, new byte[] {4, 2});
         assertFalse(peer.receive(), "a clean end of stream after the reply");
-        long closed = System.nanoTime();
-        // For 400 ms from its close the server's socket reads and drops what comes: writes meanwhile succeed.
+        // For 400 ms from its close the server's socket reads and drops what comes, then closes: the peer's
+        // writes succeed until then, and the first to fail does so after it, 400 ms at least after the moment
+        // read before frame 99. Timed from the loop's stale clock, the socket would close at its next check.
         byte[] more = new Frames().frame(7, 100, new byte[100]).toByteArray();
-        while (System.nanoTime() - closed < TimeUnit.MILLISECONDS.toNanos(150)) {
+        long deadline = before + TimeUnit.SECONDS.toNanos(20);
+        while (true) {
             try {
                 peer.send(more);
             } catch (IOException e) {
-                throw new AssertionError("a write " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - closed)
-                        + " ms after the close failed, lingerTimeout=400 ms: " + e, e);
+                long failed = System.nanoTime() - before;
+                assertTrue(failed >= TimeUnit.MILLISECONDS.toNanos(400), "a write failed "
+                        + TimeUnit.NANOSECONDS.toMillis(failed) + " ms after a moment before the close, "
+                        + "lingerTimeout=400 ms: " + e);
+                return;
             }
+            assertTrue(System.nanoTime() - deadline < 0, "the peer could still write 20 s after a close with a "
+                    + "400 ms linger");
             Thread.sleep(5);
         }
     }
