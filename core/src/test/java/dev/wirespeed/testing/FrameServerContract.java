@@ -37,6 +37,7 @@ import java.net.SocketAddress;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.net.StandardProtocolFamily;
+import java.net.StandardSocketOptions;
 import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
@@ -1700,13 +1701,24 @@ public abstract class FrameServerContract {
             throws Exception {
         Side server = start(transport, opener, recorder, b -> b.frameTimeout(Duration.ofMillis(200)));
         Peer peer = connect(server);
+        if (transport == Transport.TCP) {
+            peer.channel.setOption(StandardSocketOptions.TCP_NODELAY, true); // a half not held for the first's ACK
+        }
         int frames = 100;
         long start = System.nanoTime();
-        for (int i = 0; i < frames; i++) { // each frame in two pieces 5 ms apart: 0.5 s of frames begun, each whole at once
+        // Each frame in two pieces, the second sent once the loop holds the first: a frame begun in one read
+        // and made whole in the next at once. The frames 5 ms apart, outside any frame's time: 0.5 s of frames.
+        for (int i = 0; i < frames; i++) {
             byte[] frame = new Frames().frame(i, 1_000, new byte[1_000]).toByteArray();
             peer.send(Arrays.copyOfRange(frame, 0, 500));
-            Thread.sleep(5);
+            int sent = i;
+            awaitTrue(() -> server.partialFrameBytes() > 0, () -> "the first half of frame " + sent
+                    + " not held: partialFrameBytes=" + server.partialFrameBytes() + " framesRead=" + server.framesRead());
             peer.send(Arrays.copyOfRange(frame, 500, frame.length));
+            awaitTrue(() -> server.framesRead() == sent + 1 || !recorder.closed.isEmpty(),
+                    () -> "frame " + sent + " not handed over: framesRead=" + server.framesRead());
+            assertTrue(recorder.closed.isEmpty(), "closed at frame " + sent + ": " + recorder.closed);
+            Thread.sleep(5);
         }
         assertTrue(System.nanoTime() - start > TimeUnit.MILLISECONDS.toNanos(200), "the stream took less than the timeout");
         for (int i = 0; i < frames; i++) {
