@@ -96,9 +96,17 @@ public abstract class TlsLoopContract {
     /** Echoes every frame; records opens and closes. */
     static class Recorder implements ConnectionHandler {
         final BlockingQueue<Connection> opened = new LinkedBlockingQueue<>();
-        final BlockingQueue<Throwable> closed = new LinkedBlockingQueue<>();
+        final BlockingQueue<Closed> closed = new LinkedBlockingQueue<>();
         /** A close's cause, or this for a clean close. */
         static final Throwable CLEAN = new Throwable("clean");
+
+        /**
+         * One close: its cause ({@link #CLEAN} for a clean one), and when the handler heard of it ({@link
+         * System#nanoTime()}, read on the loop's thread after the loop decided to close: not before any
+         * deadline it closed at).
+         */
+        record Closed(Throwable cause, long nanos) {
+        }
 
         @Override
         public void onOpen(Connection connection) {
@@ -112,13 +120,17 @@ public abstract class TlsLoopContract {
 
         @Override
         public void onClose(Connection connection, Throwable cause) {
-            closed.add(cause == null ? CLEAN : cause);
+            closed.add(new Closed(cause == null ? CLEAN : cause, System.nanoTime()));
         }
 
         Throwable nextClose() throws InterruptedException {
-            Throwable t = closed.poll(20, TimeUnit.SECONDS);
-            assertNotNull(t, "no connection closed within 20 s");
-            return t;
+            return nextTimedClose().cause();
+        }
+
+        Closed nextTimedClose() throws InterruptedException {
+            Closed c = closed.poll(20, TimeUnit.SECONDS);
+            assertNotNull(c, "no connection closed within 20 s");
+            return c;
         }
     }
 
@@ -464,13 +476,13 @@ public abstract class TlsLoopContract {
     void aHandshakeNeverFinishedIsClosedAtTheHandshakeTimeout() throws Exception {
         FrameServer server = server(recorder, serverTls("server").handshakeTimeout(Duration.ofMillis(200)).build());
         try (Socket silent = new Socket()) {
+            long before = System.nanoTime(); // the loop starts the handshake's timer later, once it accepts
             silent.connect(server.localAddresses().getFirst());
-            long start = System.nanoTime();
-            SocketTimeoutException e = assertInstanceOf(SocketTimeoutException.class, recorder.nextClose());
-            long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            Recorder.Closed closed = recorder.nextTimedClose();
+            SocketTimeoutException e = assertInstanceOf(SocketTimeoutException.class, closed.cause());
             assertTrue(e.getMessage().startsWith("TLS handshake not done within handshakeTimeout=200 ms: "),
                     e.getMessage());
-            assertTrue(millis >= 150, "closed after " + millis + " ms");
+            assertClosedNoSoonerThan(closed, before, 200);
             try {
                 assertEquals(-1, silent.getInputStream().read(), "closed");
             } catch (java.net.SocketException reset) {
@@ -515,17 +527,30 @@ public abstract class TlsLoopContract {
     @Test
     void aHandshakeAfterTheLoopWaitedLongerThanTheTimeoutGetsTheWholeTimeout() throws Exception {
         // The loop blocks in its poll with nothing to do; the connection that wakes it must be timed from
-        // when it came, not from the turn before the wait.
+        // when it came, not from the turn before the wait: timed from that turn, it would be reset at once.
         FrameServer server = server(recorder, serverTls("server").handshakeTimeout(Duration.ofMillis(300)).build());
-        Thread.sleep(1_000);
-        InetSocketAddress address = (InetSocketAddress) server.localAddresses().getFirst();
-        try (SSLSocket tls = (SSLSocket) peerContext(null).getSocketFactory().createSocket(address.getAddress(),
-                address.getPort())) {
-            tls.startHandshake();
-            Peer peer = new Peer(tls);
-            peer.send(new Frames().frame(1, 1, new byte[] {7}).toByteArray());
-            peer.expect(1, new byte[] {7});
+        Thread.sleep(1_000); // the loop waits in its poll with nothing timed, its clock unread
+        try (SocketChannel silent = SocketChannel.open()) {
+            long before = System.nanoTime(); // the loop starts the handshake's timer later, once it accepts
+            silent.connect(server.localAddresses().getFirst());
+            Recorder.Closed closed = recorder.nextTimedClose();
+            SocketTimeoutException e = assertInstanceOf(SocketTimeoutException.class, closed.cause());
+            assertTrue(e.getMessage().startsWith("TLS handshake not done within handshakeTimeout=300 ms: "),
+                    e.getMessage());
+            assertClosedNoSoonerThan(closed, before, 300);
         }
+    }
+
+    /**
+     * Checks that {@code closed} came a whole handshake timeout of {@code timeoutMillis} after {@code before},
+     * a moment before the loop started the handshake's timer: sound however late this thread or the loop
+     * runs, as the close is stamped after the loop read its clock past the deadline.
+     */
+    private static void assertClosedNoSoonerThan(Recorder.Closed closed, long before, long timeoutMillis) {
+        long after = closed.nanos() - before;
+        assertTrue(after >= TimeUnit.MILLISECONDS.toNanos(timeoutMillis), "closed "
+                + TimeUnit.NANOSECONDS.toMicros(after) + " us after a moment before its handshake began, "
+                + "handshakeTimeout=" + timeoutMillis + " ms: " + closed.cause());
     }
 
     @Test
