@@ -22,6 +22,11 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import jdk.jfr.Event;
+import jdk.jfr.FlightRecorder;
+import jdk.jfr.Label;
+import jdk.jfr.Name;
 import jdk.jfr.Recording;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
@@ -35,6 +40,18 @@ class FrameServerJfrEventsTest {
     @TempDir
     Path dir;
 
+    /**
+     * A periodic event of the loop statistics' period, whose hook counts its runs: JFR runs the periodic
+     * events of one period below a second together, in one batch, one batch after the other on its periodic
+     * thread ({@code jdk.jfr.internal.periodic.BatchManager}). So once the witness, registered after a
+     * server, has run three times more than when a moment was seen, the server's statistics (if it took
+     * part) were taken in full after that moment: in the batch of the second run, done before the third's.
+     */
+    @Name("wirespeed.test.PeriodicWitness")
+    @Label("Periodic witness")
+    static final class PeriodicWitness extends Event {
+    }
+
     /** Runs one clean connection and one that breaks the wire format at offset 9, under a recording. */
     private List<RecordedEvent> record(boolean jfrEvents) throws Exception {
         Path file = dir.resolve("events.jfr");
@@ -43,9 +60,16 @@ class FrameServerJfrEventsTest {
             recording.enable("dev.wirespeed.ConnectionClosed");
             recording.enable("dev.wirespeed.ProtocolError");
             recording.enable("dev.wirespeed.LoopStatistics").withPeriod(Duration.ofMillis(50));
+            recording.enable(PeriodicWitness.class).withPeriod(Duration.ofMillis(50));
             recording.start();
+            AtomicLong witnessed = new AtomicLong();
+            Runnable witness = () -> {
+                witnessed.incrementAndGet();
+                new PeriodicWitness().commit();
+            };
             try (FrameServer server = FrameServer.builder((c, type, body) -> c.writeFrame(type, body))
                     .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).jfrEvents(jfrEvents).start()) {
+                FlightRecorder.addPeriodicEvent(PeriodicWitness.class, witness); // after the server's own, if any
                 try (SocketChannel clean = SocketChannel.open(server.localAddresses().get(0))) {
                     clean.write(ByteBuffer.wrap(new Frames().frame(1, 2, new byte[] {1, 2}).toByteArray()));
                     clean.read(ByteBuffer.allocate(10));
@@ -57,10 +81,13 @@ class FrameServerJfrEventsTest {
                         // until the server closes it
                     }
                 }
-                while (server.connectionCount() > 0) {
-                    Thread.sleep(5);
-                }
-                Thread.sleep(1_200); // JFR takes up a periodic event registered mid-recording within a second
+                Await.awaitTrue(() -> server.connectionCount() == 0,
+                        () -> "connectionCount=" + server.connectionCount() + " once both peers closed");
+                long seen = witnessed.get();
+                Await.awaitTrue(() -> witnessed.get() >= seen + 3, () -> "the periodic witness ran "
+                        + (witnessed.get() - seen) + " times of 3 since the connections closed, at a 50 ms period");
+            } finally {
+                FlightRecorder.removePeriodicEvent(witness);
             }
             recording.stop();
             recording.dump(file);
@@ -108,7 +135,7 @@ class FrameServerJfrEventsTest {
                 bad.getString("cause"));
 
         List<RecordedEvent> loops = named(events, "dev.wirespeed.LoopStatistics");
-        assertFalse(loops.isEmpty(), "no loop statistics in 1.2 s at a 50 ms period");
+        assertFalse(loops.isEmpty(), "no loop statistics where a periodic event of their period ran");
         RecordedEvent last = loops.getLast();
         assertEquals(0, last.getInt("loop"));
         assertEquals(2L, last.getLong("frames"));
@@ -206,9 +233,8 @@ class FrameServerJfrEventsTest {
                 Connection c = client.connect(server.localAddresses().get(0)).get(20, TimeUnit.SECONDS);
                 c.execute(() -> c.writeFrame(1, ByteBuffer.wrap(new byte[] {1, 2})));
                 assertThrows(ExecutionException.class, () -> client.connect(refused).get(20, TimeUnit.SECONDS));
-                while (client.connectionCount() > 0) {
-                    Thread.sleep(5);
-                }
+                Await.awaitTrue(() -> client.connectionCount() == 0,
+                        () -> "connectionCount=" + client.connectionCount() + " once its handler closed it");
             }
             recording.stop();
             recording.dump(file);

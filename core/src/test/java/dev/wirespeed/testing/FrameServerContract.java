@@ -37,6 +37,7 @@ import java.net.SocketAddress;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.net.StandardProtocolFamily;
+import java.net.StandardSocketOptions;
 import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
@@ -137,8 +138,11 @@ public abstract class FrameServerContract {
         final BlockingQueue<Connection> opened = new LinkedBlockingQueue<>();
         final BlockingQueue<Closed> closed = new LinkedBlockingQueue<>();
 
-        /** One close: which connection, and why. */
-        public record Closed(Connection connection, Throwable cause) {
+        /**
+         * One close: which connection, why, and when the handler heard of it ({@link System#nanoTime()}, read
+         * on the loop's thread after the loop decided to close: not before any deadline it closed at).
+         */
+        public record Closed(Connection connection, Throwable cause, long nanos) {
         }
 
         @Override
@@ -153,7 +157,7 @@ public abstract class FrameServerContract {
 
         @Override
         public void onClose(Connection connection, Throwable cause) {
-            closed.add(new Closed(connection, cause));
+            closed.add(new Closed(connection, cause, System.nanoTime()));
         }
 
         Closed nextClose() throws InterruptedException {
@@ -1128,11 +1132,11 @@ public abstract class FrameServerContract {
     @MethodSource("cases")
     void resetsAConnectionIdleForTheTimeout(Transport transport, Opener opener) throws Exception {
         Side server = start(transport, opener, recorder, b -> b.idleTimeout(Duration.ofMillis(200)));
+        long before = System.nanoTime(); // the loop starts the idle timer later, once the connection is there
         Peer quiet = connect(server);
-        long start = System.nanoTime();
-        SocketTimeoutException e = assertInstanceOf(SocketTimeoutException.class, recorder.nextClose().cause());
-        long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-        assertTrue(millis >= 150, "closed after " + millis + " ms");
+        Recorder.Closed closed = recorder.nextClose();
+        SocketTimeoutException e = assertInstanceOf(SocketTimeoutException.class, closed.cause());
+        assertClosedNoSoonerThan(closed, before, 200, "idleTimeout");
         assertTrue(e.getMessage().contains("idleTimeout=200 ms"), e.getMessage());
         assertReadsNoMore(quiet);
     }
@@ -1143,12 +1147,24 @@ public abstract class FrameServerContract {
             throws Exception {
         Side server = start(transport, opener, recorder, b -> b.idleTimeout(Duration.ofMillis(200)));
         Thread.sleep(400); // the loop waits in its poll with nothing timed, its clock unread
+        long before = System.nanoTime(); // timed from its stale clock, the connection would be closed at once
         Peer quiet = connect(server);
-        long start = System.nanoTime();
-        assertInstanceOf(SocketTimeoutException.class, recorder.nextClose().cause());
-        long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-        assertTrue(millis >= 150, "closed " + millis + " ms after it opened, idleTimeout=200 ms");
+        Recorder.Closed closed = recorder.nextClose();
+        assertInstanceOf(SocketTimeoutException.class, closed.cause());
+        assertClosedNoSoonerThan(closed, before, 200, "idleTimeout");
         assertReadsNoMore(quiet);
+    }
+
+    /**
+     * Checks that {@code closed} came a whole {@code timeout} ms after {@code before}, a moment before the
+     * loop started the timer that closed it: sound however late this thread or the loop runs, as the close
+     * is stamped after the loop read its clock past the deadline.
+     */
+    private static void assertClosedNoSoonerThan(Recorder.Closed closed, long before, long timeoutMillis, String name) {
+        long after = closed.nanos() - before;
+        assertTrue(after >= TimeUnit.MILLISECONDS.toNanos(timeoutMillis), "closed " + TimeUnit.NANOSECONDS.toMicros(after)
+                + " us after a moment before its timer started, " + name + "=" + timeoutMillis + " ms: "
+                + closed.cause());
     }
 
     @ParameterizedTest
@@ -1323,19 +1339,27 @@ public abstract class FrameServerContract {
         Side server = start(transport, opener, replyThenClose(0), b -> b.lingerTimeout(java.time.Duration.ofMillis(400)));
         Peer peer = connect(server);
         Thread.sleep(400); // the loop waits in its poll with nothing timed, its clock unread
+        long before = System.nanoTime(); // the close, and its linger timer, come once frame 99 arrives
         peer.send(new Frames().frame(99, 2, new byte[] {4, 2}).toByteArray());
         peer.expect(99, new byte[] {4, 2});
         assertFalse(peer.receive(), "a clean end of stream after the reply");
-        long closed = System.nanoTime();
-        // For 400 ms from its close the server's socket reads and drops what comes: writes meanwhile succeed.
+        // For 400 ms from its close the server's socket reads and drops what comes, then closes: the peer's
+        // writes succeed until then, and the first to fail does so after it, 400 ms at least after the moment
+        // read before frame 99. Timed from the loop's stale clock, the socket would close at its next check.
         byte[] more = new Frames().frame(7, 100, new byte[100]).toByteArray();
-        while (System.nanoTime() - closed < TimeUnit.MILLISECONDS.toNanos(150)) {
+        long deadline = before + TimeUnit.SECONDS.toNanos(20);
+        while (true) {
             try {
                 peer.send(more);
             } catch (IOException e) {
-                throw new AssertionError("a write " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - closed)
-                        + " ms after the close failed, lingerTimeout=400 ms: " + e, e);
+                long failed = System.nanoTime() - before;
+                assertTrue(failed >= TimeUnit.MILLISECONDS.toNanos(400), "a write failed "
+                        + TimeUnit.NANOSECONDS.toMillis(failed) + " ms after a moment before the close, "
+                        + "lingerTimeout=400 ms: " + e);
+                return;
             }
+            assertTrue(System.nanoTime() - deadline < 0, "the peer could still write 20 s after a close with a "
+                    + "400 ms linger");
             Thread.sleep(5);
         }
     }
@@ -1677,13 +1701,24 @@ public abstract class FrameServerContract {
             throws Exception {
         Side server = start(transport, opener, recorder, b -> b.frameTimeout(Duration.ofMillis(200)));
         Peer peer = connect(server);
+        if (transport == Transport.TCP) {
+            peer.channel.setOption(StandardSocketOptions.TCP_NODELAY, true); // a half not held for the first's ACK
+        }
         int frames = 100;
         long start = System.nanoTime();
-        for (int i = 0; i < frames; i++) { // each frame in two pieces 5 ms apart: 0.5 s of frames begun, each whole at once
+        // Each frame in two pieces, the second sent once the loop holds the first: a frame begun in one read
+        // and made whole in the next at once. The frames 5 ms apart, outside any frame's time: 0.5 s of frames.
+        for (int i = 0; i < frames; i++) {
             byte[] frame = new Frames().frame(i, 1_000, new byte[1_000]).toByteArray();
             peer.send(Arrays.copyOfRange(frame, 0, 500));
-            Thread.sleep(5);
+            int sent = i;
+            awaitTrue(() -> server.partialFrameBytes() > 0, () -> "the first half of frame " + sent
+                    + " not held: partialFrameBytes=" + server.partialFrameBytes() + " framesRead=" + server.framesRead());
             peer.send(Arrays.copyOfRange(frame, 500, frame.length));
+            awaitTrue(() -> server.framesRead() == sent + 1 || !recorder.closed.isEmpty(),
+                    () -> "frame " + sent + " not handed over: framesRead=" + server.framesRead());
+            assertTrue(recorder.closed.isEmpty(), "closed at frame " + sent + ": " + recorder.closed);
+            Thread.sleep(5);
         }
         assertTrue(System.nanoTime() - start > TimeUnit.MILLISECONDS.toNanos(200), "the stream took less than the timeout");
         for (int i = 0; i < frames; i++) {

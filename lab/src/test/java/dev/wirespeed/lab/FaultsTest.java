@@ -17,7 +17,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
@@ -43,15 +45,26 @@ class FaultsTest {
 
     /** Runs the client against {@code port} with {@code --verify --json}. */
     private Result client(int port, String strategy, String... more) throws Exception {
+        return client(port, strategy, line -> { }, more);
+    }
+
+    /** As {@link #client(int, String, String...)}, handing each line of its output to {@code onLine} as it comes. */
+    private Result client(int port, String strategy, Consumer<String> onLine, String... more) throws Exception {
         List<String> args = new ArrayList<>(List.of("client", "--transport", "tcp", "--port", String.valueOf(port),
                 "--strategy", strategy, "--verify", "--json"));
         args.addAll(List.of(more));
         Process client = Processes.command(args.toArray(String[]::new)).start();
         started.add(client);
         CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> Processes.readAll(client.getErrorStream()));
-        String out = Processes.readAll(client.getInputStream());
+        StringBuilder out = new StringBuilder();
+        try (BufferedReader lines = client.inputReader(StandardCharsets.UTF_8)) {
+            for (String line; (line = lines.readLine()) != null; ) {
+                out.append(line).append('\n');
+                onLine.accept(line);
+            }
+        }
         assertTrue(client.waitFor(2, TimeUnit.MINUTES), "client hung");
-        return new Result(client.exitValue(), out, err.get());
+        return new Result(client.exitValue(), out.toString(), err.get());
     }
 
     /** A one-connection peer on a free port, running {@code script} on the accepted connection. */
@@ -90,14 +103,21 @@ class FaultsTest {
     void aResetAfterAHalfFrameIsAnIoFailureAfterEveryWholeFrameWasVerified() throws Exception {
         byte[] whole = new Frames().sequence(0, 500, 100).toByteArray();
         byte[] half = new Frames().sequence(500, 1, 100).toByteArray();
+        CountDownLatch read = new CountDownLatch(1);
         int port = peer(connection -> {
             writeFully(connection, whole);
             writeFully(connection, java.util.Arrays.copyOf(half, 50));
-            Thread.sleep(500); // the client reads everything sent before the reset discards its queue
+            // A reset discards what the client has not read yet: it comes once the client said it read the 500
+            // (a round of 500 frames ended), or after a minute, and then the check of the frames below fails.
+            read.await(1, TimeUnit.MINUTES);
             connection.setOption(StandardSocketOptions.SO_LINGER, 0);
             connection.close(); // RST
         });
-        Result result = client(port, "wirespeed");
+        Result result = client(port, "wirespeed", line -> {
+            if (line.startsWith("{\"round\":1,\"messages\":500,")) {
+                read.countDown();
+            }
+        }, "--messages", "500");
         assertEquals(ExitCode.IO_FAILURE, result.code(), result.err());
         assertTrue(result.err().startsWith("wirespeed client: I/O failure: java.net.SocketException: Connection reset"),
                 result.err());

@@ -11,6 +11,7 @@ import dev.wirespeed.frame.FrameHandler;
 import dev.wirespeed.frame.FrameReader;
 import dev.wirespeed.frame.FrameWriter;
 import dev.wirespeed.linux.internal.sys.Sys;
+import dev.wirespeed.linux.internal.sys.SyscallNumbers;
 import dev.wirespeed.testing.Seed;
 import dev.wirespeed.testing.SteadyState;
 import dev.wirespeed.testkit.SequenceStream;
@@ -446,31 +447,23 @@ class NativeSocketTest {
     @Test
     void closeReleasesABlockedAcceptAndShutdownInputABlockedRead() throws Exception {
         NativeServerSocket server = NativeServerSocket.bind(new InetSocketAddress("127.0.0.1", 0), 4);
-        CompletableFuture<Throwable> accepting = CompletableFuture.supplyAsync(() -> {
-            try {
-                server.accept().close();
-                return null;
-            } catch (Throwable t) {
-                return t;
-            }
-        });
-        Thread.sleep(200);
+        Actor accepting = new Actor("accepting", () -> server.accept().close());
+        accepting.begin();
+        accepting.awaitAsleepIn(SyscallNumbers.ACCEPT4, "accept4"); // blocked, not yet to call it
         server.close();
-        assertInstanceOf(ClosedChannelException.class, accepting.get(10, TimeUnit.SECONDS));
+        Throwable thrown = accepting.outcome();
+        assertInstanceOf(ClosedChannelException.class, thrown, "the blocked accept threw " + thrown);
 
         try (ServerSocketChannel jdk = jdkServer("tcp");
                 NativeSocket socket = NativeSocket.connect(jdk.getLocalAddress());
                 SocketChannel peer = jdk.accept()) {
-            CompletableFuture<Integer> reading = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return socket.read(ByteBuffer.allocateDirect(8));
-                } catch (IOException e) {
-                    throw new RuntimeException(e);
-                }
-            });
-            Thread.sleep(200);
+            int[] read = {0};
+            Actor reading = new Actor("reading", () -> read[0] = socket.read(ByteBuffer.allocateDirect(8)));
+            reading.begin();
+            reading.awaitAsleepIn(SyscallNumbers.RECVFROM, "recvfrom"); // blocked in recv(2), not yet to call it
             socket.shutdownInput();
-            assertEquals(-1, reading.get(10, TimeUnit.SECONDS));
+            assertNull(reading.outcome(), "the blocked read threw");
+            assertEquals(-1, read[0]);
             assertTrue(peer.isOpen());
         }
     }

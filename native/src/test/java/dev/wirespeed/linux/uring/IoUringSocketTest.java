@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import dev.wirespeed.frame.FrameReader;
 import dev.wirespeed.frame.FrameWriter;
 import dev.wirespeed.io.IdleStrategy;
+import dev.wirespeed.linux.Actor;
 import dev.wirespeed.linux.NativeFeatures;
 import dev.wirespeed.linux.NativeIoException;
 import dev.wirespeed.linux.NativeSocket;
@@ -18,10 +19,6 @@ import dev.wirespeed.testing.Seed;
 import dev.wirespeed.testing.SteadyState;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
-import java.lang.foreign.ValueLayout;
-import java.lang.invoke.MethodHandle;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.StandardProtocolFamily;
@@ -32,7 +29,6 @@ import java.nio.channels.AsynchronousCloseException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -42,7 +38,6 @@ import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
@@ -331,24 +326,6 @@ class IoUringSocketTest {
         assertThrows(ClosedChannelException.class, () -> pair.ours().write(ByteBuffer.allocateDirect(8)));
     }
 
-    /** {@code gettid()}: the kernel's id of the calling thread, by which /proc names it. */
-    private static final MethodHandle GETTID = gettid();
-
-    @SuppressWarnings("restricted") // a call without arguments that cannot fail
-    private static MethodHandle gettid() {
-        Linker linker = Linker.nativeLinker();
-        return linker.downcallHandle(linker.defaultLookup().find("gettid").orElseThrow(),
-                FunctionDescriptor.of(ValueLayout.JAVA_INT));
-    }
-
-    private static int currentTid() {
-        try {
-            return (int) GETTID.invokeExact();
-        } catch (Throwable t) {
-            throw new AssertionError("gettid down-call failed", t);
-        }
-    }
-
     /** Checks {@code condition} until it holds, failing with {@code what} after {@code seconds}. */
     private static void awaitCondition(Supplier<String> what, int seconds, BooleanSupplier condition) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
@@ -360,66 +337,10 @@ class IoUringSocketTest {
         }
     }
 
-    /**
-     * {@return what /proc says thread {@code tid} of this process is doing}: "running", or the system call
-     * it sleeps in and its arguments ({@code "426 0x5 0x1 0x1 0x1 0x0 0x0 ..."}: number, then fd, to_submit,
-     * min_complete, flags, ...)
-     */
-    private static String systemCall(int tid) {
-        try {
-            return Files.readString(Path.of("/proc/self/task/" + tid + "/syscall")).strip();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
     /** Whether thread {@code tid} sleeps in {@code io_uring_enter} waiting for at least one completion. */
     private static boolean waitingInIoUringEnter(int tid) {
-        String[] call = systemCall(tid).split(" ");
+        String[] call = Actor.systemCall(tid).split(" ");
         return call[0].equals(Long.toString(SyscallNumbers.IO_URING_ENTER)) && call.length > 3 && !call[3].equals("0x0");
-    }
-
-    /** A platform thread running {@code body}, its kernel id and its outcome. */
-    private static final class Actor extends Thread {
-        private final AtomicInteger tid = new AtomicInteger();
-        private final AtomicReference<Throwable> thrown = new AtomicReference<>();
-        private final Body body;
-
-        interface Body {
-            void run() throws Exception;
-        }
-
-        Actor(String name, Body body) {
-            super(name);
-            this.body = body;
-            setDaemon(true);
-        }
-
-        @Override
-        public void run() {
-            tid.set(currentTid());
-            try {
-                body.run();
-            } catch (Throwable t) {
-                thrown.set(t);
-            }
-        }
-
-        /** Starts the thread, then waits until it has said its kernel id; {@return the id} */
-        int begin() {
-            start();
-            awaitCondition(() -> getName() + " says its thread id", 10, () -> tid.get() != 0);
-            return tid.get();
-        }
-
-        /** {@return what the body threw, once the thread has ended, within 10 s} */
-        Throwable outcome() throws InterruptedException {
-            join(TimeUnit.SECONDS.toMillis(10));
-            if (isAlive()) {
-                fail(getName() + " still running after 10 s: /proc says " + systemCall(tid.get()));
-            }
-            return thrown.get();
-        }
     }
 
     /** After a close that a waiting thread saw: the ring is unmapped, the channel refuses calls, and a new one works. */
@@ -455,7 +376,7 @@ class IoUringSocketTest {
             int tid = reader.begin();
             String name = reader.getName();
             // The peer sends nothing: a reader asleep in io_uring_enter has its RECV in flight.
-            awaitCondition(() -> name + " waits in io_uring_enter: /proc says " + systemCall(tid), 10,
+            awaitCondition(() -> name + " waits in io_uring_enter: /proc says " + Actor.systemCall(tid), 10,
                     () -> waitingInIoUringEnter(tid));
             IoUringSocket ours = connected.get().ours();
             ours.close();
@@ -500,7 +421,7 @@ class IoUringSocketTest {
         int tid = writer.begin();
         long[] seen = {-1, 0};
         awaitCondition(() -> "the writer waits in io_uring_enter for room, with no write begun for 200 ms: /proc says "
-                + systemCall(tid) + " after " + writesBegun.get() + " writes", 20, () -> {
+                + Actor.systemCall(tid) + " after " + writesBegun.get() + " writes", 20, () -> {
                     if (!waitingInIoUringEnter(tid) || writesBegun.get() != seen[0]) {
                         seen[0] = writesBegun.get();
                         seen[1] = System.nanoTime();
