@@ -159,9 +159,9 @@ final class Lingering {
 
     /**
      * Takes {@code ch} from the poller and closes it: with a reset where asked, else quietly. What the
-     * poller or the endpoint throws but an IOException (an {@code Error}, a bug) goes to the thread's uncaught-exception
-     * handler: a close that fails is no reason to leave the rest of a connection's close undone, nor, from
-     * a sweep of the loop's timeouts, to fail the loop and every connection on it.
+     * poller or the endpoint throws but an IOException (an {@code Error}, a bug) goes to the thread's
+     * uncaught-exception handler: a close that fails is no reason to leave the rest of a connection's
+     * close undone, nor, from a sweep of the loop's timeouts, to fail the loop and every connection on it.
      */
     void release(Endpoint ch, boolean reset) {
         try {
