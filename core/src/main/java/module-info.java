@@ -1,6 +1,7 @@
 /**
- * wirespeed core: buffered channel reading and writing ({@link dev.wirespeed.io}) and the frame
- * format of the wire protocol ({@link dev.wirespeed.frame}). No dependencies beyond {@code java.base},
+ * wirespeed core: buffered channel reading and writing ({@link dev.wirespeed.io}), the frame format
+ * of the wire protocol ({@link dev.wirespeed.frame}), and frames through shared memory ({@link
+ * dev.wirespeed.shm}). No dependencies beyond {@code java.base},
  * but for the JDK's incubating Vector API, used only where the JVM was started with it.
  */
 @SuppressWarnings("module") // dev.wirespeed.linux, a qualified export's target, is built after this module
@@ -16,6 +17,7 @@ module dev.wirespeed.core {
     exports dev.wirespeed.loop;
     exports dev.wirespeed.loop.spi;
     exports dev.wirespeed.tls;
+    exports dev.wirespeed.shm;
     // Not API: how the native module's endpoints read and write the loop's buffers by address.
     exports dev.wirespeed.loop.internal to dev.wirespeed.linux;
 

@@ -1,0 +1,234 @@
+package dev.wirespeed.shm;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Objects;
+
+/**
+ * A ring of frames in a file mapped into memory by each process that opens it: one writes frames in
+ * ({@link #writer()}), one reads them out ({@link #reader()}), in order, with no system call and no
+ * lock per frame. The file lives in memory where it is under {@code /dev/shm}.
+ *
+ * <p>The layout ({@code docs/shared-ring.md} has it byte by byte): a header page, then {@link
+ * #capacity()} bytes of records. A record is a frame of the wire protocol (a 4-byte type and a 4-byte
+ * length, big-endian, then the body), padded to a multiple of 8 bytes; a frame never wraps around the
+ * ring's end: where it would, a padding record (length -1) fills the bytes to the end and the frame
+ * begins at the start. Two counters in the header, each on a cache line of its own, count bytes from
+ * the ring's start, and only grow: the tail, which the writer alone moves, after the records it covers
+ * are written (a release store); the head, which the reader alone moves, once it is done with the
+ * records before it (a release store). Each reads the other's with an acquire load: what the writer
+ * wrote before moving the tail is there for the reader that sees it moved, and the bytes the reader
+ * is done with are the writer's again only once it moved the head past them. The counters are 64-bit
+ * little-endian; the library runs only where that is the native order.
+ *
+ * <p>One process writes and one reads; this object hands out one writer and one reader, for one thread
+ * each. A frame's body is at most {@link #maxFrameLength()}: half the capacity less its header, so that
+ * a frame always fits once the reader has caught up, padding included.
+ *
+ * <p>Thread safety: {@link #writer()}, {@link #reader()} and {@link #close()} from any thread; the
+ * writer and reader each confined to one thread at a time. Closing unmaps the file: neither may be used
+ * after.
+ */
+public final class SharedRing implements AutoCloseable {
+    /** The header's bytes, before the records: a page. */
+    public static final int HEADER_BYTES = 4096;
+    /** The smallest capacity: a page. */
+    public static final int MIN_CAPACITY = 4096;
+    /** The largest capacity: 1 GiB. */
+    public static final int MAX_CAPACITY = 1 << 30;
+    /** "WSRING" and the layout's version, 1, read as a little-endian long. */
+    static final long MAGIC = 0x0001_474E_4952_5357L;
+    static final long MAGIC_OFFSET = 0;
+    static final long CAPACITY_OFFSET = 8;
+    static final long MAX_FRAME_OFFSET = 12;
+    static final long TAIL_OFFSET = 128;
+    static final long HEAD_OFFSET = 256;
+    /** A record's start and size are multiples of this. */
+    static final int ALIGNMENT = 8;
+    /** A record's header: the frame's type and length. */
+    static final int RECORD_HEADER = 8;
+    /** The length of a padding record, which runs to the ring's end. */
+    static final int PADDING = -1;
+
+    static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
+
+    private final Path file;
+    private final Arena arena;
+    private final MemorySegment region;
+    private final int capacity;
+    private boolean writerTaken;
+    private boolean readerTaken;
+    private boolean closed;
+
+    private SharedRing(Path file, Arena arena, MemorySegment region, int capacity) {
+        this.file = file;
+        this.arena = arena;
+        this.region = region;
+        this.capacity = capacity;
+    }
+
+    /**
+     * Makes a new ring file of {@code capacity} bytes of records and maps it.
+     *
+     * @param file where, a file that does not exist yet (under {@code /dev/shm} to stay in memory)
+     * @param capacity bytes of records: a power of two from {@value #MIN_CAPACITY} to {@value #MAX_CAPACITY}
+     * @return the ring, empty
+     * @throws IllegalArgumentException if {@code capacity} is out of range or not a power of two, naming it
+     * @throws java.nio.file.FileAlreadyExistsException if the file exists: a ring another process may use
+     * @throws IOException if the file cannot be made or mapped
+     */
+    public static SharedRing create(Path file, int capacity) throws IOException {
+        Objects.requireNonNull(file, "file");
+        checkCapacity(capacity, "capacity=" + capacity);
+        checkOrder();
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+                StandardOpenOption.WRITE)) {
+            Arena arena = Arena.ofShared();
+            try {
+                MemorySegment region = channel.map(FileChannel.MapMode.READ_WRITE, 0, HEADER_BYTES + (long) capacity,
+                        arena);
+                region.set(ValueLayout.JAVA_INT, CAPACITY_OFFSET, capacity);
+                region.set(ValueLayout.JAVA_INT, MAX_FRAME_OFFSET, maxFrameLength(capacity));
+                LONG.setRelease(region, MAGIC_OFFSET, MAGIC); // last: a process that opens it sees a whole header
+                return new SharedRing(file, arena, region, capacity);
+            } catch (IOException | RuntimeException e) {
+                arena.close();
+                throw e;
+            }
+        }
+    }
+
+    /**
+     * Maps a ring file another process made with {@link #create}.
+     *
+     * @param file the ring's file
+     * @return the ring
+     * @throws IOException if the file cannot be mapped, or is not a ring of this layout (its size, magic,
+     *     capacity or frame limit off), naming what was found and what was expected
+     */
+    public static SharedRing open(Path file) throws IOException {
+        Objects.requireNonNull(file, "file");
+        checkOrder();
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            long size = channel.size();
+            if (size < HEADER_BYTES + (long) MIN_CAPACITY) {
+                throw new IOException("not a shared ring: " + file + " has " + size + " bytes, less than a header of "
+                        + HEADER_BYTES + " and the least capacity " + MIN_CAPACITY);
+            }
+            Arena arena = Arena.ofShared();
+            try {
+                MemorySegment region = channel.map(FileChannel.MapMode.READ_WRITE, 0, size, arena);
+                long magic = (long) LONG.getAcquire(region, MAGIC_OFFSET);
+                if (magic != MAGIC) {
+                    throw new IOException("not a shared ring of layout 1: " + file + " begins with 0x"
+                            + Long.toHexString(magic) + ", not 0x" + Long.toHexString(MAGIC));
+                }
+                int capacity = region.get(ValueLayout.JAVA_INT, CAPACITY_OFFSET);
+                checkCapacity(capacity, "a ring file's capacity=" + capacity + " (" + file + ")");
+                if (size != HEADER_BYTES + (long) capacity) {
+                    throw new IOException("a broken shared ring: " + file + " has " + size + " bytes, not the header's "
+                            + HEADER_BYTES + " and its capacity " + capacity);
+                }
+                int maxFrame = region.get(ValueLayout.JAVA_INT, MAX_FRAME_OFFSET);
+                if (maxFrame != maxFrameLength(capacity)) {
+                    throw new IOException("a broken shared ring: " + file + " says maxFrameLength=" + maxFrame
+                            + ", not " + maxFrameLength(capacity) + " for capacity=" + capacity);
+                }
+                return new SharedRing(file, arena, region, capacity);
+            } catch (IOException | RuntimeException e) {
+                arena.close();
+                throw e;
+            }
+        } catch (IllegalArgumentException e) {
+            throw new IOException(e.getMessage(), e);
+        }
+    }
+
+    /** {@return the ring's file} */
+    public Path file() {
+        return file;
+    }
+
+    /** {@return the bytes of records the ring holds at most} */
+    public int capacity() {
+        return capacity;
+    }
+
+    /** {@return the longest body a frame may have: half the capacity less its 8-byte header} */
+    public int maxFrameLength() {
+        return maxFrameLength(capacity);
+    }
+
+    /**
+     * {@return the ring's writer}: one per ring object, for the one process that writes
+     *
+     * @throws IllegalStateException if it was taken already, or the ring is closed
+     */
+    public synchronized RingWriter writer() {
+        checkOpen();
+        if (writerTaken) {
+            throw new IllegalStateException("the writer of " + file + " was taken already: one writer per ring");
+        }
+        writerTaken = true;
+        return new RingWriter(this, region, capacity);
+    }
+
+    /**
+     * {@return the ring's reader}: one per ring object, for the one process that reads
+     *
+     * @throws IllegalStateException if it was taken already, or the ring is closed
+     */
+    public synchronized RingReader reader() {
+        checkOpen();
+        if (readerTaken) {
+            throw new IllegalStateException("the reader of " + file + " was taken already: one reader per ring");
+        }
+        readerTaken = true;
+        return new RingReader(this, region, capacity);
+    }
+
+    /** Unmaps the file; its writer and reader must not be used after. The file stays, for the other side. */
+    @Override
+    public synchronized void close() {
+        if (!closed) {
+            closed = true;
+            arena.close();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "SharedRing[" + file + " capacity=" + capacity + "]";
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("the ring " + file + " is closed");
+        }
+    }
+
+    static int maxFrameLength(int capacity) {
+        return capacity / 2 - RECORD_HEADER;
+    }
+
+    private static void checkCapacity(int capacity, String what) {
+        if (capacity < MIN_CAPACITY || capacity > MAX_CAPACITY || Integer.bitCount(capacity) != 1) {
+            throw new IllegalArgumentException(what + ": must be a power of two from " + MIN_CAPACITY + " to "
+                    + MAX_CAPACITY);
+        }
+    }
+
+    private static void checkOrder() {
+        if (ByteOrder.nativeOrder() != ByteOrder.LITTLE_ENDIAN) {
+            throw new UnsupportedOperationException("a shared ring's counters are little-endian, this platform's "
+                    + "native order is " + ByteOrder.nativeOrder());
+        }
+    }
+}
