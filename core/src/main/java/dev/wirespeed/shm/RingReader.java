@@ -3,7 +3,9 @@ package dev.wirespeed.shm;
 import dev.wirespeed.frame.FrameHandler;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 
 /**
  * The one reader of a {@link SharedRing}: hands each frame the writer committed to a {@link
@@ -21,6 +23,8 @@ import java.nio.ByteBuffer;
  * <p>Thread safety: one thread at a time.
  */
 public final class RingReader {
+    /** Empty looks {@link #take} makes, calling again at once, before it sleeps. */
+    static final int SPINS = 1_000;
     private final SharedRing ring;
     private final MemorySegment region;
     private final int capacity;
@@ -29,6 +33,7 @@ public final class RingReader {
     private final ByteBuffer data;
     /** The body view handed to the handler, re-pointed at each frame. */
     private final ByteBuffer view;
+    private final MemorySegment sleepWord;
     /** Bytes read since the ring began: the next record's position. */
     private long head;
     /** The writer's tail as last read: the reader reads it again only once it has caught up. */
@@ -43,6 +48,7 @@ public final class RingReader {
         this.maxFrameLength = SharedRing.maxFrameLength(capacity);
         this.data = region.asSlice(SharedRing.HEADER_BYTES, capacity).asByteBuffer();
         this.view = data.asReadOnlyBuffer();
+        this.sleepWord = region.asSlice(SharedRing.SLEEPING_OFFSET, 4);
         this.head = (long) SharedRing.LONG.getAcquire(region, SharedRing.HEAD_OFFSET);
         this.tailSeen = head;
     }
@@ -93,6 +99,46 @@ public final class RingReader {
             }
         }
         return n;
+    }
+
+    /**
+     * Hands over frames as {@link #read} does, waiting for one if none is there: first calling again,
+     * {@value #SPINS} times, then telling the writer that it sleeps (the header's word set to 1, a full
+     * fence), looking once more, and sleeping by {@code sleep} until the writer wakes it (a writer made
+     * with {@link SharedRing#writer(RingSleep)}) or the sleep ends by itself; then it looks again, until
+     * {@code timeout} has passed.
+     *
+     * @param handler given each frame
+     * @param limit the most frames to hand over, at least 1
+     * @param sleep how to sleep: the kind the writer wakes
+     * @param timeout the longest wait; zero or negative: one look
+     * @return the frames handed over, 0 if none came within {@code timeout}
+     * @throws CorruptRingException if a record breaks the layout, naming it
+     * @throws IOException what the handler threw, unchanged
+     */
+    public int take(FrameHandler handler, int limit, RingSleep sleep, Duration timeout) throws IOException {
+        int n = read(handler, limit);
+        if (n > 0 || timeout.isNegative() || timeout.isZero()) {
+            return n;
+        }
+        long deadline = System.nanoTime() + timeout.toNanos();
+        for (int i = 0; i < SPINS; i++) {
+            Thread.onSpinWait();
+            if ((n = read(handler, limit)) > 0) {
+                return n;
+            }
+        }
+        while (true) {
+            SharedRing.INT.setVolatile(region, SharedRing.SLEEPING_OFFSET, 1);
+            VarHandle.fullFence(); // the word set before the tail is looked at: see SharedRing
+            n = read(handler, limit);
+            long left = deadline - System.nanoTime();
+            if (n > 0 || left <= 0) {
+                SharedRing.INT.setVolatile(region, SharedRing.SLEEPING_OFFSET, 0);
+                return n;
+            }
+            sleep.sleep(sleepWord, 1, left);
+        }
     }
 
     /** {@return the frames handed over so far} */

@@ -16,6 +16,9 @@ import java.nio.ByteBuffer;
 public final class RingWriter {
     private final SharedRing ring;
     private final MemorySegment region;
+    /** How to wake a reader that sleeps, or null for a writer that wakes none. */
+    private final RingSleep wakes;
+    private final MemorySegment sleepWord;
     private final int capacity;
     private final int mask;
     /** The records' bytes, for absolute puts; the view {@link #tryClaim} hands out. */
@@ -30,9 +33,11 @@ public final class RingWriter {
     private int claimSize;
     private long frames;
 
-    RingWriter(SharedRing ring, MemorySegment region, int capacity) {
+    RingWriter(SharedRing ring, MemorySegment region, int capacity, RingSleep wakes) {
         this.ring = ring;
         this.region = region;
+        this.wakes = wakes;
+        this.sleepWord = region.asSlice(SharedRing.SLEEPING_OFFSET, 4);
         this.capacity = capacity;
         this.mask = capacity - 1;
         this.data = region.asSlice(SharedRing.HEADER_BYTES, capacity).asByteBuffer();
@@ -168,11 +173,24 @@ public final class RingWriter {
         return tail;
     }
 
-    /** Moves the tail to {@code end}, past the record written: the reader may take it now. */
+    /**
+     * Moves the tail to {@code end}, past the record written: the reader may take it now; a reader
+     * asleep is woken. A writer that wakes stores the tail with a full fence after it, so that its look
+     * at the reader's word comes after the store: either the reader, which sets its word before it looks
+     * at the tail, sees the frame, or this sees the reader asleep.
+     */
     private void publish(long end) {
         tail = end;
         frames++;
-        SharedRing.LONG.setRelease(region, SharedRing.TAIL_OFFSET, end);
+        if (wakes == null) {
+            SharedRing.LONG.setRelease(region, SharedRing.TAIL_OFFSET, end);
+            return;
+        }
+        SharedRing.LONG.setVolatile(region, SharedRing.TAIL_OFFSET, end);
+        if ((int) SharedRing.INT.getVolatile(region, SharedRing.SLEEPING_OFFSET) != 0
+                && SharedRing.INT.compareAndSet(region, SharedRing.SLEEPING_OFFSET, 1, 0)) {
+            wakes.wake(sleepWord);
+        }
     }
 
     private void checkNoClaim() {

@@ -28,6 +28,12 @@ import java.util.Objects;
  * is done with are the writer's again only once it moved the head past them. The counters are 64-bit
  * little-endian; the library runs only where that is the native order.
  *
+ * <p>A reader with nothing to read may sleep ({@link RingReader#take}): it sets a word of the header
+ * (at 384, a cache line of its own) to 1 and sleeps on it by its {@link RingSleep}; a writer made with
+ * {@link #writer(RingSleep)} looks at the word after each frame it publishes, and where the reader
+ * sleeps, sets it back to 0 and wakes it. Both sides put a full fence between their store and their
+ * look at the other's, so that either the reader sees the frame or the writer sees the reader asleep.
+ *
  * <p>One process writes and one reads; this object hands out one writer and one reader, for one thread
  * each. A frame's body is at most {@link #maxFrameLength()}: half the capacity less its header, so that
  * a frame always fits once the reader has caught up, padding included.
@@ -50,6 +56,8 @@ public final class SharedRing implements AutoCloseable {
     static final long MAX_FRAME_OFFSET = 12;
     static final long TAIL_OFFSET = 128;
     static final long HEAD_OFFSET = 256;
+    /** The reader's word: 1 while it sleeps, or is about to, waiting for the writer to wake it; else 0. */
+    static final long SLEEPING_OFFSET = 384;
     /** A record's start and size are multiples of this. */
     static final int ALIGNMENT = 8;
     /** A record's header: the frame's type and length. */
@@ -58,6 +66,7 @@ public final class SharedRing implements AutoCloseable {
     static final int PADDING = -1;
 
     static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
+    static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
 
     private final Path file;
     private final Arena arena;
@@ -167,17 +176,31 @@ public final class SharedRing implements AutoCloseable {
     }
 
     /**
-     * {@return the ring's writer}: one per ring object, for the one process that writes
+     * {@return the ring's writer}, which wakes no reader: for a reader that does not sleep, or sleeps by
+     * {@link RingSleep#polling()}; one per ring object, for the one process that writes
      *
      * @throws IllegalStateException if it was taken already, or the ring is closed
      */
-    public synchronized RingWriter writer() {
+    public RingWriter writer() {
+        return writer(null);
+    }
+
+    /**
+     * {@return the ring's writer, which wakes a reader that sleeps ({@link RingReader#take}) with {@code
+     * wakes}}: each frame's publication then orders itself before the look at the reader's word (a full
+     * fence), which a reader that sleeps needs so that no frame is left unseen; one per ring object, for
+     * the one process that writes
+     *
+     * @param wakes how to wake the reader: the reader's kind of sleep, for this thread
+     * @throws IllegalStateException if it was taken already, or the ring is closed
+     */
+    public synchronized RingWriter writer(RingSleep wakes) {
         checkOpen();
         if (writerTaken) {
             throw new IllegalStateException("the writer of " + file + " was taken already: one writer per ring");
         }
         writerTaken = true;
-        return new RingWriter(this, region, capacity);
+        return new RingWriter(this, region, capacity, wakes);
     }
 
     /**

@@ -284,6 +284,28 @@ class SharedRingTest {
     }
 
     @Test
+    void aReaderThatTakesWaitsForTheNextFrameAndGivesUpAtItsTimeout() throws Exception {
+        SharedRing ring = create(4096);
+        RingReader reader = ring.reader();
+        RingWriter writer = ring.writer(RingSleep.polling());
+        assertEquals(0, reader.take((type, body) -> { }, 10, RingSleep.polling(), java.time.Duration.ofMillis(5)),
+                "nothing came within 5 ms");
+        assertEquals(0, reader.take((type, body) -> { }, 10, RingSleep.polling(), java.time.Duration.ZERO),
+                "one look");
+        CompletableFuture<Integer> taken = CompletableFuture.supplyAsync(() -> {
+            try {
+                int[] type = {-1};
+                int n = reader.take((t, body) -> type[0] = t, 10, RingSleep.polling(), java.time.Duration.ofSeconds(20));
+                return n == 1 ? type[0] : -n;
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        assertTrue(writer.offer(9, ByteBuffer.allocate(0)));
+        assertEquals(9, taken.get(20, TimeUnit.SECONDS), "the frame written while the reader waited");
+    }
+
+    @Test
     void brokenInputIsRefusedNamingItsValues() throws IOException {
         IllegalArgumentException capacity = assertThrows(IllegalArgumentException.class,
                 () -> SharedRing.create(dir.resolve("odd"), 5000));

@@ -25,6 +25,8 @@ public final class Errno {
     public static final int ENOSYS = 38;
     /** Timer expired: a bounded wait ended. */
     public static final int ETIME = 62;
+    /** Connection timed out; a futex wait whose timeout passed. */
+    public static final int ETIMEDOUT = 110;
     /** Operation not supported on this socket. */
     public static final int EOPNOTSUPP = 95;
     /** No buffer space: every provided buffer is taken. */

@@ -38,6 +38,8 @@ public final class SyscallNumbers {
     public static final long EPOLL_CTL = number(233, 21);
     public static final long EVENTFD2 = number(290, 19);
     public static final long EPOLL_CREATE1 = number(291, 20);
+    /** A shared ring's reader sleeps on its word, and its writer wakes it. */
+    public static final long FUTEX = number(202, 98);
     /** The calls added since Linux 5.1 have one number on every architecture. */
     public static final long IO_URING_SETUP = number(425, 425);
     public static final long IO_URING_ENTER = number(426, 426);
