@@ -25,6 +25,9 @@ import java.time.Duration;
 public final class RingReader {
     /** Empty looks {@link #take} makes, calling again at once, before it sleeps. */
     static final int SPINS = 1_000;
+    /** The longest sleep of {@link #take}: after it the reader looks whether its writer is still there. */
+    static final long CHECK_MILLIS = 100;
+    private static final long CHECK_NANOS = CHECK_MILLIS * 1_000_000;
     private final SharedRing ring;
     private final MemorySegment region;
     private final int capacity;
@@ -106,20 +109,27 @@ public final class RingReader {
      * {@value #SPINS} times, then telling the writer that it sleeps (the header's word set to 1, a full
      * fence), looking once more, and sleeping by {@code sleep} until the writer wakes it (a writer made
      * with {@link SharedRing#writer(RingSleep)}) or the sleep ends by itself; then it looks again, until
-     * {@code timeout} has passed.
+     * {@code timeout} has passed. A sleep lasts {@value #CHECK_MILLIS} ms at the most: after one that
+     * brought nothing it looks whether the writer is still there.
      *
      * @param handler given each frame
      * @param limit the most frames to hand over, at least 1
      * @param sleep how to sleep: the kind the writer wakes
      * @param timeout the longest wait; zero or negative: one look
-     * @return the frames handed over, 0 if none came within {@code timeout}
+     * @return the frames handed over; 0 if none came within {@code timeout}; -1 at the end: the writer
+     *     closed its end, and every frame it wrote was handed over
+     * @throws PeerGoneException if the writer's process ended without closing its end, every frame it
+     *     committed handed over: found within about {@value #CHECK_MILLIS} ms of waiting
      * @throws CorruptRingException if a record breaks the layout, naming it
      * @throws IOException what the handler threw, unchanged
      */
     public int take(FrameHandler handler, int limit, RingSleep sleep, Duration timeout) throws IOException {
         int n = read(handler, limit);
-        if (n > 0 || timeout.isNegative() || timeout.isZero()) {
+        if (n > 0) {
             return n;
+        }
+        if (timeout.isNegative() || timeout.isZero()) {
+            return writerEnded(false) ? -1 : 0;
         }
         long deadline = System.nanoTime() + timeout.toNanos();
         for (int i = 0; i < SPINS; i++) {
@@ -128,17 +138,43 @@ public final class RingReader {
                 return n;
             }
         }
+        boolean slept = false;
         while (true) {
             SharedRing.INT.setVolatile(region, SharedRing.SLEEPING_OFFSET, 1);
             VarHandle.fullFence(); // the word set before the tail is looked at: see SharedRing
             n = read(handler, limit);
             long left = deadline - System.nanoTime();
-            if (n > 0 || left <= 0) {
+            boolean ended = n == 0 && left > 0 && writerEnded(slept);
+            if (n > 0 || left <= 0 || ended) {
                 SharedRing.INT.setVolatile(region, SharedRing.SLEEPING_OFFSET, 0);
-                return n;
+                return ended ? -1 : n;
             }
-            sleep.sleep(sleepWord, 1, left);
+            sleep.sleep(sleepWord, 1, Math.min(left, CHECK_NANOS));
+            slept = true;
         }
+    }
+
+    /**
+     * {@return true where the writer closed its end and every frame is read}; asks the system whether a
+     * writer's process still runs where {@code askSystem} (after a sleep that brought nothing)
+     *
+     * @throws PeerGoneException where its process ended without closing it, every frame read
+     */
+    private boolean writerEnded(boolean askSystem) throws PeerGoneException {
+        long holder = Peer.holder(region, SharedRing.WRITER_OFFSET);
+        if (holder == 0 || holder > 0 && (!askSystem || Peer.alive(region, SharedRing.WRITER_OFFSET, holder))) {
+            return false; // no writer yet, or one that runs
+        }
+        // Closed, or gone: every frame it published is read first (it may have published more since the look).
+        if ((long) SharedRing.LONG.getAcquire(region, SharedRing.TAIL_OFFSET) != head) {
+            return false;
+        }
+        if (holder == Peer.CLOSED) {
+            return true;
+        }
+        throw new PeerGoneException("the writer of " + ring.file() + ", process " + holder + ", ended without "
+                + "closing it: every frame it committed was read, up to position=" + head + "; a frame it had "
+                + "begun there, if any, is lost", holder, head);
     }
 
     /** {@return the frames handed over so far} */

@@ -128,6 +128,15 @@ public final class RingWriter {
         claimAt = -1;
     }
 
+    /**
+     * {@return whether the ring's reader is gone}: it closed its end, or its process ended without closing
+     * it. A writer whose offers keep finding the ring full asks this; a reader not yet there is not gone.
+     */
+    public boolean readerGone() {
+        long holder = Peer.holder(region, SharedRing.READER_OFFSET);
+        return holder == Peer.CLOSED || holder > 0 && !Peer.alive(region, SharedRing.READER_OFFSET, holder);
+    }
+
     /** {@return the frames written so far} */
     public long frameCount() {
         return frames;

@@ -35,7 +35,11 @@ import java.util.Objects;
  * look at the other's, so that either the reader sees the frame or the writer sees the reader asleep.
  *
  * <p>One process writes and one reads; this object hands out one writer and one reader, for one thread
- * each. A frame's body is at most {@link #maxFrameLength()}: half the capacity less its header, so that
+ * each. The header holds each end's process (its id and start time): an end another live process holds
+ * is refused, one whose process is gone is taken over (a new writer goes on from the last frame its
+ * predecessor committed). Closing this object closes its ends: a reader then reads to the last frame
+ * and sees the end; a reader whose writer died without closing is told so ({@link PeerGoneException})
+ * once it has every frame the writer committed, and a writer asks {@link RingWriter#readerGone()}. A frame's body is at most {@link #maxFrameLength()}: half the capacity less its header, so that
  * a frame always fits once the reader has caught up, padding included.
  *
  * <p>Thread safety: {@link #writer()}, {@link #reader()} and {@link #close()} from any thread; the
@@ -58,6 +62,10 @@ public final class SharedRing implements AutoCloseable {
     static final long HEAD_OFFSET = 256;
     /** The reader's word: 1 while it sleeps, or is about to, waiting for the writer to wake it; else 0. */
     static final long SLEEPING_OFFSET = 384;
+    /** The writer's slot: its process id (0 for none yet, -1 once closed), then its start time. */
+    static final long WRITER_OFFSET = 512;
+    /** The reader's slot, as the writer's. */
+    static final long READER_OFFSET = 640;
     /** A record's start and size are multiples of this. */
     static final int ALIGNMENT = 8;
     /** A record's header: the frame's type and length. */
@@ -72,8 +80,8 @@ public final class SharedRing implements AutoCloseable {
     private final Arena arena;
     private final MemorySegment region;
     private final int capacity;
-    private boolean writerTaken;
-    private boolean readerTaken;
+    private RingWriter writer;
+    private RingReader reader;
     private boolean closed;
 
     private SharedRing(Path file, Arena arena, MemorySegment region, int capacity) {
@@ -192,36 +200,50 @@ public final class SharedRing implements AutoCloseable {
      * the one process that writes
      *
      * @param wakes how to wake the reader: the reader's kind of sleep, for this thread
-     * @throws IllegalStateException if it was taken already, or the ring is closed
+     * @throws IllegalStateException if it was taken already, the ring is closed, or another live process
+     *     holds the ring's writer, naming it
      */
     public synchronized RingWriter writer(RingSleep wakes) {
         checkOpen();
-        if (writerTaken) {
+        if (writer != null) {
             throw new IllegalStateException("the writer of " + file + " was taken already: one writer per ring");
         }
-        writerTaken = true;
-        return new RingWriter(this, region, capacity, wakes);
+        Peer.take(region, WRITER_OFFSET, "writer", file);
+        writer = new RingWriter(this, region, capacity, wakes);
+        return writer;
     }
 
     /**
      * {@return the ring's reader}: one per ring object, for the one process that reads
      *
-     * @throws IllegalStateException if it was taken already, or the ring is closed
+     * @throws IllegalStateException if it was taken already, the ring is closed, or another live process
+     *     holds the ring's reader, naming it
      */
     public synchronized RingReader reader() {
         checkOpen();
-        if (readerTaken) {
+        if (reader != null) {
             throw new IllegalStateException("the reader of " + file + " was taken already: one reader per ring");
         }
-        readerTaken = true;
-        return new RingReader(this, region, capacity);
+        Peer.take(region, READER_OFFSET, "reader", file);
+        reader = new RingReader(this, region, capacity);
+        return reader;
     }
 
-    /** Unmaps the file; its writer and reader must not be used after. The file stays, for the other side. */
+    /**
+     * Closes the ends this object handed out (the other side sees them closed: a reader reads to the last
+     * frame, then the end) and unmaps the file; its writer and reader must not be used after. The file
+     * stays, for the other side.
+     */
     @Override
     public synchronized void close() {
         if (!closed) {
             closed = true;
+            if (writer != null) {
+                Peer.close(region, WRITER_OFFSET);
+            }
+            if (reader != null) {
+                Peer.close(region, READER_OFFSET);
+            }
             arena.close();
         }
     }

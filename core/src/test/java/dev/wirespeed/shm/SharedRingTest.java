@@ -249,24 +249,8 @@ class SharedRingTest {
         SharedRing ring = create(16 * 1024);
         RingReader reader = ring.reader();
         int frames = 50_000;
-        String java = ProcessHandle.current().info().command().orElse(System.getProperty("java.home") + "/bin/java");
-        List<String> command = new ArrayList<>(List.of(java));
-        for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-            if (arg.startsWith("--enable-native-access") || arg.startsWith("--add-")) {
-                command.add(arg);
-            }
-        }
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), SharedRingWriterChild.class.getName(),
-                ring.file().toString(), String.valueOf(frames)));
-        Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
-        child.getOutputStream().close();
-        CompletableFuture<String> output = CompletableFuture.supplyAsync(() -> {
-            try {
-                return new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
-            }
-        });
+        Process child = writerChild(ring, frames);
+        CompletableFuture<String> output = output(child);
         long[] next = {0};
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(50);
         while (next[0] < frames) {
@@ -303,6 +287,111 @@ class SharedRingTest {
         });
         assertTrue(writer.offer(9, ByteBuffer.allocate(0)));
         assertEquals(9, taken.get(20, TimeUnit.SECONDS), "the frame written while the reader waited");
+    }
+
+    /** {@return a child process that writes {@code frames} frames into {@code ring} (-1: until killed)} */
+    private static Process writerChild(SharedRing ring, int frames) throws IOException {
+        String java = ProcessHandle.current().info().command().orElse(System.getProperty("java.home") + "/bin/java");
+        List<String> command = new ArrayList<>(List.of(java));
+        for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+            if (arg.startsWith("--enable-native-access") || arg.startsWith("--add-")) {
+                command.add(arg);
+            }
+        }
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), SharedRingWriterChild.class.getName(),
+                ring.file().toString(), String.valueOf(frames)));
+        Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
+        child.getOutputStream().close();
+        return child;
+    }
+
+    private static CompletableFuture<String> output(Process child) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+    }
+
+    /** A handler that checks each frame is the next of {@link SharedRingWriterChild}'s stream. */
+    private static dev.wirespeed.frame.FrameHandler childFrames(long[] next) {
+        return (type, body) -> {
+            int length = (int) (next[0] % 300);
+            assertEquals((int) next[0], type, "type of frame " + next[0]);
+            assertArrayEquals(body(next[0], length), bytes(body), "body of frame " + next[0]);
+            next[0]++;
+        };
+    }
+
+    @Test
+    void aReaderTakesEveryFrameThenTheEndOnceItsWriterClosedTheRing() throws Exception {
+        SharedRing ring = create(16 * 1024);
+        RingReader reader = ring.reader();
+        Process child = writerChild(ring, 5_000);
+        CompletableFuture<String> output = output(child);
+        long[] next = {0};
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        int n;
+        while ((n = reader.take(childFrames(next), 64, RingSleep.polling(), java.time.Duration.ofSeconds(20))) >= 0) {
+            assertTrue(System.nanoTime() - deadline < 0, next[0] + " frames read after 30 s");
+            assertTrue(n > 0 || child.isAlive(), () -> "nothing for 20 s from a writer that exited "
+                    + child.exitValue() + ": " + output.getNow(""));
+        }
+        assertEquals(5_000, next[0], "every frame, then the end");
+        assertTrue(child.waitFor(20, TimeUnit.SECONDS));
+        assertEquals(0, child.exitValue(), output.get(10, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void aWriterKilledMidStreamIsReportedOnceEveryFrameItCommittedIsReadAndANewWriterTakesOver() throws Exception {
+        SharedRing ring = create(16 * 1024);
+        RingReader reader = ring.reader();
+        Process child = writerChild(ring, -1);
+        output(child);
+        long[] next = {0};
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (next[0] < 10_000) {
+            assertTrue(System.nanoTime() - deadline < 0, next[0] + " frames read after 20 s");
+            reader.take(childFrames(next), 64, RingSleep.polling(), java.time.Duration.ofSeconds(1));
+        }
+        SharedRing other = SharedRing.open(ring.file());
+        rings.add(other);
+        IllegalStateException held = assertThrows(IllegalStateException.class, other::writer);
+        assertTrue(held.getMessage().contains("is held by process " + child.pid() + ", which runs"), held.getMessage());
+        child.destroyForcibly(); // mid-stream: perhaps mid-frame
+        assertTrue(child.waitFor(20, TimeUnit.SECONDS));
+        PeerGoneException gone = null;
+        while (gone == null) {
+            assertTrue(System.nanoTime() - deadline < 0, "no PeerGoneException 20 s on, after " + next[0] + " frames");
+            try {
+                reader.take(childFrames(next), 64, RingSleep.polling(), java.time.Duration.ofSeconds(5));
+            } catch (PeerGoneException e) {
+                gone = e;
+            }
+        }
+        assertEquals(child.pid(), gone.pid());
+        assertEquals(reader.position(), gone.position(), "every frame it committed read");
+        assertTrue(gone.getMessage().contains("process " + child.pid() + ", ended without closing it"),
+                gone.getMessage());
+        RingWriter successor = ring.writer();
+        assertTrue(successor.offer((int) next[0], ByteBuffer.wrap(body(next[0], (int) (next[0] % 300)))));
+        assertEquals(1, reader.take(childFrames(next), 64, RingSleep.polling(), java.time.Duration.ofSeconds(20)),
+                "the new writer's frame, after the last the killed one committed");
+    }
+
+    @Test
+    void aWriterSeesItsReaderGoneOnceItClosed() throws Exception {
+        SharedRing ring = create(4096);
+        RingWriter writer = ring.writer();
+        assertFalse(writer.readerGone(), "no reader yet is not a reader gone");
+        SharedRing other = SharedRing.open(ring.file());
+        rings.add(other);
+        other.reader();
+        assertFalse(writer.readerGone());
+        other.close();
+        assertTrue(writer.readerGone(), "its reader closed");
     }
 
     @Test
