@@ -7,6 +7,7 @@ import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Objects;
@@ -94,7 +95,9 @@ public final class SharedRing implements AutoCloseable {
     /**
      * Makes a new ring file of {@code capacity} bytes of records and maps it.
      *
-     * @param file where, a file that does not exist yet (under {@code /dev/shm} to stay in memory)
+     * @param file where, a file that does not exist yet (under {@code /dev/shm} to stay in memory), on a file
+     *     system with hard links: the ring is made whole under another name in the same directory, then
+     *     linked to this one
      * @param capacity bytes of records: a power of two from {@value #MIN_CAPACITY} to {@value #MAX_CAPACITY}
      * @return the ring, empty
      * @throws IllegalArgumentException if {@code capacity} is out of range or not a power of two, naming it
@@ -105,20 +108,27 @@ public final class SharedRing implements AutoCloseable {
         Objects.requireNonNull(file, "file");
         checkCapacity(capacity, "capacity=" + capacity);
         checkOrder();
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
-                StandardOpenOption.WRITE)) {
-            Arena arena = Arena.ofShared();
-            try {
-                MemorySegment region = channel.map(FileChannel.MapMode.READ_WRITE, 0, HEADER_BYTES + (long) capacity,
-                        arena);
-                region.set(ValueLayout.JAVA_INT, CAPACITY_OFFSET, capacity);
-                region.set(ValueLayout.JAVA_INT, MAX_FRAME_OFFSET, maxFrameLength(capacity));
-                LONG.setRelease(region, MAGIC_OFFSET, MAGIC); // last: a process that opens it sees a whole header
-                return new SharedRing(file, arena, region, capacity);
-            } catch (IOException | RuntimeException e) {
-                arena.close();
-                throw e;
+        // Made whole under a name of its own, then linked to its name (which fails if a file is there), so
+        // that a process that opens the ring never finds it half made.
+        Path draft = file.resolveSibling(file.getFileName() + ".new-" + ProcessHandle.current().pid() + "-"
+                + System.nanoTime());
+        Arena arena = Arena.ofShared();
+        try {
+            MemorySegment region;
+            try (FileChannel channel = FileChannel.open(draft, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+                    StandardOpenOption.WRITE)) {
+                region = channel.map(FileChannel.MapMode.READ_WRITE, 0, HEADER_BYTES + (long) capacity, arena);
             }
+            region.set(ValueLayout.JAVA_INT, CAPACITY_OFFSET, capacity);
+            region.set(ValueLayout.JAVA_INT, MAX_FRAME_OFFSET, maxFrameLength(capacity));
+            LONG.setRelease(region, MAGIC_OFFSET, MAGIC);
+            Files.createLink(file, draft);
+            return new SharedRing(file, arena, region, capacity);
+        } catch (IOException | RuntimeException e) {
+            arena.close();
+            throw e;
+        } finally {
+            Files.deleteIfExists(draft);
         }
     }
 

@@ -7,6 +7,8 @@ import dev.wirespeed.lab.cli.HandshakesCommand;
 import dev.wirespeed.lab.cli.LoadCommand;
 import dev.wirespeed.lab.cli.LabCommand;
 import dev.wirespeed.lab.cli.PingCommand;
+import dev.wirespeed.lab.cli.RingReadCommand;
+import dev.wirespeed.lab.cli.RingWriteCommand;
 import dev.wirespeed.lab.cli.ServerCommand;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -28,6 +30,8 @@ public final class Main implements Runnable {
         COMMANDS.put("ping", PingCommand::new);
         COMMANDS.put("load", LoadCommand::new);
         COMMANDS.put("handshakes", HandshakesCommand::new);
+        COMMANDS.put("ring-write", RingWriteCommand::new);
+        COMMANDS.put("ring-read", RingReadCommand::new);
         COMMANDS.put("lab", LabCommand::new);
     }
 
