@@ -456,6 +456,24 @@ public abstract class OpenSslSClientContract {
     }
 
     @Test
+    void aFinFromSClientInsideAFrameIsATruncationNotACleanClose() throws Exception {
+        FrameServer server = server(TestCertificates.identity("server"));
+        SClient s = sClient(server, "-quiet");
+        byte[] whole = randomFrames(new Random(SEED.value()), 1);
+        byte[] part = new Frames().raw(whole).header(7, 100).raw(new byte[40]).toByteArray();
+        s.send(part);
+        recorder.nextOpen();
+        assertArrayEquals(whole, s.read(whole.length), "the whole frame's echo, byte for byte");
+        Await.awaitTrue(() -> server.bytesRead() == part.length, () -> "the loop read " + server.bytesRead()
+                + " bytes of " + part.length + ", the second frame's 48 among them");
+        s.close(); // killed inside the second frame: the kernel's FIN, no close_notify
+        Throwable cause = recorder.nextClose();
+        assertInstanceOf(SSLException.class, cause, "not a clean close, nor a frame cut short: " + cause);
+        assertEquals("the peer ended the stream without a TLS close_notify: a truncation, not a clean close",
+                cause.getMessage());
+    }
+
+    @Test
     void sClientRenegotiatingTls12IsRefused() throws Exception {
         FrameServer server = server(TestCertificates.identity("server"));
         // Not quiet: its standard input takes the command "R", which renegotiates; the session it prints
