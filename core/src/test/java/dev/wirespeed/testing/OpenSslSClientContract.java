@@ -13,9 +13,11 @@ import dev.wirespeed.loop.spi.LoopTransport;
 import dev.wirespeed.testing.Environment.Feature;
 import dev.wirespeed.tls.TlsEngineFactory;
 import dev.wirespeed.tls.TlsSettings;
+import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -29,6 +31,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.net.ssl.SSLException;
@@ -59,7 +62,10 @@ public abstract class OpenSslSClientContract {
     /** How long any one wait (a frame, a close, the process's end) may take. */
     private static final long WAIT_SECONDS = 20;
 
-    /** {@return a new transport under test} */
+    /**
+     * {@return a new transport under test, or null for the loops' default, the JDK's {@code Selector}} (whose
+     * class the core's module keeps to itself: the native module's tests name it so)
+     */
     protected abstract LoopTransport transport();
 
     /** {@return the engine under test} */
@@ -70,31 +76,7 @@ public abstract class OpenSslSClientContract {
 
     @BeforeAll
     static void needsOpenssl() {
-        String why = opensslMissing();
-        Environment.assume(Feature.OPENSSL, why == null, why);
-    }
-
-    /** {@return null where {@code openssl version} runs and says it is OpenSSL, else why not} */
-    private static String opensslMissing() {
-        Process p;
-        try {
-            p = new ProcessBuilder("openssl", "version").redirectErrorStream(true).start();
-        } catch (IOException e) {
-            return "no openssl command on the PATH: " + e.getMessage();
-        }
-        try {
-            p.getOutputStream().close();
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-            if (!p.waitFor(WAIT_SECONDS, TimeUnit.SECONDS)) {
-                return "openssl version did not end within " + WAIT_SECONDS + " s";
-            }
-            return p.exitValue() == 0 && out.startsWith("OpenSSL ") ? null
-                    : "openssl version exited " + p.exitValue() + " saying: " + out;
-        } catch (IOException | InterruptedException e) {
-            return "openssl version failed: " + e;
-        } finally {
-            p.destroyForcibly();
-        }
+        OpenSslCommand.assumeOpenssl();
     }
 
     @AfterEach
@@ -151,7 +133,9 @@ public abstract class OpenSslSClientContract {
     }
 
     private FrameServer server(TlsSettings.Builder tls) throws IOException {
-        FrameServer server = FrameServer.builder(recorder).transport(transport())
+        FrameServer.Builder b = FrameServer.builder(recorder);
+        LoopTransport transport = transport();
+        FrameServer server = (transport == null ? b : b.transport(transport))
                 .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).tls(tls.engine(engine()).build())
                 .start();
         open.add(server);
@@ -207,6 +191,26 @@ public abstract class OpenSslSClientContract {
                 }
                 return null;
             });
+        }
+
+        /** Writes {@code text} to its standard input, which stays open: a command, where it takes them. */
+        void command(String text) throws IOException {
+            OutputStream in = process.getOutputStream();
+            in.write(text.getBytes(StandardCharsets.US_ASCII));
+            in.flush();
+        }
+
+        /** Reads its standard output up to and with the first line that {@code line} matches; {@return that line} */
+        String readUpTo(Predicate<String> line) throws Exception {
+            return await(inBackground("s_client-stdout", () -> {
+                BufferedReader lines = new BufferedReader(new InputStreamReader(stdout, StandardCharsets.ISO_8859_1));
+                for (String l; (l = lines.readLine()) != null; ) {
+                    if (line.test(l)) {
+                        return l;
+                    }
+                }
+                throw new AssertionError("its standard output ended before the line looked for");
+            }), "the line looked for on stdout");
         }
 
         /** {@return the next {@code n} bytes of its standard output, fewer only at its end} */
@@ -433,5 +437,56 @@ public abstract class OpenSslSClientContract {
         assertTrue(errors.contains(":tlsv13 alert certificate required:"), "s_client hears the alert: " + errors);
         assertTrue(recorder.opened.isEmpty(), "never opened");
         assertEquals(0, server.framesRead());
+    }
+
+    @ParameterizedTest
+    @EnumSource(TlsSettings.Protocol.class)
+    void aFinFromSClientWithoutCloseNotifyIsATruncationNotACleanClose(TlsSettings.Protocol protocol) throws Exception {
+        FrameServer server = server(TestCertificates.identity("server"));
+        SClient s = sClient(server, "-quiet", protocol == TlsSettings.Protocol.TLS_1_2 ? "-tls1_2" : "-tls1_3");
+        byte[] sent = randomFrames(new Random(SEED.value()), 3);
+        s.send(sent); // its standard input closed after: -quiet ignores that end, and it runs on
+        assertEquals(protocol.jdkName() + " alpn=null client=none", recorder.nextOpen().agreed());
+        assertArrayEquals(sent, s.read(sent.length), "the echo, byte for byte");
+        s.close(); // killed: the kernel's FIN, with every byte it sent read and no close_notify
+        Throwable cause = recorder.nextClose();
+        assertInstanceOf(SSLException.class, cause, "not a clean close");
+        assertEquals("the peer ended the stream without a TLS close_notify: a truncation, not a clean close",
+                cause.getMessage());
+    }
+
+    @Test
+    void aFinFromSClientInsideAFrameIsATruncationNotACleanClose() throws Exception {
+        FrameServer server = server(TestCertificates.identity("server"));
+        SClient s = sClient(server, "-quiet");
+        byte[] whole = randomFrames(new Random(SEED.value()), 1);
+        byte[] part = new Frames().raw(whole).header(7, 100).raw(new byte[40]).toByteArray();
+        s.send(part);
+        recorder.nextOpen();
+        assertArrayEquals(whole, s.read(whole.length), "the whole frame's echo, byte for byte");
+        Await.awaitTrue(() -> server.bytesRead() == part.length, () -> "the loop read " + server.bytesRead()
+                + " bytes of " + part.length + ", the second frame's 48 among them");
+        s.close(); // killed inside the second frame: the kernel's FIN, no close_notify
+        Throwable cause = recorder.nextClose();
+        assertInstanceOf(SSLException.class, cause, "not a clean close, nor a frame cut short: " + cause);
+        assertEquals("the peer ended the stream without a TLS close_notify: a truncation, not a clean close",
+                cause.getMessage());
+    }
+
+    @Test
+    void sClientRenegotiatingTls12IsRefused() throws Exception {
+        FrameServer server = server(TestCertificates.identity("server"));
+        // Not quiet: its standard input takes the command "R", which renegotiates; the session it prints
+        // ends with the verification's result, after which it reads its standard input.
+        SClient s = sClient(server, "-tls1_2");
+        assertEquals("TLSv1.2 alpn=null client=none", recorder.nextOpen().agreed());
+        s.readUpTo(l -> l.strip().startsWith("Verify return code: "));
+        s.command("R\n");
+        Throwable cause = recorder.nextClose();
+        assertInstanceOf(SSLException.class, cause, "not a clean close");
+        assertEquals("TLS renegotiation refused: the peer began a new handshake on an established TLSv1.2 connection",
+                cause.getMessage());
+        assertEquals(1, s.exit(), "s_client's exit status, a failure: its connection ended in its handshake; " + s);
+        assertTrue(s.errors().contains("RENEGOTIATING"), "s_client renegotiated: " + s);
     }
 }
