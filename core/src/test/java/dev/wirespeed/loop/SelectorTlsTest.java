@@ -73,8 +73,9 @@ class SelectorTlsTest extends TlsLoopContract {
                         }
                         roundTrip(out, in, frame, echo, i);
                     });
+            long engineBytes = engines.bytes() - engineAtStart[0];
             System.out.printf("JDK engine, TLS 1.3, 100-byte frames: the engine's calls on the loop thread allocated "
-                    + "%d bytes in %d echoes%n", engines.bytes() - engineAtStart[0], echoes[0]);
+                    + "%d bytes in %d echoes, %d per echo%n", engineBytes, echoes[0], engineBytes / echoes[0]);
         }
     }
 
