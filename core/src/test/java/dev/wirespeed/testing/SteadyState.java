@@ -168,22 +168,24 @@ public final class SteadyState {
             mark(-1, false); // the event's class loaded and its commit run before the windows
             int i = 0;
             i = warmUp(operation, Math.max(warm, WARM_CALLS * CHUNK));
-            long[][] bytes = new long[MAX_WINDOWS][reads.length];
-            long[] before = new long[reads.length];
-            for (int k = 0; k < CHUNK; k++) {
-                read(reads, before); // the first reads load and link classes: allocations of their own
-            }
-            mark(-1, false);
-            read(reads, before);
-            i = window(operation, i); // a rehearsal: what a window runs for the first time, unmeasured
-            read(reads, bytes[0]);
-            mark(-1, true);
             int warmed = i;
             long waited = awaitQuietJit();
             if (waited < 0) {
                 fail(what + ": the JIT was still compiling " + MAX_WAIT_MILLIS + " ms after " + warmed
                         + " warm-up operations (no " + QUIET_MILLIS + " ms without a compilation): no steady state to measure");
             }
+            long[][] bytes = new long[MAX_WINDOWS][reads.length];
+            long[] before = new long[reads.length];
+            for (int k = 0; k < CHUNK; k++) {
+                read(reads, before); // the first reads load and link classes: allocations of their own
+            }
+            // A rehearsal, the last thing before the windows: what a window does for the first time, unmeasured.
+            mark(-1, false);
+            read(reads, before);
+            i = window(operation, i);
+            read(reads, bytes[0]);
+            mark(-1, true);
+            warmed = i;
             int measured = 0;
             int clean = 0;
             while (clean < WINDOWS && measured - clean <= MAX_SET_ASIDE) {
