@@ -28,9 +28,10 @@ import jdk.jfr.consumer.RecordingFile;
  * steady state, that is once the JIT has compiled the path, on every thread the claim is about.
  *
  * <p>The rule, exactly: after the stated warm-up (at least {@value #WARM_CALLS} calls of {@value #CHUNK}
- * operations, then one window run as the measured ones are but not judged: what a window does for the
- * first time, such as linking the reads of the meters, allocates there) and a wait for the JIT to go quiet, windows of {@value #WINDOW} operations run one after
- * another until {@value #WINDOWS} of them allocated exactly 0 bytes on every meter (a meter is a
+ * operations), a wait for the JIT to go quiet, and one window run as the measured ones are but not judged
+ * (what a window does for the first time allocates there: linking the meters' reads, and in a JVM's first
+ * check 656 bytes more with no JIT event seen), windows of {@value #WINDOW} operations run one after another
+ * until {@value #WINDOWS} of them allocated exactly 0 bytes on every meter (a meter is a
  * thread's allocated bytes, or such a count less what a part the claim is not about allocated on it).
  * The check passes when the first {@value #WINDOWS} windows allocate nothing; or when at most
  * {@value #MAX_SET_ASIDE} windows allocated, each of them one in which the JIT compiled or deoptimised
