@@ -100,8 +100,10 @@ class SteadyStateTest {
                         }));
         String message = e.getMessage();
         String main = Thread.currentThread().getName();
-        // Each window allocates: the check stops at the third, which no rule can set aside.
-        assertTrue(message.startsWith("sparse allocations: window "), message);
+        // Each window allocates: the check stops at the third, which no rule can set aside. Whether the reason
+        // given first is a window without the JIT or a third window with it (one compilation can span several
+        // windows this short), none passes.
+        assertTrue(message.startsWith("sparse allocations: "), message);
         assertTrue(message.contains("; 0 of 3 windows of 10000 operations allocated 0 bytes on every one of [" + main
                 + "] after 70000 warm-up operations"), message);
         assertTrue(message.contains("window | " + main + " bytes | compilations | deoptimisations | judged\n0 | "), message);
@@ -139,7 +141,7 @@ class SteadyStateTest {
                                 }
                             }));
             String message = e.getMessage();
-            assertTrue(message.startsWith("requests: window "), message);
+            assertTrue(message.startsWith("requests: "), message);
             assertTrue(message.contains("; 0 of 3 windows of 10000 operations allocated 0 bytes on every one of ["
                     + Thread.currentThread().getName() + ", allocating]"), message);
             assertTrue(message.contains("window | " + Thread.currentThread().getName()
