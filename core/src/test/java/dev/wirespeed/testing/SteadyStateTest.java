@@ -11,8 +11,9 @@ import org.junit.jupiter.api.Test;
 import org.opentest4j.AssertionFailedError;
 
 /**
- * The allocation rule holds a path to exactly zero in most windows, on every thread it names: shown on
- * synthetic figures (where it holds and where it fails) and on live operations.
+ * The allocation rule holds a path to exactly zero in every judged window, on every meter it names, and
+ * sets aside only a bounded few windows in which the JIT was at work: shown on synthetic figures (where
+ * it holds and where it fails) and on live operations.
  */
 class SteadyStateTest {
     /** Where allocations go, so that escape analysis cannot remove them. */
@@ -26,34 +27,59 @@ class SteadyStateTest {
         return bytes;
     }
 
-    @Test
-    void oneWindowInTenMayAllocateOnSomeThreadButNotTwo() {
-        assertEquals(10, SteadyState.cleanWindows(windows(0, 0, 0, 0, 0, 0, 0, 0, 0, 0)));
-        assertEquals(9, SteadyState.cleanWindows(windows(0, 0, 0, 0, 0, 48, 0, 0, 0, 0)));
-        assertEquals(8, SteadyState.cleanWindows(windows(0, 0, 40, 0, 0, 0, 0, 0, 0, 1)));
-        long[][] otherThread = windows(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
-        otherThread[3][1] = 16;
-        otherThread[7][1] = 16;
-        assertEquals(8, SteadyState.cleanWindows(otherThread));
-        assertTrue(SteadyState.CLEAN_WINDOWS == 9 && SteadyState.WINDOWS == 10, "the rule the figures above follow");
+    private static final SteadyState.JitWindow QUIET = new SteadyState.JitWindow(List.of(), List.of());
+    private static final SteadyState.JitWindow COMPILING =
+            new SteadyState.JitWindow(List.of("dev.wirespeed.frame.FrameReader.readFrame (id 812, level 4)"), List.of());
+    private static final SteadyState.JitWindow DEOPTIMISING =
+            new SteadyState.JitWindow(List.of(), List.of("dev.wirespeed.frame.FrameReader.readFrame (unstable_if, reinterpret, on main)"));
+
+    private static SteadyState.Verdict judge(long[][] bytes, SteadyState.JitWindow... activity) {
+        return SteadyState.judge(bytes, List.of(activity), bytes.length);
     }
 
     @Test
-    void onlyTenWindowsInARowWithoutACompilationAreAQuietStretch() {
-        long[] compiling = new long[SteadyState.MAX_WINDOWS];
-        assertEquals(-1, SteadyState.quietStretch(compiling, 9), "fewer than ten windows");
-        assertEquals(0, SteadyState.quietStretch(compiling, 10));
-        compiling[5] = 318;
-        assertEquals(-1, SteadyState.quietStretch(compiling, 10));
-        assertEquals(-1, SteadyState.quietStretch(compiling, 15), "window 5 is among the last ten");
-        assertEquals(6, SteadyState.quietStretch(compiling, 16));
+    void fiveWindowsThatAllocateNothingPass() {
+        assertEquals(new SteadyState.Verdict(null, List.of()),
+                judge(windows(0, 0, 0, 0, 0), QUIET, COMPILING, QUIET, DEOPTIMISING, QUIET));
+        assertTrue(SteadyState.WINDOWS == 5 && SteadyState.MAX_SET_ASIDE == 2 && SteadyState.MAX_SET_ASIDE_BYTES == 1_024,
+                "the rule the figures in these tests follow");
     }
 
     @Test
-    void theTableHasALinePerWindowWithEachThreadsBytesAndTheJitsTime() {
-        long[][] bytes = {{0, 0}, {48, 16}};
-        assertEquals("window | loop-0 bytes | main bytes | JIT ms\n0 | 0 | 0 | 0\n1 | 48 | 16 | 3\n",
-                SteadyState.table(List.of("loop-0", "main"), bytes, new long[] {0, 3}));
+    void aWindowThatAllocatesWithoutTheJitAtWorkFailsHoweverFewItsBytes() {
+        assertEquals(new SteadyState.Verdict("window 2 allocated 1 bytes while the JIT neither compiled nor deoptimised",
+                List.of()), judge(windows(0, 0, 1, 0, 0, 0), QUIET, QUIET, QUIET, QUIET, QUIET, QUIET));
+        long[][] otherThread = windows(0, 0, 0, 0, 0, 0);
+        otherThread[4][1] = 16;
+        assertEquals("window 4 allocated 16 bytes while the JIT neither compiled nor deoptimised",
+                judge(otherThread, QUIET, QUIET, QUIET, QUIET, QUIET, QUIET).failure());
+    }
+
+    @Test
+    void upToTwoWindowsThatAllocateLittleWhileTheJitWorksAreSetAsideBesideFiveClean() {
+        assertEquals(new SteadyState.Verdict(null, List.of(1, 3)),
+                judge(windows(0, 48, 0, 40, 0, 0, 0), QUIET, COMPILING, QUIET, DEOPTIMISING, QUIET, QUIET, QUIET));
+        assertEquals(new SteadyState.Verdict("3 windows [0, 1, 2] allocated while the JIT was at work, over the 2 that "
+                + "may be set aside; only 0 windows allocated nothing, not 5", List.of(0, 1, 2)),
+                judge(windows(8, 8, 8), COMPILING, COMPILING, DEOPTIMISING));
+        assertEquals(new SteadyState.Verdict("window 0 allocated 1025 bytes while the JIT was at work, over the 1024 a "
+                + "window set aside may", List.of()), judge(windows(1_025, 0, 0, 0, 0, 0), COMPILING, QUIET, QUIET,
+                QUIET, QUIET, QUIET));
+        assertEquals("only 4 windows allocated nothing, not 5",
+                judge(windows(48, 0, 0, 0, 0), COMPILING, QUIET, QUIET, QUIET, QUIET).failure());
+    }
+
+    @Test
+    void theTableHasALinePerWindowWithEachMetersBytesAndTheJitsWorkNamedWhereAWindowAllocated() {
+        long[][] bytes = {{0, 0}, {48, 16}, {8, 0}};
+        assertEquals("""
+                window | loop-0 bytes | main bytes | compilations | deoptimisations | judged
+                0 | 0 | 0 | 1 | 0 | clean
+                1 | 48 | 16 | 1 | 0 | set aside
+                2 | 8 | 0 | 0 | 0 | failed
+                window 1 compiled [dev.wirespeed.frame.FrameReader.readFrame (id 812, level 4)] deoptimised []
+                """, SteadyState.table(List.of("loop-0", "main"), bytes, List.of(COMPILING, COMPILING, QUIET),
+                new SteadyState.Verdict("window 2 allocated", List.of(1))));
     }
 
     @Test
@@ -73,12 +99,15 @@ class SteadyStateTest {
                             }
                         }));
         String message = e.getMessage();
-        assertTrue(message.startsWith("sparse allocations: 0 of 10 windows of 10000 operations (windows "), message);
-        assertTrue(message.contains(") allocated 0 bytes on every thread of [" + Thread.currentThread().getName()
-                + "] (at least 9 must)"), message);
-        // 32 bytes a window, and once in a while a few more where the JIT was at work.
-        assertTrue(message.contains("window | " + Thread.currentThread().getName() + " bytes | JIT ms\n0 | "), message);
-        assertTrue(message.contains("\n9 | "), message);
+        String main = Thread.currentThread().getName();
+        // Each window allocates: the check stops at the third, which no rule can set aside. Whether the reason
+        // given first is a window without the JIT or a third window with it (one compilation can span several
+        // windows this short), none passes.
+        assertTrue(message.startsWith("sparse allocations: "), message);
+        assertTrue(message.contains("; 0 of 3 windows of 10000 operations allocated 0 bytes on every one of [" + main
+                + "] after 70000 warm-up operations"), message);
+        assertTrue(message.contains("window | " + main + " bytes | compilations | deoptimisations | judged\n0 | "), message);
+        assertTrue(message.contains("\n2 | "), message);
     }
 
     @Test
@@ -112,9 +141,11 @@ class SteadyStateTest {
                                 }
                             }));
             String message = e.getMessage();
-            assertTrue(message.startsWith("requests: 0 of 10 windows"), message);
-            assertTrue(message.contains("window | " + Thread.currentThread().getName() + " bytes | allocating bytes | JIT ms\n"),
-                    message);
+            assertTrue(message.startsWith("requests: "), message);
+            assertTrue(message.contains("; 0 of 3 windows of 10000 operations allocated 0 bytes on every one of ["
+                    + Thread.currentThread().getName() + ", allocating]"), message);
+            assertTrue(message.contains("window | " + Thread.currentThread().getName()
+                    + " bytes | allocating bytes | compilations | deoptimisations | judged\n"), message);
         } finally {
             stop.set(true);
             helper.join();

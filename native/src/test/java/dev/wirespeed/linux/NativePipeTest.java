@@ -218,7 +218,7 @@ class NativePipeTest {
         // The writer writes more than the check reads: past the last window it still has frames to write and
         // waits for room in a full pipe, so it is alive to be measured. It runs at most a pipe and a buffer
         // (under 1,000 frames) ahead of the reader, so each window holds about as many writes as reads.
-        long frames = warm + (long) SteadyState.WINDOWS * SteadyState.WINDOW + 10_000;
+        long frames = SteadyState.maxOperations(warm) + 10_000;
         NativePipe.Ends pipe = NativePipe.open();
         Writer writer = writeFrames(pipe.sink(), frames, 100, IdleStrategy.defaultStrategy());
         try (NativePipe source = pipe.source().configureBlocking(false)) {
