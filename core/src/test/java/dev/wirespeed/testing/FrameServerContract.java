@@ -893,12 +893,21 @@ public abstract class FrameServerContract {
             throws Exception {
         int chunk = 16 * 1024;
         int limit = 64 * 1024;
-        AtomicLong mostQueued = new AtomicLong();
+        int slowBody = 1_000;
+        OutputLimitWatch watch = new OutputLimitWatch(limit);
         ConnectionHandler measuring = new Recorder() {
             @Override
             public void onFrame(Connection connection, int type, ByteBuffer body) throws IOException {
+                boolean slow = body.remaining() == slowBody;
                 connection.writeFrame(type, body);
-                mostQueued.accumulateAndGet(connection.queuedBytes(), Math::max);
+                if (slow) {
+                    watch.replied(connection);
+                }
+            }
+
+            @Override
+            public void onWritable(Connection connection) {
+                watch.drained();
             }
         };
         Side server = start(transport, opener, measuring, b -> b.chunkSize(chunk).outputLimit(limit));
@@ -906,7 +915,7 @@ public abstract class FrameServerContract {
         int frames = 20_000;
         Frames stream = new Frames();
         for (int i = 0; i < frames; i++) {
-            stream.frame(i, 1_000, body(new Random(i), 1_000));
+            stream.frame(i, slowBody, body(new Random(i), slowBody));
         }
         CompletableFuture<Void> writing = CompletableFuture.runAsync(() -> {
             try {
@@ -915,19 +924,97 @@ public abstract class FrameServerContract {
                 throw new RuntimeException(e);
             }
         });
-        Thread.sleep(300);
-        assertFalse(writing.isDone(), "20 MB went into a server that should have stopped reading");
+        watch.awaitLimit();
         Peer fast = connect(server);
-        for (int i = 0; i < 1_000; i++) {
+        for (int i = 0; i < 1_000; i++) { // a thousand turns at least, the peer's bytes waiting in each
             fast.send(new Frames().frame(i, 8, new byte[8]).toByteArray());
             fast.expect(i, new byte[8]);
         }
+        watch.awaitTurn();
+        // What a read of a chunk holds, and so what the loop hands over after the frame that reached the limit.
+        watch.assertReadNoMoreThan(chunk / (FrameFormat.HEADER_LENGTH + slowBody) + 1);
+        assertFalse(writing.isDone(), "20 MB went into a server that should have stopped reading");
         // The limit, plus the replies to one read of a chunk: what the connection may hold.
-        assertTrue(mostQueued.get() <= limit + chunk + 1_008, "queued " + mostQueued.get() + " bytes, limit=" + limit);
+        assertTrue(watch.mostQueued.get() <= limit + chunk + 1_008, "queued " + watch.mostQueued.get()
+                + " bytes, limit=" + limit);
         for (int i = 0; i < frames; i++) {
-            slow.expect(i, body(new Random(i), 1_000));
+            slow.expect(i, body(new Random(i), slowBody));
         }
         writing.get();
+    }
+
+    /**
+     * A connection's output seen from its handler: the most it held, the frames handed to the handler after
+     * the output reached the limit and before {@link ConnectionHandler#onWritable} said it drained (the rest
+     * of the read that reached it, no more: a connection at the limit is not read), the most of them in one
+     * such pause. Touched on the loop thread but for the atomics and {@code connection}.
+     */
+    private static final class OutputLimitWatch {
+        final AtomicLong mostQueued = new AtomicLong();
+        final AtomicLong mostAfterLimit = new AtomicLong();
+        final AtomicLong pauses = new AtomicLong();
+        final AtomicLong drains = new AtomicLong();
+        final AtomicLong replies = new AtomicLong();
+        private final AtomicReference<Connection> connection = new AtomicReference<>();
+        private final long limit;
+        private boolean atLimit;
+        private long afterLimit;
+
+        OutputLimitWatch(long limit) {
+            this.limit = limit;
+        }
+
+        /** After the handler wrote its reply to a frame of {@code c}'s. */
+        void replied(Connection c) {
+            connection.set(c);
+            replies.incrementAndGet();
+            if (atLimit) {
+                mostAfterLimit.accumulateAndGet(++afterLimit, Math::max);
+            }
+            long queued = c.queuedBytes();
+            mostQueued.accumulateAndGet(queued, Math::max);
+            if (!atLimit && queued >= limit) {
+                atLimit = true;
+                afterLimit = 0;
+                pauses.incrementAndGet();
+            }
+        }
+
+        /** From {@link ConnectionHandler#onWritable}. */
+        void drained() {
+            atLimit = false;
+            drains.incrementAndGet();
+        }
+
+        /** Waits until the output reached the limit and the read that took it there is over. */
+        void awaitLimit() throws InterruptedException {
+            awaitTrue(() -> pauses.get() > 0, () -> "the output of a peer that does not read never reached the "
+                    + "limit: " + this);
+            awaitTurn();
+        }
+
+        /**
+         * Waits until a task given to the connection's loop has run: the turn under way when it was given
+         * (its reads and the handler calls of them) has ended.
+         */
+        void awaitTurn() throws InterruptedException {
+            CountDownLatch ran = new CountDownLatch(1);
+            connection.get().execute(ran::countDown);
+            assertTrue(ran.await(20, TimeUnit.SECONDS), "a task given to the connection's loop did not run within "
+                    + "20 s: " + this);
+        }
+
+        /** Checks that no more than {@code frames} were handed over in any one pause. */
+        void assertReadNoMoreThan(long frames) {
+            assertTrue(mostAfterLimit.get() <= frames, "frames handed over after the output reached the limit, "
+                    + "before it drained: " + mostAfterLimit.get() + " in one pause, bound=" + frames + "; " + this);
+        }
+
+        @Override
+        public String toString() {
+            return "limit=" + limit + " mostQueued=" + mostQueued.get() + " replies=" + replies.get() + " pauses="
+                    + pauses.get() + " drains=" + drains.get() + " mostAfterLimit=" + mostAfterLimit.get();
+        }
     }
 
     /**
@@ -941,9 +1028,22 @@ public abstract class FrameServerContract {
     @MethodSource("cases")
     void aPeerThatDoesNotReadHoldsItsRepliesInAboutTheMemoryOfTheOutputLimit(Transport transport, Opener opener)
             throws Exception {
-        Side server = start(transport, opener, recorder, b -> b);
-        Peer slow = connect(server);
         int body = 100;
+        OutputLimitWatch watch = new OutputLimitWatch(256 * 1024); // the default
+        ConnectionHandler measuring = new Recorder() {
+            @Override
+            public void onFrame(Connection connection, int type, ByteBuffer b) throws IOException {
+                connection.writeFrame(type, b);
+                watch.replied(connection);
+            }
+
+            @Override
+            public void onWritable(Connection connection) {
+                watch.drained();
+            }
+        };
+        Side server = start(transport, opener, measuring, b -> b);
+        Peer slow = connect(server);
         int perBlock = 600;
         int blocks = 300; // 19 MB: far more than the socket buffers and the limit take
         Frames block = new Frames();
@@ -960,17 +1060,18 @@ public abstract class FrameServerContract {
                 throw new RuntimeException(e);
             }
         });
-        long read = -1;
-        while (server.framesRead() != read) { // until the loop has stopped reading it
-            read = server.framesRead();
-            Thread.sleep(500);
-        }
+        watch.awaitLimit(); // the most the loop holds for the peer
+        long read = server.framesRead();
         long pooled = server.pooledBytes();
         assertTrue(read < (long) perBlock * blocks, "the loop read all " + read + " frames of a peer that never reads");
         // One slab of 16 chunks, and the small buffers' slabs: the limit, a read's replies, the chunk read into.
         long bound = 16 * 64 * 1024 + 16L * (256 + 1024 + 4096 + 16384);
         assertTrue(pooled <= bound, "the pools hold " + pooled + " bytes with a peer that does not read, "
                 + "outputLimit=262144 chunkSize=65536, after " + read + " frames read; bound=" + bound);
+        for (int turn = 0; turn < 3; turn++) { // each a poll in which the peer's waiting bytes would be read
+            watch.awaitTurn();
+        }
+        watch.assertReadNoMoreThan(64 * 1024 / (FrameFormat.HEADER_LENGTH + body) + 1);
         for (long i = 0; i < (long) perBlock * blocks; i++) {
             slow.expect(7, new byte[body]);
         }
