@@ -1374,15 +1374,23 @@ public abstract class FrameServerContract {
         assertEquals(0, server.connectionCount());
     }
 
-    /** {@return a handler that answers frame type 99 with itself, pauses {@code pauseMillis}, then closes gracefully} */
-    private static Recorder replyThenClose(long pauseMillis) {
+    /** {@return a handler that answers frame type 99 with itself, then closes gracefully} */
+    private static Recorder replyThenClose() {
+        return replyThenClose(new CountDownLatch(0));
+    }
+
+    /**
+     * {@return a handler that answers frame type 99 with itself, waits (20 s at most, on the loop's thread)
+     * for {@code sent}, then closes gracefully}
+     */
+    private static Recorder replyThenClose(CountDownLatch sent) {
         return new Recorder() {
             @Override
             public void onFrame(Connection connection, int type, ByteBuffer body) throws IOException {
                 if (type == 99) {
                     connection.writeFrame(type, body);
                     try {
-                        Thread.sleep(pauseMillis);
+                        assertTrue(sent.await(20, TimeUnit.SECONDS), "the peer's bytes were not sent within 20 s");
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
                     }
@@ -1395,16 +1403,23 @@ public abstract class FrameServerContract {
     @ParameterizedTest
     @MethodSource("cases")
     void aGracefulCloseReadsWhatThePeerStillSendsRatherThanResetIt(Transport transport, Opener opener) throws Exception {
-        // The pause lets the peer's bytes fill the socket: they are unread at the close.
-        Side server = start(transport, opener, replyThenClose(200), b -> b.chunkSize(16 * 1024));
+        // The handler closes once the peer's first 64 KiB are in the kernel: the loop has read at most a
+        // chunk of them, and the rest are unread in the server's socket at the close.
+        int chunk = 16 * 1024;
+        CountDownLatch sent = new CountDownLatch(1);
+        Side server = start(transport, opener, replyThenClose(sent), b -> b.chunkSize(chunk));
         Peer peer = connect(server);
-        // The close comes while most of this is still unread in the server's socket: closed there and then,
-        // the socket would answer with a reset, which can cost the peer the reply it has not read yet.
+        // Closed there and then, the socket would answer with a reset, which can cost the peer the reply it
+        // has not read yet.
         Frames stream = new Frames().frame(99, 2, new byte[] {4, 2});
         for (int i = 0; i < 512; i++) {
             stream.frame(7, 1000, new byte[1000]);
         }
-        peer.send(stream.toByteArray());
+        byte[] bytes = stream.toByteArray();
+        int first = 4 * chunk; // what any socket's buffers take, unread
+        peer.send(Arrays.copyOf(bytes, first));
+        sent.countDown();
+        peer.send(Arrays.copyOfRange(bytes, first, bytes.length));
         peer.expect(99, new byte[] {4, 2});
         assertFalse(peer.receive(), "a clean end of stream after the reply, not a reset");
         assertEquals(0, server.connectionCount(), "the connection is closed for the server once its output is");
@@ -1414,7 +1429,7 @@ public abstract class FrameServerContract {
     @ParameterizedTest
     @MethodSource("cases")
     void aLingeringSocketClosesAtTheLingerTimeoutWhenThePeerGoesOnSending(Transport transport, Opener opener) throws Exception {
-        Side server = start(transport, opener, replyThenClose(0), b -> b.lingerTimeout(java.time.Duration.ofMillis(100)));
+        Side server = start(transport, opener, replyThenClose(), b -> b.lingerTimeout(java.time.Duration.ofMillis(100)));
         Peer peer = connect(server);
         peer.send(new Frames().frame(99, 2, new byte[] {4, 2}).toByteArray());
         peer.expect(99, new byte[] {4, 2});
@@ -1438,7 +1453,7 @@ public abstract class FrameServerContract {
     @MethodSource("cases")
     void aLingeringSocketDropsWhatComesForItsTimeoutHoweverLongTheLoopWaitedBefore(Transport transport, Opener opener)
             throws Exception {
-        Side server = start(transport, opener, replyThenClose(0), b -> b.lingerTimeout(java.time.Duration.ofMillis(400)));
+        Side server = start(transport, opener, replyThenClose(), b -> b.lingerTimeout(java.time.Duration.ofMillis(400)));
         Peer peer = connect(server);
         Thread.sleep(400); // the loop waits in its poll with nothing timed, its clock unread
         long before = System.nanoTime(); // the close, and its linger timer, come once frame 99 arrives
