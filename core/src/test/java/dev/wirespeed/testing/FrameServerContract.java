@@ -893,12 +893,21 @@ public abstract class FrameServerContract {
             throws Exception {
         int chunk = 16 * 1024;
         int limit = 64 * 1024;
-        AtomicLong mostQueued = new AtomicLong();
+        int slowBody = 1_000;
+        OutputLimitWatch watch = new OutputLimitWatch(limit);
         ConnectionHandler measuring = new Recorder() {
             @Override
             public void onFrame(Connection connection, int type, ByteBuffer body) throws IOException {
+                boolean slow = body.remaining() == slowBody;
                 connection.writeFrame(type, body);
-                mostQueued.accumulateAndGet(connection.queuedBytes(), Math::max);
+                if (slow) {
+                    watch.replied(connection);
+                }
+            }
+
+            @Override
+            public void onWritable(Connection connection) {
+                watch.drained();
             }
         };
         Side server = start(transport, opener, measuring, b -> b.chunkSize(chunk).outputLimit(limit));
@@ -906,7 +915,7 @@ public abstract class FrameServerContract {
         int frames = 20_000;
         Frames stream = new Frames();
         for (int i = 0; i < frames; i++) {
-            stream.frame(i, 1_000, body(new Random(i), 1_000));
+            stream.frame(i, slowBody, body(new Random(i), slowBody));
         }
         CompletableFuture<Void> writing = CompletableFuture.runAsync(() -> {
             try {
@@ -915,19 +924,97 @@ public abstract class FrameServerContract {
                 throw new RuntimeException(e);
             }
         });
-        Thread.sleep(300);
-        assertFalse(writing.isDone(), "20 MB went into a server that should have stopped reading");
+        watch.awaitLimit();
         Peer fast = connect(server);
-        for (int i = 0; i < 1_000; i++) {
+        for (int i = 0; i < 1_000; i++) { // a thousand turns at least, the peer's bytes waiting in each
             fast.send(new Frames().frame(i, 8, new byte[8]).toByteArray());
             fast.expect(i, new byte[8]);
         }
+        watch.awaitTurn();
+        // What a read of a chunk holds, and so what the loop hands over after the frame that reached the limit.
+        watch.assertReadNoMoreThan(chunk / (FrameFormat.HEADER_LENGTH + slowBody) + 1);
+        assertFalse(writing.isDone(), "20 MB went into a server that should have stopped reading");
         // The limit, plus the replies to one read of a chunk: what the connection may hold.
-        assertTrue(mostQueued.get() <= limit + chunk + 1_008, "queued " + mostQueued.get() + " bytes, limit=" + limit);
+        assertTrue(watch.mostQueued.get() <= limit + chunk + 1_008, "queued " + watch.mostQueued.get()
+                + " bytes, limit=" + limit);
         for (int i = 0; i < frames; i++) {
-            slow.expect(i, body(new Random(i), 1_000));
+            slow.expect(i, body(new Random(i), slowBody));
         }
         writing.get();
+    }
+
+    /**
+     * A connection's output seen from its handler: the most it held, the frames handed to the handler after
+     * the output reached the limit and before {@link ConnectionHandler#onWritable} said it drained (the rest
+     * of the read that reached it, no more: a connection at the limit is not read), the most of them in one
+     * such pause. Touched on the loop thread but for the atomics and {@code connection}.
+     */
+    private static final class OutputLimitWatch {
+        final AtomicLong mostQueued = new AtomicLong();
+        final AtomicLong mostAfterLimit = new AtomicLong();
+        final AtomicLong pauses = new AtomicLong();
+        final AtomicLong drains = new AtomicLong();
+        final AtomicLong replies = new AtomicLong();
+        private final AtomicReference<Connection> connection = new AtomicReference<>();
+        private final long limit;
+        private boolean atLimit;
+        private long afterLimit;
+
+        OutputLimitWatch(long limit) {
+            this.limit = limit;
+        }
+
+        /** After the handler wrote its reply to a frame of {@code c}'s. */
+        void replied(Connection c) {
+            connection.set(c);
+            replies.incrementAndGet();
+            if (atLimit) {
+                mostAfterLimit.accumulateAndGet(++afterLimit, Math::max);
+            }
+            long queued = c.queuedBytes();
+            mostQueued.accumulateAndGet(queued, Math::max);
+            if (!atLimit && queued >= limit) {
+                atLimit = true;
+                afterLimit = 0;
+                pauses.incrementAndGet();
+            }
+        }
+
+        /** From {@link ConnectionHandler#onWritable}. */
+        void drained() {
+            atLimit = false;
+            drains.incrementAndGet();
+        }
+
+        /** Waits until the output reached the limit and the read that took it there is over. */
+        void awaitLimit() throws InterruptedException {
+            awaitTrue(() -> pauses.get() > 0, () -> "the output of a peer that does not read never reached the "
+                    + "limit: " + this);
+            awaitTurn();
+        }
+
+        /**
+         * Waits until a task given to the connection's loop has run: the turn under way when it was given
+         * (its reads and the handler calls of them) has ended.
+         */
+        void awaitTurn() throws InterruptedException {
+            CountDownLatch ran = new CountDownLatch(1);
+            connection.get().execute(ran::countDown);
+            assertTrue(ran.await(20, TimeUnit.SECONDS), "a task given to the connection's loop did not run within "
+                    + "20 s: " + this);
+        }
+
+        /** Checks that no more than {@code frames} were handed over in any one pause. */
+        void assertReadNoMoreThan(long frames) {
+            assertTrue(mostAfterLimit.get() <= frames, "frames handed over after the output reached the limit, "
+                    + "before it drained: " + mostAfterLimit.get() + " in one pause, bound=" + frames + "; " + this);
+        }
+
+        @Override
+        public String toString() {
+            return "limit=" + limit + " mostQueued=" + mostQueued.get() + " replies=" + replies.get() + " pauses="
+                    + pauses.get() + " drains=" + drains.get() + " mostAfterLimit=" + mostAfterLimit.get();
+        }
     }
 
     /**
@@ -941,9 +1028,22 @@ public abstract class FrameServerContract {
     @MethodSource("cases")
     void aPeerThatDoesNotReadHoldsItsRepliesInAboutTheMemoryOfTheOutputLimit(Transport transport, Opener opener)
             throws Exception {
-        Side server = start(transport, opener, recorder, b -> b);
-        Peer slow = connect(server);
         int body = 100;
+        OutputLimitWatch watch = new OutputLimitWatch(256 * 1024); // the default
+        ConnectionHandler measuring = new Recorder() {
+            @Override
+            public void onFrame(Connection connection, int type, ByteBuffer b) throws IOException {
+                connection.writeFrame(type, b);
+                watch.replied(connection);
+            }
+
+            @Override
+            public void onWritable(Connection connection) {
+                watch.drained();
+            }
+        };
+        Side server = start(transport, opener, measuring, b -> b);
+        Peer slow = connect(server);
         int perBlock = 600;
         int blocks = 300; // 19 MB: far more than the socket buffers and the limit take
         Frames block = new Frames();
@@ -960,17 +1060,18 @@ public abstract class FrameServerContract {
                 throw new RuntimeException(e);
             }
         });
-        long read = -1;
-        while (server.framesRead() != read) { // until the loop has stopped reading it
-            read = server.framesRead();
-            Thread.sleep(500);
-        }
+        watch.awaitLimit(); // the most the loop holds for the peer
+        long read = server.framesRead();
         long pooled = server.pooledBytes();
         assertTrue(read < (long) perBlock * blocks, "the loop read all " + read + " frames of a peer that never reads");
         // One slab of 16 chunks, and the small buffers' slabs: the limit, a read's replies, the chunk read into.
         long bound = 16 * 64 * 1024 + 16L * (256 + 1024 + 4096 + 16384);
         assertTrue(pooled <= bound, "the pools hold " + pooled + " bytes with a peer that does not read, "
                 + "outputLimit=262144 chunkSize=65536, after " + read + " frames read; bound=" + bound);
+        for (int turn = 0; turn < 3; turn++) { // each a poll in which the peer's waiting bytes would be read
+            watch.awaitTurn();
+        }
+        watch.assertReadNoMoreThan(64 * 1024 / (FrameFormat.HEADER_LENGTH + body) + 1);
         for (long i = 0; i < (long) perBlock * blocks; i++) {
             slow.expect(7, new byte[body]);
         }
@@ -1103,7 +1204,9 @@ public abstract class FrameServerContract {
         Side server = start(transport, opener, producer, b -> b.outputLimit(limit));
         Peer peer = connect(server);
         peer.send(new Frames().frame(0, 0, new byte[0]).toByteArray());
-        Thread.sleep(200); // the peer reads nothing yet: the socket's buffers fill and the producer stops
+        // The peer reads nothing until the socket's buffers are full and the producer has stopped.
+        awaitTrue(() -> stops.get() > 0, () -> "the producer never stopped at isWritable() with a peer that "
+                + "does not read: mostQueued=" + mostQueued.get() + " limit=" + limit);
         CompletableFuture<Void> reading = CompletableFuture.runAsync(() -> {
             try {
                 for (int i = 0; i < frames; i++) {
@@ -1121,7 +1224,6 @@ public abstract class FrameServerContract {
             throw new AssertionError("the stream stalled: the producer stopped " + stops.get() + " times and was resumed "
                     + resumes.get() + " times", e);
         }
-        assertTrue(stops.get() > 0, "the producer never saw isWritable() false");
         assertTrue(resumes.get() > 0, "onWritable was never called");
         // A producer that checks before each frame queues at most one frame past the limit.
         assertTrue(mostQueued.get() < limit + FrameFormat.HEADER_LENGTH + bodyLength,
@@ -1272,15 +1374,23 @@ public abstract class FrameServerContract {
         assertEquals(0, server.connectionCount());
     }
 
-    /** {@return a handler that answers frame type 99 with itself, pauses {@code pauseMillis}, then closes gracefully} */
-    private static Recorder replyThenClose(long pauseMillis) {
+    /** {@return a handler that answers frame type 99 with itself, then closes gracefully} */
+    private static Recorder replyThenClose() {
+        return replyThenClose(new CountDownLatch(0));
+    }
+
+    /**
+     * {@return a handler that answers frame type 99 with itself, waits (20 s at most, on the loop's thread)
+     * for {@code sent}, then closes gracefully}
+     */
+    private static Recorder replyThenClose(CountDownLatch sent) {
         return new Recorder() {
             @Override
             public void onFrame(Connection connection, int type, ByteBuffer body) throws IOException {
                 if (type == 99) {
                     connection.writeFrame(type, body);
                     try {
-                        Thread.sleep(pauseMillis);
+                        assertTrue(sent.await(20, TimeUnit.SECONDS), "the peer's bytes were not sent within 20 s");
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
                     }
@@ -1293,16 +1403,23 @@ public abstract class FrameServerContract {
     @ParameterizedTest
     @MethodSource("cases")
     void aGracefulCloseReadsWhatThePeerStillSendsRatherThanResetIt(Transport transport, Opener opener) throws Exception {
-        // The pause lets the peer's bytes fill the socket: they are unread at the close.
-        Side server = start(transport, opener, replyThenClose(200), b -> b.chunkSize(16 * 1024));
+        // The handler closes once the peer's first 64 KiB are in the kernel: the loop has read at most a
+        // chunk of them, and the rest are unread in the server's socket at the close.
+        int chunk = 16 * 1024;
+        CountDownLatch sent = new CountDownLatch(1);
+        Side server = start(transport, opener, replyThenClose(sent), b -> b.chunkSize(chunk));
         Peer peer = connect(server);
-        // The close comes while most of this is still unread in the server's socket: closed there and then,
-        // the socket would answer with a reset, which can cost the peer the reply it has not read yet.
+        // Closed there and then, the socket would answer with a reset, which can cost the peer the reply it
+        // has not read yet.
         Frames stream = new Frames().frame(99, 2, new byte[] {4, 2});
         for (int i = 0; i < 512; i++) {
             stream.frame(7, 1000, new byte[1000]);
         }
-        peer.send(stream.toByteArray());
+        byte[] bytes = stream.toByteArray();
+        int first = 4 * chunk; // what any socket's buffers take, unread
+        peer.send(Arrays.copyOf(bytes, first));
+        sent.countDown();
+        peer.send(Arrays.copyOfRange(bytes, first, bytes.length));
         peer.expect(99, new byte[] {4, 2});
         assertFalse(peer.receive(), "a clean end of stream after the reply, not a reset");
         assertEquals(0, server.connectionCount(), "the connection is closed for the server once its output is");
@@ -1312,7 +1429,7 @@ public abstract class FrameServerContract {
     @ParameterizedTest
     @MethodSource("cases")
     void aLingeringSocketClosesAtTheLingerTimeoutWhenThePeerGoesOnSending(Transport transport, Opener opener) throws Exception {
-        Side server = start(transport, opener, replyThenClose(0), b -> b.lingerTimeout(java.time.Duration.ofMillis(100)));
+        Side server = start(transport, opener, replyThenClose(), b -> b.lingerTimeout(java.time.Duration.ofMillis(100)));
         Peer peer = connect(server);
         peer.send(new Frames().frame(99, 2, new byte[] {4, 2}).toByteArray());
         peer.expect(99, new byte[] {4, 2});
@@ -1336,7 +1453,7 @@ public abstract class FrameServerContract {
     @MethodSource("cases")
     void aLingeringSocketDropsWhatComesForItsTimeoutHoweverLongTheLoopWaitedBefore(Transport transport, Opener opener)
             throws Exception {
-        Side server = start(transport, opener, replyThenClose(0), b -> b.lingerTimeout(java.time.Duration.ofMillis(400)));
+        Side server = start(transport, opener, replyThenClose(), b -> b.lingerTimeout(java.time.Duration.ofMillis(400)));
         Peer peer = connect(server);
         Thread.sleep(400); // the loop waits in its poll with nothing timed, its clock unread
         long before = System.nanoTime(); // the close, and its linger timer, come once frame 99 arrives

@@ -1,12 +1,14 @@
 package dev.wirespeed.lab;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.wirespeed.linux.uring.IoUringSupport;
 import dev.wirespeed.testing.Environment.Feature;
 import dev.wirespeed.testing.Environment;
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -20,7 +22,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
@@ -324,20 +328,46 @@ class LatencyCommandsTest {
     void anEchoKilledMidRunIsAnIoFailureThatSaysHowFarItGot() throws Exception {
         Process echo = start("echo", "--transport", "tcp", "--port", "0", "--impl", "native");
         int port = Processes.listeningPort(echo);
+        AtomicReference<String> connected = new AtomicReference<>();
         Thread killer = Thread.ofVirtual().start(() -> {
             try {
-                Thread.sleep(1500);
-                echo.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+                // Mid-run: once the echo's end of the ping's connection is there, and not before it.
+                long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+                while (connected.get() == null && System.nanoTime() - deadline < 0) {
+                    connected.set(establishedOn(port));
+                    Thread.sleep(1);
+                }
+            } catch (InterruptedException | IOException e) {
+                connected.set(null); // the kill below ends the ping; the check after it fails, naming the port
+            } finally {
+                echo.destroyForcibly();
             }
         });
         Run run = ping("--transport", "tcp", "--port", String.valueOf(port), "--impl", "native", "--count", "100000000",
                 "--warmup", "0");
         killer.join();
+        assertNotNull(connected.get(), "the echo was killed with no connection on port " + port + " after a minute: "
+                + run.err());
         assertEquals(ExitCode.IO_FAILURE, run.code(), run.err());
         assertTrue(run.err().matches("wirespeed ping: I/O failure: .*(the echo closed the connection after \\d+ round trips"
                 + "|Connection reset by peer).*\n"), run.err());
+    }
+
+    /**
+     * {@return the line of /proc/net/tcp (or tcp6) of a connected socket whose local port is {@code port}},
+     * or null if there is none
+     */
+    private static String establishedOn(int port) throws IOException {
+        String local = String.format(Locale.ROOT, ":%04X", port);
+        for (String table : List.of("/proc/net/tcp", "/proc/net/tcp6")) {
+            for (String line : Files.readAllLines(Path.of(table))) {
+                String[] fields = line.strip().split("\\s+");
+                if (fields.length > 3 && fields[1].endsWith(local) && fields[3].equals("01")) { // TCP_ESTABLISHED
+                    return line.strip();
+                }
+            }
+        }
+        return null;
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.wirespeed.lab.env;
 import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 /** What this JVM's JIT compiler has done, as the lab's warm-ups ask it. */
 public final class Jit {
@@ -32,17 +33,32 @@ public final class Jit {
      * @throws InterruptedException if interrupted while waiting
      */
     public static boolean awaitQuiet(long quietMillis, long maxMillis) throws InterruptedException {
+        return awaitQuiet(quietMillis, maxMillis, System::nanoTime, Jit::compileMillis, Thread::sleep);
+    }
+
+    /** What {@link #awaitQuiet(long, long)} does between looks: sleep. */
+    @FunctionalInterface
+    interface Pause {
+        void pause(long millis) throws InterruptedException;
+    }
+
+    /**
+     * As {@link #awaitQuiet(long, long)}, the time read from {@code nanoTime}, the JIT's total compilation
+     * time from {@code compiled}, and {@code pause} between looks, so that a test can be the clock.
+     */
+    static boolean awaitQuiet(long quietMillis, long maxMillis, LongSupplier nanoTime, LongSupplier compiled,
+            Pause pause) throws InterruptedException {
         if (quietMillis < 1 || maxMillis < 0) {
             throw new IllegalArgumentException("quietMillis=" + quietMillis + " min=1, maxMillis=" + maxMillis + " min=0");
         }
-        long start = System.nanoTime();
+        long start = nanoTime.getAsLong();
         long quietSince = start;
-        long compiled = compileMillis();
+        long last = compiled.getAsLong();
         while (true) {
-            long now = System.nanoTime();
-            long total = compileMillis();
-            if (total != compiled) {
-                compiled = total;
+            long now = nanoTime.getAsLong();
+            long total = compiled.getAsLong();
+            if (total != last) {
+                last = total;
                 quietSince = now;
             } else if (now - quietSince >= TimeUnit.MILLISECONDS.toNanos(quietMillis)) {
                 return true;
@@ -50,7 +66,7 @@ public final class Jit {
             if (now - start >= TimeUnit.MILLISECONDS.toNanos(maxMillis)) {
                 return false;
             }
-            Thread.sleep(Math.min(10, quietMillis));
+            pause.pause(Math.min(10, quietMillis));
         }
     }
 }

@@ -167,6 +167,8 @@ class HandshakeLoadTest {
             first.execute(() -> first.writeFrame(1, ByteBuffer.wrap(new byte[] {42})));
             echoed.get(20, TimeUnit.SECONDS);
             first.execute(first::close);
+            // Creation times are in milliseconds: sessions made 50 ms apart at least cannot share one, and so
+            // an equal time can only be a resumed session's.
             Thread.sleep(50);
             Connection second = client.connect(address).get(20, TimeUnit.SECONDS);
             second.execute(second::close);

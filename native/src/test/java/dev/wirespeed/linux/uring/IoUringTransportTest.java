@@ -8,8 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.wirespeed.linux.Actor;
 import dev.wirespeed.linux.NativeFeatures;
 import dev.wirespeed.linux.NativeIoException;
+import dev.wirespeed.linux.internal.sys.SyscallNumbers;
 import dev.wirespeed.linux.internal.uring.UringPoller;
 import dev.wirespeed.loop.internal.TakesOutput;
 import dev.wirespeed.loop.spi.Endpoint;
@@ -35,6 +37,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -485,21 +488,34 @@ class IoUringTransportTest {
     @Test
     void aWakeupFromAnotherThreadEndsAWaitWithoutLimit() throws Exception {
         Harness h = new Harness(IoUringTransport.create());
-        h.poll(0); // the ring is opened on this thread
         AtomicBoolean woken = new AtomicBoolean();
-        Thread waker = Thread.ofPlatform().start(() -> {
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            woken.set(true);
-            h.poller.wakeup();
+        AtomicBoolean endedAfterWakeup = new AtomicBoolean();
+        AtomicInteger handed = new AtomicInteger(-1);
+        Actor waiter = new Actor("waiter", () -> {
+            h.poll(0); // the ring is opened on this thread
+            handed.set(h.poll(-1));
+            endedAfterWakeup.set(woken.get());
         });
-        assertEquals(0, h.poll(-1));
-        // Without this, a poll(-1) that returned at once, without waiting, would pass too.
-        assertTrue(woken.get(), "the wait without limit ended before the wake-up");
-        waker.join();
+        int tid = waiter.begin();
+        // Asleep in io_uring_enter for at least one completion: the wait without limit is under way.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!waitingForCompletions(tid)) {
+            assertTrue(System.nanoTime() - deadline < 0, "the poller did not wait in io_uring_enter within 10 s: "
+                    + "/proc says " + Actor.systemCall(tid) + ", ended=" + !waiter.isAlive());
+            Thread.sleep(1);
+        }
+        woken.set(true);
+        h.poller.wakeup();
+        assertNull(waiter.outcome());
+        assertEquals(0, handed.get());
+        assertTrue(endedAfterWakeup.get(), "the wait without limit ended before the wake-up");
+    }
+
+    /** Whether thread {@code tid} sleeps in {@code io_uring_enter} waiting for at least one completion. */
+    private static boolean waitingForCompletions(int tid) {
+        String[] call = Actor.systemCall(tid).split(" ");
+        return call[0].equals(Long.toString(SyscallNumbers.IO_URING_ENTER)) && call.length > 3
+                && !call[3].equals("0x0");
     }
 
     @Test

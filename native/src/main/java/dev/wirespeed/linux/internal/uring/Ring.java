@@ -272,6 +272,15 @@ public final class Ring implements AutoCloseable {
         }
     }
 
+    /**
+     * {@return whether the kernel says this ring's submission polling thread has gone to sleep}
+     * ({@code IORING_SQ_NEED_WAKEUP}): it takes no more submissions until a system call wakes it. False
+     * for a ring without one.
+     */
+    boolean submissionThreadAsleep() {
+        return sqPoll && ((int) INT.getVolatile(sqRing, sqFlags) & SQ_NEED_WAKEUP) != 0;
+    }
+
     /** {@return the submission queue's entries, as the kernel sized it} */
     public int submissionEntries() {
         return sqEntries;
@@ -579,8 +588,7 @@ public final class Ring implements AutoCloseable {
         int toSubmit = pending;
         if (sqPoll) {
             VarHandle.fullFence(); // the tail store before the flags load, as the kernel thread orders them
-            boolean asleep = ((int) INT.getVolatile(sqRing, sqFlags) & SQ_NEED_WAKEUP) != 0;
-            if (asleep) {
+            if (submissionThreadAsleep()) {
                 enterFlags |= ENTER_SQ_WAKEUP;
             } else if (waitFor == 0 && (enterFlags & ENTER_GETEVENTS) == 0) {
                 return pending; // the polling thread takes them without a system call

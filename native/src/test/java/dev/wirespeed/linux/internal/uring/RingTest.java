@@ -424,10 +424,22 @@ class RingTest {
         assertTrue(ring.nop(1));
         ring.submit();
         assertEquals(0, await(ring, results, 1));
-        Thread.sleep(100); // ten times its idle time: the kernel thread sleeps and must be woken
+        // Idle for 10 ms, the kernel thread says it sleeps (IORING_SQ_NEED_WAKEUP): the next submission must
+        // wake it, or it never completes.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!ring.submissionThreadAsleep()) {
+            assertTrue(System.nanoTime() < deadline, "the polling thread, idle=10 ms, did not sleep within 10 s");
+            Thread.sleep(1);
+        }
         assertTrue(ring.nop(2));
         ring.submit();
-        assertEquals(0, await(ring, results, 2));
+        deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!results.byUserData.containsKey(2L)) { // posted by the kernel thread: no call waits for it
+            assertTrue(System.nanoTime() < deadline, "a submission to a sleeping polling thread did not complete "
+                    + "within 10 s: not woken");
+            ring.complete(results);
+        }
+        assertEquals(0, results.result(2));
     }
 
     @Test
