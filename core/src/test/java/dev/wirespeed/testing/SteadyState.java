@@ -374,7 +374,7 @@ public final class SteadyState {
     }
 
     /** {@return the bytes the thread of {@code id} allocated so far}; allocates nothing */
-    static long threadAllocatedBytes(long id) {
+    public static long threadAllocatedBytes(long id) {
         long b = THREADS.getThreadAllocatedBytes(id);
         if (b < 0) {
             throw new IllegalStateException("thread id=" + id + " ended, or allocation counting is off");
