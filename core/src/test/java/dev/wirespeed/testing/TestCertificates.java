@@ -8,9 +8,14 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
+import java.security.KeyStore;
 import java.security.PrivateKey;
+import java.security.cert.Certificate;
 import java.security.cert.X509Certificate;
 import java.util.List;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
 
 /**
  * The TLS tests' keys and certificates ({@code scripts/make-test-certificates.sh} made them): a test CA;
@@ -78,5 +83,25 @@ public final class TestCertificates {
     /** {@return settings with no identity, trusting the test CA, to build on} */
     public static TlsSettings.Builder trustingTheTestCa() {
         return TlsSettings.builder().trust(List.of(ca()));
+    }
+
+    /** {@return the JDK's context with {@code identity} (or none) trusting the test CA: for peers the JDK plays} */
+    public static SSLContext jdkContext(String identity) throws GeneralSecurityException, IOException {
+        KeyStore keys = KeyStore.getInstance("PKCS12");
+        keys.load(null, null);
+        KeyManagerFactory km = null;
+        if (identity != null) {
+            keys.setKeyEntry("id", key(identity), new char[0], certificates(identity).toArray(new Certificate[0]));
+            km = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+            km.init(keys, new char[0]);
+        }
+        KeyStore trust = KeyStore.getInstance("PKCS12");
+        trust.load(null, null);
+        trust.setCertificateEntry("ca", ca());
+        TrustManagerFactory tm = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        tm.init(trust);
+        SSLContext context = SSLContext.getInstance("TLS");
+        context.init(km == null ? null : km.getKeyManagers(), tm.getTrustManagers(), null);
+        return context;
     }
 }

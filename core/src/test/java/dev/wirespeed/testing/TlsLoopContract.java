@@ -36,7 +36,6 @@ import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.SocketChannel;
-import java.security.KeyStore;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -52,12 +51,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLServerSocket;
 import javax.net.ssl.SSLSocket;
-import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -136,23 +133,7 @@ public abstract class TlsLoopContract {
 
     /** {@return the JDK's context with {@code identity} (or none) trusting the test CA, for the peers} */
     protected static SSLContext peerContext(String identity) throws Exception {
-        KeyStore keys = KeyStore.getInstance("PKCS12");
-        keys.load(null, null);
-        KeyManagerFactory km = null;
-        if (identity != null) {
-            keys.setKeyEntry("id", TestCertificates.key(identity), new char[0],
-                    TestCertificates.certificates(identity).toArray(new java.security.cert.Certificate[0]));
-            km = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-            km.init(keys, new char[0]);
-        }
-        KeyStore trust = KeyStore.getInstance("PKCS12");
-        trust.load(null, null);
-        trust.setCertificateEntry("ca", TestCertificates.ca());
-        TrustManagerFactory tm = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-        tm.init(trust);
-        SSLContext context = SSLContext.getInstance("TLS");
-        context.init(km == null ? null : km.getKeyManagers(), tm.getTrustManagers(), null);
-        return context;
+        return TestCertificates.jdkContext(identity);
     }
 
     private FrameServer server(ConnectionHandler handler, TlsSettings tls) throws IOException {

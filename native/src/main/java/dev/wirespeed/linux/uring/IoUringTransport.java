@@ -35,7 +35,12 @@ import java.util.Set;
  * the loop does not want to read it (its output over the server's limit), its receive is cancelled, so
  * that the socket's own buffer and TCP's flow control hold the peer back. When every buffer is taken
  * a receive ends with {@code ENOBUFS}, and is armed again once a buffer comes back: backpressure, not
- * an error.
+ * an error. Then, so that connections the loop is not reading (peers that send and never read their
+ * replies, say) do not keep the shared buffers from the others, each of them copies what it holds into
+ * memory of its own, exactly that many bytes, and gives the buffers back; the loop reads the copy first
+ * when it reads the connection again. A connection holds at most one and a half times its cap of
+ * buffers' bytes that way, copied or in the ring: one whose copy is over half the cap receives no more
+ * until the loop has read it below that.
  *
  * <h2>Sending</h2>
  * A connection sends from the loop's own output chunks, where the handler's frames were written: the

@@ -25,6 +25,14 @@ import java.nio.channels.ClosedChannelException;
  * want to read, the receive is cancelled, so that the socket's own buffer and TCP's flow control hold
  * the peer back.
  *
+ * <p>The ring's buffers are the loop's, shared: a connection the loop does not read (its output over
+ * the limit, a peer that sends and never reads) must not keep them from the others. When a receive
+ * finds the ring empty, the poller has each such connection copy what it holds into memory of its own,
+ * exactly that many bytes ({@link #spill()}), and give the buffers back; the copy is lent, and read,
+ * before any buffer held after it. A connection whose copy is over half its cap of buffers' bytes
+ * does not receive until the loop has read it below that: it holds at most one and a half times its
+ * cap's bytes, copied or in the ring.
+ *
  * <h2>Sending</h2>
  * The loop hands its output chunks over ({@link #take}); they wait here in order, the first in one
  * {@code SEND} from its own memory, what a short send left sent next, and each goes back to the loop
@@ -104,6 +112,12 @@ final class UringEndpoint implements LendingEndpoint, TakesOutput {
     private boolean endOfStream;
     /** The receive's errno, or 0. */
     private int recvError;
+    /**
+     * Bytes copied out of the ring's buffers ({@link #spill()}), their position to limit not yet consumed,
+     * received before every held buffer; null when none. Lent through {@code spillLent}, a read-only view.
+     */
+    private ByteBuffer spill;
+    private ByteBuffer spillLent;
 
     // Sending: a queue of taken buffers, oldest first; the first's bytes [0, sentOfFirst) are sent, and
     // inFlight of those after are in the SEND in flight (0: none). The arrays are made at the first
@@ -182,7 +196,7 @@ final class UringEndpoint implements LendingEndpoint, TakesOutput {
             return connectInFlight ? 0 : Poller.CONNECT;
         }
         int ops = 0;
-        if ((interest & Poller.READ) != 0 && (heldCount > 0 || endOfStream || recvError != 0)) {
+        if ((interest & Poller.READ) != 0 && (heldCount > 0 || spill != null || endOfStream || recvError != 0)) {
             ops |= Poller.READ;
         }
         if ((interest & Poller.WRITE) != 0 && (sendError != 0 || hasRoom())) {
@@ -241,7 +255,7 @@ final class UringEndpoint implements LendingEndpoint, TakesOutput {
             return;
         }
         boolean want = (interest & Poller.READ) != 0 && !endOfStream && recvError == 0
-                && heldCount < poller.maxHeld() && connect == CONNECTED;
+                && heldCount < poller.maxHeld() && spillRoom() && connect == CONNECTED;
         if (want) {
             if (!recvArmed && !starved && cancels == 0) {
                 poller.submitReceive(this);
@@ -320,9 +334,67 @@ final class UringEndpoint implements LendingEndpoint, TakesOutput {
         poller.recycle(id);
     }
 
+    /** {@return the bytes copied out of the ring and not yet consumed} */
+    private int spilled() {
+        return spill == null ? 0 : spill.remaining();
+    }
+
+    /** {@return whether the copy is small enough to receive after it: half the cap's bytes, at most} */
+    private boolean spillRoom() {
+        return spill == null || spill.remaining() <= (long) poller.maxHeld() * poller.bufferSize() / 2;
+    }
+
+    /**
+     * {@return whether this connection holds ring buffers the loop is not reading}: it does not want to
+     * read, and is not closing (a graceful close's input is never read)
+     */
+    boolean spillable() {
+        return heldCount > 0 && (interest & Poller.READ) == 0 && !closed;
+    }
+
+    /**
+     * Copies the bytes of the held buffers, after what an earlier copy left, into memory of this
+     * connection's own, exactly their size, and gives the buffers back to the ring; where the loop closes
+     * the connection gracefully, gives them back without a copy, as it reads no more. {@return the bytes
+     * copied out of the ring}
+     */
+    long spill() {
+        if (closeAfterSend) {
+            while (heldCount > 0) {
+                dropFirst();
+            }
+            return 0;
+        }
+        long fromRing = 0;
+        for (int i = 0; i < heldCount; i++) {
+            fromRing += heldLengths[(heldHead + i) % heldIds.length] - (i == 0 ? firstOffset : 0);
+        }
+        ByteBuffer copy = ByteBuffer.allocate(Math.toIntExact(spilled() + fromRing)); // at most 1.5 caps' bytes
+        if (spill != null) {
+            copy.put(spill);
+        }
+        while (heldCount > 0) {
+            int n = heldLengths[heldHead] - firstOffset;
+            copy.put(copy.position(), poller.received(heldIds[heldHead]), firstOffset, n);
+            copy.position(copy.position() + n);
+            dropFirst();
+        }
+        spill = copy.flip();
+        spillLent = copy.asReadOnlyBuffer();
+        return fromRing;
+    }
+
     @Override
     public ByteBuffer lend() {
-        if (closed || heldCount == 0) {
+        if (closed) {
+            return null;
+        }
+        if (spill != null) {
+            spillLent.limit(spill.limit());
+            spillLent.position(spill.position());
+            return spillLent;
+        }
+        if (heldCount == 0) {
             return null;
         }
         ByteBuffer b = poller.lent(heldIds[heldHead]);
@@ -337,6 +409,10 @@ final class UringEndpoint implements LendingEndpoint, TakesOutput {
      */
     @Override
     public void consume(int n) {
+        if (spill != null) {
+            consumeSpilled(n);
+            return;
+        }
         int lent = heldCount == 0 ? 0 : heldLengths[heldHead] - firstOffset;
         if (n < 0 || n > lent) {
             throw new IllegalArgumentException("n=" + n + " lent=" + lent + " " + this);
@@ -354,12 +430,28 @@ final class UringEndpoint implements LendingEndpoint, TakesOutput {
         }
     }
 
+    /** Past {@code n} bytes of the copy; the receive listed to be armed again once the copy is small enough. */
+    private void consumeSpilled(int n) {
+        if (n < 0 || n > spill.remaining()) {
+            throw new IllegalArgumentException("n=" + n + " lent=" + spill.remaining() + " (copied out of the ring) "
+                    + this);
+        }
+        spill.position(spill.position() + n);
+        if (!spill.hasRemaining()) {
+            spill = null;
+            spillLent = null;
+        }
+        if (!recvArmed && n > 0 && spillRoom()) {
+            poller.rearmLater(this);
+        }
+    }
+
     @Override
     public boolean ended() throws IOException {
         if (closed) {
             throw new ClosedChannelException();
         }
-        if (heldCount > 0) {
+        if (heldCount > 0 || spill != null) {
             return false;
         }
         if (recvError != 0) {
@@ -374,11 +466,19 @@ final class UringEndpoint implements LendingEndpoint, TakesOutput {
         if (closed) {
             throw new ClosedChannelException();
         }
-        if (heldCount == 0) {
+        if (heldCount == 0 && spill == null) {
             return ended() ? -1 : 0;
         }
         int total = 0;
-        while (heldCount > 0 && dst.hasRemaining()) {
+        if (spill != null) {
+            int n = Math.min(spill.remaining(), dst.remaining());
+            int position = dst.position();
+            dst.put(position, spill, spill.position(), n);
+            dst.position(position + n);
+            total = n;
+            consumeSpilled(n);
+        }
+        while (heldCount > 0 && dst.hasRemaining() && spill == null) {
             int left = heldLengths[heldHead] - firstOffset;
             int n = Math.min(left, dst.remaining());
             int position = dst.position();
@@ -663,6 +763,8 @@ final class UringEndpoint implements LendingEndpoint, TakesOutput {
         while (heldCount > 0) {
             dropFirst();
         }
+        spill = null;
+        spillLent = null;
         if (recvArmed && !recvCancelling) {
             poller.submitCancel(this, UringPoller.OP_RECV);
             cancels++;
@@ -694,7 +796,8 @@ final class UringEndpoint implements LendingEndpoint, TakesOutput {
 
     @Override
     public String toString() {
-        return "UringEndpoint[" + socket + " slot=" + slot + " held=" + heldCount + " sending=" + waiting + " in " + holding
+        return "UringEndpoint[" + socket + " slot=" + slot + " held=" + heldCount
+                + (spill == null ? "" : " copied=" + spill.remaining()) + " sending=" + waiting + " in " + holding
                 + (connect == CONNECTING ? " connecting" : connect < 0 ? " connect failed" : "")
                 + (closed ? " closed" : "") + "]";
     }

@@ -106,8 +106,13 @@ public final class UringPoller implements Poller {
     private UringEndpoint[] starved = new UringEndpoint[16];
     private int starvedCount;
     private boolean recycled;
+    /** A receive found the ring empty: at the next poll, connections the loop does not read give theirs back. */
+    private boolean spillWanted;
     /** Receive buffers the kernel filled and the ring has not had back. */
     private int buffersOut;
+    /** Receives that found the ring empty, and bytes copied out of it since the poller began: for tests. */
+    private long starvations;
+    private long spilledBytes;
 
 
     /**
@@ -188,6 +193,11 @@ public final class UringPoller implements Poller {
         return maxHeld;
     }
 
+    /** {@return the bytes of each receive buffer} */
+    int bufferSize() {
+        return bufferSize;
+    }
+
     /** {@return the bytes a connection holds to send at most before it takes no more output} */
     int sendLimit() {
         return sendLimit;
@@ -237,6 +247,16 @@ public final class UringPoller implements Poller {
         return buffersOut;
     }
 
+    /** {@return how many receives found the ring empty}: for tests */
+    public long receiveStarvations() {
+        return starvations;
+    }
+
+    /** {@return the bytes connections the loop did not read copied out of the ring to give its buffers back}: for tests */
+    public long spilledBytes() {
+        return spilledBytes;
+    }
+
     /** Adds {@code e} to the connections to hand over at the end of this poll. */
     void list(UringEndpoint e) {
         if (e.listed || e.forgotten || e.closed) {
@@ -261,8 +281,13 @@ public final class UringPoller implements Poller {
         e.rearmListed = true;
     }
 
-    /** {@code e}'s receive ended for want of a buffer: armed again once one comes back. */
+    /**
+     * {@code e}'s receive ended for want of a buffer: armed again once one comes back; at the next poll the
+     * connections the loop does not read copy what they hold out of the ring and give its buffers back.
+     */
     void starve(UringEndpoint e) {
+        starvations++;
+        spillWanted = true;
         if (e.starved) {
             return;
         }
@@ -478,6 +503,10 @@ public final class UringPoller implements Poller {
             e.updateReceive();
         }
         rearmCount = 0;
+        if (spillWanted) {
+            spillWanted = false;
+            spillUnread();
+        }
         if (recycled && starvedCount > 0) {
             int n = starvedCount;
             starvedCount = 0;
@@ -487,6 +516,20 @@ public final class UringPoller implements Poller {
                 starved[i] = null;
                 e.starved = false;
                 e.updateReceive();
+            }
+        }
+    }
+
+    /**
+     * Has every connection that holds receive buffers the loop is not reading copy their bytes out and
+     * give them back ({@link UringEndpoint#spill()}): the ring ran out, and a paused connection would
+     * keep its buffers from the others for as long as its peer likes.
+     */
+    private void spillUnread() {
+        for (int i = 0; i < slotsUsed; i++) {
+            UringEndpoint e = slots[i];
+            if (e != null && e.spillable()) {
+                spilledBytes += e.spill();
             }
         }
     }
