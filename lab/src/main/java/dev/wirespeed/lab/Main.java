@@ -7,6 +7,8 @@ import dev.wirespeed.lab.cli.HandshakesCommand;
 import dev.wirespeed.lab.cli.LoadCommand;
 import dev.wirespeed.lab.cli.LabCommand;
 import dev.wirespeed.lab.cli.PingCommand;
+import dev.wirespeed.lab.cli.RingEchoCommand;
+import dev.wirespeed.lab.cli.RingPingCommand;
 import dev.wirespeed.lab.cli.RingReadCommand;
 import dev.wirespeed.lab.cli.RingWriteCommand;
 import dev.wirespeed.lab.cli.ServerCommand;
@@ -32,6 +34,8 @@ public final class Main implements Runnable {
         COMMANDS.put("handshakes", HandshakesCommand::new);
         COMMANDS.put("ring-write", RingWriteCommand::new);
         COMMANDS.put("ring-read", RingReadCommand::new);
+        COMMANDS.put("ring-ping", RingPingCommand::new);
+        COMMANDS.put("ring-echo", RingEchoCommand::new);
         COMMANDS.put("lab", LabCommand::new);
     }
 

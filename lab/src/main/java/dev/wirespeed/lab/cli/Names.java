@@ -9,6 +9,8 @@ import dev.wirespeed.lab.client.Strategies;
 import dev.wirespeed.lab.pingpong.EchoImpl;
 import dev.wirespeed.lab.pingpong.Impl;
 import dev.wirespeed.lab.server.ServerImpl;
+import dev.wirespeed.lab.shm.ShmImpl;
+import dev.wirespeed.lab.shm.Sleep;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
@@ -65,6 +67,20 @@ final class Names {
     static final class PingImplName extends Of<Impl> {
         PingImplName() {
             super(Impl.values(), "--impl");
+        }
+    }
+
+    /** {@code ring-* --impl}. */
+    static final class ShmImplName extends Of<ShmImpl> {
+        ShmImplName() {
+            super(ShmImpl.values(), "--impl");
+        }
+    }
+
+    /** {@code ring-* --sleep}. */
+    static final class SleepName extends Of<Sleep> {
+        SleepName() {
+            super(Sleep.values(), "--sleep");
         }
     }
 

@@ -4,12 +4,14 @@ import dev.wirespeed.lab.ExitCode;
 import dev.wirespeed.lab.client.FrameCheck;
 import dev.wirespeed.lab.client.Receiver;
 import dev.wirespeed.lab.client.Rounds;
-import dev.wirespeed.linux.Futex;
+import dev.wirespeed.lab.result.ChildReports;
+import dev.wirespeed.lab.shm.Inbound;
+import dev.wirespeed.lab.shm.ShmImpl;
+import dev.wirespeed.lab.shm.ShmLink;
+import dev.wirespeed.lab.shm.Sleep;
+import dev.wirespeed.lab.shm.Wakes;
 import dev.wirespeed.shm.CorruptRingException;
 import dev.wirespeed.shm.PeerGoneException;
-import dev.wirespeed.shm.RingReader;
-import dev.wirespeed.shm.RingSleep;
-import dev.wirespeed.shm.SharedRing;
 import dev.wirespeed.testkit.SequenceMismatchException;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -26,7 +28,10 @@ import picocli.CommandLine.Model.CommandSpec;
         description = {"Reads the frames of a shared ring that 'wirespeed ring-write' made, each a view of the ring's "
                 + "memory (no copy, no system call), and prints per round of --messages frames 'Time for N msg: T; "
                 + "speed: X msg/s; Y MB/s', as 'wirespeed client' does, then a summary line; until the writer closes "
-                + "its end (after its last frame) or --rounds are done.",
+                + "its end (after its last frame) or --rounds are done. --impl agrona and aeron read what 'ring-write "
+                + "--impl' of the same name writes. With --wakes it prints instead, once the writer closed its end, how "
+                + "long each frame that 'ring-write --idle-ms' sent after an idle period took to reach it, and the CPU "
+                + "this process used while nothing came.",
             "Exit codes as 'wirespeed client': 0, 3 a broken ring, 4 --verify found an unexpected frame, 5 the writer "
                 + "died without closing its end."})
 public final class RingReadCommand implements Callable<Integer> {
@@ -36,6 +41,10 @@ public final class RingReadCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
+
+    @Option(names = "--impl", defaultValue = "wirespeed", converter = Names.ShmImplName.class,
+            description = "wirespeed (the library's SharedRing), agrona or aeron (default ${DEFAULT-VALUE})")
+    ShmImpl impl;
 
     @Option(names = "--path", defaultValue = "/dev/shm/wirespeed.ring", description = "the ring's file "
             + "(default ${DEFAULT-VALUE})")
@@ -55,47 +64,53 @@ public final class RingReadCommand implements Callable<Integer> {
     @Option(names = "--json", description = "print JSON lines instead of text")
     boolean json;
 
-    @Option(names = "--sleep", defaultValue = "futex", description = "what the reader does when the ring is empty: "
-            + "futex (sleeps in the kernel until the writer wakes it: 'ring-write --wake futex'), polling (sleeps in "
-            + "steps of 50 us) or spin (reads again at once) (default ${DEFAULT-VALUE})")
-    String sleep;
+    @Option(names = "--sleep", converter = Names.SleepName.class, description = "what the reader does when the ring "
+            + "is empty: futex (sleeps in the kernel until the writer wakes it: 'ring-write --wake futex'; wirespeed's "
+            + "default), polling (sleeps in steps of 50 us; wirespeed), backoff (Agrona's backoff: spins, yields, then "
+            + "parks up to 1 ms; agrona's and aeron's default) or spin (reads again at once, yielding every 8th look)")
+    Sleep sleep;
+
+    @Option(names = "--wakes", description = "report the wake-ups after the writer's idle periods (ring-write "
+            + "--idle-ms) as one JSON line, instead of rounds")
+    boolean wakes;
 
     @Override
     public Integer call() {
         PrintWriter err = spec.commandLine().getErr();
-        RingSleep sleeps;
+        Sleep sleeps = sleep == null ? impl.parking() : sleep;
         try {
             if (messages < 1 || rounds < 0) {
                 throw new IllegalArgumentException("--messages=" + messages + " must be >= 1 and --rounds=" + rounds
                         + " >= 0");
             }
-            sleeps = switch (sleep) {
-                case "futex" -> Futex.create();
-                case "polling" -> RingSleep.polling();
-                case "spin" -> null;
-                default -> throw new IllegalArgumentException("--sleep=" + sleep + ": futex, polling or spin");
-            };
+            if (sleeps == Sleep.FUTEX) {
+                dev.wirespeed.linux.Futex.create(); // refused here, off Linux
+            }
         } catch (IllegalArgumentException | UnsupportedOperationException e) {
             err.println("wirespeed ring-read: " + e.getMessage());
             return ExitCode.USAGE;
         }
         Receiver receiver = new Receiver(verify ? FrameCheck.sequence() : null, new Rounds.ByFrames(messages, rounds),
                 json, spec.commandLine().getOut());
+        Wakes woken = wakes ? new Wakes() : null;
         int code = ExitCode.OK;
         String problem = null;
-        try (SharedRing ring = SharedRing.open(path)) {
-            RingReader reader = ring.reader();
-            Duration wait = sleeps == null ? Duration.ZERO : Duration.ofSeconds(1);
-            RingSleep sleepFor = sleeps == null ? RingSleep.polling() : sleeps;
-            while (!receiver.done()) {
-                int n = reader.take(receiver::onFrame, Math.min(receiver.framesToNextCheck(), 1024), sleepFor, wait);
-                if (n < 0) {
-                    break; // the writer closed its end after its last frame
+        try (ShmLink link = impl.open(path, false, 0, sleeps); Inbound reader = link.inbound("")) {
+            Duration wait = Duration.ofSeconds(1);
+            if (woken != null) {
+                while (reader.await(woken, 1024, wait) >= 0) {
+                    // until the writer closes its end
                 }
-                if (n == 0 && sleeps == null) {
-                    Thread.onSpinWait();
+            } else {
+                while (!receiver.done()) {
+                    if (reader.await(receiver::onFrame, Math.min(receiver.framesToNextCheck(), 1024), wait) < 0) {
+                        break; // the writer closed its end after its last frame
+                    }
                 }
             }
+        } catch (IllegalArgumentException e) {
+            err.println("wirespeed ring-read: " + e.getMessage());
+            return ExitCode.USAGE;
         } catch (CorruptRingException e) {
             code = ExitCode.BAD_INPUT;
             problem = e.getMessage();
@@ -109,7 +124,18 @@ public final class RingReadCommand implements Callable<Integer> {
             code = ExitCode.IO_FAILURE;
             problem = "I/O failure: " + e;
         }
-        receiver.finish(code == ExitCode.OK);
+        if (woken != null) {
+            if (code == ExitCode.OK && woken.count() > 0) {
+                spec.commandLine().getOut().println(ChildReports.line(woken.report()));
+                spec.commandLine().getOut().flush();
+            } else if (code == ExitCode.OK) {
+                code = ExitCode.IO_FAILURE;
+                problem = "no wake-up to report: the writer sent fewer than 2 frames after an idle period "
+                        + "(ring-write --idle-ms MS --count N, N >= 2)";
+            }
+        } else {
+            receiver.finish(code == ExitCode.OK);
+        }
         if (problem != null) {
             err.println("wirespeed ring-read: " + problem + " (after " + receiver.frames() + " complete frames, "
                     + receiver.bytes() + " bytes)");

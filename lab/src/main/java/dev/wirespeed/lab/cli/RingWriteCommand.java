@@ -2,10 +2,10 @@ package dev.wirespeed.lab.cli;
 
 import dev.wirespeed.lab.ExitCode;
 import dev.wirespeed.lab.server.SizeRange;
-import dev.wirespeed.linux.Futex;
-import dev.wirespeed.shm.RingSleep;
-import dev.wirespeed.shm.RingWriter;
-import dev.wirespeed.shm.SharedRing;
+import dev.wirespeed.lab.shm.Outbound;
+import dev.wirespeed.lab.shm.ShmImpl;
+import dev.wirespeed.lab.shm.ShmLink;
+import dev.wirespeed.lab.shm.Sleep;
 import dev.wirespeed.testkit.SequenceStream;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -13,17 +13,20 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
-/** {@code wirespeed ring-write}: the sequence stream into a shared ring, for {@code ring-read}. */
+/** {@code wirespeed ring-write}: the sequence stream into shared memory, for {@code ring-read}. */
 @Command(name = "ring-write", mixinStandardHelpOptions = true,
         description = {"Makes a shared ring (a file under /dev/shm, memory, which another process maps) and writes "
                 + "the sequence stream into it (frames 0, 1, 2, ...), waiting while the ring is full: the other end "
                 + "of 'wirespeed ring-read'. Ends after --count frames, closing its end (the reader then reads to "
-                + "the last frame and ends), or when the reader goes away.",
+                + "the last frame and ends), or when the reader goes away. --impl agrona writes through Agrona's "
+                + "OneToOneRingBuffer over the file instead, --impl aeron through Aeron's IPC, with a media driver "
+                + "embedded in this process (its directory PATH-aeron).",
             "Prints 'ring at PATH' on standard error once the ring is made. docs/shared-ring.md has its layout."})
 public final class RingWriteCommand implements Callable<Integer> {
     /** A command whose options picocli sets. */
@@ -32,6 +35,10 @@ public final class RingWriteCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
+
+    @Option(names = "--impl", defaultValue = "wirespeed", converter = Names.ShmImplName.class,
+            description = "wirespeed (the library's SharedRing), agrona or aeron (default ${DEFAULT-VALUE})")
+    ShmImpl impl;
 
     @Option(names = "--path", defaultValue = "/dev/shm/wirespeed.ring", description = "the ring's file, made "
             + "anew (default ${DEFAULT-VALUE})")
@@ -42,7 +49,7 @@ public final class RingWriteCommand implements Callable<Integer> {
     boolean replace;
 
     @Option(names = "--capacity", defaultValue = "1048576", description = "bytes of frames the ring holds: a power "
-            + "of two from 4096 to 1073741824 (default ${DEFAULT-VALUE})")
+            + "of two from 4096 to 1073741824 (default ${DEFAULT-VALUE}); Aeron's streams take its driver's default")
     int capacity;
 
     @Option(names = "--size", defaultValue = "100", converter = ServerCommand.SizeConverter.class,
@@ -52,25 +59,32 @@ public final class RingWriteCommand implements Callable<Integer> {
     @Option(names = "--count", description = "frames to write (default: endless)")
     Long count;
 
-    @Option(names = "--wake", defaultValue = "futex", description = "how the writer wakes a reader that sleeps: "
-            + "futex (the reader sleeps in the kernel, 'ring-read --sleep futex') or none (it does not sleep, or "
-            + "wakes by itself) (default ${DEFAULT-VALUE})")
+    @Option(names = "--wake", description = "how the writer wakes a reader that sleeps: futex (the reader sleeps "
+            + "in the kernel, 'ring-read --sleep futex'; wirespeed's default) or none (it does not sleep, or wakes by "
+            + "itself; agrona's and aeron's, whose readers wake by themselves)")
     String wake;
+
+    @Option(names = "--idle-ms", defaultValue = "0", description = "idle this long before each of the --count frames, "
+            + "which then carry the send time in their first 8 bytes (for 'ring-read --wakes'), after --burst frames "
+            + "sent at once (stamped 0) to warm the reader up (default ${DEFAULT-VALUE}: no idle)")
+    long idleMs;
+
+    @Option(names = "--burst", defaultValue = "0", description = "with --idle-ms, frames sent at once first "
+            + "(default ${DEFAULT-VALUE})")
+    long burst;
 
     @Override
     public Integer call() {
         PrintWriter err = spec.commandLine().getErr();
-        if (count != null && count < 0) {
-            err.println("wirespeed ring-write: --count=" + count + " must be >= 0");
-            return ExitCode.USAGE;
-        }
-        RingSleep wakes;
+        Sleep sleep;
         try {
-            wakes = switch (wake) {
-                case "futex" -> Futex.create();
-                case "none" -> null;
-                default -> throw new IllegalArgumentException("--wake=" + wake + ": futex or none");
-            };
+            if (count != null && count < 0 || idleMs < 0 || burst < 0 || idleMs > 0 && (count == null
+                    || size.min() < 8)) {
+                throw new IllegalArgumentException("--count=" + count + " must be >= 0, --idle-ms=" + idleMs + " and "
+                        + "--burst=" + burst + " >= 0; --idle-ms needs --count and bodies of at least 8 bytes, not "
+                        + "--size " + size);
+            }
+            sleep = wakes();
             if (replace) {
                 Files.deleteIfExists(path);
             }
@@ -81,36 +95,83 @@ public final class RingWriteCommand implements Callable<Integer> {
             err.println("wirespeed ring-write: --replace: " + e);
             return ExitCode.IO_FAILURE;
         }
-        try (SharedRing ring = SharedRing.create(path, capacity)) {
-            RingWriter writer = wakes == null ? ring.writer() : ring.writer(wakes);
-            if (size.max() > ring.maxFrameLength()) {
+        try (ShmLink link = impl.open(path, true, capacity, sleep); Outbound writer = link.outbound("")) {
+            if (size.max() > link.maxFrameLength()) {
                 err.println("wirespeed ring-write: --size " + size + " is longer than the ring's maxFrameLength="
-                        + ring.maxFrameLength() + " (--capacity " + capacity + ")");
+                        + link.maxFrameLength() + " (--impl " + impl + " --capacity " + capacity + ")");
                 return ExitCode.USAGE;
             }
             err.println("ring at " + path);
             err.flush();
-            ByteBuffer pattern = ByteBuffer.wrap(SequenceStream.pattern(size.max()));
-            SizeRange.Sizes next = size.sizes();
-            long frames = count == null ? Long.MAX_VALUE : count;
-            for (long i = 0; i < frames; i++) {
-                int offset = SequenceStream.patternOffset(i);
-                pattern.limit(offset + next.next()).position(offset);
-                for (int spins = 0; !writer.offer(SequenceStream.type(i), pattern); spins++) {
-                    if ((spins & 0xFFFF) == 0xFFFF && writer.readerGone()) {
-                        err.println("wirespeed ring-write: the reader went away after frame " + i);
-                        return ExitCode.OK;
-                    }
-                    Thread.onSpinWait();
-                }
-            }
-            return ExitCode.OK;
+            return idleMs > 0 ? idle(writer, err) : stream(writer, err);
         } catch (IllegalArgumentException e) {
             err.println("wirespeed ring-write: " + e.getMessage());
             return ExitCode.USAGE;
         } catch (IOException | IllegalStateException e) {
             err.println("wirespeed ring-write: " + e);
             return ExitCode.IO_FAILURE;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return ExitCode.IO_FAILURE;
         }
+    }
+
+    /** {@return how the link's writer wakes: a reader's sleep it wakes, or {@link Sleep#SPIN} for none} */
+    private Sleep wakes() {
+        if (wake == null) {
+            return impl == ShmImpl.WIRESPEED ? Sleep.FUTEX : Sleep.SPIN;
+        }
+        return switch (wake) {
+            case "futex" -> {
+                if (impl != ShmImpl.WIRESPEED) {
+                    throw new IllegalArgumentException("--wake futex is the shared ring's; --impl " + impl + " takes "
+                            + "none");
+                }
+                dev.wirespeed.linux.Futex.create(); // refused here, off Linux, rather than after the ring is made
+                yield Sleep.FUTEX;
+            }
+            case "none" -> Sleep.SPIN;
+            default -> throw new IllegalArgumentException("--wake=" + wake + ": futex or none");
+        };
+    }
+
+    private int stream(Outbound writer, PrintWriter err) {
+        ByteBuffer pattern = ByteBuffer.wrap(SequenceStream.pattern(size.max()));
+        SizeRange.Sizes next = size.sizes();
+        long frames = count == null ? Long.MAX_VALUE : count;
+        for (long i = 0; i < frames; i++) {
+            int offset = SequenceStream.patternOffset(i);
+            pattern.limit(offset + next.next()).position(offset);
+            for (int spins = 0; !writer.offer(SequenceStream.type(i), pattern); spins++) {
+                if ((spins & 0xFFFF) == 0xFFFF && writer.readerGone()) {
+                    err.println("wirespeed ring-write: the reader went away after frame " + i);
+                    return ExitCode.OK;
+                }
+                Thread.onSpinWait();
+            }
+        }
+        return ExitCode.OK;
+    }
+
+    /** The warm-up burst, then each frame after {@link #idleMs} of idle, stamped with its send time. */
+    private int idle(Outbound writer, PrintWriter err) throws InterruptedException {
+        ByteBuffer body = ByteBuffer.allocate(size.max());
+        for (long i = 0; i < burst + count; i++) {
+            if (i >= burst) {
+                TimeUnit.MILLISECONDS.sleep(idleMs); // the idle period itself, not a wait for something
+            }
+            for (int spins = 0;; spins++) {
+                body.clear().putLong(0, i >= burst ? System.nanoTime() : 0);
+                if (writer.offer(SequenceStream.type(i), body)) {
+                    break;
+                }
+                if ((spins & 0xFFFF) == 0xFFFF && writer.readerGone()) {
+                    err.println("wirespeed ring-write: the reader went away after frame " + i);
+                    return ExitCode.OK;
+                }
+                Thread.onSpinWait();
+            }
+        }
+        return ExitCode.OK;
     }
 }

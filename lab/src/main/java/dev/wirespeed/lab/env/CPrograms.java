@@ -24,7 +24,12 @@ public final class CPrograms {
         /** {@code pingpong.c}: a ping and an echo, blocking or busy-polling. */
         PINGPONG("pingpong"),
         /** {@code many.c}: an epoll echo server, and a load generator over many connections. */
-        MANY("many");
+        MANY("many"),
+        /**
+         * {@code shmring.c}: the shared ring's layout in C (a writer, a reader, a ping-pong's two ends) and a
+         * probe of the kernel's futex wake-up.
+         */
+        SHMRING("shmring");
 
         private final String name;
 

@@ -36,8 +36,12 @@ import java.util.regex.Pattern;
 public record Jvm(String mainClass, Path archives) {
     /** The launcher's collector, among {@link #FLAGS}: left out when the options of a JVM choose another. */
     public static final String LAUNCHER_GC = "-XX:+UseParallelGC";
-    /** The flags of the launcher, so that lab figures match what a user runs. */
-    public static final List<String> FLAGS = List.of("--enable-native-access=ALL-UNNAMED", LAUNCHER_GC);
+    /**
+     * The flags of the launcher, so that lab figures match what a user runs. Agrona 2 (the lab's shared-memory
+     * peers) reaches the JDK's internal {@code Unsafe}, which the launcher exports to it.
+     */
+    public static final List<String> FLAGS = List.of("--enable-native-access=ALL-UNNAMED",
+            "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED", LAUNCHER_GC);
 
     /** Whether this JVM's class path is all jars, which a class-data archive can hold. */
     private static final boolean ARCHIVABLE = Arrays.stream(System.getProperty("java.class.path")

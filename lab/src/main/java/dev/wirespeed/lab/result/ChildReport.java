@@ -9,14 +9,15 @@ import java.util.Objects;
  * What a child process of the lab reports on standard output, one JSON object per line: the client's
  * rounds and summary ({@code wirespeed client --json}, and the C reader in the same shape) and
  * ping's percentiles ({@code wirespeed ping --json}, and the C ping-pong), the rounds of the C load
- * generator of many connections ({@code many load}), and the rounds of the TLS handshake load
- * ({@code wirespeed handshakes}). {@link ChildReports} writes
+ * generator of many connections ({@code many load}), the rounds of the TLS handshake load
+ * ({@code wirespeed handshakes}), and the wake-ups of a reader that slept through idle periods
+ * ({@code wirespeed ring-read --wakes}, and the C futex probe). {@link ChildReports} writes
  * and reads every line, so both sides share one schema; the kind of a line is told by its fields.
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.DEDUCTION)
 @JsonSubTypes({@JsonSubTypes.Type(ChildReport.Round.class), @JsonSubTypes.Type(ChildReport.Summary.class),
     @JsonSubTypes.Type(ChildReport.Latency.class), @JsonSubTypes.Type(ChildReport.Load.class),
-    @JsonSubTypes.Type(ChildReport.Handshakes.class)})
+    @JsonSubTypes.Type(ChildReport.Handshakes.class), @JsonSubTypes.Type(ChildReport.Wakes.class)})
 public sealed interface ChildReport {
     /**
      * One round of {@code messages} frames read by a client.
@@ -193,6 +194,35 @@ public sealed interface ChildReport {
                 throw new IllegalArgumentException("round=" + round + " connections=" + connections + " handshakes="
                         + handshakes + " seconds=" + seconds + " handshakesPerSecond=" + handshakesPerSecond
                         + " cpuShare=" + cpuShare + " p50=" + p50 + " p99=" + p99 + " max=" + max + " unit=" + unit);
+            }
+        }
+    }
+
+    /**
+     * A sleeping reader's wake-ups: each the time from the writer's commit of the first frame after an
+     * idle period (or, for the C futex probe, from the waker's store to the word) to the reader holding
+     * it; and what the reader's process cost while nothing came.
+     *
+     * @param wakes wake-ups measured, {@code >= 1}
+     * @param idleMs the idle period before each, in milliseconds
+     * @param cpuShare the reader's process CPU time (user and system, every thread) over the idle
+     *     periods' wall time: 0.01 is 1% of a core
+     * @param p50 the median wake-up
+     * @param max the longest
+     * @param unit always microseconds
+     */
+    record Wakes(long wakes, long idleMs, double cpuShare, double p50, double max, Unit unit) implements ChildReport {
+        /**
+         * Checks the counts and the order of the figures.
+         *
+         * @throws IllegalArgumentException if {@code wakes < 1}, {@code idleMs < 0}, a figure is negative,
+         *     {@code p50 > max}, or the unit is not microseconds
+         */
+        public Wakes {
+            Objects.requireNonNull(unit, "unit");
+            if (wakes < 1 || idleMs < 0 || !(cpuShare >= 0) || unit != Unit.MICROSECONDS || !(0 <= p50 && p50 <= max)) {
+                throw new IllegalArgumentException("wakes=" + wakes + " idleMs=" + idleMs + " cpuShare=" + cpuShare
+                        + " p50=" + p50 + " max=" + max + " unit=" + unit);
             }
         }
     }

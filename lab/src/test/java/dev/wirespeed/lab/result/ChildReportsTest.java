@@ -15,7 +15,8 @@ class ChildReportsTest {
         ChildReport latency = new ChildReport.Latency(6.1, 6.4, 7.7, 42.0, 120.5, 206.0, Unit.MICROSECONDS);
         ChildReport handshakes = new ChildReport.Handshakes(2, 64, 3_000, 2.0, 1_500.0, 0.98, 40_000.0, 61_000.5,
                 90_000.0, Unit.MICROSECONDS);
-        for (ChildReport report : new ChildReport[] {round, summary, latency, handshakes}) {
+        ChildReport wakes = new ChildReport.Wakes(5, 1000, 0.0004, 31.5, 48.25, Unit.MICROSECONDS);
+        for (ChildReport report : new ChildReport[] {round, summary, latency, handshakes, wakes}) {
             assertEquals(report, ChildReports.read(ChildReports.line(report)));
         }
         assertEquals("{\"round\":2,\"messages\":5000000,\"bytes\":540000000,\"ms\":120,\"msgPerSec\":41666666,"
@@ -27,6 +28,8 @@ class ChildReportsTest {
         assertEquals("{\"round\":2,\"connections\":64,\"handshakes\":3000,\"seconds\":2.0,\"handshakesPerSecond\":1500.0,"
                 + "\"cpuShare\":0.98,\"p50\":40000.0,\"p99\":61000.5,\"max\":90000.0,\"unit\":\"us\"}",
                 ChildReports.line(handshakes));
+        assertEquals("{\"wakes\":5,\"idleMs\":1000,\"cpuShare\":4.0E-4,\"p50\":31.5,\"max\":48.25,\"unit\":\"us\"}",
+                ChildReports.line(wakes));
     }
 
     @Test
