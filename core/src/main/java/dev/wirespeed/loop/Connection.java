@@ -50,7 +50,18 @@ import javax.net.ssl.SSLSession;
  * {@link IllegalStateException}.
  */
 public final class Connection {
-    enum State { CONNECTING, HANDSHAKING, OPEN, CLOSING, CLOSED }
+    /**
+     * A connection's life, one state at a time, moved on by the transitions named below and by no other code:
+     * <ul>
+     *   <li>{@link #connecting}: NEW to CONNECTING, a client's connection;
+     *   <li>{@link #handshaking}: NEW (accepted) or CONNECTING to HANDSHAKING, over TLS;
+     *   <li>{@link #opens}: NEW (accepted), CONNECTING or HANDSHAKING to OPEN, before its handler's {@code onOpen};
+     *   <li>{@link #closing}: OPEN to CLOSING, a graceful close sending what is queued;
+     *   <li>{@link #closes}: any state but CLOSED to CLOSED: its handler hears of it no more.
+     * </ul>
+     * A closed connection may linger ({@link #lingers}): its socket reads and drops what still comes.
+     */
+    enum State { NEW, CONNECTING, HANDSHAKING, OPEN, CLOSING, CLOSED }
 
     /** The loop's thread, its ways of closing, and its output: what this connection's methods ask of it. */
     private final LoopThread thread;
@@ -78,7 +89,8 @@ public final class Connection {
     /** The owner's counters on this connection's loop. */
     final LoopStats stats;
 
-    State state = State.OPEN;
+    /** Read by the loop's parts; moved on by the transitions alone. */
+    State state = State.NEW;
     /** While connecting: what {@link FrameClient#connect} returned, completed once it opens or fails; else null. */
     CompletableFuture<Connection> opening;
     /**
@@ -102,7 +114,8 @@ public final class Connection {
     /**
      * Output not yet sent, oldest first, a list through {@link Chunk#next} (no queue object of its own, so
      * that a turn on the connection touches no more memory than it must); bytes queued {@code = sum of
-     * available()}. Both null, or neither. Kept by {@link Outbound}.
+     * available()}. Both null, or neither. Changed through {@link #addOutput}, {@link #pollOutput} and
+     * {@link #takeEmptyTail}, as {@link Outbound} decides.
      */
     Chunk outHead;
     Chunk outTail;
@@ -523,6 +536,292 @@ public final class Connection {
             throw new IllegalStateException("no frame claimed: " + this);
         }
         return claimed;
+    }
+
+    // ---- the loop's record: what the loop's parts ask of the connection, each a named operation
+
+    // Its life (see State): the transitions, each refusing a move the state machine does not have.
+
+    /** NEW to CONNECTING: {@code done} completes once it opens, or fails; given up at loop time {@code deadline}. */
+    void connecting(CompletableFuture<Connection> done, long deadline) {
+        move(State.CONNECTING, state == State.NEW);
+        opening = done;
+        openDeadline = deadline;
+    }
+
+    /** NEW (accepted) or CONNECTING (connected) to HANDSHAKING: given up at loop time {@code deadline}. */
+    void handshaking(long deadline) {
+        move(State.HANDSHAKING, state == State.NEW || state == State.CONNECTING);
+        openDeadline = deadline;
+    }
+
+    /** NEW (accepted), CONNECTING or HANDSHAKING to OPEN, before its handler's {@code onOpen}. */
+    void opens() {
+        move(State.OPEN, state == State.NEW || state == State.CONNECTING || state == State.HANDSHAKING);
+    }
+
+    /** OPEN to CLOSING: it reads no more, and closes once its output is sent; again while CLOSING, nothing. */
+    void closing() {
+        move(State.CLOSING, state == State.OPEN || state == State.CLOSING);
+    }
+
+    /** {@return the state it leaves} for CLOSED, from any other: the handler hears of it no more */
+    State closes() {
+        State was = state;
+        move(State.CLOSED, was != State.CLOSED);
+        return was;
+    }
+
+    private void move(State to, boolean allowed) {
+        if (!allowed) {
+            throw new IllegalStateException("no move from " + state + " to " + to + ": " + this);
+        }
+        state = to;
+    }
+
+    /** {@return what {@link FrameClient#connect} returned, handed over once: null after, and for an accepted one} */
+    CompletableFuture<Connection> takeOpening() {
+        CompletableFuture<Connection> done = opening;
+        opening = null;
+        return done;
+    }
+
+    /** At loop time {@code now} it read or sent, or opened: its idle time starts over. */
+    void active(long now) {
+        lastActive = now;
+    }
+
+    /** Lingering (closed, its socket reading until it ends), until loop time {@code until}, at {@code slot} of the loop's list. */
+    void lingers(long until, int slot) {
+        lingering = true;
+        lingerUntil = until;
+        lingerSlot = slot;
+    }
+
+    /** It lingers no more: its socket is closed. */
+    void lingerEnded() {
+        lingering = false;
+    }
+
+    /** The peer's end of stream was read: a close now needs no lingering. */
+    void inputEnds() {
+        inputEnded = true;
+    }
+
+    // Where the loop's lists keep it, for removal without a search.
+
+    /** At {@code slot} of the loop's connections. */
+    void placedAt(int slot) {
+        this.slot = slot;
+    }
+
+    /** At {@code slot} of the loop's opening connections. */
+    void openingAt(int slot) {
+        openSlot = slot;
+    }
+
+    /** At {@code slot} of the loop's lingering connections. */
+    void lingeringAt(int slot) {
+        lingerSlot = slot;
+    }
+
+    /** In the loop's list of connections to read without a readiness, or out of it. */
+    void listedForRead(boolean listed) {
+        readPending = listed;
+    }
+
+    // Input.
+
+    /** Its input chunk is {@code chunk} now (null: none), holding the start of the frames to come. */
+    void input(Chunk chunk) {
+        in = chunk;
+    }
+
+    /** Read {@code n} bytes at loop time {@code now}: counted, and its idle time starts over. */
+    void received(int n, long now) {
+        lastActive = now;
+        bytesRead += n;
+        stats.bytesRead(n);
+    }
+
+    /** Its input moves {@code n} bytes on past frames handed over: {@code consumed} is the next one's offset. */
+    void consumes(int n) {
+        consumed += n;
+    }
+
+    /**
+     * Keeps a partial frame in a buffer of {@code size} bytes, the input budget's to count; the frame timed
+     * from now if it is not the one kept before (its stream offset tells), the clock read then, not the
+     * turn's (the poll may have waited long since).
+     */
+    void keepsPartial() {
+        if (held == 0 || partialOffset != consumed) {
+            partialSince = System.nanoTime();
+            partialOffset = consumed;
+        }
+    }
+
+    /** Counted by its loop's input budget as keeping a buffer of {@code size} bytes (0: none). */
+    void holds(int size) {
+        held = size;
+    }
+
+    // The hand-over of frames to its handler (see the fields' comments).
+
+    /** Its handler is handed frames whose bodies are views of {@code view}. */
+    void handing(ByteBuffer view) {
+        source = view;
+    }
+
+    /** Its handler is handed the frame {@code [start, end)} of the source, of {@code type}: one more read. */
+    void handingFrame(int start, int end, int type) {
+        framesRead++;
+        frameStart = start;
+        frameEnd = end;
+        frameType = type;
+    }
+
+    /** Its handler is handed the block {@code [from, to)} of {@code view}, {@code frames} frames. */
+    void handingBlock(ByteBuffer view, int from, int to, long frames) {
+        framesRead += frames;
+        source = view;
+        frameEnd = -1;
+        blockStart = from;
+        blockEnd = to;
+    }
+
+    /** The hand-over is over: no frame or block in hand. */
+    void handedOver() {
+        source = null;
+        blockEnd = -1;
+    }
+
+    /** The hand-over broke off (a handler threw): nothing in hand, and the frames written back as received dropped. */
+    void handOverAbandoned() {
+        handedOver();
+        forwardFrom = 0;
+        forwardTo = 0;
+    }
+
+    /** The frames written back as received, {@code [forwardFrom, forwardTo)}, were put in the output, or dropped. */
+    void forwardTaken() {
+        forwardFrom = 0;
+        forwardTo = 0;
+    }
+
+    // Output: its chunks, oldest first, and what they and the endpoint hold against the output limit.
+
+    /** Adds {@code chunk} at the end of its output. */
+    void addOutput(Chunk chunk) {
+        chunk.next = null;
+        if (outTail == null) {
+            outHead = chunk;
+        } else {
+            outTail.next = chunk;
+        }
+        outTail = chunk;
+    }
+
+    /** {@return the head of its output, taken out of it, or null} */
+    Chunk pollOutput() {
+        Chunk head = outHead;
+        if (head != null) {
+            outHead = head.next;
+            head.next = null;
+            if (outHead == null) {
+                outTail = null;
+            }
+        }
+        return head;
+    }
+
+    /** {@return the tail of its output, taken out of it, where it holds nothing (after an aborted claim); else null} */
+    Chunk takeEmptyTail() {
+        Chunk tail = outTail;
+        if (tail == null || tail.available() != 0) {
+            return null;
+        }
+        Chunk before = null; // a rare path: found from the head, the list being singly linked
+        for (Chunk k = outHead; k != tail; k = k.next) {
+            before = k;
+        }
+        if (before == null) {
+            outHead = null;
+        } else {
+            before.next = null;
+        }
+        outTail = before;
+        return tail;
+    }
+
+    /** The socket took {@code n} bytes of its output at loop time {@code now}. */
+    void sent(int n, long now) {
+        queued -= n;
+        lastActive = now;
+        bytesWritten += n;
+        stats.bytesWritten(n);
+    }
+
+    /** Its endpoint took {@code n} bytes of its output to send from where they lie, at loop time {@code now}. */
+    void handedToEndpoint(int n, long now) {
+        queued -= n;
+        handed += n; // until the endpoint gives them back
+        lastActive = now;
+        bytesWritten += n;
+        stats.bytesWritten(n);
+    }
+
+    /** Its endpoint gave back {@code n} bytes it took: sent, or never to be. */
+    void returnedByEndpoint(int n) {
+        handed -= n;
+    }
+
+    /** Its output is dropped, at its close: nothing queued, nothing counted as the endpoint's. */
+    void outputDropped() {
+        forwardTaken();
+        queued = 0;
+        handed = 0;
+    }
+
+    /** Paused (not read) where its output reached the limit: after a frame was queued. */
+    void pauseIfFull() {
+        if (queued + handed >= outputLimit) {
+            paused = true;
+        }
+    }
+
+    /**
+     * After a flush: paused where its output is at the limit, resumed where it was paused and has drained
+     * to half the limit; {@return whether it resumed}
+     */
+    boolean repause() {
+        long output = queued + handed;
+        if (output >= outputLimit) {
+            paused = true;
+        } else if (paused && output <= outputLimit / 2) {
+            paused = false;
+            return true;
+        }
+        return false;
+    }
+
+    /** {@return whether it was clean}: now it is dirty, written to and not flushed since */
+    boolean dirties() {
+        boolean was = dirty;
+        dirty = true;
+        return !was;
+    }
+
+    /** {@return whether it was dirty}: now it is clean, flushed */
+    boolean cleans() {
+        boolean was = dirty;
+        dirty = false;
+        return was;
+    }
+
+    /** The poller was told to watch it for {@code ops}. */
+    void watchedFor(int ops) {
+        interest = ops;
     }
 
     @Override

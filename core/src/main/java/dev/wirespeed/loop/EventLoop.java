@@ -349,10 +349,7 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
 
     @Override
     public void failed(Connection c, Throwable e) {
-        c.source = null; // it may have been thrown while a frame or a block was handed over
-        c.blockEnd = -1;
-        c.forwardFrom = 0;
-        c.forwardTo = 0;
+        c.handOverAbandoned(); // it may have been thrown while a frame or a block was handed over
         if (c.state == Connection.State.CLOSED) {
             report(e); // thrown while it closed: nothing is left to close
             return;
@@ -385,7 +382,7 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
             resetAfterFailedRegister(endpoint, e);
             return;
         }
-        c.interest = Poller.READ;
+        c.watchedFor(Poller.READ);
         add(c);
         if (c.tls != null) {
             startHandshake(c);
@@ -411,9 +408,8 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
         if (c.state != Connection.State.CONNECTING) {
             opening.add(c); // a connected one is in the list already
         }
-        c.state = Connection.State.HANDSHAKING;
+        c.handshaking(readClock() + c.owner.handshakeNanos);
         c.owner.handshakeStarted(index);
-        c.openDeadline = readClock() + c.owner.handshakeNanos;
         try {
             c.tls.begin();
         } catch (SSLException e) {
@@ -436,7 +432,7 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
         if (want != c.interest) {
             try {
                 poller.interest(c.channel, want);
-                c.interest = want;
+                c.watchedFor(want);
             } catch (IOException e) {
                 closeNow(c, e, true);
                 return;
@@ -445,10 +441,9 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
         if (!done) {
             return;
         }
-        c.lastActive = now;
+        c.active(now);
         opening.remove(c);
         c.owner.handshakeEnded(index);
-        c.state = Connection.State.OPEN;
         opened(c);
         if (c.state == Connection.State.OPEN) {
             readLaterIfHeld(c); // bytes that came with the handshake's last flight
@@ -462,7 +457,7 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
         } catch (IOException | RuntimeException ignored) {
             // the alert is a courtesy: the peer hears the close either way
         }
-        c.inputEnded = true; // no lingering: closed with a FIN, after the alert
+        c.inputEnds(); // no lingering: closed with a FIN, after the alert
         closeNow(c, e, false);
     }
 
@@ -488,7 +483,7 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
             endpoint = transport.connect(address);
         } catch (IOException | RuntimeException e) {
             Connection c = new Connection(this, output, null, owner, id, address, null);
-            c.state = Connection.State.CLOSED;
+            c.closes();
             owner.connectionClosed();
             IOException failure = connectFailure(address, e);
             done.completeExceptionally(failure);
@@ -501,29 +496,27 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
         } catch (RuntimeException e) {
             endpoint.reset();
             Connection failed = new Connection(this, output, null, owner, id, address, null);
-            failed.state = Connection.State.CLOSED;
+            failed.closes();
             owner.connectionClosed();
             IOException failure = connectFailure(address, e);
             done.completeExceptionally(failure);
             tellClosed(failed, failure);
             return;
         }
-        c.state = Connection.State.CONNECTING;
-        c.opening = done;
-        c.openDeadline = readClock() + timeoutNanos;
+        c.connecting(done, readClock() + timeoutNanos);
         try {
             poller.register(endpoint, c, Poller.CONNECT);
         } catch (IOException | RuntimeException | Error e) {
             owner.connectionClosed();
             resetAfterFailedRegister(endpoint, e);
-            c.state = Connection.State.CLOSED;
-            c.opening = null;
+            c.closes();
+            c.takeOpening();
             IOException failure = connectFailure(address, e);
             done.completeExceptionally(failure);
             tellClosed(c, failure);
             return;
         }
-        c.interest = Poller.CONNECT;
+        c.watchedFor(Poller.CONNECT);
         add(c);
         opening.add(c);
     }
@@ -571,13 +564,12 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
             closeNow(c, connectFailure(c.remoteAddress(), e), true);
             return;
         }
-        c.interest = Poller.READ;
+        c.watchedFor(Poller.READ);
         if (c.tls != null) {
             startHandshake(c); // it stays among the opening connections, with the handshake's deadline
             return;
         }
         opening.remove(c);
-        c.state = Connection.State.OPEN;
         opened(c);
     }
 
@@ -585,11 +577,11 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
     private void add(Connection c) {
         long idleNanos = c.owner.idleTimeoutNanos;
         long frameNanos = c.owner.frameTimeoutNanos;
-        c.lastActive = idleNanos != 0 || frameNanos != 0 ? readClock() : now;
+        c.active(idleNanos != 0 || frameNanos != 0 ? readClock() : now);
         if (count == conns.length) {
             conns = Arrays.copyOf(conns, count * 2);
         }
-        c.slot = count;
+        c.placedAt(count);
         conns[count++] = c;
         long shortest = Math.min(idleNanos == 0 ? Long.MAX_VALUE : idleNanos, frameNanos == 0 ? Long.MAX_VALUE : frameNanos);
         if (shortest != Long.MAX_VALUE) {
@@ -603,8 +595,8 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
 
     /** A connection is open: the events, the handler's {@code onOpen}, then its client's future. */
     private void opened(Connection c) {
-        CompletableFuture<Connection> opening = c.opening;
-        c.opening = null;
+        c.opens();
+        CompletableFuture<Connection> opening = c.takeOpening();
         c.owner.events.opened(c, index);
         try {
             c.handler.onOpen(c);
@@ -623,7 +615,7 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
     @Override
     public void refuse(Connection c, long offset, IOException cause) {
         c.owner.events.protocolError(c, offset, cause);
-        c.state = Connection.State.CLOSING;
+        c.closing();
         input.releaseInput(c);
         output.send(c, now); // best effort: a failure here changes nothing, the connection closes either way
         if (c.tls != null) {
@@ -638,7 +630,7 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
 
     @Override
     public void closeGracefully(Connection c) {
-        c.state = Connection.State.CLOSING;
+        c.closing();
         input.releaseInput(c);
         if (c.queued == 0 && c.tls == null) {
             closeNow(c, null, false);
@@ -652,14 +644,13 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
         if (c.state == Connection.State.CLOSED) {
             return;
         }
-        Connection.State was = c.state;
         boolean releaseTls = false; // after the handler's onClose, which may still ask for the TLS session
-        c.state = Connection.State.CLOSED;
+        Connection.State was = c.closes();
         // Counted out before the socket closes, so that a peer seeing the close finds the count exact.
         int slot = c.slot;
         Connection last = conns[--count];
         conns[slot] = last;
-        last.slot = slot;
+        last.placedAt(slot);
         conns[count] = null;
         c.owner.connectionClosed();
         if (was == Connection.State.CONNECTING || was == Connection.State.HANDSHAKING) {
@@ -676,8 +667,7 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
                         ? new ConnectException("connect to " + c.remoteAddress() + " abandoned: " + why)
                         : new SSLException("TLS handshake abandoned: " + why + "; " + c);
             }
-            CompletableFuture<Connection> opening = c.opening;
-            c.opening = null;
+            CompletableFuture<Connection> opening = c.takeOpening();
             if (opening != null) {
                 opening.completeExceptionally(cause);
             }

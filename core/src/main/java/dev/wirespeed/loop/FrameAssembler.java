@@ -44,7 +44,8 @@ final class FrameAssembler {
     void readCopy(Connection c, long now) {
         Chunk in = c.in;
         if (in == null) {
-            in = c.in = pool.take();
+            in = pool.take();
+            c.input(in);
         } else if (in.capacity() < pool.chunkSize()) {
             in = unpark(c, in);
         }
@@ -62,7 +63,7 @@ final class FrameAssembler {
         }
         if (n > 0) {
             in.end += n;
-            counted(c, n, now);
+            c.received(n, now);
             frames(c, in, n == room);
         } else if (n < 0) {
             endOfStream(c, in);
@@ -77,7 +78,8 @@ final class FrameAssembler {
         chunk.buf.put(0, in.buf, in.start, in.available());
         chunk.end = in.available();
         pool.give(in);
-        return c.in = chunk;
+        c.input(chunk);
+        return chunk;
     }
 
     /**
@@ -125,7 +127,7 @@ final class FrameAssembler {
                 }
             }
             lender.consume(pos - start);
-            counted(c, pos - start, now);
+            c.received(pos - start, now);
             budget -= pos - start;
         } while (budget > 0 && lends++ < MAX_LENDS && (data = lender.lend()) != null);
     }
@@ -147,12 +149,6 @@ final class FrameAssembler {
     /** {@return whether {@code data[pos, end)} ends inside a frame whose length, if its header is there, was checked} */
     private static boolean partial(ByteBuffer data, int pos, int end) {
         return end - pos < FrameFormat.HEADER_LENGTH || end - pos < FrameFormat.HEADER_LENGTH + FrameFormat.length(data, pos);
-    }
-
-    private void counted(Connection c, int n, long now) {
-        c.lastActive = now;
-        c.bytesRead += n;
-        c.stats.bytesRead(n);
     }
 
     /**
@@ -224,7 +220,7 @@ final class FrameAssembler {
         kept.buf.put(0, b, pos, n);
         kept.end = n;
         pool.give(in);
-        c.in = kept;
+        c.input(kept);
         kept(c, kept.capacity());
     }
 
@@ -233,10 +229,7 @@ final class FrameAssembler {
      * from now if it is not the one kept before (its stream offset tells): the clock is read then.
      */
     private void kept(Connection c, int size) {
-        if (c.held == 0 || c.partialOffset != c.consumed) {
-            c.partialSince = System.nanoTime(); // not the turn's clock: the poll may have waited long since
-            c.partialOffset = c.consumed;
-        }
+        c.keepsPartial();
         memory.account(c, size);
     }
 
@@ -254,7 +247,7 @@ final class FrameAssembler {
      */
     private void forwardInput(Connection c, Chunk in, int pos) {
         int end = in.end;
-        c.in = null;
+        c.input(null);
         // First: a refusal below drops the frames with the rest of the output.
         boolean adopted = output.adoptForwarded(c, in);
         if (pos == end) {
@@ -287,13 +280,13 @@ final class FrameAssembler {
         }
         int pos = from;
         long delivered = 0;
-        c.source = view;
+        c.handing(view);
         while (end - pos >= FrameFormat.HEADER_LENGTH) {
             long header = data.getLong(pos);
             int length = FrameFormat.length(header);
             if (length < 0 || length > c.maxFrameLength) {
                 c.stats.framesRead(delivered);
-                c.source = null;
+                c.handedOver();
                 if (c.forwardTo != c.forwardFrom) {
                     output.copyForwarded(c, view); // the replies to the frames before it are sent first
                 }
@@ -305,18 +298,16 @@ final class FrameAssembler {
                 break;
             }
             delivered++;
-            c.framesRead++; // before the handler, which may close the connection and so report its totals
             int type = FrameFormat.type(header);
-            c.frameStart = pos;
-            c.frameEnd = pos + total;
-            c.frameType = type;
+            // Counted before the handler, which may close the connection and so report its totals.
+            c.handingFrame(pos, pos + total, type);
             view.limit(pos + total);
             view.position(pos + FrameFormat.HEADER_LENGTH);
             try {
                 c.handler.onFrame(c, type, view);
             } catch (IOException | RuntimeException | Error e) {
                 c.stats.framesRead(delivered);
-                c.source = null;
+                c.handedOver();
                 closer.closeNow(c, e, true); // what was queued, forwarded frames too, is dropped
                 return -1;
             }
@@ -324,14 +315,14 @@ final class FrameAssembler {
             pos += total;
             if (c.state != Connection.State.OPEN) {
                 c.stats.framesRead(delivered);
-                c.source = null; // close() put the forwarded frames in the output; abort() dropped them
+                c.handedOver(); // close() put the forwarded frames in the output; abort() dropped them
                 releaseInput(c); // closed by the handler: the rest is not read
                 return -1;
             }
         }
-        c.source = null;
+        c.handedOver();
         c.stats.framesRead(delivered);
-        c.consumed += pos - from;
+        c.consumes(pos - from);
         return pos;
     }
 
@@ -360,32 +351,27 @@ final class FrameAssembler {
             pos += total;
         }
         if (pos > from) {
-            c.framesRead += delivered; // before the handler, which may close the connection and so report its totals
-            c.source = view;
-            c.frameEnd = -1;
-            c.blockStart = from;
-            c.blockEnd = pos;
+            // Counted before the handler, which may close the connection and so report its totals.
+            c.handingBlock(view, from, pos, delivered);
             view.limit(pos);
             view.position(from);
             try {
                 c.blockHandler.onFrames(c, view);
             } catch (IOException | RuntimeException | Error e) {
                 c.stats.framesRead(delivered);
-                c.source = null;
-                c.blockEnd = -1;
+                c.handedOver();
                 closer.closeNow(c, e, true); // what was queued, forwarded frames too, is dropped
                 return -1;
             }
             view.limit(end);
-            c.source = null;
-            c.blockEnd = -1;
+            c.handedOver();
             c.stats.framesRead(delivered);
             if (c.state != Connection.State.OPEN) {
                 releaseInput(c); // closed by the handler: the rest is not read
                 return -1;
             }
         }
-        c.consumed += pos - from;
+        c.consumes(pos - from);
         if (bad) {
             if (c.forwardTo != c.forwardFrom) {
                 output.copyForwarded(c, view); // the replies to the frames before it are sent first
@@ -415,7 +401,7 @@ final class FrameAssembler {
         Chunk in = memory.take(size);
         in.buf.put(0, data, pos, n);
         in.end = n;
-        c.in = in;
+        c.input(in);
         kept(c, in.capacity());
         return true;
     }
@@ -456,7 +442,8 @@ final class FrameAssembler {
             larger.buf.put(0, in.buf, in.start, have);
             larger.end = have;
             pool.give(in);
-            c.in = in = larger;
+            in = larger;
+            c.input(in);
         }
         in.buf.put(in.end, data, pos, n);
         in.end += n;
@@ -469,7 +456,7 @@ final class FrameAssembler {
             return -1;
         }
         if (c.forwardTo != c.forwardFrom) {
-            c.in = null;
+            c.input(null);
             memory.account(c, 0);
             if (!output.adoptForwarded(c, in)) { // the frame, written back as received, is sent from here
                 pool.give(in); // or from where it was copied to
@@ -491,7 +478,7 @@ final class FrameAssembler {
 
     /** The peer's end of stream: a clean close at a frame boundary, else the truncated frame refused. */
     private void endOfStream(Connection c, Chunk in) {
-        c.inputEnded = true;
+        c.inputEnds();
         int present = in == null ? 0 : in.available();
         if (present == 0) {
             releaseInput(c);
@@ -512,7 +499,7 @@ final class FrameAssembler {
     void releaseInput(Connection c) {
         Chunk in = c.in;
         if (in != null) {
-            c.in = null;
+            c.input(null);
             pool.give(in);
             memory.account(c, 0);
         }

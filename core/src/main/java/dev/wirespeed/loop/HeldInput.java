@@ -27,7 +27,7 @@ final class HeldInput {
     /** Puts {@code c} in the list if its TLS holds input; once. */
     void addIfHeld(Connection c) {
         if (!c.readPending && c.tls != null && c.tls.holdsInput()) {
-            c.readPending = true;
+            c.listedForRead(true);
             if (count == held.length) {
                 held = Arrays.copyOf(held, count * 2);
             }
@@ -45,7 +45,7 @@ final class HeldInput {
         for (int i = 0; i < n; i++) {
             Connection c = batch[i];
             batch[i] = null;
-            c.readPending = false;
+            c.listedForRead(false);
             if (c.state == Connection.State.OPEN && !c.paused) {
                 try {
                     c.tls.beginTurn(); // only TLS holds input

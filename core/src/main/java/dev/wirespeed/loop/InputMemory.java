@@ -104,7 +104,7 @@ final class InputMemory {
     void account(Connection c, int size) {
         if (size != c.held) {
             held += size - c.held;
-            c.held = size;
+            c.holds(size);
         }
     }
 }

@@ -52,7 +52,7 @@ final class Lingering {
         try {
             c.channel.shutdownOutput();
             if (c.interest != Poller.READ) {
-                c.interest = Poller.READ;
+                c.watchedFor(Poller.READ);
                 poller.interest(c.channel, Poller.READ);
             }
         } catch (IOException | UnsupportedOperationException e) {
@@ -63,12 +63,10 @@ final class Lingering {
             EventLoop.report(e);
             return false;
         }
-        c.lingering = true;
-        c.lingerUntil = now + lingerNanos;
         if (count == lingering.length) {
             lingering = Arrays.copyOf(lingering, count * 2);
         }
-        c.lingerSlot = count;
+        c.lingers(now + lingerNanos, count);
         lingering[count++] = c;
         return true;
     }
@@ -148,9 +146,9 @@ final class Lingering {
         int slot = c.lingerSlot;
         Connection last = lingering[--count];
         lingering[slot] = last;
-        last.lingerSlot = slot;
+        last.lingeringAt(slot);
         lingering[count] = null;
-        c.lingering = false;
+        c.lingerEnded();
         release(c.channel, reset);
         if (c.tls != null) {
             c.tls.release();

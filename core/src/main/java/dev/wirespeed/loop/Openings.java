@@ -24,7 +24,7 @@ final class Openings {
         if (count == opening.length) {
             opening = Arrays.copyOf(opening, count * 2);
         }
-        c.openSlot = count;
+        c.openingAt(count);
         opening[count++] = c;
     }
 
@@ -33,7 +33,7 @@ final class Openings {
         int slot = c.openSlot;
         Connection last = opening[--count];
         opening[slot] = last;
-        last.openSlot = slot;
+        last.openingAt(slot);
         opening[count] = null;
     }
 

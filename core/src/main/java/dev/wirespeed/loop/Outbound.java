@@ -18,12 +18,10 @@ import java.util.Arrays;
  * output counted is what is queued and what was handed to the endpoint and not yet given back, so
  * that a peer that does not read is stopped at the same point as over a socket that copies.
  *
- * <p>Per connection it keeps {@code c.outHead} to {@code c.outTail} (the chunks, oldest first, linked
- * through {@link Chunk#next}), {@code c.queued} (their bytes and those of the frames written back as
- * received not yet put in them, {@code >= 0}), {@code c.handed} (the bytes of the chunks handed to the
- * endpoint, until it gives them back through the connection's {@code c.returns}), {@code c.paused},
- * {@code c.interest} (what the poller was last told) and {@code c.dirty} (written to and not flushed
- * since; in this turn's flush list).
+ * <p>Each connection keeps its own output: its chunks, oldest first, what is queued and what its
+ * endpoint took, whether it is paused, dirty (written to and not flushed since; in this turn's flush
+ * list) and what the poller watches it for; this class decides what to send, when to pause and
+ * resume, and asks the connection to record it through its operations.
  * Frames are whole in a chunk when written; frames written back as received may be split between two.
  *
  * <p>Thread safety: the loop's thread.
@@ -62,7 +60,7 @@ final class Outbound {
      */
     private void returned(Connection c, Chunk chunk) {
         if (c.state != Connection.State.CLOSED) {
-            c.handed -= chunk.available(); // [start, end) as handed: neither the loop nor the endpoint moves them
+            c.returnedByEndpoint(chunk.available()); // [start, end) as handed: neither the loop nor the endpoint moves them
             if (c.paused && !c.dirty && c.queued + c.handed <= c.outputLimit / 2) {
                 flushLater(c);
                 poller.wakeup();
@@ -80,13 +78,13 @@ final class Outbound {
         int total = FrameFormat.HEADER_LENGTH + length;
         if (total > pool.chunkSize()) {
             Chunk large = BufferPool.large(total);
-            addLast(c, large);
+            c.addOutput(large);
             return large;
         }
         Chunk tail = c.outTail;
         if (tail == null || !tail.pooled() || tail.capacity() - tail.end < total) {
             tail = pool.take();
-            addLast(c, tail);
+            c.addOutput(tail);
         }
         return tail;
     }
@@ -99,8 +97,7 @@ final class Outbound {
     void copyForwarded(Connection c, ByteBuffer source) {
         int from = c.forwardFrom;
         int to = c.forwardTo;
-        c.forwardFrom = 0;
-        c.forwardTo = 0;
+        c.forwardTaken();
         copyFrames(c, source, from, to);
     }
 
@@ -113,7 +110,7 @@ final class Outbound {
             Chunk tail = c.outTail;
             if (tail == null || !tail.pooled() || tail.end == tail.capacity()) {
                 tail = pool.take();
-                addLast(c, tail);
+                c.addOutput(tail);
             }
             int n = Math.min(to - from, tail.capacity() - tail.end);
             tail.buf.put(tail.end, source, from, n);
@@ -139,58 +136,23 @@ final class Outbound {
     boolean adoptForwarded(Connection c, Chunk in) {
         int from = c.forwardFrom;
         int to = c.forwardTo;
-        c.forwardFrom = 0;
-        c.forwardTo = 0;
+        c.forwardTaken();
         if (c.outTail != null && to - from < in.capacity() / 2) {
             copyFrames(c, in.buf, from, to);
             return false;
         }
         in.start = from;
         in.end = to;
-        addLast(c, in);
+        c.addOutput(in);
         return true;
     }
 
     /** After an aborted claim: gives back a tail chunk holding nothing. */
     void releaseEmptyTail(Connection c) {
-        Chunk tail = c.outTail;
-        if (tail != null && tail.available() == 0) {
-            Chunk before = null; // a rare path: found from the head, the list being singly linked
-            for (Chunk k = c.outHead; k != tail; k = k.next) {
-                before = k;
-            }
-            if (before == null) {
-                c.outHead = null;
-            } else {
-                before.next = null;
-            }
-            c.outTail = before;
+        Chunk tail = c.takeEmptyTail();
+        if (tail != null) {
             pool.give(tail);
         }
-    }
-
-    /** Adds {@code chunk} at the end of {@code c}'s output. */
-    private static void addLast(Connection c, Chunk chunk) {
-        chunk.next = null;
-        if (c.outTail == null) {
-            c.outHead = chunk;
-        } else {
-            c.outTail.next = chunk;
-        }
-        c.outTail = chunk;
-    }
-
-    /** {@return the head of {@code c}'s output, taken out of it, or null} */
-    private static Chunk pollFirst(Connection c) {
-        Chunk head = c.outHead;
-        if (head != null) {
-            c.outHead = head.next;
-            head.next = null;
-            if (c.outHead == null) {
-                c.outTail = null;
-            }
-        }
-        return head;
     }
 
     /**
@@ -199,16 +161,13 @@ final class Outbound {
      * go on, however much the flush then sends. It is flushed at the end of its read or of the turn.
      */
     void queued(Connection c) {
-        if (c.queued + c.handed >= c.outputLimit) {
-            c.paused = true;
-        }
+        c.pauseIfFull();
         flushLater(c);
     }
 
     /** Puts {@code c} in the turn's flush list. */
     void flushLater(Connection c) {
-        if (!c.dirty) {
-            c.dirty = true;
+        if (c.dirties()) {
             if (flushCount == flush.length) {
                 flush = Arrays.copyOf(flush, flushCount * 2);
             }
@@ -224,8 +183,7 @@ final class Outbound {
         for (int i = 0; i < flushCount; i++) {
             Connection c = flush[i];
             flush[i] = null;
-            if (c.dirty) {
-                c.dirty = false;
+            if (c.cleans()) {
                 if (c.state != Connection.State.CLOSED) {
                     try {
                         flush(c, now);
@@ -245,7 +203,7 @@ final class Outbound {
      * handler wrote to another connection too; else the list skips it, flushed.
      */
     void flushRead(Connection c, long now) {
-        c.dirty = false;
+        c.cleans();
         if (flush[flushCount - 1] == c) {
             flush[--flushCount] = null;
         }
@@ -261,14 +219,7 @@ final class Outbound {
             closer.closeNow(c, failed, true);
             return;
         }
-        boolean resumed = false;
-        long output = c.queued + c.handed;
-        if (output >= c.outputLimit) {
-            c.paused = true;
-        } else if (c.paused && output <= c.outputLimit / 2) {
-            c.paused = false;
-            resumed = true;
-        }
+        boolean resumed = c.repause();
         TlsLayer tls = c.tls;
         if (c.queued == 0 && c.state == Connection.State.CLOSING) {
             if (tls != null) {
@@ -287,7 +238,7 @@ final class Outbound {
         boolean pending = c.queued > 0 || (tls != null && tls.outputPending());
         int want = (c.state == Connection.State.OPEN && !c.paused ? Poller.READ : 0) | (pending ? Poller.WRITE : 0);
         if (want != c.interest) {
-            c.interest = want;
+            c.watchedFor(want);
             try {
                 poller.interest(c.channel, want);
             } catch (IOException e) {
@@ -332,15 +283,12 @@ final class Outbound {
             }
             if (n > 0) {
                 head.start += n;
-                c.queued -= n;
-                c.lastActive = now;
-                c.bytesWritten += n;
-                c.stats.bytesWritten(n);
+                c.sent(n, now);
             }
             if (head.available() > 0) {
                 break; // the socket is full
             }
-            pollFirst(c);
+            c.pollOutput();
             pool.give(head);
         }
         return null;
@@ -368,12 +316,8 @@ final class Outbound {
                 break; // the endpoint holds its limit: it is writable again when a send completes
             }
             int n = head.available();
-            pollFirst(c); // the endpoint's now: a later frame goes into another chunk
-            c.queued -= n;
-            c.handed += n; // until it comes back, through c.returns
-            c.lastActive = now;
-            c.bytesWritten += n;
-            c.stats.bytesWritten(n);
+            c.pollOutput(); // the endpoint's now: a later frame goes into another chunk
+            c.handedToEndpoint(n, now); // until it comes back, through c.returns
         }
         return null;
     }
@@ -401,15 +345,12 @@ final class Outbound {
                 }
                 if (n > 0) {
                     head.start += n;
-                    c.queued -= n;
-                    c.lastActive = now;
-                    c.bytesWritten += n;
-                    c.stats.bytesWritten(n);
+                    c.sent(n, now);
                 }
                 if (head.available() > 0) {
                     break; // the socket is full
                 }
-                pollFirst(c);
+                c.pollOutput();
                 pool.give(head);
             }
             tls.flush(); // what the last records left in the buffer
@@ -424,12 +365,9 @@ final class Outbound {
      * back through {@link #returned} once the endpoint is done with it, no longer counted.
      */
     void discard(Connection c) {
-        c.forwardFrom = 0;
-        c.forwardTo = 0;
-        for (Chunk chunk; (chunk = pollFirst(c)) != null; ) {
+        for (Chunk chunk; (chunk = c.pollOutput()) != null; ) {
             pool.give(chunk);
         }
-        c.queued = 0;
-        c.handed = 0;
+        c.outputDropped();
     }
 }
