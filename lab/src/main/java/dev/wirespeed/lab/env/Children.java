@@ -67,6 +67,30 @@ public final class Children {
     }
 
     /**
+     * Waits for a line that starts with {@code prefix} on a child's standard error (after any lines it
+     * printed first), then drains the rest: for a child that says so once what it made is ready, as
+     * {@code ring-write}'s {@code ring at PATH}.
+     *
+     * @param child a started process
+     * @param prefix how the line starts
+     * @return the rest of that line
+     * @throws IOException if its standard error ends without such a line, naming the prefix and what it said
+     */
+    public static String awaitLine(Process child, String prefix) throws IOException {
+        BufferedReader err = new BufferedReader(new InputStreamReader(child.getErrorStream(), StandardCharsets.UTF_8));
+        StringBuilder said = new StringBuilder();
+        for (String line = err.readLine(); line != null; line = err.readLine()) {
+            if (line.startsWith(prefix)) {
+                Thread.ofVirtual().start(() -> drain(child.getErrorStream()));
+                return line.substring(prefix.length());
+            }
+            said.append(said.isEmpty() ? "" : " | ").append(line);
+        }
+        throw new IOException("the child did not print '" + prefix + "...': it said " + (said.isEmpty() ? "nothing"
+                : said));
+    }
+
+    /**
      * Reads every report a child prints on standard output until it exits, and checks that it exited 0.
      *
      * @param child the started process
