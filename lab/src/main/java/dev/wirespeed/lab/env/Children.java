@@ -78,16 +78,50 @@ public final class Children {
      */
     public static String awaitLine(Process child, String prefix) throws IOException {
         BufferedReader err = new BufferedReader(new InputStreamReader(child.getErrorStream(), StandardCharsets.UTF_8));
+        String line = lineStarting(err, prefix);
+        Thread.ofVirtual().start(() -> drain(err));
+        return line.substring(prefix.length());
+    }
+
+    /**
+     * Waits for a line that starts with {@code prefix} on a child's standard error, as {@link #awaitLine},
+     * then reads the rest on a virtual thread of its own, for a message should the child fail later.
+     *
+     * @param child a started process
+     * @param prefix how the line starts
+     * @return what the child says on standard error after that line, once it closes it
+     * @throws IOException if its standard error ends without such a line, naming the prefix and what it said
+     */
+    public static CompletableFuture<String> awaitLineThenDrain(Process child, String prefix) throws IOException {
+        BufferedReader err = new BufferedReader(new InputStreamReader(child.getErrorStream(), StandardCharsets.UTF_8));
+        lineStarting(err, prefix);
+        CompletableFuture<String> rest = new CompletableFuture<>();
+        Thread.ofVirtual().start(() -> rest.complete(drain(err)));
+        return rest;
+    }
+
+    private static String lineStarting(BufferedReader err, String prefix) throws IOException {
         StringBuilder said = new StringBuilder();
         for (String line = err.readLine(); line != null; line = err.readLine()) {
             if (line.startsWith(prefix)) {
-                Thread.ofVirtual().start(() -> drain(child.getErrorStream()));
-                return line.substring(prefix.length());
+                return line;
             }
             said.append(said.isEmpty() ? "" : " | ").append(line);
         }
         throw new IOException("the child did not print '" + prefix + "...': it said " + (said.isEmpty() ? "nothing"
                 : said));
+    }
+
+    private static String drain(BufferedReader in) {
+        StringBuilder text = new StringBuilder();
+        try {
+            for (String line = in.readLine(); line != null; line = in.readLine()) {
+                text.append(text.isEmpty() ? "" : "\n").append(line);
+            }
+        } catch (IOException e) {
+            text.append("(unreadable: ").append(e.getMessage()).append(')');
+        }
+        return text.toString().strip();
     }
 
     /**

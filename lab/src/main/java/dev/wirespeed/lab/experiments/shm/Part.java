@@ -13,7 +13,10 @@ public enum Part {
     CLOSED_LOOP,
     /** The same ping-pong with frame {@code i} due at {@code i / rate} s, its round trip counted from then. */
     OPEN_LOOP,
-    /** {@code ring-write --wake none} to {@code ring-read --sleep spin} (and the C ring's): frames a second. */
+    /**
+     * {@code ring-write --wake none} to {@code ring-read --sleep spin} (and the C ring's): frames a second;
+     * beside them {@code server} to {@code client --strategy wirespeed-spin} over a Unix domain socket.
+     */
     STREAM,
     /**
      * {@code ring-write --idle-ms} to {@code ring-read --wakes --sleep futex}: the first frame after each idle
@@ -22,14 +25,18 @@ public enum Part {
     IDLE;
 
     /**
-     * {@return the peers measured, in table order}: every peer but the C ring's where there is no C
-     * program; for {@link #IDLE} the library's parking reader and the C futex probe only (Agrona's and
-     * Aeron's readers have no futex)
+     * {@return the peers measured, in table order}: the rings (the library's, Agrona's, Aeron's, the C
+     * ring), the stream also the Unix socket; for {@link #IDLE} the library's parking reader and the C
+     * futex probe only (Agrona's and Aeron's readers have no futex); none of C where there is no C program
      *
      * @param withC whether the C program was built
      */
     public List<Peer> peers(boolean withC) {
-        List<Peer> peers = new ArrayList<>(this == IDLE ? List.of(Peer.WIRESPEED, Peer.C) : List.of(Peer.values()));
+        List<Peer> peers = new ArrayList<>(switch (this) {
+            case CLOSED_LOOP, OPEN_LOOP -> List.of(Peer.WIRESPEED, Peer.AGRONA, Peer.AERON, Peer.C);
+            case STREAM -> List.of(Peer.WIRESPEED, Peer.AGRONA, Peer.AERON, Peer.C, Peer.UNIX);
+            case IDLE -> List.of(Peer.WIRESPEED, Peer.C);
+        });
         if (!withC) {
             peers.remove(Peer.C);
         }

@@ -1,9 +1,14 @@
 package dev.wirespeed.lab.experiments.shm;
 
+import dev.wirespeed.lab.result.Medium;
 import dev.wirespeed.lab.result.Role;
 import dev.wirespeed.lab.shm.ShmImpl;
 
-/** Who moves the frames of a row of the {@code shm} experiment: one of the lab's shared-memory peers, or the C ring. */
+/**
+ * Who moves the frames of a row of the {@code shm} experiment: one of the lab's shared-memory peers, the C
+ * ring, or (in the stream only) the library's busy-polling reader on a Unix domain socket, the kernel's
+ * path between two processes of one machine that the rings are to beat.
+ */
 public enum Peer {
     /** The library's {@code SharedRing}: {@code ring-*} commands with {@code --impl wirespeed}. */
     WIRESPEED(ShmImpl.WIRESPEED, "wirespeed SharedRing", Role.LIBRARY),
@@ -12,7 +17,9 @@ public enum Peer {
     /** Aeron's IPC channel with a media driver embedded in the owner's process: {@code --impl aeron}. */
     AERON(ShmImpl.AERON, "Aeron IPC", Role.PEER),
     /** {@code shmring.c}: the shared ring's layout in C, the ceiling. */
-    C(null, "C ring, same layout", Role.CEILING);
+    C(null, "C ring, same layout", Role.CEILING),
+    /** {@code client --strategy wirespeed-spin} reading {@code server} over a Unix domain socket. */
+    UNIX(null, "Unix socket, wirespeed-spin", Role.LIBRARY);
 
     private final ShmImpl impl;
     private final String label;
@@ -24,7 +31,7 @@ public enum Peer {
         this.role = role;
     }
 
-    /** {@return the {@code --impl} of the Java commands, or null for the C ring} */
+    /** {@return the {@code --impl} of the {@code ring-*} commands, or null for the C ring and the socket} */
     public ShmImpl impl() {
         return impl;
     }
@@ -37,5 +44,10 @@ public enum Peer {
     /** {@return whose code it is} */
     public Role role() {
         return role;
+    }
+
+    /** {@return what the frames cross} */
+    public Medium medium() {
+        return this == UNIX ? Medium.UNIX : Medium.SHM;
     }
 }

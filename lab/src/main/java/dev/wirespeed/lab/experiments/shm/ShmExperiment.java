@@ -8,7 +8,6 @@ import dev.wirespeed.lab.experiment.Results;
 import dev.wirespeed.lab.experiments.latency.Distribution;
 import dev.wirespeed.lab.result.Finding;
 import dev.wirespeed.lab.result.Measurement;
-import dev.wirespeed.lab.result.Medium;
 import dev.wirespeed.lab.result.Percentile;
 import dev.wirespeed.lab.result.Placement;
 import dev.wirespeed.lab.result.Series;
@@ -28,7 +27,8 @@ import java.util.Locale;
  * and Aeron's IPC channel with an embedded media driver, at every placement. Four parts: a ping-pong of
  * {@value #SIZE}-byte bodies closed loop, and open loop at {@value #OPEN_LOOP_RATE} frames a second
  * (coordinated omission corrected); a stream of {@value #SIZE}-byte frames from a writer that wakes nobody
- * to a reader that spins, rings of {@value #CAPACITY} bytes; and the library's parked reader (the futex)
+ * to a reader that spins, rings of {@value #CAPACITY} bytes, beside the library's busy-polling reader of a
+ * Unix domain socket; and the library's parked reader (the futex)
  * after {@value #IDLE_MILLIS} ms idle periods, its wake-up and its CPU while idle, beside the kernel's futex
  * wake-up between two C processes. Each part's peers are measured in turn, run after run (see {@link
  * ShmRuns}); a row is the median over runs, with min and max. {@link ShmFindings} judges the targets.
@@ -153,7 +153,7 @@ public final class ShmExperiment implements Experiment<ShmCell, ShmResult> {
         for (ShmCell cell : results.cases()) {
             Placement at = cell.placement();
             for (Peer peer : Peer.values()) {
-                Series series = new Series(name(), cell.part().row(peer), peer.role(), Medium.SHM, SIZE);
+                Series series = new Series(name(), cell.part().row(peer), peer.role(), peer.medium(), SIZE);
                 switch (results.get(cell)) {
                     case ShmResult.Latencies l when l.byPeer().containsKey(peer) -> {
                         for (Percentile p : Percentile.values()) {
@@ -229,7 +229,10 @@ public final class ShmExperiment implements Experiment<ShmCell, ShmResult> {
                         + "after one warm-up round, over %d run(s); %s", SIZE, lab.mode().measuredRounds(),
                         roundFrames(lab), lab.mode().runs(), where), List.of("case", "msg/s [min-max]", "MB/s",
                         "reader CPU ns/msg"), lines, List.of(String.format(Locale.ROOT, "rings of %,d bytes, Aeron's "
-                        + "term its driver's default; MB/s counts the 8-byte header of each frame", CAPACITY))));
+                        + "term its driver's default; MB/s counts the 8-byte header of each frame", CAPACITY),
+                        String.format(Locale.ROOT, "the Unix socket: the stream experiments' Java server (batching "
+                        + "512 KiB writes) read by 'client --strategy wirespeed-spin --verify' in their timed rounds, "
+                        + "%d of %d ms after a warm-up", lab.mode().measuredRounds(), lab.mode().roundMillis()))));
             }
             ShmCell idle = new ShmCell(placement, Part.IDLE);
             if (results.has(idle) && results.get(idle) instanceof ShmResult.Wakeups w) {

@@ -1,5 +1,8 @@
 package dev.wirespeed.lab.experiments.shm;
 
+import dev.wirespeed.lab.Listening;
+import dev.wirespeed.lab.Transport;
+import dev.wirespeed.lab.client.Strategies;
 import dev.wirespeed.lab.env.Children;
 import dev.wirespeed.lab.experiment.CaseRunner;
 import dev.wirespeed.lab.experiment.LabContext;
@@ -16,6 +19,7 @@ import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -23,8 +27,8 @@ import java.util.stream.Stream;
  * Runs the cells of the {@code shm} experiment: each run of a cell measures every peer of its part once,
  * in table order, the order reversed every other run, each with processes of its own (a ping-pong's echo
  * serves one ping) whose files lie in a folder of this runner's under {@code /dev/shm}, removed when it
- * closes. The owning end (echo, writer, the futex probe's waker) runs on the placement's server CPU, the
- * other on its client CPU.
+ * closes. The owning end (echo, writer, the futex probe's waker, the socket's server) runs on the
+ * placement's server CPU, the other on its client CPU.
  *
  * <p>Thread safety: used by the lab's one thread.
  */
@@ -102,14 +106,24 @@ final class ShmRuns implements CaseRunner<ShmCell, ShmResult> {
         }
         Process echoes = new ProcessBuilder(echo).start();
         try {
-            Children.awaitListening(echoes, path.toString());
-            return Children.latency(new ProcessBuilder(ping).start(), "ping of " + peer.label());
+            CompletableFuture<String> said = Children.awaitLineThenDrain(echoes, Listening.PREFIX);
+            try {
+                return Children.latency(new ProcessBuilder(ping).start(), "ping of " + peer.label());
+            } catch (IOException e) {
+                boolean ended = echoes.waitFor(LEAVE_SECONDS, TimeUnit.SECONDS);
+                throw new IOException(e.getMessage() + "; its echo " + (ended ? "exited " + echoes.exitValue() : "runs")
+                        + ", having said: " + said.completeOnTimeout("(nothing it finished saying)", 5, TimeUnit.SECONDS)
+                        .join(), e);
+            }
         } finally {
             leave(echoes);
         }
     }
 
     private List<ChildReport.Round> stream(Placement at, Peer peer) throws IOException, InterruptedException {
+        if (peer == Peer.UNIX) {
+            return unixStream(at);
+        }
         Path path = next("stream");
         String size = String.valueOf(ShmExperiment.SIZE);
         String messages = String.valueOf(ShmExperiment.roundFrames(lab));
@@ -136,6 +150,23 @@ final class ShmRuns implements CaseRunner<ShmCell, ShmResult> {
             return Children.measuredRounds(new ProcessBuilder(read).start(), "reader of " + peer.label());
         } finally {
             leave(writer);
+        }
+    }
+
+    /** The stream experiments' Java server and busy-polling client over a Unix socket, in their timed rounds. */
+    private List<ChildReport.Round> unixStream(Placement at) throws IOException, InterruptedException {
+        String path = next("unix").toString();
+        Process server = lab.jvm().start(at.serverCpu(), "server", List.of("server", "--transport",
+                Transport.UNIX.cliName(), "--path", path, "--size", String.valueOf(ShmExperiment.SIZE)));
+        try {
+            Children.awaitListening(server, path);
+            List<String> args = new ArrayList<>(List.of("client", "--transport", Transport.UNIX.cliName(), "--path",
+                    path, "--strategy", Strategies.WIRESPEED_SPIN.cliName(), "--verify", "--json"));
+            args.addAll(lab.mode().clientRoundOptions());
+            return Children.measuredRounds(new ProcessBuilder(lab.jvm().command(at.clientCpu(), args)).start(),
+                    "client of " + Peer.UNIX.label());
+        } finally {
+            Children.stop(server); // it serves until stopped
         }
     }
 

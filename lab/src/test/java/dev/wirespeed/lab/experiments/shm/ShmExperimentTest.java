@@ -38,14 +38,15 @@ class ShmExperimentTest {
     }
 
     @Test
-    void theIdlePartPutsTheLibrarysParkedReaderBesideTheFutexProbeAndTheOthersEveryPeer() {
-        assertEquals(List.of(Peer.WIRESPEED, Peer.AGRONA, Peer.AERON, Peer.C), Part.STREAM.peers(true));
+    void theIdlePartPutsTheLibrarysParkedReaderBesideTheFutexProbeAndTheStreamAddsTheUnixSocket() {
+        assertEquals(List.of(Peer.WIRESPEED, Peer.AGRONA, Peer.AERON, Peer.C), Part.OPEN_LOOP.peers(true));
         assertEquals(List.of(Peer.WIRESPEED, Peer.AGRONA, Peer.AERON), Part.CLOSED_LOOP.peers(false));
+        assertEquals(List.of(Peer.WIRESPEED, Peer.AGRONA, Peer.AERON, Peer.C, Peer.UNIX), Part.STREAM.peers(true));
         assertEquals(List.of(Peer.WIRESPEED, Peer.C), Part.IDLE.peers(true));
         assertEquals(List.of(Peer.WIRESPEED), Part.IDLE.peers(false));
         assertEquals("Aeron IPC, open loop at 50,000/s", Part.OPEN_LOOP.row(Peer.AERON));
         assertEquals("kernel futex wake-up (C, no ring)", Part.IDLE.row(Peer.C));
-        assertEquals(3 * 4, new ShmExperiment().steps(new ShmCell(APART, Part.STREAM), LAB), "3 runs of 4 peers");
+        assertEquals(3 * 5, new ShmExperiment().steps(new ShmCell(APART, Part.STREAM), LAB), "3 runs of 5 peers");
     }
 
     /** One placement: the library and the C ring in each part. */
@@ -76,6 +77,17 @@ class ShmExperimentTest {
                 tables.get(1).rows().getFirst());
         assertEquals(List.of("wirespeed SharedRing, futex parking", "60.0 [60.0-60.0]", "80.0", "0.200%"),
                 tables.get(2).rows().getFirst());
+    }
+
+    @Test
+    void theUnixSocketRowOfTheStreamIsMeasuredAsAUnixSocket() {
+        Results<ShmCell, ShmResult> results = new Results<>();
+        ShmResult.Rate rate = new ShmResult.Rate(Stats.exact(4e6), Stats.exact(90));
+        results.put(new ShmCell(APART, Part.STREAM), new ShmResult.Rates(Map.of(Peer.WIRESPEED, rate, Peer.UNIX, rate)));
+        List<Measurement> rows = new ShmExperiment().measurements(results, LAB);
+        assertEquals(List.of(Medium.SHM, Medium.SHM, Medium.UNIX, Medium.UNIX), rows.stream()
+                .map(m -> m.series().medium()).toList());
+        assertEquals("Unix socket, wirespeed-spin", rows.getLast().series().name());
     }
 
     @Test
