@@ -168,7 +168,7 @@ public final class ShmExperiment implements Experiment<ShmCell, ShmResult> {
                         ShmResult.Wakeup wake = w.byPeer().get(peer);
                         rows.add(series.at(at, Unit.MICROSECONDS, wake.p50()).percentile(Percentile.P50));
                         rows.add(series.at(at, Unit.MICROSECONDS, wake.max()).percentile(Percentile.MAX));
-                        rows.add(series.at(at, Unit.CORES, wake.cpuShare()));
+                        rows.add(series.at(at, Unit.CORE_PERCENT, percent(wake.cpuShare())));
                     }
                     default -> {
                         // the peer is not in this part, or did not run (no C program)
@@ -256,6 +256,11 @@ public final class ShmExperiment implements Experiment<ShmCell, ShmResult> {
             }
         }
         return tables;
+    }
+
+    /** {@return a share of a core in percent of one} */
+    static Stats percent(Stats cores) {
+        return new Stats(100 * cores.median(), 100 * cores.min(), 100 * cores.max(), cores.runs());
     }
 
     private static List<String> latencyLine(String name, Distribution d) {

@@ -100,7 +100,8 @@ final class ShmFindings {
                         continue;
                     }
                     idleCpu.add(new Check(at.toString(), new Figure(Part.IDLE.row(Peer.WIRESPEED) + ", CPU while idle",
-                            ours.cpuShare(), Unit.CORES), new Figure("the target", Stats.exact(IDLE_CORES), Unit.CORES)));
+                            ShmExperiment.percent(ours.cpuShare()), Unit.CORE_PERCENT), new Figure("the target",
+                            Stats.exact(100 * IDLE_CORES), Unit.CORE_PERCENT)));
                     ShmResult.Wakeup futex = w.byPeer().get(Peer.C);
                     if (futex != null) {
                         wake.add(new Check(at.toString(), new Figure(Part.IDLE.row(Peer.WIRESPEED) + " wake-up p50",

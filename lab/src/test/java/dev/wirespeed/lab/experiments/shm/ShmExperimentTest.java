@@ -91,13 +91,13 @@ class ShmExperimentTest {
     }
 
     @Test
-    void measurementsNameTheSharedMemoryMediumAndTheIdleCpuInCores() {
+    void measurementsNameTheSharedMemoryMediumAndTheIdleCpuInPercentOfACore() {
         List<Measurement> rows = new ShmExperiment().measurements(results(), LAB);
         assertTrue(rows.stream().allMatch(m -> m.series().medium() == Medium.SHM && m.series().experiment().equals("shm")));
         assertEquals(2 * 2 * Percentile.values().length + 2 * 2 + 2 * 3, rows.size(),
                 "percentiles of two loops, rate and CPU of the stream, wake p50, max and CPU, for two peers");
-        Measurement idle = rows.stream().filter(m -> m.unit() == Unit.CORES).findFirst().orElseThrow();
+        Measurement idle = rows.stream().filter(m -> m.unit() == Unit.CORE_PERCENT).findFirst().orElseThrow();
         assertEquals("wirespeed SharedRing, futex parking", idle.series().name());
-        assertEquals(0.002, idle.stats().median());
+        assertEquals(0.2, idle.stats().median(), 1e-12);
     }
 }
