@@ -41,7 +41,11 @@ final class ShmRuns implements CaseRunner<ShmCell, ShmResult> {
     private int made;
 
     /**
-     * @param shmring the C program, or null where it could not be built
+     * A runner whose files lie in a new folder under {@code /dev/shm} (or the temporary folder without one).
+     *
+     * @param lab the run's context
+     * @param shmring the C program, or null where it could not be built: its rows are then not measured
+     * @throws IOException if the folder cannot be made
      */
     ShmRuns(LabContext lab, Path shmring) throws IOException {
         this.lab = lab;
