@@ -67,6 +67,64 @@ public final class Children {
     }
 
     /**
+     * Waits for a line that starts with {@code prefix} on a child's standard error (after any lines it
+     * printed first), then drains the rest: for a child that says so once what it made is ready, as
+     * {@code ring-write}'s {@code ring at PATH}.
+     *
+     * @param child a started process
+     * @param prefix how the line starts
+     * @return the rest of that line
+     * @throws IOException if its standard error ends without such a line, naming the prefix and what it said
+     */
+    public static String awaitLine(Process child, String prefix) throws IOException {
+        BufferedReader err = new BufferedReader(new InputStreamReader(child.getErrorStream(), StandardCharsets.UTF_8));
+        String line = lineStarting(err, prefix);
+        Thread.ofVirtual().start(() -> drain(err));
+        return line.substring(prefix.length());
+    }
+
+    /**
+     * Waits for a line that starts with {@code prefix} on a child's standard error, as {@link #awaitLine},
+     * then reads the rest on a virtual thread of its own, for a message should the child fail later.
+     *
+     * @param child a started process
+     * @param prefix how the line starts
+     * @return what the child says on standard error after that line, once it closes it
+     * @throws IOException if its standard error ends without such a line, naming the prefix and what it said
+     */
+    public static CompletableFuture<String> awaitLineThenDrain(Process child, String prefix) throws IOException {
+        BufferedReader err = new BufferedReader(new InputStreamReader(child.getErrorStream(), StandardCharsets.UTF_8));
+        lineStarting(err, prefix);
+        CompletableFuture<String> rest = new CompletableFuture<>();
+        Thread.ofVirtual().start(() -> rest.complete(drain(err)));
+        return rest;
+    }
+
+    private static String lineStarting(BufferedReader err, String prefix) throws IOException {
+        StringBuilder said = new StringBuilder();
+        for (String line = err.readLine(); line != null; line = err.readLine()) {
+            if (line.startsWith(prefix)) {
+                return line;
+            }
+            said.append(said.isEmpty() ? "" : " | ").append(line);
+        }
+        throw new IOException("the child did not print '" + prefix + "...': it said " + (said.isEmpty() ? "nothing"
+                : said));
+    }
+
+    private static String drain(BufferedReader in) {
+        StringBuilder text = new StringBuilder();
+        try {
+            for (String line = in.readLine(); line != null; line = in.readLine()) {
+                text.append(text.isEmpty() ? "" : "\n").append(line);
+            }
+        } catch (IOException e) {
+            text.append("(unreadable: ").append(e.getMessage()).append(')');
+        }
+        return text.toString().strip();
+    }
+
+    /**
      * Reads every report a child prints on standard output until it exits, and checks that it exited 0.
      *
      * @param child the started process

@@ -7,6 +7,7 @@ import dev.wirespeed.lab.experiments.idle.IdleExperiment;
 import dev.wirespeed.lab.experiments.latency.LatencyExperiment;
 import dev.wirespeed.lab.experiments.many.ManyExperiment;
 import dev.wirespeed.lab.experiments.readall.ReadAllExperiment;
+import dev.wirespeed.lab.experiments.shm.ShmExperiment;
 import dev.wirespeed.lab.experiments.stream.Link;
 import dev.wirespeed.lab.experiments.stream.StreamExperiment;
 import dev.wirespeed.lab.experiments.stream.TlsStreamExperiment;
@@ -28,6 +29,7 @@ public final class Experiments {
             new TlsStreamExperiment(),
             new LatencyExperiment(),
             new IdleExperiment(),
+            new ShmExperiment(),
             new TailsExperiment(),
             new ManyExperiment(),
             new HostileExperiment(),

@@ -11,6 +11,8 @@ public enum Medium {
     UNIX,
     /** A pipe from one process's standard output to another's standard input. */
     PIPE,
+    /** Memory two processes map (a file under {@code /dev/shm}, or Aeron's log buffers): no system call per frame. */
+    SHM,
     /** A file, cached in memory. */
     FILE,
     /** An {@code InputStream} of unknown size over bytes in memory. */

@@ -20,6 +20,8 @@ public enum Unit {
     HANDSHAKES_PER_S("handshakes/s"),
     /** A server process's CPU time (user and system) per full TLS handshake, in microseconds. */
     CPU_US_PER_HANDSHAKE("cpu us/handshake"),
+    /** A process's CPU time (user and system, every thread) over a span of wall time, in percent of one core. */
+    CORE_PERCENT("% of a core"),
     /** A ratio of two figures of one unit. */
     RATIO("x");
 

@@ -18,13 +18,16 @@
  *       reader does.
  *   shmring echo PATH spin|futex
  *       makes the rings PATH.ping and PATH.pong, prints "listening on PATH" on stderr, and writes each
- *       frame of PATH.ping into PATH.pong unchanged, until the ping closes its end.
- *   shmring ping PATH COUNT WARMUP SIZE [RATE]
+ *       frame of PATH.ping into PATH.pong unchanged, until the ping closes its end. The ping spins for
+ *       its frames: the echo publishes them with the release store alone, as 'ring-echo' does.
+ *   shmring ping PATH COUNT WARMUP SIZE [RATE [futex|none]]
  *       maps the echo's rings; sends frame i of the sequence stream into PATH.ping, waits (spinning)
  *       for it in PATH.pong, checks it byte for byte, and after WARMUP unrecorded round trips records
  *       COUNT; prints {"p50":..,"p90":..,"p99":..,"p999":..,"p9999":..,"max":..,"unit":"us"}. With
  *       RATE frames a second the loop is open: frame i is due i/RATE seconds after the start and its
- *       time counts from then (coordinated omission corrected), as 'pingpong ping'.
+ *       time counts from then (coordinated omission corrected), as 'pingpong ping'. none (the
+ *       default) publishes each frame with the release store alone, as 'ring-ping' does, for an echo
+ *       that spins; futex wakes an echo that sleeps on the futex, at the price of a full fence a frame.
  *   shmring futex COUNT IDLE_MS WAKER_CPU SLEEPER_CPU
  *       the kernel's futex wake-up, without a ring: a child process sleeps in FUTEX_WAIT on a word of
  *       a shared mapping; the parent, after IDLE_MS of idle, takes the time, sets the word and calls
@@ -418,7 +421,7 @@ static int echo(const char *path, int futex_sleep) {
         }
         memcpy(copy, record, 8 + length);
         consume(&in, record);
-        publish(&out, length, 1);
+        publish(&out, length, 0); /* the ping spins: no fence, no wake, as ring-echo's writer */
     }
     close_end(&in, OFF_READER);
     close_end(&out, OFF_WRITER);
@@ -436,7 +439,7 @@ static double percentile(const uint64_t *sorted, long count, double p) {
     return sorted[rank - 1] / 1000.0;
 }
 
-static int ping(const char *path, long count, long warmup, uint32_t size, double rate) {
+static int ping(const char *path, long count, long warmup, uint32_t size, double rate, int futex_echo) {
     char out_path[4096], in_path[4096];
     names(out_path, in_path, sizeof out_path, path);
     struct ring out, in;
@@ -465,7 +468,7 @@ static int ping(const char *path, long count, long warmup, uint32_t size, double
         put32(record, (uint32_t) i);
         put32(record + 4, size);
         for (uint32_t k = 0; k < size; k++) record[8 + k] = (unsigned char) (i + k);
-        publish(&out, size, 1);
+        publish(&out, size, futex_echo);
         unsigned char *back = await(&in, 0);
         if (back == NULL) {
             fprintf(stderr, "shmring: the echo closed its end before frame %ld came back\n", i);
@@ -564,7 +567,7 @@ static int usage(void) {
     fprintf(stderr, "usage: shmring write PATH CAPACITY COUNT SIZE futex|none\n"
                     "       shmring read PATH MESSAGES ROUNDS spin|futex\n"
                     "       shmring echo PATH spin|futex\n"
-                    "       shmring ping PATH COUNT WARMUP SIZE [RATE]\n"
+                    "       shmring ping PATH COUNT WARMUP SIZE [RATE [futex|none]]\n"
                     "       shmring futex COUNT IDLE_MS WAKER_CPU SLEEPER_CPU\n");
     return 2;
 }
@@ -596,15 +599,16 @@ int main(int argc, char **argv) {
     if (argc == 4 && !strcmp(argv[1], "echo") && sleep_mode(argv[3]) >= 0) {
         return echo(argv[2], sleep_mode(argv[3]));
     }
-    if ((argc == 6 || argc == 7) && !strcmp(argv[1], "ping")) {
+    if ((argc >= 6 && argc <= 8) && !strcmp(argv[1], "ping")
+        && (argc < 8 || !strcmp(argv[7], "futex") || !strcmp(argv[7], "none"))) {
         long count = atol(argv[3]), warmup = atol(argv[4]), size = atol(argv[5]);
-        double rate = argc == 7 ? atof(argv[6]) : 0;
+        double rate = argc >= 7 ? atof(argv[6]) : 0;
         if (count < 1 || warmup < 0 || size < 0 || rate < 0) {
             fprintf(stderr, "shmring: COUNT=%ld >= 1, WARMUP=%ld >= 0, SIZE=%ld >= 0, RATE=%g >= 0\n", count, warmup,
                     size, rate);
             return 2;
         }
-        return ping(argv[2], count, warmup, (uint32_t) size, rate);
+        return ping(argv[2], count, warmup, (uint32_t) size, rate, argc == 8 && !strcmp(argv[7], "futex"));
     }
     if (argc == 6 && !strcmp(argv[1], "futex")) {
         long count = atol(argv[2]), idle_ms = atol(argv[3]);

@@ -417,7 +417,7 @@ class LabCommandTest {
         Run run = lab("nosuch");
         assertEquals(ExitCode.USAGE, run.code());
         assertEquals("wirespeed lab: unknown experiment 'nosuch'; known: tcp, unix, pipe, stream-tls, latency, idle, "
-                + "tails, many, hostile, files, readall\n", run.err());
+                + "shm, tails, many, hostile, files, readall\n", run.err());
         assertEquals("", run.out());
     }
 
@@ -441,7 +441,8 @@ class LabCommandTest {
         Run run = lab("--help");
         assertEquals(ExitCode.OK, run.code());
         String help = run.out().replaceAll("\\s+", " ");
-        assertTrue(help.contains("which to run: tcp, unix, pipe, stream-tls*, latency, idle*, tails*, many*, hostile*, files, "
+        assertTrue(help.contains("which to run: tcp, unix, pipe, stream-tls*, latency, idle*, shm*, tails*, many*, hostile*, "
+                + "files, "
                 + "readall (default: "
                 + "all but those marked *, which run when named or with --full)"), run.out());
     }

@@ -1,0 +1,255 @@
+package dev.wirespeed.lab.experiments.shm;
+
+import dev.wirespeed.lab.Listening;
+import dev.wirespeed.lab.Transport;
+import dev.wirespeed.lab.client.Strategies;
+import dev.wirespeed.lab.env.Children;
+import dev.wirespeed.lab.experiment.CaseRunner;
+import dev.wirespeed.lab.experiment.LabContext;
+import dev.wirespeed.lab.experiments.latency.Distribution;
+import dev.wirespeed.lab.result.ChildReport;
+import dev.wirespeed.lab.result.Placement;
+import dev.wirespeed.lab.result.Stats;
+import dev.wirespeed.lab.shm.Sleep;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * Runs the cells of the {@code shm} experiment: each run of a cell measures every peer of its part once,
+ * in table order, the order reversed every other run, each with processes of its own (a ping-pong's echo
+ * serves one ping) whose files lie in a folder of this runner's under {@code /dev/shm}, removed when it
+ * closes. The owning end (echo, writer, the futex probe's waker, the socket's server) runs on the
+ * placement's server CPU, the other on its client CPU.
+ *
+ * <p>Thread safety: used by the lab's one thread.
+ */
+final class ShmRuns implements CaseRunner<ShmCell, ShmResult> {
+    /** How long an owning end may take to leave once the other end has left. */
+    private static final long LEAVE_SECONDS = 15;
+    private final LabContext lab;
+    private final Path shmring;
+    private final Path dir;
+    private int made;
+
+    /**
+     * A runner whose files lie in a new folder under {@code /dev/shm} (or the temporary folder without one).
+     *
+     * @param lab the run's context
+     * @param shmring the C program, or null where it could not be built: its rows are then not measured
+     * @throws IOException if the folder cannot be made
+     */
+    ShmRuns(LabContext lab, Path shmring) throws IOException {
+        this.lab = lab;
+        this.shmring = shmring;
+        Path shm = Path.of("/dev/shm");
+        this.dir = Files.createTempDirectory(Files.isDirectory(shm) ? shm : Path.of(System.getProperty("java.io.tmpdir")),
+                "wirespeed-shm-");
+    }
+
+    @Override
+    public ShmResult run(ShmCell cell) throws IOException, InterruptedException {
+        List<Peer> peers = cell.part().peers(shmring != null);
+        Map<Peer, List<ChildReport>> reports = new EnumMap<>(Peer.class);
+        int runs = lab.mode().runs();
+        for (int run = 1; run <= runs; run++) {
+            for (Peer peer : run % 2 == 1 ? peers : peers.reversed()) {
+                lab.progress("shm " + cell.placement() + ": " + cell.part().row(peer) + " run " + run + "/" + runs);
+                reports.computeIfAbsent(peer, p -> new ArrayList<>()).addAll(measure(cell, peer));
+                lab.stepDone();
+            }
+        }
+        return switch (cell.part()) {
+            case CLOSED_LOOP, OPEN_LOOP -> latencies(reports);
+            case STREAM -> rates(reports);
+            case IDLE -> wakeups(reports);
+        };
+    }
+
+    private List<? extends ChildReport> measure(ShmCell cell, Peer peer) throws IOException, InterruptedException {
+        Placement at = cell.placement();
+        return switch (cell.part()) {
+            case CLOSED_LOOP -> List.of(pingPong(at, peer, 0));
+            case OPEN_LOOP -> List.of(pingPong(at, peer, ShmExperiment.OPEN_LOOP_RATE));
+            case STREAM -> stream(at, peer);
+            case IDLE -> List.of(wakes(at, peer));
+        };
+    }
+
+    private Path next(String what) {
+        return dir.resolve(what + "-" + ++made);
+    }
+
+    private ChildReport.Latency pingPong(Placement at, Peer peer, int rate) throws IOException, InterruptedException {
+        Path path = next("pingpong");
+        String count = String.valueOf(ShmExperiment.count(lab));
+        String warmup = String.valueOf(ShmExperiment.warmup(lab));
+        String size = String.valueOf(ShmExperiment.SIZE);
+        List<String> echo;
+        List<String> ping;
+        if (peer == Peer.C) {
+            echo = Children.pinned(at.serverCpu(), List.of(shmring.toString(), "echo", path.toString(),
+                    Sleep.SPIN.cliName()));
+            ping = Children.pinned(at.clientCpu(), List.of(shmring.toString(), "ping", path.toString(), count, warmup,
+                    size, String.valueOf(rate)));
+        } else {
+            String impl = peer.impl().cliName();
+            echo = lab.jvm().command(at.serverCpu(), "ring-echo-" + impl, List.of("ring-echo", "--impl", impl, "--path",
+                    path.toString()));
+            ping = lab.jvm().command(at.clientCpu(), "ring-ping-" + impl, List.of("ring-ping", "--impl", impl,
+                    "--path", path.toString(), "--count", count, "--warmup", warmup, "--size", size, "--rate",
+                    String.valueOf(rate), "--json"));
+        }
+        Process echoes = new ProcessBuilder(echo).start();
+        try {
+            CompletableFuture<String> said = Children.awaitLineThenDrain(echoes, Listening.PREFIX);
+            try {
+                return Children.latency(new ProcessBuilder(ping).start(), "ping of " + peer.label());
+            } catch (IOException e) {
+                boolean ended = echoes.waitFor(LEAVE_SECONDS, TimeUnit.SECONDS);
+                throw new IOException(e.getMessage() + "; its echo " + (ended ? "exited " + echoes.exitValue() : "runs")
+                        + ", having said: " + said.completeOnTimeout("(nothing it finished saying)", 5, TimeUnit.SECONDS)
+                        .join(), e);
+            }
+        } finally {
+            leave(echoes);
+        }
+    }
+
+    private List<ChildReport.Round> stream(Placement at, Peer peer) throws IOException, InterruptedException {
+        if (peer == Peer.UNIX) {
+            return unixStream(at);
+        }
+        Path path = next("stream");
+        String size = String.valueOf(ShmExperiment.SIZE);
+        String messages = String.valueOf(ShmExperiment.roundFrames(lab));
+        String rounds = String.valueOf(ShmExperiment.rounds(lab));
+        List<String> write;
+        List<String> read;
+        if (peer == Peer.C) {
+            write = Children.pinned(at.serverCpu(), List.of(shmring.toString(), "write", path.toString(),
+                    String.valueOf(ShmExperiment.CAPACITY), "0", size, "none"));
+            read = Children.pinned(at.clientCpu(), List.of(shmring.toString(), "read", path.toString(), messages,
+                    rounds, Sleep.SPIN.cliName()));
+        } else {
+            String impl = peer.impl().cliName();
+            write = lab.jvm().command(at.serverCpu(), "ring-write-" + impl, List.of("ring-write", "--impl", impl,
+                    "--path", path.toString(), "--capacity", String.valueOf(ShmExperiment.CAPACITY), "--size", size,
+                    "--wake", "none"));
+            read = lab.jvm().command(at.clientCpu(), "ring-read-" + impl, List.of("ring-read", "--impl", impl, "--path",
+                    path.toString(), "--messages", messages, "--rounds", rounds, "--verify", "--json", "--sleep",
+                    Sleep.SPIN.cliName()));
+        }
+        Process writer = new ProcessBuilder(write).start();
+        try {
+            Children.awaitLine(writer, "ring at ");
+            return Children.measuredRounds(new ProcessBuilder(read).start(), "reader of " + peer.label());
+        } finally {
+            leave(writer);
+        }
+    }
+
+    /** The stream experiments' Java server and busy-polling client over a Unix socket, in their timed rounds. */
+    private List<ChildReport.Round> unixStream(Placement at) throws IOException, InterruptedException {
+        String path = next("unix").toString();
+        Process server = lab.jvm().start(at.serverCpu(), "server", List.of("server", "--transport",
+                Transport.UNIX.cliName(), "--path", path, "--size", String.valueOf(ShmExperiment.SIZE)));
+        try {
+            Children.awaitListening(server, path);
+            List<String> args = new ArrayList<>(List.of("client", "--transport", Transport.UNIX.cliName(), "--path",
+                    path, "--strategy", Strategies.WIRESPEED_SPIN.cliName(), "--verify", "--json"));
+            args.addAll(lab.mode().clientRoundOptions());
+            return Children.measuredRounds(new ProcessBuilder(lab.jvm().command(at.clientCpu(), args)).start(),
+                    "client of " + Peer.UNIX.label());
+        } finally {
+            Children.stop(server); // it serves until stopped
+        }
+    }
+
+    private ChildReport.Wakes wakes(Placement at, Peer peer) throws IOException, InterruptedException {
+        String count = String.valueOf(ShmExperiment.wakes(lab) + 1); // the first is not counted
+        String idle = String.valueOf(ShmExperiment.IDLE_MILLIS);
+        if (peer == Peer.C) {
+            return wakesOf(new ProcessBuilder(shmring.toString(), "futex", count, idle,
+                    String.valueOf(at.serverCpu()), String.valueOf(at.clientCpu())).start(), "shmring futex");
+        }
+        Path path = next("idle");
+        String impl = peer.impl().cliName();
+        Process writer = lab.jvm().start(at.serverCpu(), "ring-write-" + impl, List.of("ring-write", "--impl", impl,
+                "--path", path.toString(), "--size", String.valueOf(ShmExperiment.SIZE), "--wake", "futex",
+                "--idle-ms", idle, "--count", count, "--burst", String.valueOf(ShmExperiment.BURST)));
+        try {
+            Children.awaitLine(writer, "ring at ");
+            return wakesOf(lab.jvm().start(at.clientCpu(), "ring-read-wakes-" + impl, List.of("ring-read", "--impl",
+                    impl, "--path", path.toString(), "--wakes", "--sleep", Sleep.FUTEX.cliName())),
+                    "the parked reader of " + peer.label());
+        } finally {
+            leave(writer);
+        }
+    }
+
+    private static ChildReport.Wakes wakesOf(Process process, String what) throws IOException, InterruptedException {
+        List<ChildReport> reports = Children.reports(process, what, 5);
+        if (reports.size() != 1 || !(reports.getFirst() instanceof ChildReport.Wakes wakes)) {
+            throw new IOException(what + " reported " + reports + ", expected one wake-ups line");
+        }
+        return wakes;
+    }
+
+    /** Lets an owning end leave by itself once the other has left (so that it removes what it made), else stops it. */
+    private static void leave(Process owner) throws InterruptedException {
+        if (!owner.waitFor(LEAVE_SECONDS, TimeUnit.SECONDS)) {
+            Children.stop(owner);
+        }
+    }
+
+    private static ShmResult latencies(Map<Peer, List<ChildReport>> reports) {
+        Map<Peer, Distribution> byPeer = new EnumMap<>(Peer.class);
+        reports.forEach((peer, runs) -> byPeer.put(peer, Distribution.of(runs.stream()
+                .map(ChildReport.Latency.class::cast).toList())));
+        return new ShmResult.Latencies(byPeer);
+    }
+
+    private static ShmResult rates(Map<Peer, List<ChildReport>> reports) throws IOException {
+        Map<Peer, ShmResult.Rate> byPeer = new EnumMap<>(Peer.class);
+        for (Map.Entry<Peer, List<ChildReport>> entry : reports.entrySet()) {
+            List<ChildReport.Round> rounds = entry.getValue().stream().map(ChildReport.Round.class::cast).toList();
+            List<Double> cpu = rounds.stream().map(ChildReport.Round::cpuNsPerMsg).filter(c -> c != null).toList();
+            if (cpu.isEmpty()) {
+                throw new IOException("the reader of " + entry.getKey().label() + " reported no CPU time in its "
+                        + rounds.size() + " measured rounds: " + rounds);
+            }
+            byPeer.put(entry.getKey(), new ShmResult.Rate(Stats.of(rounds.stream()
+                    .map(r -> (double) r.msgPerSec()).toList()), Stats.of(cpu)));
+        }
+        return new ShmResult.Rates(byPeer);
+    }
+
+    private static ShmResult wakeups(Map<Peer, List<ChildReport>> reports) {
+        Map<Peer, ShmResult.Wakeup> byPeer = new EnumMap<>(Peer.class);
+        reports.forEach((peer, runs) -> {
+            List<ChildReport.Wakes> wakes = runs.stream().map(ChildReport.Wakes.class::cast).toList();
+            byPeer.put(peer, new ShmResult.Wakeup(Stats.of(wakes.stream().map(ChildReport.Wakes::p50).toList()),
+                    Stats.of(wakes.stream().map(ChildReport.Wakes::max).toList()),
+                    Stats.of(wakes.stream().map(ChildReport.Wakes::cpuShare).toList())));
+        });
+        return new ShmResult.Wakeups(byPeer);
+    }
+
+    @Override
+    public void close() throws IOException {
+        try (Stream<Path> files = Files.walk(dir)) {
+            for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(file);
+            }
+        }
+    }
+}

@@ -1,0 +1,103 @@
+package dev.wirespeed.lab.experiments.shm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.wirespeed.lab.env.Jvm;
+import dev.wirespeed.lab.experiment.LabContext;
+import dev.wirespeed.lab.experiment.Mode;
+import dev.wirespeed.lab.experiment.Results;
+import dev.wirespeed.lab.experiments.Experiments;
+import dev.wirespeed.lab.experiments.latency.Distribution;
+import dev.wirespeed.lab.result.Measurement;
+import dev.wirespeed.lab.result.Medium;
+import dev.wirespeed.lab.result.Percentile;
+import dev.wirespeed.lab.result.Placement;
+import dev.wirespeed.lab.result.Stats;
+import dev.wirespeed.lab.result.Table;
+import dev.wirespeed.lab.result.Unit;
+import java.io.PrintWriter;
+import java.io.Writer;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The shm experiment's registration, rows, tables and measurements, on synthetic results. */
+class ShmExperimentTest {
+    private static final LabContext LAB = new LabContext(Mode.DEFAULT, new Jvm("unused", null),
+            new PrintWriter(Writer.nullWriter()), false);
+    private static final Placement APART = new Placement(Placement.Kind.DIFFERENT_CORES, 0, 1);
+
+    @Test
+    void itRunsWhenNamedOrWithFullAsTheOtherDeepDivesDo() {
+        assertTrue(Experiments.byName("shm").orElseThrow() instanceof ShmExperiment);
+        assertTrue(Experiments.names(true).contains("shm"));
+        assertFalse(Experiments.names(false).contains("shm"));
+    }
+
+    @Test
+    void theIdlePartPutsTheLibrarysParkedReaderBesideTheFutexProbeAndTheStreamAddsTheUnixSocket() {
+        assertEquals(List.of(Peer.WIRESPEED, Peer.AGRONA, Peer.AERON, Peer.C), Part.OPEN_LOOP.peers(true));
+        assertEquals(List.of(Peer.WIRESPEED, Peer.AGRONA, Peer.AERON), Part.CLOSED_LOOP.peers(false));
+        assertEquals(List.of(Peer.WIRESPEED, Peer.AGRONA, Peer.AERON, Peer.C, Peer.UNIX), Part.STREAM.peers(true));
+        assertEquals(List.of(Peer.WIRESPEED, Peer.C), Part.IDLE.peers(true));
+        assertEquals(List.of(Peer.WIRESPEED), Part.IDLE.peers(false));
+        assertEquals("Aeron IPC, open loop at 50,000/s", Part.OPEN_LOOP.row(Peer.AERON));
+        assertEquals("kernel futex wake-up (C, no ring)", Part.IDLE.row(Peer.C));
+        assertEquals(3 * 5, new ShmExperiment().steps(new ShmCell(APART, Part.STREAM), LAB), "3 runs of 5 peers");
+    }
+
+    /** One placement: the library and the C ring in each part. */
+    private static Results<ShmCell, ShmResult> results() {
+        Map<Percentile, Stats> stats = new EnumMap<>(Percentile.class);
+        for (Percentile p : Percentile.values()) {
+            stats.put(p, Stats.exact(p.ordinal() + 1));
+        }
+        Distribution d = new Distribution(stats);
+        ShmResult.Rate rate = new ShmResult.Rate(new Stats(1e7, 9e6, 1.1e7, 8), Stats.exact(30));
+        ShmResult.Wakeup wake = new ShmResult.Wakeup(Stats.exact(60), Stats.exact(80), Stats.exact(0.002));
+        Results<ShmCell, ShmResult> results = new Results<>();
+        results.put(new ShmCell(APART, Part.CLOSED_LOOP), new ShmResult.Latencies(Map.of(Peer.WIRESPEED, d, Peer.C, d)));
+        results.put(new ShmCell(APART, Part.OPEN_LOOP), new ShmResult.Latencies(Map.of(Peer.WIRESPEED, d, Peer.C, d)));
+        results.put(new ShmCell(APART, Part.STREAM), new ShmResult.Rates(Map.of(Peer.WIRESPEED, rate, Peer.C, rate)));
+        results.put(new ShmCell(APART, Part.IDLE), new ShmResult.Wakeups(Map.of(Peer.WIRESPEED, wake, Peer.C, wake)));
+        return results;
+    }
+
+    @Test
+    void eachPlacementHasATableOfRoundTripsOfTheStreamAndOfTheWakeUpsWithTheirPeersInOrder() {
+        List<Table> tables = new ShmExperiment().tables(results(), LAB);
+        assertEquals(3, tables.size());
+        assertEquals(List.of("wirespeed SharedRing", "C ring, same layout", "wirespeed SharedRing, open loop at "
+                + "50,000/s", "C ring, same layout, open loop at 50,000/s"), tables.get(0).rows().stream()
+                .map(List::getFirst).toList());
+        assertEquals(List.of("wirespeed SharedRing", "10,000,000 [9,000,000-11,000,000]", "1,080.0", "30.0"),
+                tables.get(1).rows().getFirst());
+        assertEquals(List.of("wirespeed SharedRing, futex parking", "60.0 [60.0-60.0]", "80.0", "0.200%"),
+                tables.get(2).rows().getFirst());
+    }
+
+    @Test
+    void theUnixSocketRowOfTheStreamIsMeasuredAsAUnixSocket() {
+        Results<ShmCell, ShmResult> results = new Results<>();
+        ShmResult.Rate rate = new ShmResult.Rate(Stats.exact(4e6), Stats.exact(90));
+        results.put(new ShmCell(APART, Part.STREAM), new ShmResult.Rates(Map.of(Peer.WIRESPEED, rate, Peer.UNIX, rate)));
+        List<Measurement> rows = new ShmExperiment().measurements(results, LAB);
+        assertEquals(List.of(Medium.SHM, Medium.SHM, Medium.UNIX, Medium.UNIX), rows.stream()
+                .map(m -> m.series().medium()).toList());
+        assertEquals("Unix socket, wirespeed-spin", rows.getLast().series().name());
+    }
+
+    @Test
+    void measurementsNameTheSharedMemoryMediumAndTheIdleCpuInPercentOfACore() {
+        List<Measurement> rows = new ShmExperiment().measurements(results(), LAB);
+        assertTrue(rows.stream().allMatch(m -> m.series().medium() == Medium.SHM && m.series().experiment().equals("shm")));
+        assertEquals(2 * 2 * Percentile.values().length + 2 * 2 + 2 * 3, rows.size(),
+                "percentiles of two loops, rate and CPU of the stream, wake p50, max and CPU, for two peers");
+        Measurement idle = rows.stream().filter(m -> m.unit() == Unit.CORE_PERCENT).findFirst().orElseThrow();
+        assertEquals("wirespeed SharedRing, futex parking", idle.series().name());
+        assertEquals(0.2, idle.stats().median(), 1e-12);
+    }
+}

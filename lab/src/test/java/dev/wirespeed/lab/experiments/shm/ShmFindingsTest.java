@@ -1,0 +1,214 @@
+package dev.wirespeed.lab.experiments.shm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.wirespeed.lab.env.Jvm;
+import dev.wirespeed.lab.experiment.LabContext;
+import dev.wirespeed.lab.experiment.Mode;
+import dev.wirespeed.lab.experiment.Results;
+import dev.wirespeed.lab.experiments.latency.Distribution;
+import dev.wirespeed.lab.result.Finding;
+import dev.wirespeed.lab.result.Percentile;
+import dev.wirespeed.lab.result.Placement;
+import dev.wirespeed.lab.result.Stats;
+import java.io.PrintWriter;
+import java.io.Writer;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The shm experiment's targets judged on synthetic figures: the C ring's round trip is 1 us at p50 and
+ * 10 us at p99.99 (Agrona and Aeron 1.5 and 40), it streams 10 million frames a second (Aeron 5 million),
+ * and the kernel's futex wake-up takes 50 us; the library's figures are set per test, each target shown to
+ * hold on one side of its bound and to fail on the other.
+ */
+class ShmFindingsTest {
+    private static final Placement APART = new Placement(Placement.Kind.DIFFERENT_CORES, 0, 1);
+    private static final Placement TOGETHER = new Placement(Placement.Kind.SAME_CORE, 1, 1);
+
+    /** The library's figures, all of them within every target unless a test moves one. */
+    private record Ours(double p50, double p9999, double msgPerSec, double cpuShare, double wakeUs) {
+        static final Ours GOOD = new Ours(1.05, 14, 9.5e6, 0.002, 90);
+
+        Ours p50(double us) {
+            return new Ours(us, p9999, msgPerSec, cpuShare, wakeUs);
+        }
+
+        Ours p9999(double us) {
+            return new Ours(p50, us, msgPerSec, cpuShare, wakeUs);
+        }
+
+        Ours rate(double perSecond) {
+            return new Ours(p50, p9999, perSecond, cpuShare, wakeUs);
+        }
+
+        Ours idle(double cores) {
+            return new Ours(p50, p9999, msgPerSec, cores, wakeUs);
+        }
+
+        Ours wake(double us) {
+            return new Ours(p50, p9999, msgPerSec, cpuShare, us);
+        }
+    }
+
+    private static LabContext lab(Mode mode) {
+        return new LabContext(mode, new Jvm("unused", null), new PrintWriter(Writer.nullWriter()), false);
+    }
+
+    /** A distribution of runs whose p50 and p99.99 medians are as given, the rest in order between. */
+    private static Distribution distribution(double p50, double p9999) {
+        Map<Percentile, Stats> stats = new EnumMap<>(Percentile.class);
+        stats.put(Percentile.P50, new Stats(p50, p50 * 0.95, p50 * 1.05, 3));
+        stats.put(Percentile.P90, Stats.exact(p50 * 1.1));
+        stats.put(Percentile.P99, Stats.exact(p50 * 1.5));
+        stats.put(Percentile.P999, Stats.exact(Math.max(p50 * 2, p9999 / 2)));
+        stats.put(Percentile.P9999, new Stats(p9999, p9999 * 0.9, p9999 * 1.2, 3));
+        stats.put(Percentile.MAX, Stats.exact(p9999 * 3));
+        return new Distribution(stats);
+    }
+
+    private static ShmResult.Rate rate(double msgPerSec) {
+        return new ShmResult.Rate(new Stats(msgPerSec, msgPerSec * 0.9, msgPerSec * 1.1, 12), Stats.exact(40));
+    }
+
+    private static ShmResult.Wakeup wakeup(double p50, double cpuShare) {
+        return new ShmResult.Wakeup(new Stats(p50, p50 * 0.9, p50 * 1.1, 3), Stats.exact(p50 * 2),
+                new Stats(cpuShare, cpuShare / 2, cpuShare * 2, 3));
+    }
+
+    /** Every part at both placements: the library's figures {@code apart} between cores, {@link Ours#GOOD} on one. */
+    private static Results<ShmCell, ShmResult> results(Ours apart, boolean withC) {
+        Results<ShmCell, ShmResult> results = new Results<>();
+        for (Placement placement : List.of(APART, TOGETHER)) {
+            Ours ours = placement == APART ? apart : Ours.GOOD;
+            for (Part part : Part.values()) {
+                ShmCell cell = new ShmCell(placement, part);
+                results.put(cell, switch (part) {
+                    case CLOSED_LOOP, OPEN_LOOP -> {
+                        Map<Peer, Distribution> byPeer = new EnumMap<>(Peer.class);
+                        byPeer.put(Peer.WIRESPEED, distribution(ours.p50(), ours.p9999()));
+                        byPeer.put(Peer.AGRONA, distribution(1.5, 40));
+                        byPeer.put(Peer.AERON, distribution(1.5, 40));
+                        if (withC) {
+                            byPeer.put(Peer.C, distribution(1, 10));
+                        }
+                        yield new ShmResult.Latencies(byPeer);
+                    }
+                    case STREAM -> {
+                        Map<Peer, ShmResult.Rate> byPeer = new EnumMap<>(Peer.class);
+                        byPeer.put(Peer.WIRESPEED, rate(ours.msgPerSec()));
+                        byPeer.put(Peer.AGRONA, rate(6e6));
+                        byPeer.put(Peer.AERON, rate(5e6));
+                        if (withC) {
+                            byPeer.put(Peer.C, rate(10e6));
+                        }
+                        yield new ShmResult.Rates(byPeer);
+                    }
+                    case IDLE -> {
+                        Map<Peer, ShmResult.Wakeup> byPeer = new EnumMap<>(Peer.class);
+                        byPeer.put(Peer.WIRESPEED, wakeup(ours.wakeUs(), ours.cpuShare()));
+                        if (withC) {
+                            byPeer.put(Peer.C, wakeup(50, 0.0001));
+                        }
+                        yield new ShmResult.Wakeups(byPeer);
+                    }
+                });
+            }
+        }
+        return results;
+    }
+
+    private static List<Finding> judge(Ours apart) {
+        return new ShmExperiment().findings(results(apart, true), lab(Mode.DEFAULT));
+    }
+
+    private static Finding finding(List<Finding> findings, String start) {
+        return findings.stream().filter(f -> f.claim().startsWith(start)).findFirst().orElseThrow(
+                () -> new AssertionError("no finding starts '" + start + "' among " + findings));
+    }
+
+    @Test
+    void everyTargetHoldsOnFiguresWithinItsBound() {
+        List<Finding> findings = judge(Ours.GOOD);
+        assertEquals(7, findings.size(), findings.toString());
+        assertTrue(findings.stream().allMatch(Finding::holds), findings.toString());
+        assertTrue(findings.stream().allMatch(f -> f.kind() == Finding.Kind.TARGET));
+    }
+
+    @Test
+    void theMedianRoundTripFailsPastTheCRingsByMoreThanATenth() {
+        String claim = "the shared ring's round-trip p50 is within 1.1x the C ring's";
+        assertTrue(finding(judge(Ours.GOOD.p50(1.1)), claim).holds(), "1.1 / 1 = 1.1x");
+        Finding slower = finding(judge(Ours.GOOD.p50(1.12)), claim);
+        assertFalse(slower.holds(), "1.12 / 1 = 1.12x");
+        assertEquals(List.of("different cores, closed loop", "different cores, open loop"),
+                slower.failures().stream().map(c -> c.where()).toList());
+        assertEquals(4, slower.checks().size(), "two placements, closed and open loop");
+    }
+
+    @Test
+    void theMedianRoundTripMustBeBelowBothAeronsAndAgronas() {
+        String claim = "the shared ring's round-trip p50 is below Aeron IPC's and Agrona's";
+        assertTrue(finding(judge(Ours.GOOD.p50(1.49)), claim).holds());
+        Finding level = finding(judge(Ours.GOOD.p50(1.5)), claim);
+        assertFalse(level.holds(), "level with them is not below them");
+        assertEquals(4, level.failures().size(), "Aeron and Agrona, closed and open loop, between cores: "
+                + level.failures());
+        assertEquals(8, level.checks().size());
+    }
+
+    @Test
+    void theTailIsJudgedAgainstTheCRingOnlyWhereTheRunsDecideP9999() {
+        String claim = "the shared ring's round-trip p99.99 is within 1.5x the C ring's";
+        assertTrue(finding(judge(Ours.GOOD.p9999(15)), claim).holds(), "15 / 10 = 1.5x");
+        assertFalse(finding(judge(Ours.GOOD.p9999(16)), claim).holds(), "16 / 10 = 1.6x");
+        LabContext quick = lab(Mode.QUICK);
+        List<Finding> quickFindings = new ShmExperiment().findings(results(Ours.GOOD.p9999(100), true), quick);
+        assertTrue(quickFindings.stream().noneMatch(f -> f.claim().contains("p99.99")), quickFindings.toString());
+        assertEquals(List.of("shm: p99.99 targets are not judged: a run of 2,000 round trips leaves 0 beyond p99.99, "
+                + "fewer than 10; runs of at least 100,000 decide it"), quick.notes());
+    }
+
+    @Test
+    void theStreamMustKeepNineTenthsOfTheCRingAndBeatAeronByAFifth() {
+        String ofC = "the shared ring streams 100-byte frames at least 0.9x as fast as the C ring";
+        String ofAeron = "the shared ring streams 100-byte frames at least 1.2x as fast as Aeron IPC";
+        assertTrue(finding(judge(Ours.GOOD.rate(9e6)), ofC).holds(), "9 / 10 = 0.9x");
+        Finding slow = finding(judge(Ours.GOOD.rate(8.9e6)), ofC);
+        assertFalse(slow.holds(), "8.9 / 10 = 0.89x");
+        assertEquals("different cores", slow.failures().getFirst().where());
+        assertTrue(finding(judge(Ours.GOOD.rate(6e6)), ofAeron).holds(), "6 / 5 = 1.2x");
+        assertFalse(finding(judge(Ours.GOOD.rate(5.9e6)), ofAeron).holds(), "5.9 / 5 = 1.18x");
+    }
+
+    @Test
+    void theParkedReaderMustStayUnderOnePercentOfACore() {
+        String claim = "the shared ring's parked reader uses under 1% of a core";
+        assertTrue(finding(judge(Ours.GOOD.idle(0.0099)), claim).holds());
+        Finding busy = finding(judge(Ours.GOOD.idle(0.01)), claim);
+        assertFalse(busy.holds(), "1% is not under 1%");
+        assertEquals("different cores", busy.failures().getFirst().where());
+    }
+
+    @Test
+    void theWakeUpAfterIdleMustBeWithinTwiceTheKernelsFutexWakeUp() {
+        String claim = "the first frame after 1,000 ms idle reaches the parked reader within 2x";
+        assertTrue(finding(judge(Ours.GOOD.wake(100)), claim).holds(), "100 / 50 = 2x");
+        Finding late = finding(judge(Ours.GOOD.wake(101)), claim);
+        assertFalse(late.holds(), "101 / 50 = 2.02x");
+        assertEquals("different cores", late.failures().getFirst().where());
+    }
+
+    @Test
+    void withoutTheCProgramOnlyTheTargetsAgainstTheJavaPeersAndTheIdleCpuAreJudged() {
+        List<Finding> findings = new ShmExperiment().findings(results(Ours.GOOD, false), lab(Mode.DEFAULT));
+        assertEquals(List.of("the shared ring's round-trip p50 is below Aeron IPC's and Agrona's OneToOneRingBuffer's, "
+                + "closed and open loop", "the shared ring streams 100-byte frames at least 1.2x as fast as Aeron IPC",
+                "the shared ring's parked reader uses under 1% of a core while nothing comes"),
+                findings.stream().map(Finding::claim).toList());
+    }
+}
