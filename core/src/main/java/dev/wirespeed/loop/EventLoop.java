@@ -482,12 +482,7 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
         try {
             endpoint = transport.connect(address);
         } catch (IOException | RuntimeException e) {
-            Connection c = new Connection(this, output, null, owner, id, address, null);
-            c.closes();
-            owner.connectionClosed();
-            IOException failure = connectFailure(address, e);
-            done.completeExceptionally(failure);
-            tellClosed(c, failure);
+            connectFailed(new Connection(this, output, null, owner, id, address, null), done, e);
             return;
         }
         Connection c;
@@ -495,25 +490,16 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
             c = new Connection(this, output, endpoint, owner, id, address, tlsLayers.layerFor(owner, endpoint, address, true));
         } catch (RuntimeException e) {
             endpoint.reset();
-            Connection failed = new Connection(this, output, null, owner, id, address, null);
-            failed.closes();
-            owner.connectionClosed();
-            IOException failure = connectFailure(address, e);
-            done.completeExceptionally(failure);
-            tellClosed(failed, failure);
+            connectFailed(new Connection(this, output, null, owner, id, address, null), done, e);
             return;
         }
         c.connecting(done, readClock() + timeoutNanos);
         try {
             poller.register(endpoint, c, Poller.CONNECT);
         } catch (IOException | RuntimeException | Error e) {
-            owner.connectionClosed();
             resetAfterFailedRegister(endpoint, e);
-            c.closes();
             c.takeOpening();
-            IOException failure = connectFailure(address, e);
-            done.completeExceptionally(failure);
-            tellClosed(c, failure);
+            connectFailed(c, done, e);
             return;
         }
         c.watchedFor(Poller.CONNECT);
@@ -538,6 +524,19 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
         if (!(refused instanceof IOException)) {
             report(refused);
         }
+    }
+
+    /**
+     * A connect that failed before the loop watched it: {@code c} closed, counted out of its owner, its
+     * future failed and its handler's {@code onClose} told, with a {@link ConnectException} naming the
+     * address and the cause.
+     */
+    private void connectFailed(Connection c, CompletableFuture<Connection> done, Throwable e) {
+        c.closes();
+        c.owner.connectionClosed();
+        IOException failure = connectFailure(c.remoteAddress(), e);
+        done.completeExceptionally(failure);
+        tellClosed(c, failure);
     }
 
     private static IOException connectFailure(SocketAddress address, Throwable e) {
