@@ -137,12 +137,12 @@ final class ManyHandshakes {
         String what = "wirespeed handshakes against " + kase.server().label() + " (" + kase.engine() + " engine)";
         CompletableFuture<String> err = Children.drainLater(load.getErrorStream());
         List<ChildReport.Handshakes> rounds = new ArrayList<>();
-        ManyExperiment.CpuTime afterWarmUp = ManyExperiment.CpuTime.NONE;
-        ManyExperiment.CpuTime last = ManyExperiment.CpuTime.NONE;
+        CpuTime afterWarmUp = CpuTime.NONE;
+        CpuTime last = CpuTime.NONE;
         try (BufferedReader out = new BufferedReader(new InputStreamReader(load.getInputStream(),
                 StandardCharsets.UTF_8))) {
             for (String line = out.readLine(); line != null; line = out.readLine()) {
-                last = ManyExperiment.cpuTime(server.pid());
+                last = CpuTime.of(server.pid());
                 ChildReport.Handshakes round = (ChildReport.Handshakes) ChildReports.read(line);
                 if (round.round() == 1) {
                     afterWarmUp = last;

@@ -117,7 +117,7 @@ class ManyExperimentTest {
         for (int i = 0; i < caseThenResult.length; i += 2) {
             results.put((ManyCase) caseThenResult[i], (ManyResult) caseThenResult[i + 1]);
         }
-        List<Finding> findings = ManyExperiment.findings(results, SETTINGS, APART);
+        List<Finding> findings = ManyFindings.judge(results, SETTINGS, APART);
         return findings.stream().filter(f -> f.claim().equals(claim)).findFirst()
                 .orElseThrow(() -> new AssertionError("no finding '" + claim + "' in " + findings));
     }
