@@ -1,6 +1,5 @@
 package dev.wirespeed.lab.shm;
 
-import dev.wirespeed.frame.FrameHandler;
 import io.aeron.Aeron;
 import io.aeron.ExclusivePublication;
 import io.aeron.Publication;
@@ -9,11 +8,8 @@ import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
 import io.aeron.logbuffer.BufferClaim;
 import io.aeron.logbuffer.FragmentHandler;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.agrona.DirectBuffer;
@@ -132,17 +128,14 @@ final class AeronLink implements ShmLink {
         Subscription subscription = aeron.addSubscription(CHANNEL, stream(name));
         ends.add(subscription);
         Waits waits = new Waits(sleep, "aeron");
-        return new Inbound() {
-            private FrameHandler handler;
-            private int frames;
-            private boolean ended;
+        return new CallbackInbound(waits) {
             private ByteBuffer under;
             private ByteBuffer view;
             private final FragmentHandler onFragment = this::onFragment;
 
             private void onFragment(DirectBuffer buffer, int offset, int length, io.aeron.logbuffer.Header header) {
                 if (length == 0) {
-                    ended = true;
+                    end();
                     return;
                 }
                 ByteBuffer bytes = buffer.byteBuffer();
@@ -152,32 +145,12 @@ final class AeronLink implements ShmLink {
                 }
                 int start = buffer.wrapAdjustment() + offset;
                 view.limit(start + length).position(start + 4);
-                try {
-                    handler.onFrame(buffer.getInt(offset), view);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-                frames++;
+                deliver(buffer.getInt(offset), view);
             }
 
             @Override
-            public int poll(FrameHandler handler, int limit) throws IOException {
-                if (ended) {
-                    return -1;
-                }
-                this.handler = handler;
-                frames = 0;
-                try {
-                    subscription.poll(onFragment, limit);
-                } catch (UncheckedIOException e) {
-                    throw e.getCause();
-                }
-                return frames == 0 && ended ? -1 : frames;
-            }
-
-            @Override
-            public int await(FrameHandler handler, int limit, Duration timeout) throws IOException {
-                return waits.await(this, handler, limit, timeout);
+            void read(int limit) {
+                subscription.poll(onFragment, limit);
             }
 
             @Override

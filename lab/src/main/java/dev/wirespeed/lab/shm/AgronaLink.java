@@ -1,14 +1,11 @@
 package dev.wirespeed.lab.shm;
 
-import dev.wirespeed.frame.FrameHandler;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.agrona.IoUtil;
@@ -108,42 +105,19 @@ final class AgronaLink implements ShmLink {
         OneToOneRingBuffer ring = new OneToOneRingBuffer(new UnsafeBuffer(buffer));
         ByteBuffer view = buffer.asReadOnlyBuffer();
         Waits waits = new Waits(sleep, "agrona");
-        return new Inbound() {
-            private FrameHandler handler;
-            private int frames;
-            private boolean ended;
+        return new CallbackInbound(waits) {
             private final org.agrona.concurrent.MessageHandler onMessage = (type, message, index, length) -> {
                 if (type == END) {
-                    ended = true;
+                    end();
                     return;
                 }
                 view.limit(index + length).position(index + 4);
-                try {
-                    handler.onFrame(message.getInt(index), view);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-                frames++;
+                deliver(message.getInt(index), view);
             };
 
             @Override
-            public int poll(FrameHandler handler, int limit) throws IOException {
-                if (ended) {
-                    return -1;
-                }
-                this.handler = handler;
-                frames = 0;
-                try {
-                    ring.read(onMessage, limit);
-                } catch (UncheckedIOException e) {
-                    throw e.getCause();
-                }
-                return frames == 0 && ended ? -1 : frames;
-            }
-
-            @Override
-            public int await(FrameHandler handler, int limit, Duration timeout) throws IOException {
-                return waits.await(this, handler, limit, timeout);
+            void read(int limit) {
+                ring.read(onMessage, limit);
             }
 
             @Override
