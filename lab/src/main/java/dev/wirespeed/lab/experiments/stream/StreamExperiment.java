@@ -227,7 +227,15 @@ public final class StreamExperiment implements Experiment<StreamCell, Throughput
 
     @Override
     public int steps(StreamCell cell, LabContext lab) {
-        return runs(cell, lab.mode());
+        return runs(cell, lab.mode()) + (untimedPass(cell) ? 1 : 0);
+    }
+
+    /**
+     * {@return whether {@code cell} also runs its client once counting frames rather than timing rounds}: a
+     * Java reader's cell, once per row (a paired row in its first pass), to check the timed figure against
+     */
+    static boolean untimedPass(StreamCell cell) {
+        return cell.row() instanceof StreamCase.Java && cell.pass() <= 1;
     }
 
     /** {@return client runs of {@code cell}: one for a pass of a paired row, the mode's count for another} */
@@ -257,11 +265,21 @@ public final class StreamExperiment implements Experiment<StreamCell, Throughput
                     if (cell.row() instanceof StreamCase.Iperf) {
                         mb.add(Iperf.mbPerSec(cell.placement(), lab.mode().iperfSeconds()));
                     } else {
-                        Throughput.add(runOnce(cell, servers, ceiling, lab), mb, msg, cpu);
+                        Throughput.add(runOnce(cell, servers, ceiling, lab, lab.mode().clientRoundOptions()), mb, msg,
+                                cpu);
                     }
                     lab.stepDone();
                 }
-                return new Throughput(mb, msg, cpu);
+                Throughput timed = new Throughput(mb, msg, cpu);
+                if (!untimedPass(cell)) {
+                    return timed;
+                }
+                lab.progress(link.id() + " " + cell.placement() + ": " + cell.row().name() + " untimed");
+                List<Double> untimed = new ArrayList<>();
+                Throughput.add(runOnce(cell, servers, ceiling, lab, untimedOptions(timed, lab.mode())), untimed,
+                        new ArrayList<>(), new ArrayList<>());
+                lab.stepDone();
+                return timed.withUntimed(untimed);
             }
 
             @Override
@@ -274,9 +292,24 @@ public final class StreamExperiment implements Experiment<StreamCell, Throughput
         };
     }
 
-    /** One client run of one cell: its measured rounds, the warm-up round left out. */
-    private List<ChildReport.Round> runOnce(StreamCell cell, StreamServers servers, Path ceiling, LabContext lab)
-            throws IOException, InterruptedException {
+    /**
+     * {@return a client's options for an untimed pass after the timed runs that read {@code timed}}: two
+     * rounds of a count of frames (the first its warm-up), each as many as the timed rounds read in all at
+     * their median rate, and at least {@value #UNTIMED_LEAST_FRAMES}, so that the pass reads for about as
+     * long as they did, with no clock in the way
+     */
+    static List<String> untimedOptions(Throughput timed, Mode mode) {
+        double rate = timed.msgPerSec() == null ? 0 : timed.msgPerSec().median();
+        long frames = Math.max(UNTIMED_LEAST_FRAMES, (long) (rate * mode.measuredRounds() * mode.roundMillis() / 1e3));
+        return List.of("--messages", String.valueOf(frames), "--rounds", "2");
+    }
+
+    /** The fewest frames a round of an untimed pass counts. */
+    static final long UNTIMED_LEAST_FRAMES = 100_000;
+
+    /** One client run of one cell with {@code roundOptions}: its measured rounds, the warm-up round left out. */
+    private List<ChildReport.Round> runOnce(StreamCell cell, StreamServers servers, Path ceiling, LabContext lab,
+            List<String> roundOptions) throws IOException, InterruptedException {
         Placement placement = cell.placement();
         String roundMillis = String.valueOf(lab.mode().roundMillis());
         String warmupMillis = String.valueOf(lab.mode().warmupMillis());
@@ -286,7 +319,7 @@ public final class StreamExperiment implements Experiment<StreamCell, Throughput
         switch (cell.row()) {
             case StreamCase.Java java -> {
                 List<String> args = new ArrayList<>(List.of("client", "--strategy", java.strategy().cliName()));
-                args.addAll(lab.mode().clientRoundOptions());
+                args.addAll(roundOptions);
                 args.addAll(List.of("--json", "--transport", link.client().cliName()));
                 switch (link) {
                     case TCP -> args.addAll(List.of("--port", servers.address(java.writer())));
@@ -446,6 +479,7 @@ public final class StreamExperiment implements Experiment<StreamCell, Throughput
             header.addAll(List.of(p + ": msg/s", "MB/s [min-max]", "CPU ns/msg", "% of ceiling", "article MB/s"));
         }
         List<List<String>> lines = new ArrayList<>();
+        List<String> setAside = new ArrayList<>();
         for (StreamCase row : rows) {
             List<String> line = new ArrayList<>(List.of(row.name()));
             for (Placement placement : placements) {
@@ -458,8 +492,12 @@ public final class StreamExperiment implements Experiment<StreamCell, Throughput
                 double ceiling = ceiling(results, placement);
                 double published = Published.mbPerSec(link, row, placement);
                 line.add(t.msgPerSec() == null ? "-" : String.format(Locale.ROOT, "%,.0f", t.msgPerSec().median()));
-                line.add(String.format(Locale.ROOT, "%,.1f [%,.1f-%,.1f]", t.mbPerSec().median(), t.mbPerSec().min(),
-                        t.mbPerSec().max()));
+                String why = t.setAside();
+                line.add(String.format(Locale.ROOT, "%,.1f [%,.1f-%,.1f]%s", t.mbPerSec().median(), t.mbPerSec().min(),
+                        t.mbPerSec().max(), why == null ? "" : " set aside"));
+                if (why != null) {
+                    setAside.add("set aside, judging nothing: " + row.name() + " at " + placement + ": " + why);
+                }
                 line.add(t.cpuNsPerMsg() == null ? "-" : String.format(Locale.ROOT, "%.1f", t.cpuNsPerMsg().median()));
                 line.add(Double.isNaN(ceiling) ? "-" : String.format(Locale.ROOT, "%.0f%%",
                         100 * t.mbPerSec().median() / ceiling));
@@ -472,16 +510,22 @@ public final class StreamExperiment implements Experiment<StreamCell, Throughput
                 + "of %d ms after a warm-up of at least %d ms", link.id(), link.title(), SIZE, lab.mode().clientRuns(),
                 lab.mode().pairedPasses(), lab.mode().measuredRounds(), lab.mode().roundMillis(),
                 lab.mode().warmupMillis());
-        return List.of(new Table(title, header, lines, List.of("% of ceiling: against the best C or iperf3 row of the "
+        List<String> notes = new ArrayList<>(List.of("% of ceiling: against the best C or iperf3 row of the "
                 + "same placement and pipe size", String.format(Locale.ROOT, "the rows fed by the C writer and the C "
                 + "readers of the default %s ran in %d interleaved pass(es) of one client run each", link == Link.PIPE ? "pipe" : "socket", lab.mode().pairedPasses()), lab.mode().jitSettle()
                         ? "warm-up: a Java client also waits until its JIT has compiled nothing for a round's length, at most "
                         + dev.wirespeed.lab.client.Rounds.ByTime.MAX_WARMUP_FACTOR + " times the least warm-up"
-                        : "warm-up: fixed, not waiting for the JIT to settle (quick mode)")));
+                        : "warm-up: fixed, not waiting for the JIT to settle (quick mode)",
+                String.format(Locale.ROOT, "each Java row's client also ran once counting frames instead of timing "
+                        + "rounds: a row whose timed median strays more than %.0f%% from that pass's, or whose rounds "
+                        + "spread wider than their median, is set aside and judges no finding",
+                        100 * Throughput.TIMED_TOLERANCE)));
+        notes.addAll(setAside);
+        return List.of(new Table(title, header, lines, notes));
     }
 
     @Override
     public List<Finding> findings(Results<StreamCell, Throughput> results, LabContext lab) {
-        return new StreamFindings(link, results).all();
+        return new StreamFindings(link, results, lab::note).all();
     }
 }

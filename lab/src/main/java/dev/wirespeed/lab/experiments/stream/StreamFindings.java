@@ -11,13 +11,17 @@ import dev.wirespeed.lab.result.Stats;
 import dev.wirespeed.lab.result.Unit;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
  * The articles' claims about streaming, and our targets, judged on one link's results: each a
- * {@link Rule} over one check per placement.
+ * {@link Rule} over one check per placement. A finding that reads a row the lab does not trust
+ * ({@link Throughput#setAside()}) judges nothing: it is left out, and a note says which row and why.
  */
 final class StreamFindings {
     /** The library's target against Netty: at least this many times the better Netty strategy's MB/s. */
@@ -33,14 +37,30 @@ final class StreamFindings {
     private final Results<StreamCell, Throughput> passes;
     private final List<Placement> placements;
     private final String name;
+    /** Where the findings left out, and why, are told. */
+    private final Consumer<String> notes;
+    /** The rows (passes merged) the finding being built has read so far. */
+    private final Set<StreamCell> read = new LinkedHashSet<>();
+
+    /**
+     * The findings of one link's results, a finding left out unnoted.
+     *
+     * @param link the link
+     * @param passes the results as run, the paired rows pass by pass
+     */
+    StreamFindings(Link link, Results<StreamCell, Throughput> passes) {
+        this(link, passes, note -> { });
+    }
 
     /**
      * The findings of one link's results.
      *
      * @param link the link
      * @param passes the results as run, the paired rows pass by pass
+     * @param notes told of each finding left out for a row set aside
      */
-    StreamFindings(Link link, Results<StreamCell, Throughput> passes) {
+    StreamFindings(Link link, Results<StreamCell, Throughput> passes, Consumer<String> notes) {
+        this.notes = notes;
         this.link = link;
         this.passes = passes;
         this.results = StreamExperiment.merged(passes);
@@ -70,6 +90,7 @@ final class StreamFindings {
      * of {@code uring} and {@code uring-spin} against the faster of {@code wirespeed} and {@code wirespeed-spin}.
      */
     private void ioUring(List<Finding> findings) {
+        read.clear();
         List<Check> checks = new ArrayList<>();
         for (Placement placement : placements) {
             StreamCase uring = fastest(placement, StreamCase.Writer.C, Strategies.URING, Strategies.URING_SPIN);
@@ -79,7 +100,7 @@ final class StreamFindings {
             }
         }
         if (!checks.isEmpty()) {
-            findings.add(Finding.target(name, "one stream through io_uring reads at least as fast as the library's best "
+            decide(findings, Finding.target(name, "one stream through io_uring reads at least as fast as the library's best "
                     + "other reader, both fed by the C writer", Rule.atLeast(1), checks));
         }
     }
@@ -118,22 +139,24 @@ final class StreamFindings {
     }
 
     private void pipe(List<Finding> findings) {
-        findings.add(Finding.claim(name, "unbuffered standard input is many times slower than System.in",
+        read.clear();
+        decide(findings, Finding.claim(name, "unbuffered standard input is many times slower than System.in",
                 Rule.atLeast(5), 539 / 41.5, checks(Strategies.BUFFERED_READINT, Strategies.UNBUFFERED)));
-        findings.add(Finding.claim(name, "wrapping System.in in another BufferedInputStream slows it",
+        decide(findings, Finding.claim(name, "wrapping System.in in another BufferedInputStream slows it",
                 Rule.below(1), 304.6 / 647.1, checks(Strategies.BUFFERED, Strategies.BUFFERED_READINT)));
-        findings.add(Finding.claim(name, "zero-copy beats the best stream client on a pipe", Rule.above(1), 867.0 / 638,
+        decide(findings, Finding.claim(name, "zero-copy beats the best stream client on a pipe", Rule.above(1), 867.0 / 638,
                 checks(Strategies.ZERO_COPY, Strategies.NO_ALLOC)));
         StreamCase big = new StreamCase.Java(Strategies.WIRESPEED, StreamCase.BIG_PIPE, StreamCase.Writer.JAVA);
         StreamCase small = new StreamCase.Java(Strategies.WIRESPEED);
-        findings.add(Finding.target(name, "a 1 MiB pipe (F_SETPIPE_SZ through the native module) beats the default "
+        decide(findings, Finding.target(name, "a 1 MiB pipe (F_SETPIPE_SZ through the native module) beats the default "
                 + "64 KiB one", Rule.atLeast(1.5), checks(big, small)));
         if (placements.size() > 1) {
             StreamCase zeroCopy = new StreamCase.Java(Strategies.ZERO_COPY);
-            Function<Placement, Stats> mb = p -> results.get(new StreamCell(p, zeroCopy)).mbPerSec();
+            read.clear();
+            Function<Placement, Stats> mb = p -> mb(p, zeroCopy);
             Placement best = placements.stream().max(Comparator.comparingDouble(p -> mb.apply(p).median())).orElseThrow();
             Placement worst = placements.stream().min(Comparator.comparingDouble(p -> mb.apply(p).median())).orElseThrow();
-            findings.add(Finding.claim(name, "placement changes pipe throughput (zero-copy, best placement / worst)",
+            decide(findings, Finding.claim(name, "placement changes pipe throughput (zero-copy, best placement / worst)",
                     Rule.atLeast(1.1), 1782.0 / 867, List.of(new Check("pipe",
                             new Figure("zero-copy, " + best, mb.apply(best), Unit.MB_PER_S),
                             new Figure("zero-copy, " + worst, mb.apply(worst), Unit.MB_PER_S)))));
@@ -142,6 +165,7 @@ final class StreamFindings {
 
     /** The first article's Note 1: buffering buys less when the server writes each frame on its own. */
     private void perFrame(List<Finding> findings) {
+        read.clear();
         StreamCase fast = new StreamCase.Java(Strategies.ZERO_COPY);
         StreamCase slow = new StreamCase.Java(Strategies.UNBUFFERED);
         StreamCase fastPerFrame = new StreamCase.Java(Strategies.ZERO_COPY, 0, StreamCase.Writer.JAVA_PER_FRAME);
@@ -154,17 +178,19 @@ final class StreamFindings {
                     new Figure("zero-copy / unbuffered, per-frame server", Stats.exact(perFrame), Unit.RATIO),
                     new Figure("the same, batching server", Stats.exact(batched), Unit.RATIO)));
         }
-        findings.add(Finding.claim(name, "buffering gains less when the server writes each frame on its own (Note 1)",
+        decide(findings, Finding.claim(name, "buffering gains less when the server writes each frame on its own (Note 1)",
                 Rule.below(1), Double.NaN, checks));
     }
 
     private void peers(List<Finding> findings) {
+        read.clear();
         for (Strategies ours : List.of(Strategies.WIRESPEED, Strategies.WIRESPEED_SPIN)) {
+            read.clear();
             List<Check> checks = new ArrayList<>();
             for (Placement placement : placements) {
                 checks.add(check(placement, new StreamCase.Java(ours), new StreamCase.Java(bestNetty(placement))));
             }
-            findings.add(Finding.target(name, ours.cliName() + " is at least " + NETTY_FACTOR + "x the best Netty strategy",
+            decide(findings, Finding.target(name, ours.cliName() + " is at least " + NETTY_FACTOR + "x the best Netty strategy",
                     Rule.atLeast(NETTY_FACTOR), checks));
         }
         // Whether that target can be met at all: no reader is expected to beat what C reads on the placement.
@@ -179,7 +205,7 @@ final class StreamFindings {
             }
         }
         if (!reachable.isEmpty()) {
-            findings.add(Finding.claim(name, "the " + NETTY_FACTOR + "x-Netty target is within the ceiling: "
+            decide(findings, Finding.claim(name, "the " + NETTY_FACTOR + "x-Netty target is within the ceiling: "
                     + NETTY_FACTOR + "x the best Netty strategy is at most what the best C or iperf3 row reads",
                     Rule.atMost(1), Double.NaN, reachable));
         }
@@ -197,26 +223,29 @@ final class StreamFindings {
     }
 
     private void ours(List<Finding> findings) {
+        read.clear();
         List<Strategies> readers = StreamExperiment.fits(Strategies.WIRESPEED_SPIN, link)
                 ? List.of(Strategies.WIRESPEED, Strategies.WIRESPEED_SPIN) : List.of(Strategies.WIRESPEED);
         for (Strategies strategy : readers) {
-            findings.add(Finding.target(name, strategy.cliName() + " is at least as fast as the article's best (zero-copy)",
+            decide(findings, Finding.target(name, strategy.cliName() + " is at least as fast as the article's best (zero-copy)",
                     Rule.atLeast(1), checks(strategy, Strategies.ZERO_COPY)));
         }
+        read.clear();
         List<Check> cpu = new ArrayList<>();
         for (Placement placement : placements) {
-            Throughput ours = results.get(new StreamCell(placement, new StreamCase.Java(Strategies.WIRESPEED)));
-            Throughput theirs = results.get(new StreamCell(placement, new StreamCase.Java(Strategies.ZERO_COPY)));
+            Throughput ours = throughput(placement, new StreamCase.Java(Strategies.WIRESPEED));
+            Throughput theirs = throughput(placement, new StreamCase.Java(Strategies.ZERO_COPY));
             if (ours.cpuNsPerMsg() != null && theirs.cpuNsPerMsg() != null) {
                 cpu.add(new Check(where(placement), new Figure("wirespeed", ours.cpuNsPerMsg(), Unit.CPU_NS_PER_MSG),
                         new Figure("zero-copy", theirs.cpuNsPerMsg(), Unit.CPU_NS_PER_MSG)));
             }
         }
         if (!cpu.isEmpty()) {
-            findings.add(Finding.target(name, "wirespeed's reader spends less CPU per message than zero-copy",
+            decide(findings, Finding.target(name, "wirespeed's reader spends less CPU per message than zero-copy",
                     Rule.below(1), cpu));
         }
         for (Strategies strategy : readers) {
+            read.clear();
             StreamCase row = new StreamCase.Java(strategy);
             List<Check> checks = new ArrayList<>();
             for (Placement placement : placements) {
@@ -227,7 +256,7 @@ final class StreamFindings {
                 }
             }
             if (!checks.isEmpty()) {
-                findings.add(Finding.target(name, row.name() + " reaches 90% of the ceiling", Rule.atLeast(CEILING_TARGET),
+                decide(findings, Finding.target(name, row.name() + " reaches 90% of the ceiling", Rule.atLeast(CEILING_TARGET),
                         checks));
             }
         }
@@ -254,21 +283,28 @@ final class StreamFindings {
      */
     private void fedByC(List<Finding> findings, String claim, String ours, List<StreamCase> rows, String theirs,
             List<StreamCase> against) {
+        read.clear();
         List<Check> checks = new ArrayList<>();
         for (Placement placement : placements) {
             List<Double> ratios = StreamExperiment.passRatios(passes, placement, rows, against);
             if (!ratios.isEmpty()) {
+                for (StreamCase row : concat(rows, against)) {
+                    if (results.has(new StreamCell(placement, row))) {
+                        read.add(new StreamCell(placement, row));
+                    }
+                }
                 checks.add(new Check(where(placement), new Figure(ours + " / " + theirs + ", pass by pass",
                         Stats.of(ratios), Unit.RATIO), new Figure(theirs, Stats.exact(1), Unit.RATIO)));
             }
         }
         if (!checks.isEmpty()) {
-            findings.add(Finding.target(name, claim, Rule.atLeast(CEILING_TARGET), checks));
+            decide(findings, Finding.target(name, claim, Rule.atLeast(CEILING_TARGET), checks));
         }
     }
 
     private void claim(List<Finding> findings, String claim, Strategies a, Strategies b, Rule rule, double tcpRatio) {
-        findings.add(Finding.claim(name, claim, rule, link == Link.TCP ? tcpRatio : Double.NaN, checks(a, b)));
+        read.clear();
+        decide(findings, Finding.claim(name, claim, rule, link == Link.TCP ? tcpRatio : Double.NaN, checks(a, b)));
     }
 
     private List<Check> checks(Strategies a, Strategies b) {
@@ -289,7 +325,41 @@ final class StreamFindings {
     }
 
     private Stats mb(Placement placement, StreamCase row) {
-        return results.get(new StreamCell(placement, row)).mbPerSec();
+        return throughput(placement, row).mbPerSec();
+    }
+
+    /** {@return a row's figures at {@code placement}, counted as read by the finding being built} */
+    private Throughput throughput(Placement placement, StreamCase row) {
+        StreamCell cell = new StreamCell(placement, row);
+        read.add(cell);
+        return results.get(cell);
+    }
+
+    /**
+     * Adds {@code finding}, unless a row it read is set aside: then it is left out, and the notes say
+     * which and why. The next finding starts reading afresh.
+     */
+    private void decide(List<Finding> findings, Finding finding) {
+        List<String> distrusted = new ArrayList<>();
+        for (StreamCell cell : read) {
+            String why = results.get(cell).setAside();
+            if (why != null) {
+                distrusted.add(cell.row().name() + " at " + cell.placement() + ": " + why);
+            }
+        }
+        read.clear();
+        if (distrusted.isEmpty()) {
+            findings.add(finding);
+        } else {
+            notes.accept(name + ": not judged, as it reads rows set aside: " + finding.title() + ". "
+                    + String.join("; ", distrusted));
+        }
+    }
+
+    private static List<StreamCase> concat(List<StreamCase> a, List<StreamCase> b) {
+        List<StreamCase> all = new ArrayList<>(a);
+        all.addAll(b);
+        return all;
     }
 
     private String where(Placement placement) {

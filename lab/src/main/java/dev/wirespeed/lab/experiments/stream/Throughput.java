@@ -4,6 +4,7 @@ import dev.wirespeed.lab.result.ChildReport;
 import dev.wirespeed.lab.result.Stats;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * What a stream cell measured: one value per measured round of each of its client runs. The figures
@@ -13,8 +14,14 @@ import java.util.List;
  * @param mbRounds megabytes per second, at least one
  * @param msgRounds frames per second, empty where the case counts no frames ({@code iperf3})
  * @param cpuRounds the reading thread's CPU time per frame, empty where it is not measured
+ * @param untimedMbRounds megabytes per second of the same client counting frames instead of timing its
+ *     rounds (see {@link #setAside()}), its warm-up left out; empty where no such pass ran
  */
-public record Throughput(List<Double> mbRounds, List<Double> msgRounds, List<Double> cpuRounds) {
+public record Throughput(List<Double> mbRounds, List<Double> msgRounds, List<Double> cpuRounds,
+        List<Double> untimedMbRounds) {
+    /** How far a row's timed figure may stray from its untimed pass's before the lab trusts neither. */
+    public static final double TIMED_TOLERANCE = 0.15;
+
     /**
      * Copies the rounds.
      *
@@ -24,9 +31,56 @@ public record Throughput(List<Double> mbRounds, List<Double> msgRounds, List<Dou
         mbRounds = List.copyOf(mbRounds);
         msgRounds = List.copyOf(msgRounds);
         cpuRounds = List.copyOf(cpuRounds);
+        untimedMbRounds = List.copyOf(untimedMbRounds);
         if (mbRounds.isEmpty()) {
             throw new IllegalArgumentException("a throughput needs at least one MB/s round");
         }
+    }
+
+    /**
+     * Timed rounds alone, no untimed pass.
+     *
+     * @param mbRounds megabytes per second, at least one
+     * @param msgRounds frames per second, empty where the case counts no frames
+     * @param cpuRounds CPU time per frame, empty where it is not measured
+     */
+    public Throughput(List<Double> mbRounds, List<Double> msgRounds, List<Double> cpuRounds) {
+        this(mbRounds, msgRounds, cpuRounds, List.of());
+    }
+
+    /**
+     * {@return the same rounds with an untimed pass's}
+     *
+     * @param untimed megabytes per second of the pass's measured rounds
+     */
+    Throughput withUntimed(List<Double> untimed) {
+        List<Double> all = new ArrayList<>(untimedMbRounds);
+        all.addAll(untimed);
+        return new Throughput(mbRounds, msgRounds, cpuRounds, all);
+    }
+
+    /**
+     * {@return why the lab does not trust this row's figure, or null where it does}: its timed median
+     * strays more than {@value #TIMED_TOLERANCE} of the untimed pass's (the timing itself, or a warm-up
+     * too short for the client, changed what was measured), or its rounds spread wider than their median
+     * (max - min over the median above 1: the machine, not the client, made the figure)
+     */
+    public String setAside() {
+        Stats timed = mbPerSec();
+        if (!untimedMbRounds.isEmpty()) {
+            double untimed = Stats.of(untimedMbRounds).median();
+            double off = timed.median() / untimed - 1;
+            if (Math.abs(off) > TIMED_TOLERANCE) {
+                return String.format(Locale.ROOT, "its timed rounds read %,.1f MB/s and an untimed pass of the same "
+                        + "client %,.1f MB/s: %+.0f%%, beyond the %.0f%% the lab allows", timed.median(), untimed,
+                        100 * off, 100 * TIMED_TOLERANCE);
+            }
+        }
+        if (timed.max() - timed.min() > timed.median()) {
+            return String.format(Locale.ROOT, "its rounds spread from %,.1f to %,.1f MB/s about a median of %,.1f: "
+                    + "wider than the median", timed.min(), timed.max(), timed.median());
+        }
+        return null;
     }
 
     /**
@@ -75,7 +129,7 @@ public record Throughput(List<Double> mbRounds, List<Double> msgRounds, List<Dou
      */
     public Throughput plus(Throughput other) {
         return new Throughput(concat(mbRounds, other.mbRounds), concat(msgRounds, other.msgRounds),
-                concat(cpuRounds, other.cpuRounds));
+                concat(cpuRounds, other.cpuRounds), concat(untimedMbRounds, other.untimedMbRounds));
     }
 
     private static List<Double> concat(List<Double> a, List<Double> b) {

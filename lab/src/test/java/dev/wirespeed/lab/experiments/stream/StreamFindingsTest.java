@@ -252,4 +252,54 @@ class StreamFindingsTest {
         assertEquals(dev.wirespeed.lab.result.Role.PEER, new StreamCase.Java(Strategies.NETTY_NIO).role());
         assertEquals(dev.wirespeed.lab.result.Role.CEILING, new StreamCase.Iperf().role());
     }
+
+    @Test
+    void aRowWhoseTimedFigureStraysFromItsUntimedPassJudgesNothingAndIsNamed() {
+        String claim = "wirespeed is at least " + StreamFindings.NETTY_FACTOR + "x the best Netty strategy";
+        Results<StreamCell, Throughput> trusted = results(tcp());
+        assertTrue(new StreamFindings(Link.TCP, trusted).all().stream().anyMatch(f -> f.claim().equals(claim)));
+
+        // Netty's NIO client read 608 MB/s in timed rounds and 5,000 when it counted frames: set aside.
+        StreamCell nettyNio = new StreamCell(APART, new StreamCase.Java(Strategies.NETTY_NIO));
+        Results<StreamCell, Throughput> broken = new Results<>();
+        for (StreamCell cell : trusted.cases()) {
+            Throughput t = trusted.get(cell);
+            broken.put(cell, cell.equals(nettyNio) ? t.withUntimed(List.of(5000.0)) : t);
+        }
+        List<String> notes = new java.util.ArrayList<>();
+        List<Finding> findings = new StreamFindings(Link.TCP, broken, notes::add).all();
+        assertFalse(findings.stream().anyMatch(f -> f.claim().equals(claim)), () -> "judged on a row set aside: "
+                + findings);
+        assertTrue(notes.stream().anyMatch(n -> n.contains(claim) && n.contains("netty-nio at " + APART)
+                && n.contains("timed rounds read 608.0 MB/s and an untimed pass of the same client 5,000.0 MB/s: -88%")),
+                () -> "no note naming the row and why: " + notes);
+        // A finding that reads no Netty row is judged as before.
+        assertTrue(findings.stream().anyMatch(f -> f.claim().equals("zero-copy beats copying the body")));
+    }
+
+    @Test
+    void aTimedFigureWithinTheToleranceOfItsUntimedPassIsTrustedAndSpreadBeyondTheMedianIsNot() {
+        Throughput timed = new Throughput(List.of(95.0, 100.0, 105.0), List.of(1e6), List.of());
+        assertEquals(null, timed.setAside());
+        assertEquals(null, timed.withUntimed(List.of(115.0)).setAside()); // -13%
+        assertEquals(null, timed.withUntimed(List.of(87.0)).setAside()); // +15%
+        assertEquals("its timed rounds read 100.0 MB/s and an untimed pass of the same client 118.0 MB/s: -15%, "
+                + "beyond the 15% the lab allows", timed.withUntimed(List.of(118.0)).setAside());
+        assertEquals("its timed rounds read 100.0 MB/s and an untimed pass of the same client 80.0 MB/s: +25%, "
+                + "beyond the 15% the lab allows", timed.withUntimed(List.of(80.0)).setAside());
+        assertEquals("its rounds spread from 10.0 to 300.0 MB/s about a median of 100.0: wider than the median",
+                new Throughput(List.of(10.0, 100.0, 300.0), List.of(), List.of()).setAside());
+        assertEquals(null, new Throughput(List.of(50.0, 100.0, 150.0), List.of(), List.of()).setAside());
+    }
+
+    @Test
+    void anUntimedPassCountsWhatTheTimedRoundsReadAtTheirRate() {
+        dev.wirespeed.lab.experiment.Mode mode = dev.wirespeed.lab.experiment.Mode.DEFAULT;
+        Throughput timed = new Throughput(List.of(100.0), List.of(2_000_000.0), List.of());
+        long frames = (long) (2_000_000.0 * mode.measuredRounds() * mode.roundMillis() / 1e3);
+        assertEquals(List.of("--messages", String.valueOf(Math.max(frames, StreamExperiment.UNTIMED_LEAST_FRAMES)),
+                "--rounds", "2"), StreamExperiment.untimedOptions(timed, mode));
+        assertEquals(List.of("--messages", String.valueOf(StreamExperiment.UNTIMED_LEAST_FRAMES), "--rounds", "2"),
+                StreamExperiment.untimedOptions(new Throughput(List.of(1.0), List.of(10.0), List.of()), mode));
+    }
 }
