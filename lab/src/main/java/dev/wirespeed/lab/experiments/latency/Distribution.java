@@ -45,4 +45,20 @@ public record Distribution(Map<Percentile, Stats> byPercentile) {
     public Stats get(Percentile percentile) {
         return byPercentile.get(percentile);
     }
+
+    /**
+     * {@return why the lab does not judge on {@code percentile} of this cell, or null where it does}: its
+     * runs spread wider than their median (max - min over the median above 1), as when one run's p50 is a
+     * thousand times another's: the machine, not the path measured, made the figure
+     *
+     * @param percentile the percentile a finding reads
+     */
+    public String setAside(Percentile percentile) {
+        Stats s = get(percentile);
+        if (s.max() - s.min() > s.median()) {
+            return String.format(java.util.Locale.ROOT, "its runs spread from %,.1f to %,.1f us about a median of "
+                    + "%,.1f: wider than the median", s.min(), s.max(), s.median());
+        }
+        return null;
+    }
 }

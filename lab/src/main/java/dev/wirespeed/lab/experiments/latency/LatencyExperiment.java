@@ -343,30 +343,30 @@ public final class LatencyExperiment implements Experiment<LatencyCell, Distribu
         if (!NativeSocket.isSupported()) {
             return List.of();
         }
-        List<Check> bypass = new ArrayList<>();
-        List<Check> openNearC = new ArrayList<>();
-        List<Check> noWorse = new ArrayList<>();
-        Map<Percentile, List<Check>> nearC = new EnumMap<>(Percentile.class);
+        Checks bypass = new Checks();
+        Checks openNearC = new Checks();
+        Checks noWorse = new Checks();
+        Map<Percentile, Checks> nearC = new EnumMap<>(Percentile.class);
         for (Percentile p : C_BOUNDS.keySet()) {
-            nearC.put(p, new ArrayList<>());
+            nearC.put(p, new Checks());
         }
-        List<Check> uringP50 = new ArrayList<>();
-        List<Check> uringNearC = new ArrayList<>();
+        Checks uringP50 = new Checks();
+        Checks uringNearC = new Checks();
         List<Placement> placements = results.cases().stream().map(LatencyCell::placement).distinct().toList();
         for (Placement placement : placements) {
             LatencyCase uringSpin = new LatencyCase.Java(Impl.URING_SPIN);
             LatencyCase nativeSpin = new LatencyCase.Java(Impl.NATIVE_SPIN);
             if (results.has(new LatencyCell(placement, uringSpin))) {
-                uringP50.add(new Check(placement.toString(), figure(uringSpin, results.get(new LatencyCell(placement,
-                        uringSpin)), Percentile.P50), figure(nativeSpin, results.get(new LatencyCell(placement,
-                        nativeSpin)), Percentile.P50)));
+                uringP50.add(new Check(placement.toString(), uringP50.figure(uringSpin, results.get(new LatencyCell(
+                        placement, uringSpin)), Percentile.P50), uringP50.figure(nativeSpin, results.get(new LatencyCell(
+                        placement, nativeSpin)), Percentile.P50)));
                 for (boolean spin : new boolean[] {false, true}) {
                     LatencyCase uring = new LatencyCase.Java(spin ? Impl.URING_SPIN : Impl.URING);
                     LatencyCell c = new LatencyCell(placement, new LatencyCase.C(spin));
                     if (results.has(c)) {
                         uringNearC.add(new Check(placement + ", " + (spin ? "busy-polling" : "blocking"),
-                                figure(uring, results.get(new LatencyCell(placement, uring)), Percentile.P999),
-                                figure(c.row(), results.get(c), Percentile.P999)));
+                                uringNearC.figure(uring, results.get(new LatencyCell(placement, uring)), Percentile.P999),
+                                uringNearC.figure(c.row(), results.get(c), Percentile.P999)));
                     }
                 }
             }
@@ -374,8 +374,9 @@ public final class LatencyExperiment implements Experiment<LatencyCell, Distribu
             if (results.has(cOpen)) {
                 for (Impl impl : List.of(Impl.NATIVE_SPIN, Impl.JDK_SPIN)) {
                     LatencyCase open = new LatencyCase.OpenLoop(impl, OPEN_LOOP_RATE);
-                    openNearC.add(new Check(placement.toString(), figure(open, results.get(new LatencyCell(placement,
-                            open)), Percentile.P999), figure(cOpen.row(), results.get(cOpen), Percentile.P999)));
+                    openNearC.add(new Check(placement.toString(), openNearC.figure(open, results.get(new LatencyCell(
+                            placement, open)), Percentile.P999), openNearC.figure(cOpen.row(), results.get(cOpen),
+                            Percentile.P999)));
                 }
             }
             for (boolean spin : new boolean[] {false, true}) {
@@ -385,18 +386,20 @@ public final class LatencyExperiment implements Experiment<LatencyCell, Distribu
                 Distribution jdk = results.get(new LatencyCell(placement, jdkRow));
                 Distribution nat = results.get(new LatencyCell(placement, nativeRow));
                 // "Pays" needs a saving beyond run-to-run noise: the native median below the JDK's fastest run.
-                bypass.add(new Check(where, figure(nativeRow, nat, Percentile.P50),
+                bypass.figure(jdkRow, jdk, Percentile.P50); // its fastest run is judged: its runs must agree
+                bypass.add(new Check(where, bypass.figure(nativeRow, nat, Percentile.P50),
                         new Figure(jdkRow.name() + " p50, fastest run", Stats.exact(jdk.get(Percentile.P50).min()),
                                 Unit.MICROSECONDS)));
                 for (Percentile p : List.of(Percentile.P50, Percentile.P99)) {
-                    noWorse.add(new Check(where, figure(nativeRow, nat, p), figure(jdkRow, jdk, p)));
+                    noWorse.add(new Check(where, noWorse.figure(nativeRow, nat, p), noWorse.figure(jdkRow, jdk, p)));
                 }
                 LatencyCell c = new LatencyCell(placement, new LatencyCase.C(spin));
                 if (results.has(c)) {
                     for (Percentile p : C_BOUNDS.keySet()) {
                         for (LatencyCase row : List.of(nativeRow, jdkRow)) {
-                            nearC.get(p).add(new Check(where, figure(row, results.get(new LatencyCell(placement, row)), p),
-                                    figure(c.row(), results.get(c), p)));
+                            Checks checks = nearC.get(p);
+                            checks.add(new Check(where, checks.figure(row, results.get(new LatencyCell(placement, row)), p),
+                                    checks.figure(c.row(), results.get(c), p)));
                         }
                     }
                 }
@@ -404,30 +407,64 @@ public final class LatencyExperiment implements Experiment<LatencyCell, Distribu
         }
         long count = count(lab);
         List<Finding> findings = new ArrayList<>();
-        findings.add(Finding.claim(name(), "bypassing the JDK's SocketChannel pays: the article's p50 went 6.8 -> 5.7 us "
-                + "with a direct native read", Rule.below(1), 5.7 / 6.8, bypass));
-        findings.add(Finding.target(name(), "the native path's p50 and p99 are no worse than the JDK path's, mode for mode",
-                Rule.atMost(1).within(0.05), noWorse));
-        if (!openNearC.isEmpty() && lab.decides(name(), Percentile.P999, count)) {
-            findings.add(Finding.target(name(), String.format(Locale.ROOT, "the busy-polling paths' open-loop p99.9 is "
-                    + "within %.2fx the C ping-pong's at the same rate", C_BOUNDS.get(Percentile.P999)),
-                    Rule.atMost(C_BOUNDS.get(Percentile.P999)), openNearC));
+        bypass.decide(findings, lab, Finding.claim(name(), "bypassing the JDK's SocketChannel pays: the article's p50 "
+                + "went 6.8 -> 5.7 us with a direct native read", Rule.below(1), 5.7 / 6.8, bypass.list));
+        noWorse.decide(findings, lab, Finding.target(name(), "the native path's p50 and p99 are no worse than the JDK "
+                + "path's, mode for mode", Rule.atMost(1).within(0.05), noWorse.list));
+        if (!openNearC.list.isEmpty() && lab.decides(name(), Percentile.P999, count)) {
+            openNearC.decide(findings, lab, Finding.target(name(), String.format(Locale.ROOT, "the busy-polling paths' "
+                    + "open-loop p99.9 is within %.2fx the C ping-pong's at the same rate", C_BOUNDS.get(Percentile.P999)),
+                    Rule.atMost(C_BOUNDS.get(Percentile.P999)), openNearC.list));
         }
-        if (!uringP50.isEmpty()) {
-            findings.add(Finding.target(name(), "the io_uring path polling its completions (uring-spin) has a p50 no worse "
-                    + "than the native busy-polling path's", Rule.atMost(1), uringP50));
+        if (!uringP50.list.isEmpty()) {
+            uringP50.decide(findings, lab, Finding.target(name(), "the io_uring path polling its completions (uring-spin) "
+                    + "has a p50 no worse than the native busy-polling path's", Rule.atMost(1), uringP50.list));
         }
-        if (!uringNearC.isEmpty() && lab.decides(name(), Percentile.P999, count)) {
-            findings.add(Finding.target(name(), "the io_uring path's p99.9 is within 1.5x the C ping-pong's, mode for mode",
-                    Rule.atMost(1.5), uringNearC));
+        if (!uringNearC.list.isEmpty() && lab.decides(name(), Percentile.P999, count)) {
+            uringNearC.decide(findings, lab, Finding.target(name(), "the io_uring path's p99.9 is within 1.5x the C "
+                    + "ping-pong's, mode for mode", Rule.atMost(1.5), uringNearC.list));
         }
         C_BOUNDS.forEach((p, bound) -> {
-            if (!nearC.get(p).isEmpty() && lab.decides(name(), p, count)) {
-                findings.add(Finding.target(name(), String.format(Locale.ROOT, "the native and JDK paths' %s is within "
-                        + "%.2fx the C ping-pong's, mode for mode", p.label(), bound), Rule.atMost(bound), nearC.get(p)));
+            Checks checks = nearC.get(p);
+            if (!checks.list.isEmpty() && lab.decides(name(), p, count)) {
+                checks.decide(findings, lab, Finding.target(name(), String.format(Locale.ROOT, "the native and JDK "
+                        + "paths' %s is within %.2fx the C ping-pong's, mode for mode", p.label(), bound),
+                        Rule.atMost(bound), checks.list));
             }
         });
         return findings;
+    }
+
+    /**
+     * The checks of one finding, and the rows among them whose runs disagree too much to judge on
+     * ({@link Distribution#setAside}): a finding with any is left out, and the notes say which and why.
+     */
+    private static final class Checks {
+        final List<Check> list = new ArrayList<>();
+        private final List<String> setAside = new ArrayList<>();
+
+        void add(Check check) {
+            list.add(check);
+        }
+
+        /** {@return {@code row}'s {@code p} as a figure}, its runs' agreement noted */
+        Figure figure(LatencyCase row, Distribution d, Percentile p) {
+            String why = d.setAside(p);
+            if (why != null) {
+                setAside.add(row.name() + " " + p.label() + ": " + why);
+            }
+            return LatencyExperiment.figure(row, d, p);
+        }
+
+        /** Adds {@code finding} where no row it reads is set aside; else tells the lab's notes why not. */
+        void decide(List<Finding> findings, LabContext lab, Finding finding) {
+            if (setAside.isEmpty()) {
+                findings.add(finding);
+            } else {
+                lab.note(finding.experiment() + ": not judged, as it reads rows set aside: " + finding.title() + ". "
+                        + String.join("; ", setAside.stream().distinct().toList()));
+            }
+        }
     }
 
     private static Figure figure(LatencyCase row, Distribution d, Percentile p) {

@@ -362,4 +362,27 @@ class LatencyFindingsTest {
                   different cores, busy-polling: jdk-spin p99.99 14.00 us / C ping-pong busy-poll p99.99 8.00 us = \
                 1.75x""", verdicts(rows));
     }
+
+    @Test
+    void aRowWhoseRunsSpreadWiderThanTheirMedianJudgesNothingAndTheNotesSayWhy() {
+        LabContext lab = new LabContext(Mode.DEFAULT, new Jvm("unused", null), new PrintWriter(Writer.nullWriter()),
+                false);
+        Results<LatencyCell, Distribution> results = new Results<>();
+        Map<Percentile, Stats> wild = new EnumMap<>(Percentile.class);
+        for (Percentile p : Percentile.values()) {
+            wild.put(p, new Stats(60.0, 37.0, 90_702.0, 3)); // one run's figure a thousand times another's
+        }
+        results.put(new LatencyCell(APART, new LatencyCase.Java(Impl.JDK)), distribution(76.9, 76.8));
+        results.put(new LatencyCell(APART, new LatencyCase.Java(Impl.JDK_SPIN)), new Distribution(wild));
+        results.put(new LatencyCell(APART, new LatencyCase.Java(Impl.NATIVE)), distribution(73.7, 73.6));
+        results.put(new LatencyCell(APART, new LatencyCase.Java(Impl.NATIVE_SPIN)), distribution(6.0, 6.0));
+        results.put(new LatencyCell(APART, new LatencyCase.C(false)), distribution(71.1, 69.5));
+        results.put(new LatencyCell(APART, new LatencyCase.C(true)), distribution(5.8, 5.7));
+        List<Finding> findings = new LatencyExperiment().findings(results, lab);
+        assertTrue(findings.isEmpty(), () -> "every finding here reads jdk-spin, whose runs disagree: " + findings);
+        assertTrue(lab.notes().stream().anyMatch(n -> n.contains("no worse than the JDK path's")
+                && n.contains("jdk-spin p50: its runs spread from 37.0 to 90,702.0 us about a median of 60.0: wider "
+                + "than the median")), () -> "no note naming the row and why: " + lab.notes());
+        assertEquals(null, distribution(6.0, 5.5).setAside(Percentile.P50), "runs that agree are judged");
+    }
 }
