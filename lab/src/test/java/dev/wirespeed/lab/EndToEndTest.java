@@ -1,6 +1,7 @@
 package dev.wirespeed.lab;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.wirespeed.lab.Transport;
@@ -13,7 +14,10 @@ import dev.wirespeed.testing.TestCertificates;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -25,7 +29,13 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** {@code wirespeed server} and {@code wirespeed client} as real processes over TCP loopback. */
+/**
+ * {@code wirespeed server} and {@code wirespeed client} as real processes over TCP loopback. The tests
+ * that run one client after another, a strategy each, run those clients in this JVM against the real
+ * server: each strategy's reading is what they are about, and a client's exit code and output are the
+ * command's own in this JVM as in a process. The other tests' clients are processes. A line a server
+ * refuses before it serves is refused in this JVM too.
+ */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class EndToEndTest {
     private final List<Process> started = new ArrayList<>();
@@ -39,7 +49,7 @@ class EndToEndTest {
     void everyStrategyReadsAndVerifiesACountedStream() throws Exception {
         int port = startServer("--count", "200000", "--size", "0-300");
         for (Strategies strategy : Strategies.values()) {
-            Result client = runClient("--port", String.valueOf(port), "--strategy", strategy.cliName(),
+            Result client = clientInThisJvm("--port", String.valueOf(port), "--strategy", strategy.cliName(),
                     "--verify", "--json", "--messages", "50000");
             assertEquals(ExitCode.OK, client.code(), strategy + ": " + client.err());
             assertTrue(client.out().contains("{\"round\":4,\"messages\":50000,"), strategy + ": " + client.out());
@@ -128,13 +138,11 @@ class EndToEndTest {
         BufferedReader err = new BufferedReader(new InputStreamReader(server.getErrorStream(), StandardCharsets.UTF_8));
         assertTrue(String.valueOf(err.readLine()).startsWith("listening on "), "the server did not start");
         for (String strategy : List.of("buffered", "zero-copy", "wirespeed", "wirespeed-spin", "native", "native-spin")) {
-            Process client = start("client", "--transport", "unix", "--path", socket, "--strategy", strategy,
+            Result client = inThisJvm("client", "--transport", "unix", "--path", socket, "--strategy", strategy,
                     "--verify", "--json");
-            String out = readAll(client.getInputStream());
-            assertTrue(client.waitFor(60, TimeUnit.SECONDS), "client hung");
-            assertEquals(ExitCode.OK, client.exitValue(), strategy + ": " + readAll(client.getErrorStream()));
-            assertTrue(out.endsWith("{\"summary\":true,\"frames\":50000,\"bytes\":5400000,\"verified\":true}\n"),
-                    strategy + ": " + out);
+            assertEquals(ExitCode.OK, client.code(), strategy + ": " + client.err());
+            assertTrue(client.out().endsWith("{\"summary\":true,\"frames\":50000,\"bytes\":5400000,\"verified\":true}\n"),
+                    strategy + ": " + client.out());
         }
     }
 
@@ -184,11 +192,10 @@ class EndToEndTest {
 
     @Test
     void nettysStreamServerServesTcpOnly(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
-        Process server = start("server", "--transport", "unix", "--path", dir.resolve("s.sock").toString(), "--loop",
+        Result server = inThisJvm("server", "--transport", "unix", "--path", dir.resolve("s.sock").toString(), "--loop",
                 "--impl", "netty");
-        assertTrue(server.waitFor(30, TimeUnit.SECONDS), "the server exits");
-        assertEquals(ExitCode.USAGE, server.exitValue());
-        assertEquals("wirespeed server: --impl netty serves tcp only, not unix\n", readAll(server.getErrorStream()));
+        assertEquals(ExitCode.USAGE, server.code(), server.err());
+        assertEquals("wirespeed server: --impl netty serves tcp only, not unix\n", server.err());
     }
 
     @Test
@@ -197,20 +204,18 @@ class EndToEndTest {
                 List.of("--tls"), List.of("--impl", "netty"))) {
             List<String> all = new ArrayList<>(List.of("server", "--transport", "tcp", "--port", "0"));
             all.addAll(args);
-            Process server = start(all.toArray(String[]::new));
-            assertTrue(server.waitFor(30, TimeUnit.SECONDS), "the server exits");
-            assertEquals(ExitCode.USAGE, server.exitValue(), args.toString());
-            assertTrue(readAll(server.getErrorStream()).startsWith("wirespeed server: "), args.toString());
+            Result server = inThisJvm(all.toArray(String[]::new));
+            assertEquals(ExitCode.USAGE, server.code(), args + ": " + server.err());
+            assertTrue(server.err().startsWith("wirespeed server: "), args + ": " + server.err());
         }
     }
 
     @Test
     void anUnknownLoopImplementationIsAUsageErrorNamingTheKnownOnes() throws Exception {
-        Process server = start("server", "--transport", "tcp", "--port", "0", "--loop", "--impl", "fast");
-        assertTrue(server.waitFor(30, TimeUnit.SECONDS), "the server exits");
-        assertEquals(ExitCode.USAGE, server.exitValue());
+        Result server = inThisJvm("server", "--transport", "tcp", "--port", "0", "--loop", "--impl", "fast");
+        assertEquals(ExitCode.USAGE, server.code(), server.err());
         assertEquals("Invalid value for option '--impl': unknown --impl 'fast'; known: jdk, native, uring, netty",
-                readAll(server.getErrorStream()).lines().findFirst().orElseThrow());
+                server.err().lines().findFirst().orElseThrow());
     }
 
     private int startServer(String... args) throws IOException {
@@ -228,6 +233,29 @@ class EndToEndTest {
         String out = readAll(client.getInputStream());
         assertTrue(client.waitFor(60, TimeUnit.SECONDS), "client hung");
         return new Result(client.exitValue(), out, err.get());
+    }
+
+    /** {@return {@code client --transport tcp} and {@code args}, run in this JVM} */
+    private static Result clientInThisJvm(String... args) {
+        List<String> all = new ArrayList<>(List.of("client", "--transport", "tcp"));
+        all.addAll(List.of(args));
+        return inThisJvm(all.toArray(String[]::new));
+    }
+
+    /**
+     * {@return a command line run in this JVM}: its exit code is what the command returns, which a process
+     * exits with. Given 60 s, as a process is; a server that served instead of refusing its line would not
+     * return.
+     */
+    private static Result inThisJvm(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        var commandLine = Main.commandLine();
+        commandLine.setOut(new PrintWriter(out, true));
+        commandLine.setErr(new PrintWriter(err, true));
+        int code = assertTimeoutPreemptively(Duration.ofSeconds(60), () -> commandLine.execute(args),
+                () -> String.join(" ", args) + ": still running after 60 s");
+        return new Result(code, out.toString(), err.toString());
     }
 
     private Process start(String... args) throws IOException {

@@ -2,6 +2,7 @@ package dev.wirespeed.lab;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.wirespeed.lab.client.Strategies;
@@ -9,12 +10,16 @@ import dev.wirespeed.testing.Frames;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.io.Writer;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -29,8 +34,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Hostile peers against the real client process: what the user sees (exit code, message) and that every
- * frame before the fault was delivered and verified. The peers are scripted here, over real TCP.
+ * Hostile peers against the client command: what the user sees (exit code, message) and that every frame
+ * before the fault was delivered and verified. The peers are scripted here, over real TCP. The client runs
+ * in this JVM, where its exit code is what the command returns and its output what it prints, as in a
+ * process of its own; the test of a client that dies runs the server and every client as processes, as a
+ * process's death beside the others is what it is about.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class FaultsTest {
@@ -45,28 +53,72 @@ class FaultsTest {
     record Result(int code, String out, String err) {
     }
 
-    /** Runs the client against {@code port} with {@code --verify --json}. */
-    private Result client(int port, String strategy, String... more) throws Exception {
+    /** Runs the client in this JVM against {@code port} with {@code --verify --json}. */
+    private static Result client(int port, String strategy, String... more) {
         return client(port, strategy, line -> { }, more);
     }
 
     /** As {@link #client(int, String, String...)}, handing each line of its output to {@code onLine} as it comes. */
-    private Result client(int port, String strategy, Consumer<String> onLine, String... more) throws Exception {
+    private static Result client(int port, String strategy, Consumer<String> onLine, String... more) {
+        List<String> args = new ArrayList<>(List.of("client", "--transport", "tcp", "--port", String.valueOf(port),
+                "--strategy", strategy, "--verify", "--json"));
+        args.addAll(List.of(more));
+        Lines out = new Lines(onLine);
+        StringWriter err = new StringWriter();
+        var commandLine = Main.commandLine();
+        commandLine.setOut(new PrintWriter(out, true));
+        commandLine.setErr(new PrintWriter(err, true));
+        int code = assertTimeoutPreemptively(Duration.ofMinutes(2), () -> commandLine.execute(args.toArray(String[]::new)),
+                "client hung");
+        return new Result(code, out.toString(), err.toString());
+    }
+
+    /** As {@link #client(int, String, String...)}, in a process of its own. */
+    private Result clientProcess(int port, String strategy, String... more) throws Exception {
         List<String> args = new ArrayList<>(List.of("client", "--transport", "tcp", "--port", String.valueOf(port),
                 "--strategy", strategy, "--verify", "--json"));
         args.addAll(List.of(more));
         Process client = Processes.command(args.toArray(String[]::new)).start();
         started.add(client);
         CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> Processes.readAll(client.getErrorStream()));
-        StringBuilder out = new StringBuilder();
-        try (BufferedReader lines = client.inputReader(StandardCharsets.UTF_8)) {
-            for (String line; (line = lines.readLine()) != null; ) {
-                out.append(line).append('\n');
-                onLine.accept(line);
+        String out = Processes.readAll(client.getInputStream());
+        assertTrue(client.waitFor(2, TimeUnit.MINUTES), "client hung");
+        return new Result(client.exitValue(), out, err.get());
+    }
+
+    /** Keeps what is written, and hands each line to {@code onLine} once its newline comes. */
+    private static final class Lines extends Writer {
+        private final StringBuilder all = new StringBuilder();
+        private final Consumer<String> onLine;
+        private int lineStart;
+
+        Lines(Consumer<String> onLine) {
+            this.onLine = onLine;
+        }
+
+        @Override
+        public void write(char[] chars, int offset, int length) {
+            for (int i = offset; i < offset + length; i++) {
+                all.append(chars[i]);
+                if (chars[i] == '\n') {
+                    onLine.accept(all.substring(lineStart, all.length() - 1));
+                    lineStart = all.length();
+                }
             }
         }
-        assertTrue(client.waitFor(2, TimeUnit.MINUTES), "client hung");
-        return new Result(client.exitValue(), out.toString(), err.get());
+
+        @Override
+        public void flush() {
+        }
+
+        @Override
+        public void close() {
+        }
+
+        @Override
+        public String toString() {
+            return all.toString();
+        }
     }
 
     /** A one-connection peer on a free port, running {@code script} on the accepted connection. */
@@ -181,7 +233,7 @@ class FaultsTest {
         for (String strategy : List.of("wirespeed", "zero-copy", "native")) {
             others.add(CompletableFuture.supplyAsync(() -> {
                 try {
-                    return client(port, strategy, "--messages", "500000");
+                    return clientProcess(port, strategy, "--messages", "500000");
                 } catch (Exception e) {
                     throw new IllegalStateException(e);
                 }
@@ -195,7 +247,7 @@ class FaultsTest {
             assertTrue(result.out().endsWith("{\"summary\":true,\"frames\":2000000,\"bytes\":216000000,\"verified\":true}\n"),
                     result.out());
         }
-        Result after = client(port, "wirespeed-spin", "--messages", "500000");
+        Result after = clientProcess(port, "wirespeed-spin", "--messages", "500000");
         assertEquals(ExitCode.OK, after.code(), "the server still serves new clients: " + after.err());
         assertTrue(server.isAlive(), "the server survived its client's death");
     }

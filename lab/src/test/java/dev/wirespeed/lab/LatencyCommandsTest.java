@@ -2,6 +2,7 @@ package dev.wirespeed.lab;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.wirespeed.linux.uring.IoUringSupport;
@@ -20,6 +21,7 @@ import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -35,7 +37,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** {@code wirespeed echo} and {@code wirespeed ping} as real processes: every implementation, both transports, the failures. */
+/**
+ * {@code wirespeed echo} as a real process and {@code wirespeed ping} in this JVM: every implementation, both
+ * transports, the failures. A line the echo refuses before it serves runs in this JVM too.
+ */
 @EnabledOnOs(value = OS.LINUX, disabledReason = "the native implementations are Linux-only")
 class LatencyCommandsTest {
     private static final Pattern JSON = Pattern.compile(
@@ -67,14 +72,28 @@ class LatencyCommandsTest {
 
     /** Runs {@code ping} in this JVM. */
     private static Run ping(String... args) {
+        List<String> all = new ArrayList<>(List.of("ping"));
+        all.addAll(List.of(args));
+        return run(all.toArray(String[]::new));
+    }
+
+    /**
+     * Runs a line the command must refuse before it serves, in this JVM: its exit code and message are those
+     * of a process of its own. A command that served instead would not return: it is given 30 s.
+     */
+    private static Run refused(String... args) {
+        return assertTimeoutPreemptively(Duration.ofSeconds(30), () -> run(args),
+                () -> String.join(" ", args) + ": not refused, still running after 30 s");
+    }
+
+    /** Runs a command line in this JVM. */
+    private static Run run(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         var commandLine = Main.commandLine();
         commandLine.setOut(new PrintWriter(out, true));
         commandLine.setErr(new PrintWriter(err, true));
-        List<String> all = new ArrayList<>(List.of("ping"));
-        all.addAll(List.of(args));
-        int code = commandLine.execute(all.toArray(String[]::new));
+        int code = commandLine.execute(args);
         return new Run(code, out.toString(), err.toString());
     }
 
@@ -145,10 +164,9 @@ class LatencyCommandsTest {
     void manyConnectionOptionsThatDoNotGoTogetherAreUsageErrors(String args, String message) throws Exception {
         List<String> all = new ArrayList<>(List.of("echo", "--transport", "tcp", "--port", "0"));
         all.addAll(List.of(args.split(" ")));
-        Process echo = start(all.toArray(String[]::new));
-        assertTrue(echo.waitFor(30, TimeUnit.SECONDS), "the echo exits");
-        assertEquals(ExitCode.USAGE, echo.exitValue());
-        assertEquals("wirespeed echo: " + message + "\n", Processes.readAll(echo.getErrorStream()));
+        Run echo = refused(all.toArray(String[]::new));
+        assertEquals(ExitCode.USAGE, echo.code(), echo.err());
+        assertEquals("wirespeed echo: " + message + "\n", echo.err());
     }
 
     @ParameterizedTest
@@ -160,10 +178,9 @@ class LatencyCommandsTest {
     void anUnknownNameIsAUsageErrorNamingItAndTheKnownOnes(String args, String message) throws Exception {
         List<String> all = new ArrayList<>(List.of("echo", "--transport", "tcp", "--port", "0"));
         all.addAll(List.of(args.split(" ")));
-        Process echo = start(all.toArray(String[]::new));
-        assertTrue(echo.waitFor(30, TimeUnit.SECONDS), "the echo exits");
-        assertEquals(ExitCode.USAGE, echo.exitValue());
-        assertEquals(message, Processes.readAll(echo.getErrorStream()).lines().findFirst().orElseThrow());
+        Run echo = refused(all.toArray(String[]::new));
+        assertEquals(ExitCode.USAGE, echo.code(), echo.err());
+        assertEquals(message, echo.err().lines().findFirst().orElseThrow());
     }
 
     @ParameterizedTest
@@ -293,11 +310,10 @@ class LatencyCommandsTest {
 
     @Test
     void primingRefusesAnEchoThatWouldStarveItsPrimer() throws Exception {
-        Process echo = start("echo", "--transport", "tcp", "--port", "0", "--spin", "--idle", "busy-spin", "--prime", "10");
-        assertTrue(echo.waitFor(30, TimeUnit.SECONDS), "the echo exits");
-        assertEquals(ExitCode.USAGE, echo.exitValue());
+        Run echo = refused("echo", "--transport", "tcp", "--port", "0", "--spin", "--idle", "busy-spin", "--prime", "10");
+        assertEquals(ExitCode.USAGE, echo.code(), echo.err());
         assertEquals("wirespeed echo: --prime 10 cannot go with --idle busy-spin: the primer runs in this process, and "
-                + "an echo that never yields would starve it\n", Processes.readAll(echo.getErrorStream()));
+                + "an echo that never yields would starve it\n", echo.err());
     }
 
     @Test
