@@ -293,19 +293,19 @@ public final class StreamExperiment implements Experiment<StreamCell, Throughput
     }
 
     /**
-     * {@return a client's options for an untimed pass after the timed runs that read {@code timed}}: two
-     * rounds of a count of frames (the first its warm-up), each as many as the timed rounds read in all at
-     * their median rate, and at least {@value #UNTIMED_LEAST_FRAMES}, so that the pass reads for about as
-     * long as they did, with no clock in the way
+     * {@return a client's options for an untimed pass after the timed runs that read {@code timed}}: as many
+     * rounds as a timed run has, the first its warm-up, each of a count of frames, as many as a timed round
+     * read at their median rate (at least {@value #UNTIMED_LEAST_FRAMES}), so that the pass reads for about
+     * as long as a timed run did, with no clock in the way
      */
     static List<String> untimedOptions(Throughput timed, Mode mode) {
         double rate = timed.msgPerSec() == null ? 0 : timed.msgPerSec().median();
-        long frames = Math.max(UNTIMED_LEAST_FRAMES, (long) (rate * mode.measuredRounds() * mode.roundMillis() / 1e3));
-        return List.of("--messages", String.valueOf(frames), "--rounds", "2");
+        long frames = Math.max(UNTIMED_LEAST_FRAMES, (long) (rate * mode.roundMillis() / 1e3));
+        return List.of("--messages", String.valueOf(frames), "--rounds", String.valueOf(mode.measuredRounds() + 1));
     }
 
     /** The fewest frames a round of an untimed pass counts. */
-    static final long UNTIMED_LEAST_FRAMES = 100_000;
+    static final long UNTIMED_LEAST_FRAMES = 20_000;
 
     /** One client run of one cell with {@code roundOptions}: its measured rounds, the warm-up round left out. */
     private List<ChildReport.Round> runOnce(StreamCell cell, StreamServers servers, Path ceiling, LabContext lab,
