@@ -174,6 +174,61 @@ class FrameReaderTest {
         assertEquals("maxFrameLength=-1 min=0 max=" + FrameFormat.MAX_MAX_FRAME_LENGTH, e.getMessage());
     }
 
+    @Test
+    void aFrameOfExactlyMaxFrameLengthGrowsASmallBufferToHoldItWithItsHeader() throws Exception {
+        byte[] stream = new Frames().sequence(0, 2, 100).toByteArray();
+        FrameReader reader = FrameReader.builder(ScriptedChannel.oneByteAtATime(stream)).bufferCapacity(16)
+                .maxFrameLength(100).build();
+        Sequence.Checker verifier = new Sequence.Checker();
+        assertEquals(2, reader.readFrames(verifier::check));
+        assertEquals(2, verifier.frames());
+    }
+
+    @Test
+    void aBatchAndABlockTakeEveryBufferedFrameUpToTheLastByteEvenAtTheLimitOrEmpty() throws Exception {
+        // Lengths at the limit (10) and empty frames, the stream ending exactly at the last frame's end.
+        byte[] stream = new Frames().frame(0, 10, new byte[10]).frame(1, 0, new byte[0]).frame(2, 10, new byte[10])
+                .frame(3, 10, new byte[10]).frame(4, 0, new byte[0]).toByteArray();
+        FrameReader batch = FrameReader.builder(ScriptedChannel.whole(stream)).maxFrameLength(10).build();
+        List<Integer> types = new ArrayList<>();
+        assertEquals(5, batch.readFrames((type, body) -> types.add(type), 100));
+        assertEquals(List.of(0, 1, 2, 3, 4), types);
+        assertEquals(5, batch.frameCount());
+        assertEquals(stream.length, batch.offset());
+        assertEquals(0, batch.readFrames((type, body) -> types.add(type), 100));
+
+        FrameReader block = FrameReader.builder(ScriptedChannel.whole(stream)).maxFrameLength(10).build();
+        int[] lengths = {0};
+        assertEquals(5, block.readBlock(frames -> lengths[0] = frames.remaining()));
+        assertEquals(stream.length, lengths[0]);
+        assertEquals(5, block.frameCount());
+        assertEquals(0, block.readBlock(frames -> lengths[0] = -1));
+    }
+
+    @Test
+    void itsStateReadsInItsNameAndCloseClosesTheChannel() throws Exception {
+        byte[] stream = new Frames().frame(1, 4, new byte[4]).frame(2, 4, new byte[4]).toByteArray();
+        ScriptedChannel channel = ScriptedChannel.whole(stream);
+        FrameReader reader = FrameReader.builder(channel).maxFrameLength(10).build();
+        assertTrue(reader.readFrame((type, body) -> { }));
+        assertEquals("FrameReader[frames=1 offset=12 maxFrameLength=10]", reader.toString());
+        assertEquals(12, reader.available(), "the second frame, buffered");
+        assertEquals(10, reader.maxFrameLength());
+        reader.close();
+        assertFalse(channel.isOpen());
+    }
+
+    @Test
+    void theBuilderRefusesABufferCapacityOutOfRangeOrANullChannelNamingThem() {
+        int max = dev.wirespeed.io.ChannelReader.MAX_CAPACITY;
+        FrameReader.Builder builder = FrameReader.builder(ScriptedChannel.whole(new byte[0]));
+        assertEquals("bufferCapacity=0 min=1 max=" + max,
+                assertThrows(IllegalArgumentException.class, () -> builder.bufferCapacity(0)).getMessage());
+        assertEquals("bufferCapacity=" + (max + 1) + " min=1 max=" + max,
+                assertThrows(IllegalArgumentException.class, () -> builder.bufferCapacity(max + 1)).getMessage());
+        assertEquals("channel", assertThrows(NullPointerException.class, () -> FrameReader.builder(null)).getMessage());
+    }
+
     static long threadAllocatedBytes() {
         return ((com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean()).getCurrentThreadAllocatedBytes();
     }

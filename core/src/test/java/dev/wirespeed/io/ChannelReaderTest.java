@@ -161,6 +161,121 @@ class ChannelReaderTest {
         assertEquals("index=2 size=4 available=5", e.getMessage());
     }
 
+    @ParameterizedTest
+    @MethodSource("channels")
+    void indexOfFindsTheFirstOccurrenceWithinMaxBytesAtEveryDistanceWhateverTheSplits(
+            Function<byte[], ScriptedChannel> channel) throws Exception {
+        SplittableRandom random = new SplittableRandom(SEED.value());
+        byte[] data = new byte[3000];
+        for (int i = 0; i < data.length; i++) {
+            data[i] = (byte) (random.nextInt(40) == 0 ? '\n' : 'a' + random.nextInt(26));
+        }
+        ChannelReader reader = new ChannelReader(channel.apply(data), 16, 256);
+        int at = 0;
+        while (at < data.length) {
+            int maxBytes = random.nextInt(0, 257);
+            int expected = -1;
+            for (int i = at; i < Math.min(data.length, at + maxBytes); i++) {
+                if (data[i] == '\n') {
+                    expected = i - at;
+                    break;
+                }
+            }
+            assertEquals(expected, reader.indexOf((byte) '\n', maxBytes),
+                    "offset=" + at + " maxBytes=" + maxBytes + " seed=" + SEED.value());
+            assertEquals(at, reader.offset(), "indexOf consumes nothing");
+            int step = Math.min(data.length - at, 1 + random.nextInt(60));
+            reader.skip(step);
+            at += step;
+        }
+        assertEquals(-1, reader.indexOf((byte) '\n', 256));
+        assertEquals(0, reader.available());
+        assertTrue(reader.isEndOfStream());
+    }
+
+    @Test
+    void aRequestTheBufferedBytesCoverMovesNothingInTheBuffer() throws Exception {
+        byte[] data = new byte[64];
+        for (int i = 0; i < data.length; i++) {
+            data[i] = (byte) i;
+        }
+        ChannelReader reader = new ChannelReader(ScriptedChannel.splitAt(data, 40), 64, 64);
+        assertTrue(reader.request(40));
+        assertEquals(40, reader.available());
+        reader.skip(10);
+        assertEquals(10, reader.index());
+        assertTrue(reader.request(30), "exactly what is buffered");
+        reader.require(30);
+        reader.require(0);
+        assertTrue(reader.request(0));
+        assertEquals(10, reader.index(), "no compaction without a read");
+        assertEquals(30, reader.available());
+        assertEquals(10, reader.buffer().get(reader.index()));
+        assertEquals(0x0A0B0C0D, reader.peekInt(0));
+        assertEquals(0x1E1F202122232425L, reader.peekLong(20));
+        assertTrue(reader.request(31), "one more: read");
+        assertEquals(0, reader.index(), "compacted to the front by the read");
+        assertEquals(54, reader.available());
+        assertEquals(10, reader.offset());
+        assertEquals(10, reader.readByte());
+    }
+
+    @Test
+    void peeksRefuseANegativeIndexOrBytesPastTheBufferedNamingTheValues() throws Exception {
+        ChannelReader reader = new ChannelReader(ScriptedChannel.whole(new byte[] {0, 0, 0, 0, 0, 0, 0, 9, 1}));
+        assertTrue(reader.request(9));
+        assertEquals(9, reader.peekLong(0));
+        assertEquals(0x0000000901L, reader.peekLong(1));
+        assertEquals("index=2 size=8 available=9",
+                assertThrows(IndexOutOfBoundsException.class, () -> reader.peekLong(2)).getMessage());
+        assertEquals("index=-1 size=8 available=9",
+                assertThrows(IndexOutOfBoundsException.class, () -> reader.peekLong(-1)).getMessage());
+        assertEquals("index=-1 size=4 available=9",
+                assertThrows(IndexOutOfBoundsException.class, () -> reader.peekInt(-1)).getMessage());
+        assertEquals(0x0901, reader.peekInt(5));
+    }
+
+    @Test
+    void theConstructorRefusesSizesOutOfRangeNamingThemAndTheLimit() {
+        ScriptedChannel channel = ScriptedChannel.whole(new byte[0]);
+        int max = ChannelReader.MAX_CAPACITY;
+        assertEquals("capacity=0 maxCapacity=10 limit=" + max, assertThrows(IllegalArgumentException.class,
+                () -> new ChannelReader(channel, 0, 10)).getMessage());
+        assertEquals("capacity=11 maxCapacity=10 limit=" + max, assertThrows(IllegalArgumentException.class,
+                () -> new ChannelReader(channel, 11, 10)).getMessage());
+        assertEquals("capacity=1 maxCapacity=" + (max + 1) + " limit=" + max, assertThrows(IllegalArgumentException.class,
+                () -> new ChannelReader(channel, 1, max + 1)).getMessage());
+        assertEquals(1, new ChannelReader(channel, 1, 1).capacity(), "the smallest: one byte, never grown");
+        assertEquals("channel", assertThrows(NullPointerException.class, () -> new ChannelReader(null)).getMessage());
+        assertEquals("idle", assertThrows(NullPointerException.class,
+                () -> new ChannelReader(channel, 1, 1, null)).getMessage());
+    }
+
+    @Test
+    void itsStateReadsInItsNameAndCloseClosesTheChannelLeavingTheBufferedBytes() throws Exception {
+        ScriptedChannel channel = ScriptedChannel.whole(new byte[] {1, 2, 3, 4, 5});
+        ChannelReader reader = new ChannelReader(channel, 8, 16);
+        assertEquals(1, reader.readByte());
+        assertEquals("ChannelReader[offset=1 available=4 capacity=8 maxCapacity=16 endOfStream=false]", reader.toString());
+        reader.close();
+        assertFalse(channel.isOpen());
+        assertEquals(2, reader.readByte(), "buffered before the close");
+        assertEquals(3, reader.available());
+        assertThrows(java.nio.channels.ClosedChannelException.class, () -> reader.require(4));
+    }
+
+    @Test
+    void aReaderOverItsOwnBufferReadsBigEndianFromItsStartAndNeverGrows() throws Exception {
+        ByteBuffer own = ByteBuffer.allocateDirect(8).order(java.nio.ByteOrder.LITTLE_ENDIAN).position(5);
+        ChannelReader reader = new ChannelReader(ScriptedChannel.whole(new byte[] {0, 0, 1, 2, 3, 4, 5, 6, 7}), own);
+        assertEquals(0, reader.available());
+        assertEquals(0x0102, reader.readInt(), "big-endian, from the buffer's start");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> reader.require(9));
+        assertEquals("byteCount=9 min=0 maxCapacity=8", e.getMessage());
+        assertEquals(4, reader.available(), "the buffer's eight bytes, four of them read");
+        assertEquals(8, reader.capacity());
+    }
+
     @Test
     void buffersAreDirectAndPageAligned() {
         ByteBuffer buffer = Buffers.allocate(1000);

@@ -181,6 +181,52 @@ class ReadAllProviderTest {
     }
 
     @Test
+    void fileReadsNamesTheChosenProviderOrTheJdkWithWhyEachProviderFoundIsUnusable() {
+        FileReadProvider unusable = provider(false, null);
+        FileReadProvider usable = provider(true, null);
+        assertEquals("", usable.unusableReason());
+        assertEquals("not usable in this JVM", unusable.unusableReason());
+        assertEquals("usable", ReadAll.report(null, usable, List.of(unusable, usable)));
+        assertEquals("the JDK's FileChannel", ReadAll.report(null, null, List.of()));
+        assertEquals("the JDK's FileChannel (wirespeed.fileReadProvider=false)",
+                ReadAll.report("false", null, List.of(unusable)));
+        assertEquals("the JDK's FileChannel (unusable: not usable in this JVM; unusable: not usable in this JVM)",
+                ReadAll.report(null, null, List.of(unusable, unusable)));
+        Iterable<FileReadProvider> brokenAfterOne = () -> new Iterator<>() {
+            private boolean first = true;
+
+            @Override
+            public boolean hasNext() {
+                return true;
+            }
+
+            @Override
+            public FileReadProvider next() {
+                if (first) {
+                    first = false;
+                    return unusable;
+                }
+                throw new ServiceConfigurationError("Provider x not found");
+            }
+        };
+        assertEquals("the JDK's FileChannel (unusable: not usable in this JVM; a provider could not be loaded: "
+                + "Provider x not found)", ReadAll.report(null, null, brokenAfterOne));
+        Iterable<FileReadProvider> broken = () -> new Iterator<>() {
+            @Override
+            public boolean hasNext() {
+                return true;
+            }
+
+            @Override
+            public FileReadProvider next() {
+                throw new ServiceConfigurationError("Provider x not found");
+            }
+        };
+        assertEquals("the JDK's FileChannel (a provider could not be loaded: Provider x not found)",
+                ReadAll.report(null, null, broken));
+    }
+
+    @Test
     void withoutAPlatformModuleFilesAreReadThroughTheJdksChannel() throws IOException {
         // Core's tests have no provider on their path: the JDK's channel reads, and its errors are the JDK's.
         assertEquals("the JDK's FileChannel", ReadAll.fileReads());

@@ -2,6 +2,7 @@ package dev.wirespeed.io;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -116,6 +117,60 @@ class ReadAllTest {
         assertArrayEquals(bytes, ReadAll.readAll(new Lying(bytes, 30_000)), "grew after size() said 30,000");
         assertArrayEquals(bytes, ReadAll.readAll(new Lying(bytes, 99_999)), "grew by one byte");
         assertArrayEquals(bytes, ReadAll.readAll(new Lying(bytes, 250_000)), "shrank below what size() said");
+    }
+
+    @Test
+    void aSeekableChannelWhoseSizeHeldIsReadWithOneReadAndNoProbe() throws Exception {
+        byte[] bytes = data(10_000, SEED.value());
+        Lying truthful = new Lying(bytes, bytes.length);
+        assertArrayEquals(bytes, ReadAll.readAll(truthful));
+        assertEquals(1, truthful.reads, "the size, asked again, said it was the end");
+    }
+
+    @Test
+    void everyEmptyResultIsTheOneSharedEmptyArray() throws Exception {
+        byte[] empty = ReadAll.readAll(stream(new byte[0], Integer.MAX_VALUE));
+        assertEquals(0, empty.length);
+        Path file = Files.write(dir.resolve("empty"), new byte[0]);
+        assertSame(empty, ReadAll.readAll(new ByteArrayInputStream(new byte[0])), "byte array");
+        assertSame(empty, ReadAll.readAll(ScriptedChannel.zeroEveryOtherCall(new byte[0])), "channel");
+        assertSame(empty, ReadAll.readAll(file), "path");
+        try (FileInputStream in = new FileInputStream(file.toFile())) {
+            assertSame(empty, ReadAll.readAll(in), "file stream");
+        }
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            assertSame(empty, ReadAll.readAll(channel), "file channel");
+        }
+    }
+
+    @Test
+    void aFileWhoseSizeSaysNothingIsLeftIsReadToItsEndAllTheSame() throws Exception {
+        // As /proc files do: a size of 0 is no size at all.
+        byte[] bytes = data(40_000, SEED.value());
+        Path file = Files.write(dir.resolve("says-empty"), bytes);
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            assertArrayEquals(bytes, ReadAll.readAll(channel, 0, 0));
+        }
+        assertArrayEquals(bytes, ReadAll.readAll(new Lying(bytes, 0)), "a seekable channel saying 0");
+    }
+
+    @Test
+    void aSeekableChannelThatCannotSayItsSizeOrPositionIsReadToItsEnd() throws Exception {
+        byte[] bytes = data(40_000, SEED.value());
+        Lying noSize = new Lying(bytes, 0) {
+            @Override
+            public long size() throws IOException {
+                throw new IOException("no size: a pipe");
+            }
+        };
+        assertArrayEquals(bytes, ReadAll.readAll(noSize), "size() throws");
+        Lying noPosition = new Lying(bytes, bytes.length) {
+            @Override
+            public long position() {
+                throw new UnsupportedOperationException("no position");
+            }
+        };
+        assertArrayEquals(bytes, ReadAll.readAll(noPosition), "position() unsupported");
     }
 
     @Test
@@ -466,11 +521,13 @@ class ReadAllTest {
      * A seekable channel over fixed bytes whose first size() says {@code claimed} and later ones the
      * truth: a file that grew or shrank after it was asked its size.
      */
-    private static final class Lying implements SeekableByteChannel {
+    private static class Lying implements SeekableByteChannel {
         private final byte[] bytes;
         private final long claimed;
         private int position;
         private boolean asked;
+        /** Calls of {@link #read}. */
+        int reads;
 
         Lying(byte[] bytes, long claimed) {
             this.bytes = bytes;
@@ -479,6 +536,7 @@ class ReadAllTest {
 
         @Override
         public int read(ByteBuffer dst) {
+            reads++;
             if (position == bytes.length) {
                 return -1;
             }
@@ -489,7 +547,7 @@ class ReadAllTest {
         }
 
         @Override
-        public long size() {
+        public long size() throws IOException {
             if (asked) {
                 return bytes.length;
             }
