@@ -3,6 +3,7 @@ package dev.wirespeed.frame;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.wirespeed.testing.Frames;
@@ -83,6 +84,14 @@ class FrameWriterTest {
         assertEquals("channel", assertThrows(NullPointerException.class, () -> FrameWriter.builder(null)).getMessage());
         assertEquals("idle", assertThrows(NullPointerException.class, () -> FrameWriter.builder(sink).idleStrategy(null))
                 .getMessage());
+    }
+
+    @Test
+    void theBuilderTakesTheSmallestAndLargestSettings() {
+        FrameWriter.Builder builder = FrameWriter.builder(ScriptedChannel.sink(call -> Integer.MAX_VALUE, "whole"));
+        assertSame(builder, builder.bufferCapacity(1));
+        assertSame(builder, builder.bufferCapacity(dev.wirespeed.io.ChannelReader.MAX_CAPACITY));
+        assertSame(builder, builder.maxFrameLength(0));
     }
 
     @Test

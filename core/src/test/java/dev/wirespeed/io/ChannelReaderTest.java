@@ -10,6 +10,7 @@ import dev.wirespeed.testing.ScriptedChannel;
 import dev.wirespeed.testing.Seed;
 import java.io.EOFException;
 import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.SplittableRandom;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
@@ -277,9 +278,79 @@ class ChannelReaderTest {
     }
 
     @Test
+    void skipsAndViewsReadWhatIsNotBufferedYetAndAnEndOfStreamConsumesNothing() throws Exception {
+        byte[] data = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
+        ChannelReader reader = new ChannelReader(ScriptedChannel.oneByteAtATime(data), 4, 8);
+        reader.skip(3);
+        assertEquals(3, reader.readByte());
+        ByteBuffer view = reader.view(0, 3);
+        assertEquals(List.of((byte) 4, (byte) 5, (byte) 6), List.of(view.get(), view.get(), view.get()));
+        assertEquals(0, reader.view(1, 0).remaining(), "an empty view after a skip");
+        assertEquals(8, reader.offset());
+        assertEquals(2, reader.view(0, 2).remaining());
+        EOFException skip = assertThrows(EOFException.class, () -> reader.skip(1));
+        assertEquals("end of stream: required=1 available=0 offset=10", skip.getMessage());
+        EOFException one = assertThrows(EOFException.class, reader::readByte);
+        assertEquals("end of stream: required=1 available=0 offset=10", one.getMessage());
+        assertEquals(10, reader.offset());
+    }
+
+    @Test
+    void aViewOfUpToMaxCapacityWithASkipIsReadWhenNotYetBuffered() throws Exception {
+        byte[] data = new byte[8];
+        for (int i = 0; i < data.length; i++) {
+            data[i] = (byte) (10 + i);
+        }
+        ChannelReader reader = new ChannelReader(ScriptedChannel.oneByteAtATime(data), 2, 8);
+        ByteBuffer view = reader.view(3, 5);
+        assertEquals(5, view.remaining());
+        assertEquals(13, view.get(view.position()));
+        assertEquals(8, reader.offset());
+    }
+
+    @Test
+    void afterTheEndARequestForMoreThanIsLeftIsRefusedWhereverTheReaderStands() throws Exception {
+        ChannelReader reader = new ChannelReader(ScriptedChannel.whole(new byte[] {1, 2, 3}), 8, 8);
+        assertFalse(reader.isEndOfStream());
+        assertFalse(reader.request(4));
+        assertTrue(reader.isEndOfStream());
+        assertEquals(1, reader.readByte());
+        assertFalse(reader.request(3), "two left");
+        assertTrue(reader.request(2));
+        assertEquals(2, reader.available());
+    }
+
+    @Test
+    void countToEndCountsOnlyTheBytesNotYetConsumed() throws Exception {
+        byte[] data = {5, 5, 5, 5, 5, 5, 5, 5, 5, 5};
+        ChannelReader reader = new ChannelReader(ScriptedChannel.whole(data), 64, 64);
+        assertEquals(5, reader.readByte());
+        assertEquals(5, reader.readByte());
+        assertEquals(0, reader.countToEnd((byte) 0), "no byte past the stream's end is counted");
+        assertEquals(10, reader.offset());
+        ChannelReader fives = new ChannelReader(ScriptedChannel.whole(data), 64, 64);
+        fives.skip(3);
+        assertEquals(7, fives.countToEnd((byte) 5));
+    }
+
+    @Test
+    void aFixedSizeReadLargerThanATinyMaxCapacityIsRefusedNamingIt() throws Exception {
+        ChannelReader reader = new ChannelReader(ScriptedChannel.whole(new byte[16]), 4, 4);
+        assertEquals("byteCount=8 min=0 maxCapacity=4",
+                assertThrows(IllegalArgumentException.class, reader::readLong).getMessage());
+        assertEquals(0, reader.readInt());
+        assertEquals(1, new ChannelReader(ScriptedChannel.whole(new byte[0]), 1, ChannelReader.MAX_CAPACITY).capacity(),
+                "the largest maxCapacity, allocated only as needed");
+    }
+
+    @Test
     void buffersAreDirectAndPageAligned() {
         ByteBuffer buffer = Buffers.allocate(1000);
         assertEquals(0, buffer.alignmentOffset(0, Buffers.PAGE_SIZE));
         assertEquals(1000, buffer.capacity());
+        ByteBuffer one = Buffers.allocate(1);
+        assertEquals(List.of(1, 0, true), List.of(one.capacity(), one.alignmentOffset(0, Buffers.PAGE_SIZE), one.isDirect()));
+        assertEquals("capacity=" + (Buffers.MAX_CAPACITY + 1) + " min=1 max=" + Buffers.MAX_CAPACITY,
+                assertThrows(IllegalArgumentException.class, () -> Buffers.allocate(Buffers.MAX_CAPACITY + 1)).getMessage());
     }
 }

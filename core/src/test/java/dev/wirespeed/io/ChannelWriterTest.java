@@ -11,6 +11,8 @@ import dev.wirespeed.testing.Seed;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.WritableByteChannel;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -86,13 +88,15 @@ class ChannelWriterTest {
         writer.writeByte((byte) 0x33);
         writer.writeByte((byte) 0x34);
         writer.writeByte((byte) 0x35);
+        writer.writeInt(0x41424344); // fits: 8 of 10
         assertEquals(2, sink.calls(), "two whole buffers");
-        assertEquals(4, writer.buffered());
+        assertEquals(8, writer.buffered());
+        assertEquals(28, writer.offset(), "20 written, 8 buffered");
         writer.flush();
-        ByteBuffer expected = ByteBuffer.allocate(24).put((byte) 0x7F).putLong(0x0102030405060708L).putInt(0x11121314)
-                .putLong(0x2122232425262728L).put((byte) 0x33).put((byte) 0x34).put((byte) 0x35);
+        ByteBuffer expected = ByteBuffer.allocate(28).put((byte) 0x7F).putLong(0x0102030405060708L).putInt(0x11121314)
+                .putLong(0x2122232425262728L).put((byte) 0x33).put((byte) 0x34).put((byte) 0x35).putInt(0x41424344);
         assertArrayEquals(expected.array(), sink.written());
-        assertEquals(24, writer.offset());
+        assertEquals(28, writer.offset());
         assertEquals(0, writer.buffered());
     }
 
@@ -113,6 +117,88 @@ class ChannelWriterTest {
         expected[0] = 1;
         System.arraycopy(bytes, 5, expected, 1, 45);
         assertArrayEquals(expected, sink.written());
+    }
+
+    @Test
+    void aDirectSourceThatFitsIsBufferedAndOneOfAWholeBufferGoesStraightOutAfterWhatIsBuffered() throws Exception {
+        ScriptedChannel sink = ScriptedChannel.sink(call -> Integer.MAX_VALUE, "whole");
+        ChannelWriter writer = new ChannelWriter(sink, 16);
+        ByteBuffer fits = ByteBuffer.allocateDirect(16);
+        writer.write(fits);
+        assertEquals(List.of(0, 16), List.of(sink.calls(), writer.buffered()), "exactly the free room: buffered");
+        writer.flush();
+        writer.writeInt(7);
+        ByteBuffer whole = ByteBuffer.allocateDirect(16).put(0, (byte) 9);
+        writer.write(whole);
+        assertEquals(List.of(3, 0), List.of(sink.calls(), writer.buffered()),
+                "the 4 buffered bytes, then the 16 from where they lie");
+        assertEquals(36, sink.written().length);
+        assertEquals(9, sink.written()[20]);
+        writer.flush();
+        assertEquals(3, sink.calls(), "a flush with nothing buffered writes nothing");
+    }
+
+    @Test
+    void anEmptyClaimCanBeCommitted() throws Exception {
+        ChannelWriter writer = new ChannelWriter(ScriptedChannel.sink(call -> Integer.MAX_VALUE, "whole"), 16);
+        assertEquals(0, writer.claim(0).remaining());
+        writer.commit(0);
+        assertEquals("commit length=0 without a claim",
+                assertThrows(IllegalStateException.class, () -> writer.commit(0)).getMessage());
+    }
+
+    @Test
+    void aGatheringWriteThatTakesNothingIdlesAndCountsTheEmptyWritesInARow() throws Exception {
+        java.io.ByteArrayOutputStream written = new java.io.ByteArrayOutputStream();
+        int[] calls = {0};
+        java.nio.channels.GatheringByteChannel stingy = new java.nio.channels.GatheringByteChannel() {
+            @Override
+            public long write(ByteBuffer[] srcs, int offset, int length) {
+                if (calls[0]++ % 3 != 2) {
+                    return 0; // two empty writes, then 10 bytes
+                }
+                long moved = 0;
+                for (int i = offset; i < offset + length && moved < 10; i++) {
+                    int n = (int) Math.min(srcs[i].remaining(), 10 - moved);
+                    byte[] bytes = new byte[n];
+                    srcs[i].get(bytes);
+                    written.writeBytes(bytes);
+                    moved += n;
+                }
+                return moved;
+            }
+
+            @Override
+            public long write(ByteBuffer[] srcs) {
+                return write(srcs, 0, srcs.length);
+            }
+
+            @Override
+            public int write(ByteBuffer src) {
+                return (int) write(new ByteBuffer[] {src}, 0, 1);
+            }
+
+            @Override
+            public boolean isOpen() {
+                return true;
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        List<Integer> idled = new ArrayList<>();
+        ChannelWriter writer = new ChannelWriter(stingy, 16, idled::add);
+        writer.writeInt(0x01020304);
+        byte[] body = new byte[16];
+        for (int i = 0; i < body.length; i++) {
+            body[i] = (byte) (10 + i);
+        }
+        writer.write(ByteBuffer.allocateDirect(16).put(body).flip());
+        assertEquals(List.of(1, 2, 1, 2), idled, "two empty gathering writes before each of the two that moved bytes");
+        ByteBuffer expected = ByteBuffer.allocate(20).putInt(0x01020304).put(body);
+        assertArrayEquals(expected.array(), written.toByteArray());
+        assertEquals(20, writer.offset());
     }
 
     @Test

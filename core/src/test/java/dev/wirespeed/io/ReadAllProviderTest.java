@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.ServiceConfigurationError;
@@ -116,6 +117,20 @@ class ReadAllProviderTest {
         byte[] read = ReadAll.readAll(file);
         assertEquals(length, read.length);
         assertEquals(3 + 1, file.calls, "three windows, then one read that finds the end");
+    }
+
+    @Test
+    void aColdSetReadsTheEndOfAProvidersFileAndWhatItGrewBy() throws IOException {
+        byte[] bytes = ReadAllTest.data(50_000, SEED.value());
+        for (long size : new long[] {bytes.length, 20_000, ReadAll.CHUNK}) {
+            ReadAllTest.emptyEverySlot();
+            FakeFile file = new FakeFile(bytes, size, Integer.MAX_VALUE, null);
+            assertArrayEquals(bytes, ReadAll.readAll(file), "size=" + size);
+        }
+        byte[] high = new byte[30_000];
+        Arrays.fill(high, (byte) 0x80);
+        ReadAllTest.emptyEverySlot();
+        assertArrayEquals(high, ReadAll.readAll(new FakeFile(high, 10_000, Integer.MAX_VALUE, null)), "bytes >= 0x80");
     }
 
     @Test

@@ -128,6 +128,47 @@ class ReadAllTest {
     }
 
     @Test
+    void zeroBytesAtTheChunkBoundariesOfAColdSetAreBytesNotTheEnd() throws Exception {
+        byte[] zeros = new byte[3 * ReadAll.CHUNK + 5];
+        emptyEverySlot();
+        assertArrayEquals(zeros, ReadAll.readAll(stream(zeros, Integer.MAX_VALUE)), "a stream");
+        emptyEverySlot();
+        assertArrayEquals(zeros, ReadAll.readAll(new Lying(zeros, 100)), "a channel that grew past its size");
+    }
+
+    @Test
+    void aChannelAtAPositionIsReadForWhatIsLeftAfterIt() throws Exception {
+        // Far into a large file: the size less the position fits an array, their sum would not.
+        byte[] bytes = data(10, SEED.value());
+        long start = 1_200_000_000L;
+        Lying far = new Lying(bytes, bytes.length) {
+            @Override
+            public long position() {
+                return start + super.position();
+            }
+
+            @Override
+            public long size() throws IOException {
+                return start + super.size();
+            }
+        };
+        assertArrayEquals(bytes, ReadAll.readAll(far));
+    }
+
+    @Test
+    void aFileReadKeepsItsSetAndProbeForTheNextCallOfTheThread() throws Exception {
+        byte[] bytes = data(5_000, SEED.value());
+        Path file = Files.write(dir.resolve("kept"), bytes);
+        emptyEverySlot();
+        ReadScratch set = ReadScratch.take();
+        set.release(-1, 0);
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            assertArrayEquals(bytes, ReadAll.readAll(channel));
+        }
+        assertSame(set, ReadScratch.take(), "given back after the read");
+    }
+
+    @Test
     void everyEmptyResultIsTheOneSharedEmptyArray() throws Exception {
         byte[] empty = ReadAll.readAll(stream(new byte[0], Integer.MAX_VALUE));
         assertEquals(0, empty.length);
@@ -243,7 +284,8 @@ class ReadAllTest {
                 return len;
             }
         }));
-        assertTrue(failure.getMessage().startsWith("failed after writing"), failure.getMessage());
+        assertEquals("failed after writing 16384 bytes", failure.getMessage());
+        assertEquals(0, readWhileCheckingZeros(), "non-zero bytes handed to the next stream of the same thread");
         inThreads(8, () -> ReadAll.readAll(stream(noise, 10_000)));
         inThreads(8, () -> assertEquals(0, readWhileCheckingZeros(), "non-zero bytes handed to a stream in another thread"));
         assertEquals(0, readWhileCheckingZeros(), "non-zero bytes handed to a stream");

@@ -11,6 +11,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
@@ -58,6 +59,28 @@ class ReadScratchTest {
         // Clean up for the other tests: a set whose unused bytes are not zero must not stay in the slot.
         again.release(2, ReadScratch.CHUNK);
         assertTrue(Arrays.equals(zeroChunk, ReadScratch.take().chunk(1)));
+    }
+
+    @Test
+    void releaseClearsTheUsedBytesOfAFirstChunkUsedInPart() {
+        ReadScratch set = cold();
+        Arrays.fill(set.chunk(0), (byte) 7);
+        set.release(0, 100);
+        ReadScratch again = ReadScratch.take();
+        assertSame(set, again);
+        assertTrue(Arrays.equals(again.chunk(0), 0, 100, new byte[100], 0, 100), "chunk 0 cleared up to 100");
+        again.release(0, ReadScratch.CHUNK);
+    }
+
+    @Test
+    void everyThreadsOwnSlotIsOneOfTheSlotsAndConsecutiveIdsSpreadOverAll() {
+        Set<Integer> homes = new HashSet<>();
+        for (long id = 1; id <= 1_000; id++) {
+            int home = ReadScratch.home(id);
+            assertTrue(home >= 0 && home < ReadScratch.SETS, "home=" + home + " of id=" + id + " SETS=" + ReadScratch.SETS);
+            homes.add(home);
+        }
+        assertEquals(ReadScratch.SETS, homes.size(), "slots that are some id's home: " + homes);
     }
 
     @Test
