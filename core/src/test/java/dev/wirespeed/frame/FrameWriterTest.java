@@ -87,6 +87,17 @@ class FrameWriterTest {
     }
 
     @Test
+    void aFrameWithAnEmptyBodyCanBeClaimed() throws Exception {
+        ScriptedChannel sink = ScriptedChannel.sink(call -> Integer.MAX_VALUE, "whole");
+        FrameWriter writer = FrameWriter.builder(sink).bufferCapacity(64).build();
+        assertEquals(0, writer.claim(5, 0).remaining());
+        writer.commit();
+        writer.flush();
+        assertArrayEquals(new Frames().frame(5, 0, new byte[0]).toByteArray(), sink.written());
+        assertEquals(1, writer.frameCount());
+    }
+
+    @Test
     void theBuilderTakesTheSmallestAndLargestSettings() {
         FrameWriter.Builder builder = FrameWriter.builder(ScriptedChannel.sink(call -> Integer.MAX_VALUE, "whole"));
         assertSame(builder, builder.bufferCapacity(1));

@@ -234,6 +234,10 @@ class ChannelReaderTest {
         assertEquals("index=-1 size=4 available=9",
                 assertThrows(IndexOutOfBoundsException.class, () -> reader.peekInt(-1)).getMessage());
         assertEquals(0x0901, reader.peekInt(5));
+        reader.skip(1);
+        assertEquals(0x0000000901L, reader.peekLong(0));
+        assertEquals("index=1 size=8 available=8",
+                assertThrows(IndexOutOfBoundsException.class, () -> reader.peekLong(1)).getMessage());
     }
 
     @Test

@@ -142,6 +142,8 @@ class ChannelWriterTest {
     void anEmptyClaimCanBeCommitted() throws Exception {
         ChannelWriter writer = new ChannelWriter(ScriptedChannel.sink(call -> Integer.MAX_VALUE, "whole"), 16);
         assertEquals(0, writer.claim(0).remaining());
+        assertEquals("commit length=1 claimed=0",
+                assertThrows(IllegalStateException.class, () -> writer.commit(1)).getMessage());
         writer.commit(0);
         assertEquals("commit length=0 without a claim",
                 assertThrows(IllegalStateException.class, () -> writer.commit(0)).getMessage());

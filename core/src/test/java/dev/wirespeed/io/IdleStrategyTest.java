@@ -120,21 +120,19 @@ class IdleStrategyTest {
 
     @Test
     void backoffSpinsAndYieldsWithoutParkingThenParks() throws Exception {
-        long minute = TimeUnit.MINUTES.toNanos(1);
-        IdleStrategy backoff = IdleStrategy.backoff(1, 1, minute, minute);
+        // An odd park time: a schedule that shifted it the wrong way would still park for long.
+        long minute = TimeUnit.MINUTES.toNanos(1) + 1;
+        IdleStrategy backoff = IdleStrategy.backoff(1, 3, minute, minute);
         AtomicInteger calls = new AtomicInteger();
         AtomicBoolean woken = new AtomicBoolean();
         Thread idler = Thread.ofPlatform().start(() -> {
-            backoff.idle(1); // spins
-            calls.incrementAndGet();
-            backoff.idle(2); // yields
-            calls.incrementAndGet();
             while (!woken.get()) {
-                backoff.idle(3); // parks, for a minute or until woken
+                backoff.idle(calls.get() + 1); // spins once, yields three times, then parks for a minute or until woken
+                calls.incrementAndGet();
             }
         });
-        Await.awaitTrue(() -> calls.get() == 2 && idler.getState() == Thread.State.TIMED_WAITING,
-                () -> "the third empty call parks: calls returned=" + calls.get() + " state=" + idler.getState());
+        Await.awaitTrue(() -> calls.get() == 4 && idler.getState() == Thread.State.TIMED_WAITING,
+                () -> "the fifth empty call parks: calls returned=" + calls.get() + " state=" + idler.getState());
         woken.set(true);
         LockSupport.unpark(idler);
         assertTrue(idler.join(Duration.ofSeconds(20)), "woken from its park: state=" + idler.getState());

@@ -97,6 +97,11 @@ class ReadAllTest {
                 ByteBuffer view = ReadAll.readAllAsBuffer(stream(expected, 4096));
                 assertTrue(view.isReadOnly());
                 assertEquals(ByteBuffer.wrap(expected), view);
+                try (FileInputStream in = new FileInputStream(file.toFile())) {
+                    ByteBuffer fileView = ReadAll.readAllAsBuffer(in);
+                    assertTrue(fileView.isReadOnly());
+                    assertEquals(ByteBuffer.wrap(expected), fileView, "file stream as a buffer");
+                }
                 try (Arena arena = Arena.ofConfined()) {
                     MemorySegment mapped = ReadAll.mapFile(file, arena);
                     assertArrayEquals(expected, mapped.toArray(ValueLayout.JAVA_BYTE), "mapped");

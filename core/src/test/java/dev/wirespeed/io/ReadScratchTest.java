@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -81,6 +82,35 @@ class ReadScratchTest {
             homes.add(home);
         }
         assertEquals(ReadScratch.SETS, homes.size(), "slots that are some id's home: " + homes);
+    }
+
+    @Test
+    void aSetGivenBackGoesToItsThreadsOwnSlotWhereTheNextThreadOfThatSlotFindsItFirst() throws Exception {
+        assumeTrue(ReadScratch.SETS >= 2, "one slot: every set is in it");
+        ReadAllTest.emptyEverySlot();
+        ReadScratch[] given = new ReadScratch[2];
+        for (int home : new int[] {0, 1}) { // slot 0's set first: had every thread slot 0, slot 1's would follow it
+            inThreadOfHome(home, () -> {
+                given[home] = ReadScratch.take();
+                given[home].release(-1, 0);
+            });
+        }
+        ReadScratch[] found = new ReadScratch[1];
+        inThreadOfHome(1, () -> found[0] = ReadScratch.take());
+        assertSame(given[1], found[0], "slot 1's thread finds slot 1's set");
+        found[0].release(-1, 0);
+    }
+
+    /** Runs {@code work} in a new platform thread whose own slot is {@code home}, and waits for it. */
+    private static void inThreadOfHome(int home, Runnable work) throws InterruptedException {
+        while (true) {
+            Thread thread = Thread.ofPlatform().unstarted(work);
+            if (ReadScratch.home(thread.threadId()) == home) {
+                thread.start();
+                assertTrue(thread.join(java.time.Duration.ofSeconds(20)), "thread of home " + home + " finished");
+                return;
+            }
+        }
     }
 
     @Test
