@@ -88,16 +88,14 @@ class ReadScratchTest {
     void aSetGivenBackGoesToItsThreadsOwnSlotWhereTheNextThreadOfThatSlotFindsItFirst() throws Exception {
         assumeTrue(ReadScratch.SETS >= 2, "one slot: every set is in it");
         ReadAllTest.emptyEverySlot();
-        ReadScratch[] given = new ReadScratch[2];
-        for (int home : new int[] {0, 1}) { // slot 0's set first: had every thread slot 0, slot 1's would follow it
-            inThreadOfHome(home, () -> {
-                given[home] = ReadScratch.take();
-                given[home].release(-1, 0);
-            });
-        }
+        ReadScratch ofSlot1 = ReadScratch.take();
+        ReadScratch ofSlot0 = ReadScratch.take();
+        // Slot 1's first: had every thread slot 0 for its own, slot 0's set would land in slot 1.
+        inThreadOfHome(1, () -> ofSlot1.release(-1, 0));
+        inThreadOfHome(0, () -> ofSlot0.release(-1, 0));
         ReadScratch[] found = new ReadScratch[1];
-        inThreadOfHome(1, () -> found[0] = ReadScratch.take());
-        assertSame(given[1], found[0], "slot 1's thread finds slot 1's set");
+        inThreadOfHome(0, () -> found[0] = ReadScratch.take());
+        assertSame(ofSlot0, found[0], "slot 0's thread finds slot 0's set");
         found[0].release(-1, 0);
     }
 
