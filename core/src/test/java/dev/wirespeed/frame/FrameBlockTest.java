@@ -87,6 +87,18 @@ class FrameBlockTest {
     }
 
     @Test
+    void aFrameTooLongToRelayIsNamedAtItsStreamOffsetAfterFramesReadOneByOne() throws Exception {
+        byte[] bytes = new Frames().sequence(0, 2, 10).header(9, 101).raw(new byte[101]).toByteArray();
+        FrameReader reader = new FrameReader(ScriptedChannel.whole(bytes));
+        FrameWriter writer = FrameWriter.builder(ScriptedChannel.sink(call -> Integer.MAX_VALUE, "whole"))
+                .maxFrameLength(100).build();
+        assertTrue(reader.readFrame((type, body) -> { }));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> reader.relayBlock(writer));
+        assertEquals("frame too long to relay: length=101 the writer's maxFrameLength=100 (the reader's 16777216)"
+                + " offset=36 frame=2", e.getMessage());
+    }
+
+    @Test
     void relayBlockStopsBeforeABadLengthAndTheNextCallReportsItAtItsOffset() throws Exception {
         byte[] bytes = new Frames().sequence(0, 2, 5).header(9, -3).toByteArray();
         FrameReader reader = new FrameReader(ScriptedChannel.whole(bytes));

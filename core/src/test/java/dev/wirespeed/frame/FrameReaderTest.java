@@ -68,6 +68,7 @@ class FrameReaderTest {
         FrameReader reader = FrameReader.builder(ScriptedChannel.whole(stream)).bufferCapacity(4096).build();
         TruncatedFrameException e = assertThrows(TruncatedFrameException.class, () -> reader.readFrame((t, b) -> { }));
         assertEquals("truncated frame: body bytes present=10 of length=16777216 offset=0", e.getMessage());
+        assertEquals(List.of(10, 16777216, false, 0L), List.of(e.present(), e.expected(), e.inHeader(), e.offset()));
         assertTrue(directMemoryUsed() - directBefore < 64 * 1024, "buffer grew before bytes arrived");
     }
 
@@ -172,6 +173,116 @@ class FrameReaderTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> FrameReader.builder(ScriptedChannel.whole(new byte[0])).maxFrameLength(-1));
         assertEquals("maxFrameLength=-1 min=0 max=" + FrameFormat.MAX_MAX_FRAME_LENGTH, e.getMessage());
+    }
+
+    @Test
+    void aFrameOfExactlyMaxFrameLengthGrowsASmallBufferToHoldItWithItsHeader() throws Exception {
+        byte[] stream = new Frames().sequence(0, 2, 100).toByteArray();
+        FrameReader reader = FrameReader.builder(ScriptedChannel.oneByteAtATime(stream)).bufferCapacity(16)
+                .maxFrameLength(100).build();
+        Sequence.Checker verifier = new Sequence.Checker();
+        assertEquals(2, reader.readFrames(verifier::check));
+        assertEquals(2, verifier.frames());
+    }
+
+    @Test
+    void aBatchAndABlockTakeEveryBufferedFrameUpToTheLastByteEvenAtTheLimitOrEmpty() throws Exception {
+        // Lengths at the limit (10) and empty frames, the stream ending exactly at the last frame's end.
+        byte[] stream = new Frames().frame(0, 10, new byte[10]).frame(1, 0, new byte[0]).frame(2, 10, new byte[10])
+                .frame(3, 10, new byte[10]).frame(4, 0, new byte[0]).toByteArray();
+        FrameReader batch = FrameReader.builder(ScriptedChannel.whole(stream)).maxFrameLength(10).build();
+        List<Integer> types = new ArrayList<>();
+        assertEquals(5, batch.readFrames((type, body) -> types.add(type), 100));
+        assertEquals(List.of(0, 1, 2, 3, 4), types);
+        assertEquals(5, batch.frameCount());
+        assertEquals(stream.length, batch.offset());
+        assertEquals(0, batch.readFrames((type, body) -> types.add(type), 100));
+
+        FrameReader block = FrameReader.builder(ScriptedChannel.whole(stream)).maxFrameLength(10).build();
+        int[] lengths = {0};
+        assertEquals(5, block.readBlock(frames -> lengths[0] = frames.remaining()));
+        assertEquals(stream.length, lengths[0]);
+        assertEquals(5, block.frameCount());
+        assertEquals(0, block.readBlock(frames -> lengths[0] = -1));
+    }
+
+    @Test
+    void truncationsAndCorruptionsNameWhatWasPresentAndWhere() throws Exception {
+        byte[] header = new Frames().frame(1, 2, new byte[2]).raw(new byte[] {0, 0, 0, 7, 0}).toByteArray();
+        FrameReader truncated = new FrameReader(ScriptedChannel.oneByteAtATime(header));
+        assertTrue(truncated.readFrame((type, body) -> { }));
+        TruncatedFrameException inHeader = assertThrows(TruncatedFrameException.class,
+                () -> truncated.readFrame((type, body) -> { }));
+        assertEquals("truncated frame: header bytes present=5 of 8 offset=10", inHeader.getMessage());
+        assertEquals(List.of(5, 8, true, 10L),
+                List.of(inHeader.present(), inHeader.expected(), inHeader.inHeader(), inHeader.offset()));
+        byte[] negative = new Frames().frame(1, 2, new byte[2]).header(3, -5).toByteArray();
+        FrameReader corrupt = new FrameReader(ScriptedChannel.whole(negative));
+        CorruptFrameException e = assertThrows(CorruptFrameException.class, () -> corrupt.readFrames((t, b) -> { }));
+        assertEquals("corrupt frame: negative length: length=-5 offset=10", e.getMessage());
+        assertEquals(-5, e.length());
+        assertEquals(10, e.offset());
+        assertEquals(0xFFFFFFFEL, FrameFormat.unsignedType(-2));
+    }
+
+    @Test
+    void aBatchWithCheckedViewsStopsAtMaxFramesAndAtTheBufferedFramesAsWithout() throws Exception {
+        byte[] stream = new Frames().sequence(0, 10, 8).toByteArray();
+        for (boolean checked : new boolean[] {true, false}) {
+            ScriptedChannel channel = ScriptedChannel.scripted(stream, call -> 4 * 16, "four-frames-a-read");
+            FrameReader reader = FrameReader.builder(channel).checkedViews(checked).build();
+            List<Integer> types = new ArrayList<>();
+            FrameHandler record = (type, body) -> types.add(type);
+            List<Integer> counts = List.of(reader.readFrames(record, 3), reader.readFrames(record, 1),
+                    reader.readFrames(record, 100), reader.readFrames(record, 100), reader.readFrames(record, 100));
+            assertEquals(List.of(3, 1, 4, 2, 0), counts, "checkedViews=" + checked);
+            assertEquals(List.of(0, 1, 2, 3, 4, 5, 6, 7, 8, 9), types, "checkedViews=" + checked);
+            assertEquals(10, reader.frameCount());
+        }
+    }
+
+    @Test
+    void readFramesToTheEndCountsOnlyTheFramesItDelivered() throws Exception {
+        byte[] stream = new Frames().sequence(0, 5, 3).toByteArray();
+        FrameReader reader = FrameReader.builder(ScriptedChannel.oneByteAtATime(stream)).bufferCapacity(16).build();
+        assertTrue(reader.readFrame((type, body) -> { }));
+        assertTrue(reader.readFrame((type, body) -> { }));
+        assertEquals(3, reader.readFrames((type, body) -> { }));
+        assertEquals(5, reader.frameCount());
+        assertEquals(0, reader.readFrames((type, body) -> { }));
+    }
+
+    @Test
+    void theBuilderTakesTheSmallestAndLargestSettings() {
+        FrameReader.Builder builder = FrameReader.builder(ScriptedChannel.whole(new byte[0]));
+        assertSame(builder, builder.bufferCapacity(1));
+        assertSame(builder, builder.bufferCapacity(dev.wirespeed.io.ChannelReader.MAX_CAPACITY));
+        assertSame(builder, builder.maxFrameLength(0));
+        assertSame(builder, builder.maxFrameLength(FrameFormat.MAX_MAX_FRAME_LENGTH));
+    }
+
+    @Test
+    void itsStateReadsInItsNameAndCloseClosesTheChannel() throws Exception {
+        byte[] stream = new Frames().frame(1, 4, new byte[4]).frame(2, 4, new byte[4]).toByteArray();
+        ScriptedChannel channel = ScriptedChannel.whole(stream);
+        FrameReader reader = FrameReader.builder(channel).maxFrameLength(10).build();
+        assertTrue(reader.readFrame((type, body) -> { }));
+        assertEquals("FrameReader[frames=1 offset=12 maxFrameLength=10]", reader.toString());
+        assertEquals(12, reader.available(), "the second frame, buffered");
+        assertEquals(10, reader.maxFrameLength());
+        reader.close();
+        assertFalse(channel.isOpen());
+    }
+
+    @Test
+    void theBuilderRefusesABufferCapacityOutOfRangeOrANullChannelNamingThem() {
+        int max = dev.wirespeed.io.ChannelReader.MAX_CAPACITY;
+        FrameReader.Builder builder = FrameReader.builder(ScriptedChannel.whole(new byte[0]));
+        assertEquals("bufferCapacity=0 min=1 max=" + max,
+                assertThrows(IllegalArgumentException.class, () -> builder.bufferCapacity(0)).getMessage());
+        assertEquals("bufferCapacity=" + (max + 1) + " min=1 max=" + max,
+                assertThrows(IllegalArgumentException.class, () -> builder.bufferCapacity(max + 1)).getMessage());
+        assertEquals("channel", assertThrows(NullPointerException.class, () -> FrameReader.builder(null)).getMessage());
     }
 
     static long threadAllocatedBytes() {

@@ -2,6 +2,8 @@ package dev.wirespeed.frame;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.wirespeed.testing.Frames;
@@ -75,6 +77,45 @@ class FrameWriterTest {
                 assertThrows(IllegalArgumentException.class, () -> FrameWriter.builder(sink).bufferCapacity(0)).getMessage());
         assertEquals("maxFrameLength=-1 min=0 max=" + FrameFormat.MAX_MAX_FRAME_LENGTH,
                 assertThrows(IllegalArgumentException.class, () -> FrameWriter.builder(sink).maxFrameLength(-1)).getMessage());
-        assertThrows(NullPointerException.class, () -> FrameWriter.builder(null));
+        assertEquals("bufferCapacity=" + (dev.wirespeed.io.ChannelReader.MAX_CAPACITY + 1) + " min=1 max="
+                + dev.wirespeed.io.ChannelReader.MAX_CAPACITY, assertThrows(IllegalArgumentException.class,
+                () -> FrameWriter.builder(sink).bufferCapacity(dev.wirespeed.io.ChannelReader.MAX_CAPACITY + 1))
+                .getMessage());
+        assertEquals("channel", assertThrows(NullPointerException.class, () -> FrameWriter.builder(null)).getMessage());
+        assertEquals("idle", assertThrows(NullPointerException.class, () -> FrameWriter.builder(sink).idleStrategy(null))
+                .getMessage());
+    }
+
+    @Test
+    void aFrameWithAnEmptyBodyCanBeClaimed() throws Exception {
+        ScriptedChannel sink = ScriptedChannel.sink(call -> Integer.MAX_VALUE, "whole");
+        FrameWriter writer = FrameWriter.builder(sink).bufferCapacity(64).build();
+        assertEquals(0, writer.claim(5, 0).remaining());
+        writer.commit();
+        writer.flush();
+        assertArrayEquals(new Frames().frame(5, 0, new byte[0]).toByteArray(), sink.written());
+        assertEquals(1, writer.frameCount());
+    }
+
+    @Test
+    void theBuilderTakesTheSmallestAndLargestSettings() {
+        FrameWriter.Builder builder = FrameWriter.builder(ScriptedChannel.sink(call -> Integer.MAX_VALUE, "whole"));
+        assertSame(builder, builder.bufferCapacity(1));
+        assertSame(builder, builder.bufferCapacity(dev.wirespeed.io.ChannelReader.MAX_CAPACITY));
+        assertSame(builder, builder.maxFrameLength(0));
+    }
+
+    @Test
+    void itsStateReadsInItsNameAndABodyOfExactlyMaxFrameLengthIsAccepted() throws Exception {
+        ScriptedChannel sink = ScriptedChannel.sink(call -> Integer.MAX_VALUE, "whole");
+        FrameWriter writer = FrameWriter.builder(sink).bufferCapacity(64).maxFrameLength(10).build();
+        byte[] body = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+        writer.writeFrame(3, ByteBuffer.wrap(body));
+        assertEquals("FrameWriter[frames=1 offset=18 maxFrameLength=10]", writer.toString());
+        assertEquals("frame too long to write: length=11 maxFrameLength=10 frame=1", assertThrows(
+                IllegalArgumentException.class, () -> writer.writeFrame(4, ByteBuffer.allocate(11))).getMessage());
+        writer.close();
+        assertArrayEquals(new Frames().frame(3, 10, body).toByteArray(), sink.written());
+        assertFalse(sink.isOpen(), "closed with the writer");
     }
 }

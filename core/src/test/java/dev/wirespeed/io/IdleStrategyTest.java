@@ -4,14 +4,21 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.wirespeed.frame.FrameReader;
 import dev.wirespeed.frame.FrameWriter;
+import dev.wirespeed.testing.Await;
 import dev.wirespeed.testing.Frames;
 import dev.wirespeed.testing.ScriptedChannel;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -95,6 +102,43 @@ class IdleStrategyTest {
     }
 
     @Test
+    void backoffStopsDoublingBeforeTheParkTimeOverflowsAtEitherEndOfTheRange() {
+        Backoff equal = (Backoff) IdleStrategy.backoff(0, 0, 5, 5);
+        assertEquals(List.of(5L, 5L, 5L), List.of(equal.parkNanos(1), equal.parkNanos(2), equal.parkNanos(100)));
+        Backoff one = (Backoff) IdleStrategy.backoff(0, 0, 1, 1);
+        assertEquals(1, one.parkNanos(1));
+        Backoff widest = (Backoff) IdleStrategy.backoff(0, 0, 1, Long.MAX_VALUE);
+        assertEquals(1L << 61, widest.parkNanos(62));
+        assertEquals(Long.MAX_VALUE, widest.parkNanos(63), "62 doublings at most");
+        Backoff five = (Backoff) IdleStrategy.backoff(0, 0, 5, Long.MAX_VALUE);
+        assertEquals(5L << 60, five.parkNanos(61));
+        assertEquals(Long.MAX_VALUE, five.parkNanos(62), "5 << 61 overflows: the most instead");
+        Backoff huge = (Backoff) IdleStrategy.backoff(0, 0, Long.MAX_VALUE / 2, Long.MAX_VALUE);
+        assertEquals(List.of(Long.MAX_VALUE / 2, Long.MAX_VALUE - 1, Long.MAX_VALUE),
+                List.of(huge.parkNanos(1), huge.parkNanos(2), huge.parkNanos(3)));
+    }
+
+    @Test
+    void backoffSpinsAndYieldsWithoutParkingThenParks() throws Exception {
+        // An odd park time: a schedule that shifted it the wrong way would still park for long.
+        long minute = TimeUnit.MINUTES.toNanos(1) + 1;
+        IdleStrategy backoff = IdleStrategy.backoff(1, 3, minute, minute);
+        AtomicInteger calls = new AtomicInteger();
+        AtomicBoolean woken = new AtomicBoolean();
+        Thread idler = Thread.ofPlatform().start(() -> {
+            while (!woken.get()) {
+                backoff.idle(calls.get() + 1); // spins once, yields three times, then parks for a minute or until woken
+                calls.incrementAndGet();
+            }
+        });
+        Await.awaitTrue(() -> calls.get() == 4 && idler.getState() == Thread.State.TIMED_WAITING,
+                () -> "the fifth empty call parks: calls returned=" + calls.get() + " state=" + idler.getState());
+        woken.set(true);
+        LockSupport.unpark(idler);
+        assertTrue(idler.join(Duration.ofSeconds(20)), "woken from its park: state=" + idler.getState());
+    }
+
+    @Test
     void outOfRangeSettingsAreRefusedWithEveryValueNamed() {
         assertEquals("spinsPerYield=0 min=1",
                 assertThrows(IllegalArgumentException.class, () -> IdleStrategy.spinning(0)).getMessage());
@@ -102,6 +146,10 @@ class IdleStrategyTest {
                 assertThrows(IllegalArgumentException.class, () -> IdleStrategy.backoff(-1, 0, 1, 2)).getMessage());
         assertEquals("spins=0 and yields=0 must be >= 0, minParkNanos=5 >= 1 and maxParkNanos=4 >= minParkNanos",
                 assertThrows(IllegalArgumentException.class, () -> IdleStrategy.backoff(0, 0, 5, 4)).getMessage());
+        assertEquals("spins=0 and yields=-1 must be >= 0, minParkNanos=1 >= 1 and maxParkNanos=2 >= minParkNanos",
+                assertThrows(IllegalArgumentException.class, () -> IdleStrategy.backoff(0, -1, 1, 2)).getMessage());
+        assertEquals("spins=0 and yields=0 must be >= 0, minParkNanos=0 >= 1 and maxParkNanos=2 >= minParkNanos",
+                assertThrows(IllegalArgumentException.class, () -> IdleStrategy.backoff(0, 0, 0, 2)).getMessage());
         assertThrows(NullPointerException.class, () -> FrameReader.builder(ScriptedChannel.whole(new byte[0]))
                 .idleStrategy(null));
     }

@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.ServiceConfigurationError;
@@ -119,6 +120,20 @@ class ReadAllProviderTest {
     }
 
     @Test
+    void aColdSetReadsTheEndOfAProvidersFileAndWhatItGrewBy() throws IOException {
+        byte[] bytes = ReadAllTest.data(50_000, SEED.value());
+        for (long size : new long[] {bytes.length, 20_000, ReadAll.CHUNK}) {
+            ReadAllTest.emptyEverySlot();
+            FakeFile file = new FakeFile(bytes, size, Integer.MAX_VALUE, null);
+            assertArrayEquals(bytes, ReadAll.readAll(file), "size=" + size);
+        }
+        byte[] high = new byte[30_000];
+        Arrays.fill(high, (byte) 0x80);
+        ReadAllTest.emptyEverySlot();
+        assertArrayEquals(high, ReadAll.readAll(new FakeFile(high, 10_000, Integer.MAX_VALUE, null)), "bytes >= 0x80");
+    }
+
+    @Test
     void anEmptyFileWithNoSizeIsTheSharedEmptyArray() throws IOException {
         assertSame(ReadAll.readAll(new FakeFile(new byte[0], 0, 1, null)),
                 ReadAll.readAll(new FakeFile(new byte[0], 0, 1, null)));
@@ -178,6 +193,52 @@ class ReadAllProviderTest {
             }
         };
         assertNull(ReadAll.find(null, broken));
+    }
+
+    @Test
+    void fileReadsNamesTheChosenProviderOrTheJdkWithWhyEachProviderFoundIsUnusable() {
+        FileReadProvider unusable = provider(false, null);
+        FileReadProvider usable = provider(true, null);
+        assertEquals("", usable.unusableReason());
+        assertEquals("not usable in this JVM", unusable.unusableReason());
+        assertEquals("usable", ReadAll.report(null, usable, List.of(unusable, usable)));
+        assertEquals("the JDK's FileChannel", ReadAll.report(null, null, List.of()));
+        assertEquals("the JDK's FileChannel (wirespeed.fileReadProvider=false)",
+                ReadAll.report("false", null, List.of(unusable)));
+        assertEquals("the JDK's FileChannel (unusable: not usable in this JVM; unusable: not usable in this JVM)",
+                ReadAll.report(null, null, List.of(unusable, unusable)));
+        Iterable<FileReadProvider> brokenAfterOne = () -> new Iterator<>() {
+            private boolean first = true;
+
+            @Override
+            public boolean hasNext() {
+                return true;
+            }
+
+            @Override
+            public FileReadProvider next() {
+                if (first) {
+                    first = false;
+                    return unusable;
+                }
+                throw new ServiceConfigurationError("Provider x not found");
+            }
+        };
+        assertEquals("the JDK's FileChannel (unusable: not usable in this JVM; a provider could not be loaded: "
+                + "Provider x not found)", ReadAll.report(null, null, brokenAfterOne));
+        Iterable<FileReadProvider> broken = () -> new Iterator<>() {
+            @Override
+            public boolean hasNext() {
+                return true;
+            }
+
+            @Override
+            public FileReadProvider next() {
+                throw new ServiceConfigurationError("Provider x not found");
+            }
+        };
+        assertEquals("the JDK's FileChannel (a provider could not be loaded: Provider x not found)",
+                ReadAll.report(null, null, broken));
     }
 
     @Test

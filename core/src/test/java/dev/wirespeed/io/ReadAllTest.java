@@ -2,6 +2,7 @@ package dev.wirespeed.io;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -96,6 +97,11 @@ class ReadAllTest {
                 ByteBuffer view = ReadAll.readAllAsBuffer(stream(expected, 4096));
                 assertTrue(view.isReadOnly());
                 assertEquals(ByteBuffer.wrap(expected), view);
+                try (FileInputStream in = new FileInputStream(file.toFile())) {
+                    ByteBuffer fileView = ReadAll.readAllAsBuffer(in);
+                    assertTrue(fileView.isReadOnly());
+                    assertEquals(ByteBuffer.wrap(expected), fileView, "file stream as a buffer");
+                }
                 try (Arena arena = Arena.ofConfined()) {
                     MemorySegment mapped = ReadAll.mapFile(file, arena);
                     assertArrayEquals(expected, mapped.toArray(ValueLayout.JAVA_BYTE), "mapped");
@@ -116,6 +122,101 @@ class ReadAllTest {
         assertArrayEquals(bytes, ReadAll.readAll(new Lying(bytes, 30_000)), "grew after size() said 30,000");
         assertArrayEquals(bytes, ReadAll.readAll(new Lying(bytes, 99_999)), "grew by one byte");
         assertArrayEquals(bytes, ReadAll.readAll(new Lying(bytes, 250_000)), "shrank below what size() said");
+    }
+
+    @Test
+    void aSeekableChannelWhoseSizeHeldIsReadWithOneReadAndNoProbe() throws Exception {
+        byte[] bytes = data(10_000, SEED.value());
+        Lying truthful = new Lying(bytes, bytes.length);
+        assertArrayEquals(bytes, ReadAll.readAll(truthful));
+        assertEquals(1, truthful.reads, "the size, asked again, said it was the end");
+    }
+
+    @Test
+    void zeroBytesAtTheChunkBoundariesOfAColdSetAreBytesNotTheEnd() throws Exception {
+        byte[] zeros = new byte[3 * ReadAll.CHUNK + 5];
+        emptyEverySlot();
+        assertArrayEquals(zeros, ReadAll.readAll(stream(zeros, Integer.MAX_VALUE)), "a stream");
+        emptyEverySlot();
+        assertArrayEquals(zeros, ReadAll.readAll(new Lying(zeros, 100)), "a channel that grew past its size");
+    }
+
+    @Test
+    void aChannelAtAPositionIsReadForWhatIsLeftAfterIt() throws Exception {
+        // Far into a large file: the size less the position fits an array, their sum would not.
+        byte[] bytes = data(10, SEED.value());
+        long start = 1_200_000_000L;
+        Lying far = new Lying(bytes, bytes.length) {
+            @Override
+            public long position() {
+                return start + super.position();
+            }
+
+            @Override
+            public long size() throws IOException {
+                return start + super.size();
+            }
+        };
+        assertArrayEquals(bytes, ReadAll.readAll(far));
+    }
+
+    @Test
+    void aFileReadKeepsItsSetAndProbeForTheNextCallOfTheThread() throws Exception {
+        byte[] bytes = data(5_000, SEED.value());
+        Path file = Files.write(dir.resolve("kept"), bytes);
+        emptyEverySlot();
+        ReadScratch set = ReadScratch.take();
+        set.release(-1, 0);
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            assertArrayEquals(bytes, ReadAll.readAll(channel));
+        }
+        assertSame(set, ReadScratch.take(), "given back after the read");
+    }
+
+    @Test
+    void everyEmptyResultIsTheOneSharedEmptyArray() throws Exception {
+        byte[] empty = ReadAll.readAll(stream(new byte[0], Integer.MAX_VALUE));
+        assertEquals(0, empty.length);
+        Path file = Files.write(dir.resolve("empty"), new byte[0]);
+        assertSame(empty, ReadAll.readAll(new ByteArrayInputStream(new byte[0])), "byte array");
+        assertSame(empty, ReadAll.readAll(ScriptedChannel.zeroEveryOtherCall(new byte[0])), "channel");
+        assertSame(empty, ReadAll.readAll(file), "path");
+        try (FileInputStream in = new FileInputStream(file.toFile())) {
+            assertSame(empty, ReadAll.readAll(in), "file stream");
+        }
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            assertSame(empty, ReadAll.readAll(channel), "file channel");
+        }
+    }
+
+    @Test
+    void aFileWhoseSizeSaysNothingIsLeftIsReadToItsEndAllTheSame() throws Exception {
+        // As /proc files do: a size of 0 is no size at all.
+        byte[] bytes = data(40_000, SEED.value());
+        Path file = Files.write(dir.resolve("says-empty"), bytes);
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            assertArrayEquals(bytes, ReadAll.readAll(channel, 0, 0));
+        }
+        assertArrayEquals(bytes, ReadAll.readAll(new Lying(bytes, 0)), "a seekable channel saying 0");
+    }
+
+    @Test
+    void aSeekableChannelThatCannotSayItsSizeOrPositionIsReadToItsEnd() throws Exception {
+        byte[] bytes = data(40_000, SEED.value());
+        Lying noSize = new Lying(bytes, 0) {
+            @Override
+            public long size() throws IOException {
+                throw new IOException("no size: a pipe");
+            }
+        };
+        assertArrayEquals(bytes, ReadAll.readAll(noSize), "size() throws");
+        Lying noPosition = new Lying(bytes, bytes.length) {
+            @Override
+            public long position() {
+                throw new UnsupportedOperationException("no position");
+            }
+        };
+        assertArrayEquals(bytes, ReadAll.readAll(noPosition), "position() unsupported");
     }
 
     @Test
@@ -188,7 +289,8 @@ class ReadAllTest {
                 return len;
             }
         }));
-        assertTrue(failure.getMessage().startsWith("failed after writing"), failure.getMessage());
+        assertEquals("failed after writing 16384 bytes", failure.getMessage());
+        assertEquals(0, readWhileCheckingZeros(), "non-zero bytes handed to the next stream of the same thread");
         inThreads(8, () -> ReadAll.readAll(stream(noise, 10_000)));
         inThreads(8, () -> assertEquals(0, readWhileCheckingZeros(), "non-zero bytes handed to a stream in another thread"));
         assertEquals(0, readWhileCheckingZeros(), "non-zero bytes handed to a stream");
@@ -466,11 +568,13 @@ class ReadAllTest {
      * A seekable channel over fixed bytes whose first size() says {@code claimed} and later ones the
      * truth: a file that grew or shrank after it was asked its size.
      */
-    private static final class Lying implements SeekableByteChannel {
+    private static class Lying implements SeekableByteChannel {
         private final byte[] bytes;
         private final long claimed;
         private int position;
         private boolean asked;
+        /** Calls of {@link #read}. */
+        int reads;
 
         Lying(byte[] bytes, long claimed) {
             this.bytes = bytes;
@@ -479,6 +583,7 @@ class ReadAllTest {
 
         @Override
         public int read(ByteBuffer dst) {
+            reads++;
             if (position == bytes.length) {
                 return -1;
             }
@@ -489,7 +594,7 @@ class ReadAllTest {
         }
 
         @Override
-        public long size() {
+        public long size() throws IOException {
             if (asked) {
                 return bytes.length;
             }

@@ -6,11 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
@@ -58,6 +60,55 @@ class ReadScratchTest {
         // Clean up for the other tests: a set whose unused bytes are not zero must not stay in the slot.
         again.release(2, ReadScratch.CHUNK);
         assertTrue(Arrays.equals(zeroChunk, ReadScratch.take().chunk(1)));
+    }
+
+    @Test
+    void releaseClearsTheUsedBytesOfAFirstChunkUsedInPart() {
+        ReadScratch set = cold();
+        Arrays.fill(set.chunk(0), (byte) 7);
+        set.release(0, 100);
+        ReadScratch again = ReadScratch.take();
+        assertSame(set, again);
+        assertTrue(Arrays.equals(again.chunk(0), 0, 100, new byte[100], 0, 100), "chunk 0 cleared up to 100");
+        again.release(0, ReadScratch.CHUNK);
+    }
+
+    @Test
+    void everyThreadsOwnSlotIsOneOfTheSlotsAndConsecutiveIdsSpreadOverAll() {
+        Set<Integer> homes = new HashSet<>();
+        for (long id = 1; id <= 1_000; id++) {
+            int home = ReadScratch.home(id);
+            assertTrue(home >= 0 && home < ReadScratch.SETS, "home=" + home + " of id=" + id + " SETS=" + ReadScratch.SETS);
+            homes.add(home);
+        }
+        assertEquals(ReadScratch.SETS, homes.size(), "slots that are some id's home: " + homes);
+    }
+
+    @Test
+    void aSetGivenBackGoesToItsThreadsOwnSlotWhereTheNextThreadOfThatSlotFindsItFirst() throws Exception {
+        assumeTrue(ReadScratch.SETS >= 2, "one slot: every set is in it");
+        ReadAllTest.emptyEverySlot();
+        ReadScratch ofSlot1 = ReadScratch.take();
+        ReadScratch ofSlot0 = ReadScratch.take();
+        // Slot 1's first: had every thread slot 0 for its own, slot 0's set would land in slot 1.
+        inThreadOfHome(1, () -> ofSlot1.release(-1, 0));
+        inThreadOfHome(0, () -> ofSlot0.release(-1, 0));
+        ReadScratch[] found = new ReadScratch[1];
+        inThreadOfHome(0, () -> found[0] = ReadScratch.take());
+        assertSame(ofSlot0, found[0], "slot 0's thread finds slot 0's set");
+        found[0].release(-1, 0);
+    }
+
+    /** Runs {@code work} in a new platform thread whose own slot is {@code home}, and waits for it. */
+    private static void inThreadOfHome(int home, Runnable work) throws InterruptedException {
+        while (true) {
+            Thread thread = Thread.ofPlatform().unstarted(work);
+            if (ReadScratch.home(thread.threadId()) == home) {
+                thread.start();
+                assertTrue(thread.join(java.time.Duration.ofSeconds(20)), "thread of home " + home + " finished");
+                return;
+            }
+        }
     }
 
     @Test
