@@ -3,6 +3,7 @@ package dev.wirespeed.lab.cli;
 import dev.wirespeed.lab.ExitCode;
 import dev.wirespeed.lab.server.SizeRange;
 import dev.wirespeed.lab.shm.Outbound;
+import dev.wirespeed.lab.shm.PingPong;
 import dev.wirespeed.lab.shm.ShmImpl;
 import dev.wirespeed.lab.shm.ShmLink;
 import dev.wirespeed.lab.shm.Sleep;
@@ -147,7 +148,7 @@ public final class RingWriteCommand implements Callable<Integer> {
                     err.println("wirespeed ring-write: the reader went away after frame " + i);
                     return ExitCode.OK;
                 }
-                Thread.onSpinWait();
+                PingPong.idle(spins); // the ring full: the reader, on this core perhaps, needs the CPU
             }
         }
         return ExitCode.OK;
@@ -169,7 +170,7 @@ public final class RingWriteCommand implements Callable<Integer> {
                     err.println("wirespeed ring-write: the reader went away after frame " + i);
                     return ExitCode.OK;
                 }
-                Thread.onSpinWait();
+                PingPong.idle(spins); // the ring full: the reader, on this core perhaps, needs the CPU
             }
         }
         return ExitCode.OK;

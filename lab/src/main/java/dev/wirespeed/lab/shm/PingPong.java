@@ -110,8 +110,13 @@ public final class PingPong {
         return frames[0];
     }
 
-    /** Between two empty looks: a spin-wait hint, and the CPU given up every 8th. */
-    static void idle(int spins) {
+    /**
+     * Between two empty looks (or two offers a full ring refused): a spin-wait hint, and the CPU given up
+     * every 8th, as the C ring's ends do, so that two ends on one core take turns.
+     *
+     * @param spins the looks so far
+     */
+    public static void idle(long spins) {
         if ((spins & 7) == 7) {
             Thread.yield();
         } else {
