@@ -650,9 +650,9 @@ public final class Connection {
     }
 
     /**
-     * Keeps a partial frame in a buffer of {@code size} bytes, the input budget's to count; the frame timed
-     * from now if it is not the one kept before (its stream offset tells), the clock read then, not the
-     * turn's (the poll may have waited long since).
+     * Keeps a partial frame (its buffer counted by {@link #holds}): timed from now if it is not the one kept
+     * before (its stream offset tells), the clock read then, not the turn's (the poll may have waited long
+     * since).
      */
     void keepsPartial() {
         if (held == 0 || partialOffset != consumed) {
