@@ -1,14 +1,14 @@
 package dev.wirespeed.lab.cli;
 
+import static dev.wirespeed.lab.shm.RingCommands.start;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.wirespeed.lab.ExitCode;
-import dev.wirespeed.lab.Main;
 import dev.wirespeed.testing.Environment;
+import dev.wirespeed.lab.shm.RingCommands;
+import dev.wirespeed.lab.shm.RingCommands.Run;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
@@ -31,37 +31,12 @@ class RingCommandsTest {
     void directory() throws IOException {
         Environment.assume(Environment.Feature.NATIVE, dev.wirespeed.linux.NativeSocket.isSupported(),
                 "the native module's system calls (Linux, 64-bit): the futex");
-        Path shm = Path.of("/dev/shm");
-        dir = Files.createTempDirectory(Files.isDirectory(shm) ? shm : Path.of(System.getProperty("java.io.tmpdir")),
-                "wirespeed-ring-commands");
+        dir = RingCommands.directory("wirespeed-ring-commands");
     }
 
     @AfterEach
     void remove() throws IOException {
-        if (dir != null) {
-            try (var files = Files.list(dir)) {
-                for (Path f : files.toList()) {
-                    Files.delete(f);
-                }
-            }
-            Files.delete(dir);
-        }
-    }
-
-    /** A command's run: its exit code, standard output and standard error. */
-    private record Run(int code, String out, String err) {
-    }
-
-    private static CompletableFuture<Run> start(String... args) {
-        return CompletableFuture.supplyAsync(() -> {
-            StringWriter out = new StringWriter();
-            StringWriter err = new StringWriter();
-            var commandLine = Main.commandLine();
-            commandLine.setOut(new PrintWriter(out, true));
-            commandLine.setErr(new PrintWriter(err, true));
-            int code = commandLine.execute(args);
-            return new Run(code, out.toString(), err.toString());
-        }, task -> Thread.ofPlatform().daemon().name(args[0]).start(task)); // a thread each: they wait for each other
+        RingCommands.delete(dir);
     }
 
     private void throughTheRing(String wake, String sleep) throws Exception {

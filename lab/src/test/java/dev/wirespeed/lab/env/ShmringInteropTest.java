@@ -13,12 +13,12 @@ import dev.wirespeed.testing.Environment;
 import dev.wirespeed.testing.Environment.Feature;
 import dev.wirespeed.testkit.SequenceStream;
 import dev.wirespeed.testkit.SequenceVerifier;
+import dev.wirespeed.lab.shm.RingCommands;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -50,21 +50,12 @@ class ShmringInteropTest {
         Optional<Path> program = new CPrograms(notes::add).get(CPrograms.Program.SHMRING);
         Environment.assume(Feature.C_COMPILER, program.isPresent(), () -> "no C compiler: " + notes);
         shmring = program.get();
-        Path shm = Path.of("/dev/shm");
-        dir = Files.createTempDirectory(Files.isDirectory(shm) ? shm : Path.of(System.getProperty("java.io.tmpdir")),
-                "wirespeed-shmring");
+        dir = RingCommands.directory("wirespeed-shmring");
     }
 
     @AfterEach
     void remove() throws IOException {
-        if (dir != null) {
-            try (var files = Files.list(dir)) {
-                for (Path f : files.toList()) {
-                    Files.delete(f);
-                }
-            }
-            Files.delete(dir);
-        }
+        RingCommands.delete(dir);
     }
 
     @Test

@@ -1,24 +1,20 @@
 package dev.wirespeed.lab.shm;
 
+import static dev.wirespeed.lab.shm.RingCommands.start;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.wirespeed.lab.ExitCode;
-import dev.wirespeed.lab.Main;
 import dev.wirespeed.lab.result.ChildReport;
 import dev.wirespeed.lab.result.ChildReports;
 import dev.wirespeed.linux.NativeSocket;
 import dev.wirespeed.testing.Environment;
+import dev.wirespeed.lab.shm.RingCommands.Run;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -38,36 +34,12 @@ class ShmPeersTest {
     void directory() throws IOException {
         Environment.assume(Environment.Feature.NATIVE, NativeSocket.isSupported(),
                 "the native module's system calls (Linux, 64-bit): the futex");
-        Path shm = Path.of("/dev/shm");
-        dir = Files.createTempDirectory(Files.isDirectory(shm) ? shm : Path.of(System.getProperty("java.io.tmpdir")),
-                "wirespeed-shm-peers");
+        dir = RingCommands.directory("wirespeed-shm-peers");
     }
 
     @AfterEach
     void remove() throws IOException {
-        if (dir != null) {
-            try (Stream<Path> files = Files.walk(dir)) {
-                for (Path f : files.sorted(Comparator.reverseOrder()).toList()) {
-                    Files.delete(f);
-                }
-            }
-        }
-    }
-
-    /** A command's run: its exit code, standard output and standard error. */
-    private record Run(int code, String out, String err) {
-    }
-
-    private static CompletableFuture<Run> start(String... args) {
-        return CompletableFuture.supplyAsync(() -> {
-            StringWriter out = new StringWriter();
-            StringWriter err = new StringWriter();
-            var commandLine = Main.commandLine();
-            commandLine.setOut(new PrintWriter(out, true));
-            commandLine.setErr(new PrintWriter(err, true));
-            int code = commandLine.execute(args);
-            return new Run(code, out.toString(), err.toString());
-        }, task -> Thread.ofPlatform().daemon().name(args[0]).start(task)); // a thread each: they wait for each other
+        RingCommands.delete(dir);
     }
 
     @ParameterizedTest
