@@ -12,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.wirespeed.frame.CorruptFrameException;
 import dev.wirespeed.frame.FrameFormat;
@@ -48,6 +49,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -110,6 +112,16 @@ public abstract class FrameServerContract {
 
     /** {@return a new transport under test} */
     protected abstract LoopTransport transport();
+
+    /**
+     * {@return why this transport's loop may allocate in its steady state here, or empty where the
+     * allocation tests claim it allocates nothing}: a transport whose calls allocate for a reason outside
+     * the library's reach (the JDK's, in a mode the build also tests) says so, and those tests are skipped
+     * with the reason
+     */
+    protected Optional<String> whyTheLoopMayAllocate() {
+        return Optional.empty();
+    }
 
     private Path dir;
     private final List<AutoCloseable> open = new ArrayList<>();
@@ -2155,6 +2167,8 @@ public abstract class FrameServerContract {
      */
     private void assertTheLoopAllocatesNothingPerEchoOnceWarm(String what, Transport transport, Opener opener,
             ConnectionHandler echo, Frames frames, int count) throws Exception {
+        Optional<String> why = whyTheLoopMayAllocate();
+        assumeTrue(why.isEmpty(), () -> why.orElseThrow());
         AtomicReference<Thread> loop = new AtomicReference<>();
         Side server = start(transport, opener, echo, b -> b.onLoopStart(i -> loop.set(Thread.currentThread())));
         Peer peer = connect(server);

@@ -1,12 +1,15 @@
 package dev.wirespeed.linux;
 
 import dev.wirespeed.linux.epoll.EpollTransport;
+import dev.wirespeed.linux.internal.sys.LibC;
 import dev.wirespeed.linux.tls.OpenSsl;
 import dev.wirespeed.linux.uring.IoUring;
 import dev.wirespeed.linux.uring.IoUringSupport;
 import dev.wirespeed.loop.spi.Poller;
 import dev.wirespeed.testing.Environment;
 import dev.wirespeed.testing.Environment.Feature;
+import java.util.Optional;
+import org.junit.jupiter.api.Assumptions;
 
 /**
  * What the native module's tests need of the machine, each checked through
@@ -65,5 +68,25 @@ public final class NativeFeatures {
     public static void assumeOpenSsl() {
         assumeNative();
         Environment.assume(Feature.LIBSSL, OpenSsl.isAvailable(), OpenSsl::unavailableReason);
+    }
+
+    /**
+     * {@return why a test may not claim here that the native calls allocate nothing once compiled, or empty
+     * where it may}: where there is no system-call stub ({@link LibC#STUB_CALLS}; Surefire's
+     * {@code without-syscall-stub} execution turns it off), each call captures {@code errno}, and the JDK's
+     * check of the capture segment ({@code SharedUtils.checkCaptureSegment}) makes a 40-byte slice of it
+     * per call, garbage wherever the JIT does not inline that check into the call's site. Whether it does
+     * depends on what else the JVM ran, so the claim is made, and checked, only where the stub is.
+     */
+    public static Optional<String> callsMayAllocate() {
+        return LibC.STUB_CALLS ? Optional.empty() : Optional.of("no system-call stub: each call's errno capture"
+                + " may allocate a 40-byte slice in the JDK's SharedUtils.checkCaptureSegment where the JIT does"
+                + " not inline it");
+    }
+
+    /** Goes on where the native calls allocate nothing once compiled (see {@link #callsMayAllocate()}). */
+    public static void assumeCallsAllocateNothing() {
+        Optional<String> why = callsMayAllocate();
+        Assumptions.assumeTrue(why.isEmpty(), () -> why.orElseThrow());
     }
 }

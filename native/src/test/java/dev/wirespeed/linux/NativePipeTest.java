@@ -210,10 +210,10 @@ class NativePipeTest {
 
     @Test
     void readingAndWritingANonBlockingPipeAllocateNothingPerFrameInTheSteadyState() throws Exception {
+        NativeFeatures.assumeCallsAllocateNothing();
         // The read path below the reader runs once per refill or empty poll, about a hundred times less often
-        // than a frame is read, and allocates the down-call's errno slice until C2 has compiled it, which
-        // takes hundreds of thousands of frames, not the tens of thousands that compile the per-frame path.
-        // Hence the warm-up of three million frames.
+        // than a frame is read, so C2 compiles it after hundreds of thousands of frames, not the tens of
+        // thousands that compile the per-frame path. Hence the warm-up of three million frames.
         int warm = 3_000_000;
         // The writer writes more than the check reads: past the last window it still has frames to write and
         // waits for room in a full pipe, so it is alive to be measured. It runs at most a pipe and a buffer

@@ -483,6 +483,7 @@ class NativeSocketTest {
 
     @Test
     void roundTripsAllocateNothingInTheSteadyStateAtEitherEnd() throws Exception {
+        NativeFeatures.assumeCallsAllocateNothing();
         int size = 100;
         try (NativeServerSocket server = NativeServerSocket.bind(new InetSocketAddress("127.0.0.1", 0), 4)) {
             AtomicReference<Throwable> echoFailed = new AtomicReference<>();
