@@ -42,6 +42,8 @@ import javax.net.ssl.SSLSession;
  * and written encrypted, with the same contract. {@link #close()} sends a close_notify after what is
  * queued and waits, for the settings' {@code closeTimeout}, for the peer's; an end of stream that comes
  * without the peer's close_notify is reported to {@code onClose} as a failure, never as a clean close.
+ * After the peer's close_notify the close is clean even where our last records cannot be sent (a peer
+ * may close its socket without waiting for our close_notify): what was still queued is then dropped.
  *
  * <h2>Thread safety</h2>
  * Every method but {@link #id()}, {@link #remoteAddress()}, {@link #execute(Runnable)} and

@@ -212,11 +212,20 @@ final class Outbound {
         }
     }
 
+    /**
+     * {@return whether {@code c}'s peer ended its side with a TLS close_notify}: a send that fails then (the
+     * peer closed its socket without waiting for our close_notify, as TLS 1.3 lets it) ends a clean close,
+     * not a failure; what was still to be sent is dropped, the peer having stopped reading
+     */
+    private static boolean afterPeersCloseNotify(Connection c) {
+        return c.tls != null && c.inputEnded;
+    }
+
     /** Sends what the socket takes of {@code c}'s output, then sets what the loop waits for. */
     void flush(Connection c, long now) {
         IOException failed = send(c, now);
         if (failed != null) {
-            closer.closeNow(c, failed, true);
+            closer.closeNow(c, afterPeersCloseNotify(c) ? null : failed, true);
             return;
         }
         boolean resumed = c.repause();
@@ -226,7 +235,7 @@ final class Outbound {
                 try {
                     tls.closeOutbound(); // the close_notify, after every frame; once
                 } catch (IOException e) {
-                    closer.closeNow(c, e, true);
+                    closer.closeNow(c, afterPeersCloseNotify(c) ? null : e, true);
                     return;
                 }
             }

@@ -45,6 +45,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -626,6 +627,49 @@ public abstract class TlsLoopContract {
         peer.socket.shutdownOutput(); // SSLSocket: a close_notify
         assertEquals(Recorder.CLEAN, recorder.nextClose());
         assertTrue(peer.ended(), "and the server's own close_notify comes back");
+    }
+
+    /**
+     * A peer may close its socket right after its close_notify, without waiting for ours (TLS 1.3 lets
+     * it); where it resets the connection, the server's reply close_notify, sent after, fails. The close
+     * is clean all the same. The server's loop is held in a task while the peer sends its close_notify and
+     * resets (a linger of 0), so the reset is there before the loop reads the close_notify.
+     */
+    @ParameterizedTest
+    @EnumSource(TlsSettings.Protocol.class)
+    void aPeerThatResetsRightAfterItsCloseNotifyClosesCleanly(TlsSettings.Protocol protocol) throws Exception {
+        FrameServer server = server(recorder, serverTls("server").protocols(protocol).build());
+        InetSocketAddress address = (InetSocketAddress) server.localAddresses().getFirst();
+        Socket tcp = new Socket(address.getAddress(), address.getPort());
+        try {
+            SSLSocket tls = (SSLSocket) peerContext(null).getSocketFactory().createSocket(tcp, "localhost",
+                    address.getPort(), false);
+            tls.setEnabledProtocols(new String[] {protocol.jdkName()});
+            tls.startHandshake();
+            Peer peer = new Peer(tls);
+            peer.send(new Frames().frame(1, 1, new byte[] {7}).toByteArray());
+            peer.expect(1, new byte[] {7});
+            Connection c = recorder.opened.poll(20, TimeUnit.SECONDS);
+            assertNotNull(c, "opened");
+            CountDownLatch held = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            c.execute(() -> {
+                held.countDown();
+                try {
+                    release.await(20, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            assertTrue(held.await(20, TimeUnit.SECONDS), "the loop runs the task that holds it");
+            tls.shutdownOutput(); // the close_notify
+            tcp.setSoLinger(true, 0);
+            tcp.close(); // the reset
+            release.countDown();
+        } finally {
+            tcp.close(); // where the test failed before its reset
+        }
+        assertEquals(Recorder.CLEAN, recorder.nextClose());
     }
 
     @ParameterizedTest
