@@ -34,10 +34,12 @@ import jdk.jfr.consumer.RecordingFile;
  * until {@value #WINDOWS} of them allocated exactly 0 bytes on every meter (a meter is a
  * thread's allocated bytes, or such a count less what a part the claim is not about allocated on it).
  * The check passes when the first {@value #WINDOWS} windows allocate nothing; or when at most
- * {@value #MAX_SET_ASIDE} windows allocated, each of them one in which the JIT compiled or deoptimised
- * code and each at most {@value #MAX_SET_ASIDE_BYTES} bytes on all meters together, and the
- * {@value #WINDOWS} windows beside them allocated nothing. Every other outcome fails: a window that
- * allocates without the JIT at work in it, a set-aside window over its bound, a third allocating window.
+ * {@value #MAX_SET_ASIDE} windows allocated, each of them one in which, or in the window just before
+ * which, the JIT compiled or deoptimised code (a thread enters code compiled on a loop's back edge at
+ * its next check of the loop's counter, which may fall in the next window), and each at most
+ * {@value #MAX_SET_ASIDE_BYTES} bytes on all meters together, and the {@value #WINDOWS} windows beside
+ * them allocated nothing. Every other outcome fails: a window that allocates without the JIT at work in
+ * it or the window before, a set-aside window over its bound, a third allocating window.
  * No window is averaged with another. A window set aside is named in the output, with its bytes and the
  * methods the JIT compiled and deoptimised in it, as a path that allocated only while the JIT was at
  * work.
@@ -268,8 +270,9 @@ public final class SteadyState {
             }
             if (total == 0) {
                 clean++;
-            } else if (!activity.get(w).active()) {
-                failures.add("window " + w + " allocated " + total + " bytes while the JIT neither compiled nor deoptimised");
+            } else if (!activity.get(w).active() && (w == 0 || !activity.get(w - 1).active())) {
+                failures.add("window " + w + " allocated " + total + " bytes while the JIT neither compiled nor deoptimised"
+                        + (w == 0 ? "" : " in it or the window before"));
             } else if (total > MAX_SET_ASIDE_BYTES) {
                 failures.add("window " + w + " allocated " + total + " bytes while the JIT was at work, over the "
                         + MAX_SET_ASIDE_BYTES + " a window set aside may");
@@ -353,8 +356,11 @@ public final class SteadyState {
 
     /**
      * Runs a window, operations {@code from} to {@code from + WINDOW - 1}, in calls of {@link #CHUNK}; {@return
-     * the next index}. Its loop, run {@value #MAX_WINDOWS} times at most, stays in the interpreter, and the
-     * compiled {@code run} is entered whole: no thread enters code compiled on a loop's back edge in a window.
+     * the next index}. Its loop stays in the interpreter, and the compiled {@code run} is entered whole: no
+     * thread enters code compiled on a loop's back edge in a window. One check runs it {@value #MAX_WINDOWS}
+     * times at most, but a JVM that runs many checks counts its back edges across them all: the build's test
+     * JVMs exclude it from compilation ({@code -XX:CompileCommand=exclude}, in {@code wirespeed.testArgs}), and
+     * elsewhere the window where a compilation of it is entered is one after a window the JIT worked in.
      */
     private static int window(Operation operation, int from) throws Exception {
         int i = from;

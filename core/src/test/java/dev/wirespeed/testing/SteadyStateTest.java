@@ -47,12 +47,26 @@ class SteadyStateTest {
 
     @Test
     void aWindowThatAllocatesWithoutTheJitAtWorkFailsHoweverFewItsBytes() {
-        assertEquals(new SteadyState.Verdict("window 2 allocated 1 bytes while the JIT neither compiled nor deoptimised",
+        assertEquals(new SteadyState.Verdict("window 2 allocated 1 bytes while the JIT neither compiled nor deoptimised in it "
+                + "or the window before",
                 List.of()), judge(windows(0, 0, 1, 0, 0, 0), QUIET, QUIET, QUIET, QUIET, QUIET, QUIET));
         long[][] otherThread = windows(0, 0, 0, 0, 0, 0);
         otherThread[4][1] = 16;
-        assertEquals("window 4 allocated 16 bytes while the JIT neither compiled nor deoptimised",
+        assertEquals("window 4 allocated 16 bytes while the JIT neither compiled nor deoptimised in it or the window "
+                + "before",
                 judge(otherThread, QUIET, QUIET, QUIET, QUIET, QUIET, QUIET).failure());
+    }
+
+    @Test
+    void aWindowThatAllocatesJustAfterOneTheJitWorkedInIsSetAsideAndOnlyThen() {
+        // Compiled in window 1, entered (on a loop's back edge) in window 2.
+        assertEquals(new SteadyState.Verdict(null, List.of(2)),
+                judge(windows(0, 0, 48, 0, 0, 0), QUIET, COMPILING, QUIET, QUIET, QUIET, QUIET));
+        assertEquals("window 3 allocated 48 bytes while the JIT neither compiled nor deoptimised in it or the window "
+                + "before", judge(windows(0, 0, 0, 48, 0, 0, 0), QUIET, COMPILING, QUIET, QUIET, QUIET, QUIET, QUIET)
+                .failure());
+        assertEquals("window 0 allocated 48 bytes while the JIT neither compiled nor deoptimised",
+                judge(windows(48, 0, 0, 0, 0, 0), QUIET, QUIET, QUIET, QUIET, QUIET, QUIET).failure());
     }
 
     @Test

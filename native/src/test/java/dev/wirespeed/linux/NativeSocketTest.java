@@ -481,6 +481,25 @@ class NativeSocketTest {
         }
     }
 
+    /** Frames the echo thread of the allocation check reads, echoes and flushes per call of {@link #echoSome}. */
+    private static final int ECHOES = 64;
+
+    /**
+     * Echoes up to {@value #ECHOES} frames, flushing each reply; {@return false at the end of the stream}. The
+     * measured echo thread loops over calls of this method, which the JIT compiles whole by its calls: a loop
+     * over every frame would be compiled on its back edge about when the windows begin, and entering that code
+     * allocates, in a window the JIT may have done its work before.
+     */
+    private static boolean echoSome(FrameReader reader, FrameHandler back, FrameWriter writer) throws IOException {
+        for (int k = 0; k < ECHOES; k++) {
+            if (!reader.readFrame(back)) {
+                return false;
+            }
+            writer.flush();
+        }
+        return true;
+    }
+
     @Test
     void roundTripsAllocateNothingInTheSteadyStateAtEitherEnd() throws Exception {
         NativeFeatures.assumeCallsAllocateNothing();
@@ -492,8 +511,8 @@ class NativeSocketTest {
                     FrameReader reader = new FrameReader(connection);
                     FrameWriter writer = new FrameWriter(connection);
                     FrameHandler back = (type, body) -> writer.writeFrame(type, body);
-                    while (reader.readFrame(back)) {
-                        writer.flush();
+                    while (echoSome(reader, back, writer)) {
+                        // the echo's loop turns once per ECHOES frames
                     }
                 } catch (Throwable t) {
                     echoFailed.set(t);

@@ -11,6 +11,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.BeforeEach;
@@ -29,6 +30,11 @@ class IoUringFrameServerTest extends FrameServerContract {
     @Override
     protected LoopTransport transport() {
         return IoUringTransport.create();
+    }
+
+    @Override
+    protected Optional<String> whyTheLoopMayAllocate() {
+        return NativeFeatures.callsMayAllocate();
     }
 
     @Test

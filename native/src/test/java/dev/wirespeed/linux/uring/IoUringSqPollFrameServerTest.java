@@ -3,6 +3,7 @@ package dev.wirespeed.linux.uring;
 import dev.wirespeed.linux.NativeFeatures;
 import dev.wirespeed.loop.spi.LoopTransport;
 import dev.wirespeed.testing.FrameServerContract;
+import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
@@ -22,5 +23,10 @@ class IoUringSqPollFrameServerTest extends FrameServerContract {
     @Override
     protected LoopTransport transport() {
         return IoUringTransport.create().sqPoll(-1, 10).rings(8, 16);
+    }
+
+    @Override
+    protected Optional<String> whyTheLoopMayAllocate() {
+        return NativeFeatures.callsMayAllocate();
     }
 }

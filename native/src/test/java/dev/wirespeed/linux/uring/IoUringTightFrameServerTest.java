@@ -3,6 +3,7 @@ package dev.wirespeed.linux.uring;
 import dev.wirespeed.linux.NativeFeatures;
 import dev.wirespeed.loop.spi.LoopTransport;
 import dev.wirespeed.testing.FrameServerContract;
+import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
@@ -23,5 +24,10 @@ class IoUringTightFrameServerTest extends FrameServerContract {
     @Override
     protected LoopTransport transport() {
         return IoUringTransport.create().receiveBuffers(4, 64).sendLimit(4096).rings(4, 8);
+    }
+
+    @Override
+    protected Optional<String> whyTheLoopMayAllocate() {
+        return NativeFeatures.callsMayAllocate();
     }
 }
