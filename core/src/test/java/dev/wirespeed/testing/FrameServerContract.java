@@ -2432,14 +2432,13 @@ public abstract class FrameServerContract {
         return client;
     }
 
-    /** {@return an address of {@code transport} that nothing listens on} */
+    /** {@return an address of {@code transport} that nothing listens on, until the test's end} */
     private SocketAddress nobodyListensAt(Transport transport) throws IOException {
         return switch (transport) {
             case TCP -> {
-                try (ServerSocketChannel s = ServerSocketChannel.open()) {
-                    s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-                    yield s.getLocalAddress(); // free again once closed
-                }
+                RefusingPort refusing = new RefusingPort(); // bound, not listening: held until the test ends
+                open.add(refusing);
+                yield refusing.address();
             }
             case UNIX -> UnixDomainSocketAddress.of(dir.resolve("nobody.sock"));
         };
