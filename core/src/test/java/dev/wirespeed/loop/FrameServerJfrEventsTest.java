@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.wirespeed.testing.Await;
 import dev.wirespeed.testing.FailingAccepts;
 import dev.wirespeed.testing.Frames;
+import dev.wirespeed.testing.RefusingPort;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -219,11 +220,9 @@ class FrameServerJfrEventsTest {
     void reportsAClientsConnectsAndItsFailedConnectsAsWell() throws Exception {
         Path file = dir.resolve("client.jfr");
         SocketAddress refused;
-        try (java.nio.channels.ServerSocketChannel gone = java.nio.channels.ServerSocketChannel.open()) {
-            gone.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-            refused = gone.getLocalAddress();
-        }
-        try (Recording recording = new Recording()) {
+        try (RefusingPort refusing = new RefusingPort(); // bound, not listening, until its connect was refused
+                Recording recording = new Recording()) {
+            refused = refusing.address();
             recording.enable("dev.wirespeed.ConnectionOpened");
             recording.enable("dev.wirespeed.ConnectionClosed");
             recording.start();

@@ -1828,7 +1828,11 @@ public abstract class FrameServerContract {
     @MethodSource("cases")
     void aPeerStreamingFramesSplitAcrossReadsLongerThanTheFrameTimeoutIsServed(Transport transport, Opener opener)
             throws Exception {
-        Side server = start(transport, opener, recorder, b -> b.frameTimeout(Duration.ofMillis(200)));
+        // A frame's time is this thread's own: from sending its first half, through waiting for the loop to hold
+        // it, to sending the second. 2 s, so that no stall of this thread (a collection, a loaded machine's
+        // scheduler) outlasts it; the frames are paced so that the stream outlasts it still.
+        long timeoutMillis = 2_000;
+        Side server = start(transport, opener, recorder, b -> b.frameTimeout(Duration.ofMillis(timeoutMillis)));
         Peer peer = connect(server);
         if (transport == Transport.TCP) {
             peer.channel.setOption(StandardSocketOptions.TCP_NODELAY, true); // a half not held for the first's ACK
@@ -1836,7 +1840,9 @@ public abstract class FrameServerContract {
         int frames = 100;
         long start = System.nanoTime();
         // Each frame in two pieces, the second sent once the loop holds the first: a frame begun in one read
-        // and made whole in the next at once. The frames 5 ms apart, outside any frame's time: 0.5 s of frames.
+        // and made whole in the next at once. The frames 25 ms apart, outside any frame's time: 2.5 s of frames
+        // at least, more than the timeout: a timeout that counted over the stream, not from each frame's first
+        // byte, would reset it.
         for (int i = 0; i < frames; i++) {
             byte[] frame = new Frames().frame(i, 1_000, new byte[1_000]).toByteArray();
             peer.send(Arrays.copyOfRange(frame, 0, 500));
@@ -1847,9 +1853,10 @@ public abstract class FrameServerContract {
             awaitTrue(() -> server.framesRead() == sent + 1 || !recorder.closed.isEmpty(),
                     () -> "frame " + sent + " not handed over: framesRead=" + server.framesRead());
             assertTrue(recorder.closed.isEmpty(), "closed at frame " + sent + ": " + recorder.closed);
-            Thread.sleep(5);
+            Thread.sleep(25); // pacing: at least 25 ms, however late the thread wakes
         }
-        assertTrue(System.nanoTime() - start > TimeUnit.MILLISECONDS.toNanos(200), "the stream took less than the timeout");
+        assertTrue(System.nanoTime() - start > TimeUnit.MILLISECONDS.toNanos(timeoutMillis),
+                "the stream took less than the timeout");
         for (int i = 0; i < frames; i++) {
             peer.expect(i, new byte[1_000]);
         }
@@ -2436,14 +2443,13 @@ public abstract class FrameServerContract {
         return client;
     }
 
-    /** {@return an address of {@code transport} that nothing listens on} */
+    /** {@return an address of {@code transport} that nothing listens on, until the test's end} */
     private SocketAddress nobodyListensAt(Transport transport) throws IOException {
         return switch (transport) {
             case TCP -> {
-                try (ServerSocketChannel s = ServerSocketChannel.open()) {
-                    s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-                    yield s.getLocalAddress(); // free again once closed
-                }
+                RefusingPort refusing = new RefusingPort(); // bound, not listening: held until the test ends
+                open.add(refusing);
+                yield refusing.address();
             }
             case UNIX -> UnixDomainSocketAddress.of(dir.resolve("nobody.sock"));
         };

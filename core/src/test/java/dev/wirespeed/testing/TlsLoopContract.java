@@ -1017,8 +1017,12 @@ public abstract class TlsLoopContract {
      * them takes; their peers' ends of stream then end them. The timeouts are seen on the other, with 1,000
      * more, each reset no sooner than its timeout after a moment before any of them connected.
      */
+    // Its own bound, not the class's minute: 2,000 connects, two handshake timeouts of 1,000 connections each and
+    // four full collections take a few seconds on an idle machine and may take many times that on a loaded one.
+    // Each of its waits has a deadline of its own, of 20 s.
     @ParameterizedTest
     @EnumSource(Stall.class)
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
     void aThousandUnfinishedHandshakesHoldBoundedMemoryAndTimeOutWhileOthersAreServed(Stall stall) throws Exception {
         byte[] hello = clientHello();
         ByteBuffer sent = ByteBuffer.wrap(hello, 0, stall == Stall.A_CLIENT_HELLO ? hello.length : hello.length / 2);
@@ -1030,6 +1034,7 @@ public abstract class TlsLoopContract {
         List<SocketChannel> stalled = new ArrayList<>();
         try {
             Peer good = bystander(holding, recorder);
+            good.socket.setSoTimeout(20_000); // its echoes' reads: a deadline of their own
             long pooledBefore = holding.pooledBytes();
             stall(holding, sent, stalled);
             awaitTrue(() -> holding.connectionCount() == 1_001, () -> "connectionCount=" + holding.connectionCount()
@@ -1078,6 +1083,7 @@ public abstract class TlsLoopContract {
         open.add(timed);
         try {
             Peer good = bystander(timed, timing);
+            good.socket.setSoTimeout(20_000);
             long before = System.nanoTime(); // before any of them connects: each handshake's timer starts after it
             stall(timed, sent, stalled);
             for (int i = 0; i < 1_000; i++) {

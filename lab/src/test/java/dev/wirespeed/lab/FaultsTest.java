@@ -266,12 +266,17 @@ class FaultsTest {
                 // Then silence, the connection open until the client has ended: its end is its own timeout's.
                 peerGaveUp.set(!clientDone.await(3, TimeUnit.MINUTES));
             });
-            // 1 s: the timeout counts from the start, and Netty takes a few hundred ms to connect.
-            Result result = client(port, strategy.cliName(), "--read-timeout", "1000");
+            // The timeout counts from the client's start, its connect included (the command's rule), and the
+            // watchdog's clock from its first check, a quarter of the timeout in: the client has 6.25 s to
+            // connect and read the 100 frames before the timeout could fire with fewer, where a cold Netty
+            // connect takes a few hundred ms and a loaded machine may make that seconds. The price is the
+            // silence each strategy waits out, 5 s or a little more, one strategy after another: clients
+            // run at once would load the machine they race against (the spinning ones take a core each).
+            Result result = client(port, strategy.cliName(), "--read-timeout", "5000");
             clientDone.countDown();
             assertFalse(peerGaveUp.get(), strategy + ": the peer closed, after 3 minutes, before the client gave up");
             assertEquals(ExitCode.IO_FAILURE, result.code(), strategy + ": " + result.err());
-            assertEquals("wirespeed client: read timed out: no complete frame for 1000 ms (after 100 complete frames, "
+            assertEquals("wirespeed client: read timed out: no complete frame for 5000 ms (after 100 complete frames, "
                     + "10800 bytes)\n", result.err(), strategy.cliName());
             assertTrue(result.out().endsWith("{\"summary\":true,\"frames\":100,\"bytes\":10800,\"verified\":false}\n"),
                     strategy + ": " + result.out());

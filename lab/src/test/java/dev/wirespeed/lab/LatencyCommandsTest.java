@@ -8,13 +8,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.wirespeed.linux.uring.IoUringSupport;
 import dev.wirespeed.testing.Environment.Feature;
 import dev.wirespeed.testing.Environment;
+import dev.wirespeed.testing.RefusingPort;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
@@ -330,14 +330,13 @@ class LatencyCommandsTest {
     @ParameterizedTest
     @CsvSource({"jdk", "native", "netty"})
     void aRefusedConnectionIsAnIoFailure(String impl) throws Exception {
-        int port;
-        try (ServerSocket free = new ServerSocket(0)) {
-            port = free.getLocalPort();
+        try (RefusingPort refusing = new RefusingPort()) { // bound, not listening, for as long as the ping runs
+            Run run = ping("--transport", "tcp", "--port", String.valueOf(refusing.port()), "--impl", impl, "--count",
+                    "10");
+            assertEquals(ExitCode.IO_FAILURE, run.code(), run.err());
+            assertTrue(run.err().startsWith("wirespeed ping: I/O failure: "), run.err());
+            assertTrue(run.err().contains("onnection refused"), run.err());
         }
-        Run run = ping("--transport", "tcp", "--port", String.valueOf(port), "--impl", impl, "--count", "10");
-        assertEquals(ExitCode.IO_FAILURE, run.code(), run.err());
-        assertTrue(run.err().startsWith("wirespeed ping: I/O failure: "), run.err());
-        assertTrue(run.err().contains("onnection refused"), run.err());
     }
 
     @Test

@@ -8,6 +8,7 @@ import dev.wirespeed.lab.Main;
 import dev.wirespeed.lab.Transport;
 import dev.wirespeed.lab.client.Strategies;
 import dev.wirespeed.testing.Frames;
+import dev.wirespeed.testing.RefusingPort;
 import dev.wirespeed.testing.Vectors;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -138,14 +139,12 @@ class ClientCommandTest {
 
     @Test
     void exitsFiveWhenTheServerRefuses() throws Exception {
-        int port;
-        try (var probe = new java.net.ServerSocket(0)) {
-            port = probe.getLocalPort();
+        try (RefusingPort refusing = new RefusingPort()) { // bound, not listening, for as long as the client runs
+            Run run = client("--transport", "tcp", "--port", String.valueOf(refusing.port()), "--strategy", "zero-copy");
+            assertEquals(ExitCode.IO_FAILURE, run.code());
+            assertTrue(run.err().startsWith("wirespeed client: I/O failure: java.net.ConnectException: Connection "
+                    + "refused"), run.err());
         }
-        Run run = client("--transport", "tcp", "--port", String.valueOf(port), "--strategy", "zero-copy");
-        assertEquals(ExitCode.IO_FAILURE, run.code());
-        assertTrue(run.err().startsWith("wirespeed client: I/O failure: java.net.ConnectException: Connection refused"),
-                run.err());
     }
 
     @org.junit.jupiter.params.ParameterizedTest(name = "{0}")

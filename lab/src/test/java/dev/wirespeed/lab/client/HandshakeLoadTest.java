@@ -131,7 +131,11 @@ class HandshakeLoadTest {
         int connections = 8;
         List<ChildReport.Handshakes> rounds = new ArrayList<>();
         try (LoopGroup loops = transport().apply(LoopGroup.builder()).start()) {
-            new HandshakeLoad(loops, address, connections, client(new NoResumption(engine))).run(2, 500, rounds::add);
+            // Rounds of 2 s: the load fails a round after the first that completes no handshake (its rule for the
+            // lab), and a round has to outlast a stall of the whole process (a collection, a compilation, a
+            // loaded machine's scheduler) to be sure of one. The first round cannot be empty: it lasts until a
+            // round's time after the first handshake.
+            new HandshakeLoad(loops, address, connections, client(new NoResumption(engine))).run(2, 2_000, rounds::add);
             // The server's end of each close follows the client's: wait for it, the loops still running.
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (seen.closedCleanly.get() + seen.failures.size() < seen.opened.get() && System.nanoTime() < deadline) {
@@ -213,8 +217,10 @@ class HandshakeLoadTest {
         Seen seen = new Seen();
         // The server's engine is not what this tests: the JDK's, everywhere; the command's client takes its default.
         InetSocketAddress address = server(seen, TlsEngineFactory.jdk());
+        // Rounds of 2 s, as above: a second round that a stall leaves without a handshake fails the command.
         Run run = handshakes("--port", String.valueOf(address.getPort()), "--trust",
-                TestCertificates.file("ca.pem").toString(), "--connections", "4", "--rounds", "2", "--round-ms", "200");
+                TestCertificates.file("ca.pem").toString(), "--connections", "4", "--rounds", "2",
+                "--round-ms", "2000");
         assertEquals(ExitCode.OK, run.code(), run.err());
         List<ChildReport> lines = new ArrayList<>();
         for (String line : run.out().split("\n")) {

@@ -14,6 +14,7 @@ import dev.wirespeed.loop.spi.LoopTransport;
 import dev.wirespeed.loop.spi.Poller;
 import dev.wirespeed.testing.Environment;
 import dev.wirespeed.testing.Environment.Feature;
+import dev.wirespeed.testing.RefusingPort;
 import dev.wirespeed.testing.Seed;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -230,12 +231,9 @@ public abstract class ConnectContract {
 
     @Test
     void aConnectToAClosedPortFailsNamingTheAddress() throws Exception {
-        InetSocketAddress closed;
-        try (ServerSocketChannel gone = ServerSocketChannel.open()) {
-            closed = (InetSocketAddress) gone.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))
-                    .getLocalAddress();
+        try (RefusingPort refusing = new RefusingPort()) { // bound, not listening, for as long as the connect
+            assertConnectFails(refusing.address(), ECONNREFUSED, "Connection refused");
         }
-        assertConnectFails(closed, ECONNREFUSED, "Connection refused");
     }
 
     @Test
