@@ -267,16 +267,16 @@ class FaultsTest {
                 peerGaveUp.set(!clientDone.await(3, TimeUnit.MINUTES));
             });
             // The timeout counts from the client's start, its connect included (the command's rule), and the
-            // watchdog's clock from its first check, a quarter of the timeout in: the client has 6.25 s to
+            // watchdog's clock from its first check, a quarter of the timeout in: the client has 3.1 s to
             // connect and read the 100 frames before the timeout could fire with fewer, where a cold Netty
-            // connect takes a few hundred ms and a loaded machine may make that seconds. The price is the
-            // silence each strategy waits out, 5 s or a little more, one strategy after another: clients
-            // run at once would load the machine they race against (the spinning ones take a core each).
-            Result result = client(port, strategy.cliName(), "--read-timeout", "5000");
+            // connect takes a few hundred ms, and more on a loaded machine. The price is the silence each
+            // strategy waits out, 2.5 s or a little more, one strategy after another: clients run at once
+            // would load the machine they race against (the spinning ones take a core each).
+            Result result = client(port, strategy.cliName(), "--read-timeout", "2500");
             clientDone.countDown();
             assertFalse(peerGaveUp.get(), strategy + ": the peer closed, after 3 minutes, before the client gave up");
             assertEquals(ExitCode.IO_FAILURE, result.code(), strategy + ": " + result.err());
-            assertEquals("wirespeed client: read timed out: no complete frame for 5000 ms (after 100 complete frames, "
+            assertEquals("wirespeed client: read timed out: no complete frame for 2500 ms (after 100 complete frames, "
                     + "10800 bytes)\n", result.err(), strategy.cliName());
             assertTrue(result.out().endsWith("{\"summary\":true,\"frames\":100,\"bytes\":10800,\"verified\":false}\n"),
                     strategy + ": " + result.out());
