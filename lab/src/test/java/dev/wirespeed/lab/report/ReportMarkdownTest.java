@@ -18,7 +18,7 @@ class ReportMarkdownTest {
     void tablesFollowTheirExperimentWithTheFirstColumnLeftAndTheOthersRightAligned() {
         LabReport report = SampleReport.create();
         String md = ReportMarkdown.render(report, List.of(new Outcome("tcp", "the first article", List.of(),
-                List.of(TABLE), List.of())));
+                List.of(TABLE), List.of(), List.of())));
         assertTrue(md.startsWith("## wirespeed lab (" + report.mode().id() + ")\n\n"), md);
         assertTrue(md.contains("""
 
