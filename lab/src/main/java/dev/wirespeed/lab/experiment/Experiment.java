@@ -2,6 +2,7 @@ package dev.wirespeed.lab.experiment;
 
 import dev.wirespeed.lab.result.Finding;
 import dev.wirespeed.lab.result.Measurement;
+import dev.wirespeed.lab.result.SetAside;
 import dev.wirespeed.lab.result.Table;
 import java.io.IOException;
 import java.util.List;
@@ -17,6 +18,7 @@ import java.util.List;
  *   -> measurements(results)    the rows of results.json, results.csv and the report's charts
  *   -> tables(results)          what the terminal shows
  *   -> findings(results)        the claims and targets, each judged by a Rule
+ *   -> setAside(results)        the rows the lab does not trust, which judge no finding
  * }</pre>
  *
  * <p>Data flows one way: nothing after {@code run} measures, and nothing before it judges. A new
@@ -102,4 +104,16 @@ public interface Experiment<C, R> {
      * @param lab the run's context
      */
     List<Finding> findings(Results<C, R> results, LabContext lab);
+
+    /**
+     * {@return the rows the lab measured but does not trust, each with why}, in table order: no finding
+     * is judged on one (a finding that would read one is left out, and the notes say so), and the report
+     * lists them under the experiment; none by default
+     *
+     * @param results every case's result
+     * @param lab the run's context
+     */
+    default List<SetAside> setAside(Results<C, R> results, LabContext lab) {
+        return List.of();
+    }
 }

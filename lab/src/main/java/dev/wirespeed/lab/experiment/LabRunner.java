@@ -9,11 +9,11 @@ import java.util.function.Consumer;
 
 /**
  * Runs experiments the one way every experiment is run: all cases up front (for the progress line),
- * then each experiment's cases through its runner, then its measurements, tables and findings.
- * Experiments that start processes run first, in the order given; those that measure in the lab's
- * own JVM (and pin its thread) run after them. The first case waits until the lab's JVM has stopped
- * compiling its own start-up ({@value #QUIET_MILLIS} ms without a compilation, at most
- * {@value #MAX_WAIT_MILLIS} ms), which otherwise takes the CPUs the first measurement runs on.
+ * then each experiment's cases through its runner, then its measurements, tables, findings and the
+ * rows it sets aside. Experiments that start processes run first, in the order given; those that
+ * measure in the lab's own JVM (and pin its thread) run after them. The first case waits until the
+ * lab's JVM has stopped compiling its own start-up ({@value #QUIET_MILLIS} ms without a compilation,
+ * at most {@value #MAX_WAIT_MILLIS} ms), which otherwise takes the CPUs the first measurement runs on.
  */
 public final class LabRunner {
     /** How long the lab's JIT must be idle before the first case. */
@@ -75,7 +75,8 @@ public final class LabRunner {
                 }
             }
             return new Outcome(experiment.name(), experiment.description(), experiment.measurements(results, lab),
-                    experiment.tables(results, lab), experiment.findings(results, lab));
+                    experiment.tables(results, lab), experiment.findings(results, lab),
+                    experiment.setAside(results, lab));
         }
     }
 }

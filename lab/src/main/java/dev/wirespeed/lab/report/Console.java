@@ -1,11 +1,15 @@
 package dev.wirespeed.lab.report;
 
 import dev.wirespeed.lab.result.Finding;
+import dev.wirespeed.lab.result.SetAside;
 import dev.wirespeed.lab.result.Table;
 import java.io.PrintWriter;
 import java.util.List;
 
-/** What the terminal shows of a lab run: each experiment's tables as it finishes, then findings and notes. */
+/**
+ * What the terminal shows of a lab run: each experiment's tables as it finishes, then findings, the rows
+ * set aside and notes.
+ */
 public final class Console {
     private Console() {
     }
@@ -49,7 +53,8 @@ public final class Console {
 
     /**
      * Prints the findings, those that do not hold marked, each with its figures in brief (the failing
-     * checks, or the worst one; every check is in results.json and the report), then the notes.
+     * checks, or the worst one; every check is in results.json and the report), then the rows set aside
+     * with why, then the notes.
      *
      * @param report the run's report
      * @param out where to print
@@ -61,6 +66,13 @@ public final class Console {
             for (Finding finding : report.findings()) {
                 out.printf("  [%s] %s (%s)%n         %s%n", finding.holds() ? "holds" : "DOES NOT HOLD", finding.title(),
                         finding.experiment(), finding.summary());
+            }
+        }
+        if (!report.setAside().isEmpty()) {
+            out.println();
+            out.println("set aside, judging nothing:");
+            for (SetAside row : report.setAside()) {
+                out.printf("  %s (%s)%n", row, row.experiment());
             }
         }
         for (String note : report.notes()) {

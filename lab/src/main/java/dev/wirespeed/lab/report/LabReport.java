@@ -6,6 +6,7 @@ import dev.wirespeed.lab.experiment.Mode;
 import dev.wirespeed.lab.experiment.Outcome;
 import dev.wirespeed.lab.result.Finding;
 import dev.wirespeed.lab.result.Measurement;
+import dev.wirespeed.lab.result.SetAside;
 import java.util.List;
 
 /**
@@ -19,10 +20,12 @@ import java.util.List;
  * @param experiments the experiments that ran, in report order
  * @param measurements every measured cell
  * @param findings every claim and target, judged
- * @param notes what the reader should know: skipped rows, missing tools
+ * @param setAside every row the lab measured but does not trust, with why: no finding is judged on one
+ * @param notes what the reader should know: skipped rows, missing tools, findings not judged
  */
 public record LabReport(@JsonProperty("$schema") String schema, Provenance provenance, Machine machine, Mode mode,
-        List<Experiment> experiments, List<Measurement> measurements, List<Finding> findings, List<String> notes) {
+        List<Experiment> experiments, List<Measurement> measurements, List<Finding> findings, List<SetAside> setAside,
+        List<String> notes) {
     /** The schema's file name. */
     public static final String SCHEMA = "results.schema.json";
 
@@ -40,6 +43,7 @@ public record LabReport(@JsonProperty("$schema") String schema, Provenance prove
         experiments = List.copyOf(experiments);
         measurements = List.copyOf(measurements);
         findings = List.copyOf(findings);
+        setAside = List.copyOf(setAside);
         notes = List.copyOf(notes);
     }
 
@@ -57,6 +61,7 @@ public record LabReport(@JsonProperty("$schema") String schema, Provenance prove
         return new LabReport(SCHEMA, provenance, machine, mode,
                 outcomes.stream().map(o -> new Experiment(o.experiment(), o.description())).toList(),
                 outcomes.stream().flatMap(o -> o.measurements().stream()).toList(),
-                outcomes.stream().flatMap(o -> o.findings().stream()).toList(), notes);
+                outcomes.stream().flatMap(o -> o.findings().stream()).toList(),
+                outcomes.stream().flatMap(o -> o.setAside().stream()).toList(), notes);
     }
 }

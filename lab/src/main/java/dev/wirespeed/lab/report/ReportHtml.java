@@ -5,6 +5,7 @@ import dev.wirespeed.lab.result.Finding;
 import dev.wirespeed.lab.result.Measurement;
 import dev.wirespeed.lab.result.Percentile;
 import dev.wirespeed.lab.result.Role;
+import dev.wirespeed.lab.result.SetAside;
 import dev.wirespeed.lab.result.Unit;
 import java.text.DecimalFormat;
 import java.text.DecimalFormatSymbols;
@@ -22,7 +23,8 @@ import java.util.TreeSet;
  * opens with a summary (every target with its worst ratio and verdict, then the articles' claims that
  * do not hold here), then for every experiment, placement and unit a bar chart (medians, a whisker
  * from min to max, the article's figure as a tick) with its table, a percentile chart per placement
- * for latency, and every finding with its figures. Rows are coloured by {@link Role}.
+ * for latency, every finding with its figures, and the rows set aside (which judge no finding) with
+ * why. Rows are coloured by {@link Role}.
  */
 public final class ReportHtml {
     /** The SVG coordinate width; the charts scale to the page's width. */
@@ -50,7 +52,8 @@ public final class ReportHtml {
                 .append("padding:0 2em}h1{font-size:1.5em}h2{font-size:1.25em;margin-top:2em;border-bottom:1px solid #ccc}")
                 .append("h3{font-size:1.05em;margin-top:1.5em}table{border-collapse:collapse;margin:.5em 0}")
                 .append("td,th{border-bottom:1px solid #ddd;padding:2px 8px;text-align:right}td:first-child,th:first-child")
-                .append("{text-align:left}.holds{color:#1a7f37}.fails{color:#b42318;font-weight:600}")
+                .append("{text-align:left}.set-aside td,.set-aside th{text-align:left}")
+                .append(".holds{color:#1a7f37}.fails{color:#b42318;font-weight:600}")
                 .append("svg.chart{width:100%;height:auto}svg text{font:13px system-ui,sans-serif}")
                 .append(".legend span{display:inline-block;width:12px;height:12px;margin:0 4px 0 12px;vertical-align:middle}")
                 .append("</style></head><body>\n");
@@ -73,6 +76,7 @@ public final class ReportHtml {
                     .append("</h2>\n<p>").append(escape(experiment.description())).append("</p>\n");
             charts(rows, html);
             findings(report.findings().stream().filter(f -> f.experiment().equals(experiment.name())).toList(), html);
+            setAside(report.setAside().stream().filter(s -> s.experiment().equals(experiment.name())).toList(), html);
         }
         if (!report.notes().isEmpty()) {
             html.append("<h2>Notes</h2>\n<ul>\n");
@@ -88,7 +92,12 @@ public final class ReportHtml {
         long met = targets.stream().filter(Finding::holds).count();
         html.append("<h2 id=\"summary\">Summary</h2>\n<p>").append(met).append(" of ").append(targets.size())
                 .append(" targets met; ").append(report.findings().stream().filter(f -> f.kind() == Finding.Kind.CLAIM
-                        && !f.holds()).count()).append(" of the articles' claims do not hold on this machine.</p>\n");
+                        && !f.holds()).count()).append(" of the articles' claims do not hold on this machine.");
+        if (!report.setAside().isEmpty()) {
+            html.append(" ").append(report.setAside().size()).append(" row(s) set aside, each listed under its experiment: ")
+                    .append("the lab does not trust them, and no finding is judged on them.");
+        }
+        html.append("</p>\n");
         if (!targets.isEmpty()) {
             html.append("<table class=\"summary\"><tr><th>target</th><th>experiment</th><th>rule</th><th>worst ratio</th>")
                     .append("<th>where</th><th>verdict</th></tr>\n");
@@ -127,6 +136,22 @@ public final class ReportHtml {
                     .append(escape(finding.figures())).append("</small></li>\n");
         }
         html.append("</ul>\n");
+    }
+
+    /** One experiment's rows set aside: row, placement, and why the lab does not trust it. */
+    private static void setAside(List<SetAside> rows, StringBuilder html) {
+        if (rows.isEmpty()) {
+            return;
+        }
+        html.append("<h3>Set aside</h3>\n<p>Rows the lab does not trust: no finding is judged on them, and the notes ")
+                .append("name each finding left out.</p>\n<table class=\"set-aside\"><tr><th>row</th><th>placement</th>")
+                .append("<th>reason</th></tr>\n");
+        for (SetAside row : rows) {
+            html.append("<tr><td>").append(escape(row.name())).append("</td><td>").append(escape(row.placement() + " ("
+                    + row.placement().cpus() + ")")).append("</td><td>").append(escape(row.reason().toString()))
+                    .append("</td></tr>\n");
+        }
+        html.append("</table>\n");
     }
 
     /**

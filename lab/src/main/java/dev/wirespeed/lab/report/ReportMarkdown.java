@@ -2,6 +2,7 @@ package dev.wirespeed.lab.report;
 
 import dev.wirespeed.lab.experiment.Outcome;
 import dev.wirespeed.lab.result.Finding;
+import dev.wirespeed.lab.result.SetAside;
 import dev.wirespeed.lab.result.Table;
 import java.util.List;
 
@@ -18,7 +19,8 @@ public final class ReportMarkdown {
     /**
      * {@return the run in Markdown}: a heading with the mode, a header naming the command, commit,
      * date, machine and JDK, each experiment's tables in report order (the first column left-aligned,
-     * the others right-aligned, as the terminal shows them), then the findings and the notes
+     * the others right-aligned, as the terminal shows them), then the findings, the rows set aside (a
+     * table per experiment: row, placement, reason) and the notes
      *
      * @param report the run's report
      * @param outcomes the experiments' outcomes, whose tables the report does not keep
@@ -41,6 +43,7 @@ public final class ReportMarkdown {
                         .append(finding.holds() ? "holds" : "**does not hold**").append(" |\n");
             }
         }
+        setAside(report, md);
         if (!report.notes().isEmpty()) {
             md.append("\n### Notes\n\n");
             for (String note : report.notes()) {
@@ -48,6 +51,27 @@ public final class ReportMarkdown {
             }
         }
         return md.toString();
+    }
+
+    /** The rows set aside, a table per experiment in report order; none, no section. */
+    private static void setAside(LabReport report, StringBuilder md) {
+        if (report.setAside().isEmpty()) {
+            return;
+        }
+        md.append("\n### Rows set aside\n\nThe lab does not trust these rows: no finding is judged on them, and the "
+                + "notes name each finding left out.\n");
+        for (LabReport.Experiment experiment : report.experiments()) {
+            List<SetAside> rows = report.setAside().stream().filter(s -> s.experiment().equals(experiment.name()))
+                    .toList();
+            if (rows.isEmpty()) {
+                continue;
+            }
+            md.append("\n**`").append(experiment.name()).append("`**\n\n| row | placement | reason |\n| --- | --- | --- |\n");
+            for (SetAside row : rows) {
+                md.append("| ").append(cell(row.name())).append(" | ").append(cell(row.placement() + " ("
+                        + row.placement().cpus() + ")")).append(" | ").append(cell(row.reason().toString())).append(" |\n");
+            }
+        }
     }
 
     /**

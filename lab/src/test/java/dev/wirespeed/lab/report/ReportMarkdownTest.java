@@ -1,6 +1,7 @@
 package dev.wirespeed.lab.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.wirespeed.lab.experiment.Outcome;
@@ -8,7 +9,7 @@ import dev.wirespeed.lab.result.Table;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** {@code results.md}: every table and finding, each cell kept in its cell. */
+/** {@code results.md}: every table, finding and row set aside, each cell kept in its cell. */
 class ReportMarkdownTest {
     private static final Table TABLE = new Table("tcp: 100-byte bodies | MB/s", List.of("case", "MB/s [min-max]"),
             List.of(List.of("zero-copy", "2,483.2 [2,359.0-2,607.4]"), List.of("a|b*c", "1.0")),
@@ -18,7 +19,7 @@ class ReportMarkdownTest {
     void tablesFollowTheirExperimentWithTheFirstColumnLeftAndTheOthersRightAligned() {
         LabReport report = SampleReport.create();
         String md = ReportMarkdown.render(report, List.of(new Outcome("tcp", "the first article", List.of(),
-                List.of(TABLE), List.of())));
+                List.of(TABLE), List.of(), List.of())));
         assertTrue(md.startsWith("## wirespeed lab (" + report.mode().id() + ")\n\n"), md);
         assertTrue(md.contains("""
 
@@ -60,7 +61,7 @@ class ReportMarkdownTest {
     }
 
     @Test
-    void everyFindingIsARowWithItsFiguresAndVerdictThenTheNotes() {
+    void everyFindingIsARowWithItsFiguresAndVerdictThenTheRowsSetAsideByExperimentThenTheNotes() {
         String md = ReportMarkdown.render(SampleReport.create(), List.of());
         assertEquals("""
 
@@ -78,10 +79,36 @@ class ReportMarkdownTest {
                 cores: wirespeed <- C writer 2,379.8 MB/s [2,300.0-2,400.0] / zero-copy 2,483.2 MB/s [2,400.0-2,600.0] = \
                 0.96x | holds |
 
+                ### Rows set aside
+
+                The lab does not trust these rows: no finding is judged on them, and the notes name each finding left out.
+
+                **`tcp`**
+
+                | row | placement | reason |
+                | --- | --- | --- |
+                | netty-nio | different cores (server cpu0, client cpu1) | its timed rounds read 608.0 MB/s and an untimed \
+                pass of the same client 5,000.0 MB/s: -88%, beyond the 15% the lab allows |
+
+                **`latency`**
+
+                | row | placement | reason |
+                | --- | --- | --- |
+                | jdk-spin p50 | same core (server cpu1, client cpu1) | its figures spread from 37.0 to 90,702.0 us about a \
+                median of 60.0: wider than the median |
+
                 ### Notes
 
                 - experiment 'pipe' skipped: <no pipe>
                 """, md.substring(md.indexOf("\n### Findings")));
+    }
+
+    @Test
+    void aRunThatSetNothingAsideHasNoSuchSection() {
+        LabReport sample = SampleReport.create();
+        LabReport trusted = new LabReport(sample.schema(), sample.provenance(), sample.machine(), sample.mode(),
+                sample.experiments(), sample.measurements(), sample.findings(), List.of(), sample.notes());
+        assertFalse(ReportMarkdown.render(trusted, List.of()).contains("set aside"));
     }
 
     @Test

@@ -56,11 +56,33 @@ class ReportRenderTest {
         String html = ReportHtml.render(SampleReport.create());
         int summary = html.indexOf("<h2 id=\"summary\">");
         assertTrue(summary > 0 && summary < html.indexOf("<svg"), "the summary comes first");
-        assertTrue(html.contains("<p>1 of 2 targets met; 1 of the articles' claims do not hold on this machine.</p>"), html);
+        assertTrue(html.contains("<p>1 of 2 targets met; 1 of the articles' claims do not hold on this machine. 2 row(s) "
+                + "set aside, each listed under its experiment: the lab does not trust them, and no finding is judged on "
+                + "them.</p>"), html);
         assertTrue(html.contains("<tr><td>wirespeed &lt;- C writer reaches 90% of the ceiling</td><td>tcp</td>"
                 + "<td>&gt;= 0.9x</td><td>0.66x</td><td>tcp, different cores</td><td><span class=\"fails\">does not hold"
                 + "</span></td></tr>"), html);
         assertTrue(html.contains("<li>compact-on-demand beats append-until-end (&gt; 1x) (tcp)"), html);
+    }
+
+    @Test
+    void eachExperimentListsItsRowsSetAsideWithPlacementAndReasonAfterItsFindings() {
+        String html = ReportHtml.render(SampleReport.create());
+        int tcp = html.indexOf("<h2 id=\"tcp\">");
+        int latency = html.indexOf("<h2 id=\"latency\">");
+        int tcpRows = html.indexOf("<tr><td>netty-nio</td><td>different cores (server cpu0, client cpu1)</td><td>its timed "
+                + "rounds read 608.0 MB/s and an untimed pass of the same client 5,000.0 MB/s: -88%, beyond the 15% the lab "
+                + "allows</td></tr>");
+        int latencyRows = html.indexOf("<tr><td>jdk-spin p50</td><td>same core (server cpu1, client cpu1)</td><td>its "
+                + "figures spread from 37.0 to 90,702.0 us about a median of 60.0: wider than the median</td></tr>");
+        assertTrue(tcp < html.indexOf("<h3>Findings</h3>", tcp) && html.indexOf("<h3>Findings</h3>", tcp) < tcpRows
+                && tcpRows < latency, "tcp's row under tcp, after its findings: " + html);
+        assertTrue(latency < latencyRows, "latency's row under latency: " + html);
+        assertEquals(2, Pattern.compile("<h3>Set aside</h3>").matcher(html).results().count(), html);
+        LabReport sample = SampleReport.create();
+        String trusted = ReportHtml.render(new LabReport(sample.schema(), sample.provenance(), sample.machine(),
+                sample.mode(), sample.experiments(), sample.measurements(), sample.findings(), List.of(), sample.notes()));
+        assertTrue(!trusted.contains("Set aside") && !trusted.contains("set aside"), "nothing set aside, no section");
     }
 
     @Test

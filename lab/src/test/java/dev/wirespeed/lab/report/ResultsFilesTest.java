@@ -23,6 +23,8 @@ class ResultsFilesTest {
         assertEquals(report, ResultsFiles.read(dir.resolve("results.json")));
         assertEquals(ResultsFiles.schema(), Files.readString(dir.resolve("results.schema.json")));
         assertTrue(json.contains("\"holds\" : false"), "verdicts are written: " + json);
+        assertEquals(2, report.setAside().size());
+        assertTrue(json.contains("\"cause\" : \"untimed\""), "the rows set aside are written, with why: " + json);
     }
 
     @Test
@@ -36,6 +38,10 @@ class ResultsFilesTest {
                 .isEmpty());
         assertFalse(ResultsSchema.validate(json.replace("\"mode\" : \"quick\"", "\"mode\" : \"quick\", \"extra\" : 1"))
                 .isEmpty());
+        assertFalse(ResultsSchema.validate(json.replace("\"cause\" : \"spread\"", "\"cause\" : \"untimed\"")).isEmpty(),
+                "an untimed cause needs the untimed figure and the tolerance");
+        assertFalse(ResultsSchema.validate(json.replace("\"cause\" : \"untimed\"", "\"cause\" : \"spread\"")).isEmpty(),
+                "a spread has neither");
     }
 
     @Test

@@ -12,12 +12,13 @@ import dev.wirespeed.lab.result.Placement;
 import dev.wirespeed.lab.result.Role;
 import dev.wirespeed.lab.result.Rule;
 import dev.wirespeed.lab.result.Series;
+import dev.wirespeed.lab.result.SetAside;
 import dev.wirespeed.lab.result.Stats;
 import dev.wirespeed.lab.result.Unit;
 import java.util.ArrayList;
 import java.util.List;
 
-/** A small report of every kind of row and finding, for the report's tests. */
+/** A small report of every kind of row, finding and row set aside, for the report's tests. */
 final class SampleReport {
     static final Placement APART = new Placement(Placement.Kind.DIFFERENT_CORES, 0, 1);
     static final Placement TOGETHER = new Placement(Placement.Kind.SAME_CORE, 1, 1);
@@ -59,9 +60,14 @@ final class SampleReport {
                         List.of(new Check("tcp, different cores", ours, ceiling))),
                 Finding.target("tcp", "wirespeed is at least as fast as zero-copy", Rule.atLeast(1).within(0.05),
                         List.of(new Check("tcp, different cores", ours, zeroCopy))));
+        List<SetAside> setAside = List.of(
+                new SetAside("tcp", "netty-nio", APART, null, SetAside.Reason.timed(new Stats(608, 580, 640, 4),
+                        List.of(5000.0), 0.15, Unit.MB_PER_S)),
+                new SetAside("latency", "jdk-spin", TOGETHER, Percentile.P50,
+                        SetAside.Reason.spread(new Stats(60, 37, 90_702, 3), Unit.MICROSECONDS)));
         return new LabReport(LabReport.SCHEMA, PROVENANCE, new Machine("Test CPU", 2, "24 GiB", "Linux 6.18 amd64", "Test JDK 25"),
                 Mode.QUICK, List.of(new LabReport.Experiment("tcp", "TCP loopback"),
-                        new LabReport.Experiment("latency", "round trips")), rows, findings,
+                        new LabReport.Experiment("latency", "round trips")), rows, findings, setAside,
                 List.of("experiment 'pipe' skipped: <no pipe>"));
     }
 }

@@ -2,7 +2,9 @@ package dev.wirespeed.lab.experiments.latency;
 
 import dev.wirespeed.lab.result.ChildReport;
 import dev.wirespeed.lab.result.Percentile;
+import dev.wirespeed.lab.result.SetAside;
 import dev.wirespeed.lab.result.Stats;
+import dev.wirespeed.lab.result.Unit;
 import java.util.Map;
 
 /**
@@ -53,12 +55,7 @@ public record Distribution(Map<Percentile, Stats> byPercentile) {
      *
      * @param percentile the percentile a finding reads
      */
-    public String setAside(Percentile percentile) {
-        Stats s = get(percentile);
-        if (s.max() - s.min() > s.median()) {
-            return String.format(java.util.Locale.ROOT, "its runs spread from %,.1f to %,.1f us about a median of "
-                    + "%,.1f: wider than the median", s.min(), s.max(), s.median());
-        }
-        return null;
+    public SetAside.Reason setAside(Percentile percentile) {
+        return SetAside.Reason.spread(get(percentile), Unit.MICROSECONDS);
     }
 }

@@ -16,12 +16,14 @@ import dev.wirespeed.lab.result.Check;
 import dev.wirespeed.lab.result.ChildReport;
 import dev.wirespeed.lab.result.Figure;
 import dev.wirespeed.lab.result.Finding;
+import dev.wirespeed.lab.result.FindingReads;
 import dev.wirespeed.lab.result.Measurement;
 import dev.wirespeed.lab.result.Medium;
 import dev.wirespeed.lab.result.Percentile;
 import dev.wirespeed.lab.result.Placement;
 import dev.wirespeed.lab.result.Rule;
 import dev.wirespeed.lab.result.Series;
+import dev.wirespeed.lab.result.SetAside;
 import dev.wirespeed.lab.result.Stats;
 import dev.wirespeed.lab.result.Table;
 import dev.wirespeed.lab.result.Unit;
@@ -30,10 +32,12 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The fast-sockets article on this machine: round-trip latency over TCP loopback between
@@ -68,6 +72,15 @@ public final class LatencyExperiment implements Experiment<LatencyCell, Distribu
         bounds.put(Percentile.P999, 1.25);
         bounds.put(Percentile.P9999, 1.5);
         return bounds;
+    }
+
+    /** The percentiles its findings judge: p50 and p99 against the JDK's path, and those of {@link #C_BOUNDS}. */
+    static final Set<Percentile> JUDGED = judged();
+
+    private static Set<Percentile> judged() {
+        Set<Percentile> judged = EnumSet.of(Percentile.P50, Percentile.P99);
+        judged.addAll(C_BOUNDS.keySet());
+        return judged;
     }
 
     /** Creates the experiment. */
@@ -343,63 +356,57 @@ public final class LatencyExperiment implements Experiment<LatencyCell, Distribu
         if (!NativeSocket.isSupported()) {
             return List.of();
         }
-        Checks bypass = new Checks();
-        Checks openNearC = new Checks();
-        Checks noWorse = new Checks();
+        Checks bypass = new Checks(results, lab);
+        Checks openNearC = new Checks(results, lab);
+        Checks noWorse = new Checks(results, lab);
         Map<Percentile, Checks> nearC = new EnumMap<>(Percentile.class);
         for (Percentile p : C_BOUNDS.keySet()) {
-            nearC.put(p, new Checks());
+            nearC.put(p, new Checks(results, lab));
         }
-        Checks uringP50 = new Checks();
-        Checks uringNearC = new Checks();
+        Checks uringP50 = new Checks(results, lab);
+        Checks uringNearC = new Checks(results, lab);
         List<Placement> placements = results.cases().stream().map(LatencyCell::placement).distinct().toList();
         for (Placement placement : placements) {
-            LatencyCase uringSpin = new LatencyCase.Java(Impl.URING_SPIN);
-            LatencyCase nativeSpin = new LatencyCase.Java(Impl.NATIVE_SPIN);
-            if (results.has(new LatencyCell(placement, uringSpin))) {
-                uringP50.add(new Check(placement.toString(), uringP50.figure(uringSpin, results.get(new LatencyCell(
-                        placement, uringSpin)), Percentile.P50), uringP50.figure(nativeSpin, results.get(new LatencyCell(
-                        placement, nativeSpin)), Percentile.P50)));
+            LatencyCell uringSpin = new LatencyCell(placement, new LatencyCase.Java(Impl.URING_SPIN));
+            LatencyCell nativeSpin = new LatencyCell(placement, new LatencyCase.Java(Impl.NATIVE_SPIN));
+            if (results.has(uringSpin)) {
+                uringP50.add(new Check(placement.toString(), uringP50.figure(uringSpin, Percentile.P50),
+                        uringP50.figure(nativeSpin, Percentile.P50)));
                 for (boolean spin : new boolean[] {false, true}) {
-                    LatencyCase uring = new LatencyCase.Java(spin ? Impl.URING_SPIN : Impl.URING);
+                    LatencyCell uring = new LatencyCell(placement, new LatencyCase.Java(spin ? Impl.URING_SPIN : Impl.URING));
                     LatencyCell c = new LatencyCell(placement, new LatencyCase.C(spin));
                     if (results.has(c)) {
                         uringNearC.add(new Check(placement + ", " + (spin ? "busy-polling" : "blocking"),
-                                uringNearC.figure(uring, results.get(new LatencyCell(placement, uring)), Percentile.P999),
-                                uringNearC.figure(c.row(), results.get(c), Percentile.P999)));
+                                uringNearC.figure(uring, Percentile.P999), uringNearC.figure(c, Percentile.P999)));
                     }
                 }
             }
             LatencyCell cOpen = new LatencyCell(placement, new LatencyCase.COpenLoop(OPEN_LOOP_RATE));
             if (results.has(cOpen)) {
                 for (Impl impl : List.of(Impl.NATIVE_SPIN, Impl.JDK_SPIN)) {
-                    LatencyCase open = new LatencyCase.OpenLoop(impl, OPEN_LOOP_RATE);
-                    openNearC.add(new Check(placement.toString(), openNearC.figure(open, results.get(new LatencyCell(
-                            placement, open)), Percentile.P999), openNearC.figure(cOpen.row(), results.get(cOpen),
-                            Percentile.P999)));
+                    LatencyCell open = new LatencyCell(placement, new LatencyCase.OpenLoop(impl, OPEN_LOOP_RATE));
+                    openNearC.add(new Check(placement.toString(), openNearC.figure(open, Percentile.P999),
+                            openNearC.figure(cOpen, Percentile.P999)));
                 }
             }
             for (boolean spin : new boolean[] {false, true}) {
                 String where = placement + ", " + (spin ? "busy-polling" : "blocking");
-                LatencyCase jdkRow = new LatencyCase.Java(spin ? Impl.JDK_SPIN : Impl.JDK);
-                LatencyCase nativeRow = new LatencyCase.Java(spin ? Impl.NATIVE_SPIN : Impl.NATIVE);
-                Distribution jdk = results.get(new LatencyCell(placement, jdkRow));
-                Distribution nat = results.get(new LatencyCell(placement, nativeRow));
+                LatencyCell jdk = new LatencyCell(placement, new LatencyCase.Java(spin ? Impl.JDK_SPIN : Impl.JDK));
+                LatencyCell nat = new LatencyCell(placement, new LatencyCase.Java(spin ? Impl.NATIVE_SPIN : Impl.NATIVE));
                 // "Pays" needs a saving beyond run-to-run noise: the native median below the JDK's fastest run.
-                bypass.figure(jdkRow, jdk, Percentile.P50); // its fastest run is judged: its runs must agree
-                bypass.add(new Check(where, bypass.figure(nativeRow, nat, Percentile.P50),
-                        new Figure(jdkRow.name() + " p50, fastest run", Stats.exact(jdk.get(Percentile.P50).min()),
-                                Unit.MICROSECONDS)));
+                bypass.figure(jdk, Percentile.P50); // its fastest run is judged: its runs must agree
+                bypass.add(new Check(where, bypass.figure(nat, Percentile.P50),
+                        new Figure(jdk.row().name() + " p50, fastest run",
+                                Stats.exact(results.get(jdk).get(Percentile.P50).min()), Unit.MICROSECONDS)));
                 for (Percentile p : List.of(Percentile.P50, Percentile.P99)) {
-                    noWorse.add(new Check(where, noWorse.figure(nativeRow, nat, p), noWorse.figure(jdkRow, jdk, p)));
+                    noWorse.add(new Check(where, noWorse.figure(nat, p), noWorse.figure(jdk, p)));
                 }
                 LatencyCell c = new LatencyCell(placement, new LatencyCase.C(spin));
                 if (results.has(c)) {
                     for (Percentile p : C_BOUNDS.keySet()) {
-                        for (LatencyCase row : List.of(nativeRow, jdkRow)) {
+                        for (LatencyCell row : List.of(nat, jdk)) {
                             Checks checks = nearC.get(p);
-                            checks.add(new Check(where, checks.figure(row, results.get(new LatencyCell(placement, row)), p),
-                                    checks.figure(c.row(), results.get(c), p)));
+                            checks.add(new Check(where, checks.figure(row, p), checks.figure(c, p)));
                         }
                     }
                 }
@@ -407,27 +414,27 @@ public final class LatencyExperiment implements Experiment<LatencyCell, Distribu
         }
         long count = count(lab);
         List<Finding> findings = new ArrayList<>();
-        bypass.decide(findings, lab, Finding.claim(name(), "bypassing the JDK's SocketChannel pays: the article's p50 "
+        bypass.decide(findings, Finding.claim(name(), "bypassing the JDK's SocketChannel pays: the article's p50 "
                 + "went 6.8 -> 5.7 us with a direct native read", Rule.below(1), 5.7 / 6.8, bypass.list));
-        noWorse.decide(findings, lab, Finding.target(name(), "the native path's p50 and p99 are no worse than the JDK "
+        noWorse.decide(findings, Finding.target(name(), "the native path's p50 and p99 are no worse than the JDK "
                 + "path's, mode for mode", Rule.atMost(1).within(0.05), noWorse.list));
         if (!openNearC.list.isEmpty() && lab.decides(name(), Percentile.P999, count)) {
-            openNearC.decide(findings, lab, Finding.target(name(), String.format(Locale.ROOT, "the busy-polling paths' "
+            openNearC.decide(findings, Finding.target(name(), String.format(Locale.ROOT, "the busy-polling paths' "
                     + "open-loop p99.9 is within %.2fx the C ping-pong's at the same rate", C_BOUNDS.get(Percentile.P999)),
                     Rule.atMost(C_BOUNDS.get(Percentile.P999)), openNearC.list));
         }
         if (!uringP50.list.isEmpty()) {
-            uringP50.decide(findings, lab, Finding.target(name(), "the io_uring path polling its completions (uring-spin) "
+            uringP50.decide(findings, Finding.target(name(), "the io_uring path polling its completions (uring-spin) "
                     + "has a p50 no worse than the native busy-polling path's", Rule.atMost(1), uringP50.list));
         }
         if (!uringNearC.list.isEmpty() && lab.decides(name(), Percentile.P999, count)) {
-            uringNearC.decide(findings, lab, Finding.target(name(), "the io_uring path's p99.9 is within 1.5x the C "
+            uringNearC.decide(findings, Finding.target(name(), "the io_uring path's p99.9 is within 1.5x the C "
                     + "ping-pong's, mode for mode", Rule.atMost(1.5), uringNearC.list));
         }
         C_BOUNDS.forEach((p, bound) -> {
             Checks checks = nearC.get(p);
             if (!checks.list.isEmpty() && lab.decides(name(), p, count)) {
-                checks.decide(findings, lab, Finding.target(name(), String.format(Locale.ROOT, "the native and JDK "
+                checks.decide(findings, Finding.target(name(), String.format(Locale.ROOT, "the native and JDK "
                         + "paths' %s is within %.2fx the C ping-pong's, mode for mode", p.label(), bound),
                         Rule.atMost(bound), checks.list));
             }
@@ -439,32 +446,54 @@ public final class LatencyExperiment implements Experiment<LatencyCell, Distribu
      * The checks of one finding, and the rows among them whose runs disagree too much to judge on
      * ({@link Distribution#setAside}): a finding with any is left out, and the notes say which and why.
      */
-    private static final class Checks {
+    private final class Checks {
         final List<Check> list = new ArrayList<>();
-        private final List<String> setAside = new ArrayList<>();
+        private final Results<LatencyCell, Distribution> results;
+        private final FindingReads reads;
+
+        Checks(Results<LatencyCell, Distribution> results, LabContext lab) {
+            this.results = results;
+            this.reads = new FindingReads(lab::note);
+        }
 
         void add(Check check) {
             list.add(check);
         }
 
-        /** {@return {@code row}'s {@code p} as a figure}, its runs' agreement noted */
-        Figure figure(LatencyCase row, Distribution d, Percentile p) {
-            String why = d.setAside(p);
-            if (why != null) {
-                setAside.add(row.name() + " " + p.label() + ": " + why);
-            }
-            return LatencyExperiment.figure(row, d, p);
+        /** {@return {@code cell}'s {@code p} as a figure}, its runs' agreement noted */
+        Figure figure(LatencyCell cell, Percentile p) {
+            Distribution d = results.get(cell);
+            reads.read(setAside(cell, d, p));
+            return LatencyExperiment.figure(cell.row(), d, p);
         }
 
         /** Adds {@code finding} where no row it reads is set aside; else tells the lab's notes why not. */
-        void decide(List<Finding> findings, LabContext lab, Finding finding) {
-            if (setAside.isEmpty()) {
-                findings.add(finding);
-            } else {
-                lab.note(finding.experiment() + ": not judged, as it reads rows set aside: " + finding.title() + ". "
-                        + String.join("; ", setAside.stream().distinct().toList()));
+        void decide(List<Finding> findings, Finding finding) {
+            reads.decide(findings, finding);
+        }
+    }
+
+    /** {@return {@code p} of {@code cell} set aside, or null where the lab trusts it} */
+    private SetAside setAside(LatencyCell cell, Distribution d, Percentile p) {
+        return SetAside.of(name(), cell.row().name(), cell.placement(), p, d.setAside(p));
+    }
+
+    /**
+     * {@inheritDoc} Here: each cell's percentiles that findings judge ({@link #JUDGED}, those the run's
+     * round trips decide) whose runs spread wider than their median.
+     */
+    @Override
+    public List<SetAside> setAside(Results<LatencyCell, Distribution> results, LabContext lab) {
+        List<SetAside> rows = new ArrayList<>();
+        for (LatencyCell cell : results.cases()) {
+            for (Percentile p : JUDGED) {
+                SetAside row = setAside(cell, results.get(cell), p);
+                if (row != null && p.decidedBy(count(lab))) {
+                    rows.add(row);
+                }
             }
         }
+        return rows;
     }
 
     private static Figure figure(LatencyCase row, Distribution d, Percentile p) {

@@ -17,6 +17,7 @@ import dev.wirespeed.lab.result.Finding;
 import dev.wirespeed.lab.result.Measurement;
 import dev.wirespeed.lab.result.Placement;
 import dev.wirespeed.lab.result.Series;
+import dev.wirespeed.lab.result.SetAside;
 import dev.wirespeed.lab.result.Table;
 import dev.wirespeed.lab.result.Unit;
 import dev.wirespeed.linux.NativeSocket;
@@ -235,7 +236,7 @@ public final class StreamExperiment implements Experiment<StreamCell, Throughput
      * Java reader's cell, once per row (a paired row in its first pass), to check the timed figure against
      */
     static boolean untimedPass(StreamCell cell) {
-        return cell.row() instanceof StreamCase.Java && cell.pass() <= 1;
+        return cell.row() instanceof StreamCase.Java && UntimedPass.runsIn(cell.pass());
     }
 
     /** {@return client runs of {@code cell}: one for a pass of a paired row, the mode's count for another} */
@@ -275,11 +276,10 @@ public final class StreamExperiment implements Experiment<StreamCell, Throughput
                     return timed;
                 }
                 lab.progress(link.id() + " " + cell.placement() + ": " + cell.row().name() + " untimed");
-                List<Double> untimed = new ArrayList<>();
-                Throughput.add(runOnce(cell, servers, ceiling, lab, untimedOptions(timed, lab.mode())), untimed,
-                        new ArrayList<>(), new ArrayList<>());
+                List<ChildReport.Round> untimed = runOnce(cell, servers, ceiling, lab,
+                        UntimedPass.options(timed, lab.mode(), lab.mode().roundMillis()));
                 lab.stepDone();
-                return timed.withUntimed(untimed);
+                return timed.withUntimedPass(untimed);
             }
 
             @Override
@@ -291,21 +291,6 @@ public final class StreamExperiment implements Experiment<StreamCell, Throughput
             }
         };
     }
-
-    /**
-     * {@return a client's options for an untimed pass after the timed runs that read {@code timed}}: as many
-     * rounds as a timed run has, the first its warm-up, each of a count of frames, as many as a timed round
-     * read at their median rate (at least {@value #UNTIMED_LEAST_FRAMES}), so that the pass reads for about
-     * as long as a timed run did, with no clock in the way
-     */
-    static List<String> untimedOptions(Throughput timed, Mode mode) {
-        double rate = timed.msgPerSec() == null ? 0 : timed.msgPerSec().median();
-        long frames = Math.max(UNTIMED_LEAST_FRAMES, (long) (rate * mode.roundMillis() / 1e3));
-        return List.of("--messages", String.valueOf(frames), "--rounds", String.valueOf(mode.measuredRounds() + 1));
-    }
-
-    /** The fewest frames a round of an untimed pass counts. */
-    static final long UNTIMED_LEAST_FRAMES = 20_000;
 
     /** One client run of one cell with {@code roundOptions}: its measured rounds, the warm-up round left out. */
     private List<ChildReport.Round> runOnce(StreamCell cell, StreamServers servers, Path ceiling, LabContext lab,
@@ -479,7 +464,6 @@ public final class StreamExperiment implements Experiment<StreamCell, Throughput
             header.addAll(List.of(p + ": msg/s", "MB/s [min-max]", "CPU ns/msg", "% of ceiling", "article MB/s"));
         }
         List<List<String>> lines = new ArrayList<>();
-        List<String> setAside = new ArrayList<>();
         for (StreamCase row : rows) {
             List<String> line = new ArrayList<>(List.of(row.name()));
             for (Placement placement : placements) {
@@ -492,12 +476,8 @@ public final class StreamExperiment implements Experiment<StreamCell, Throughput
                 double ceiling = ceiling(results, placement);
                 double published = Published.mbPerSec(link, row, placement);
                 line.add(t.msgPerSec() == null ? "-" : String.format(Locale.ROOT, "%,.0f", t.msgPerSec().median()));
-                String why = t.setAside();
-                line.add(String.format(Locale.ROOT, "%,.1f [%,.1f-%,.1f]%s", t.mbPerSec().median(), t.mbPerSec().min(),
-                        t.mbPerSec().max(), why == null ? "" : " set aside"));
-                if (why != null) {
-                    setAside.add("set aside, judging nothing: " + row.name() + " at " + placement + ": " + why);
-                }
+                line.add(t.marked(String.format(Locale.ROOT, "%,.1f [%,.1f-%,.1f]", t.mbPerSec().median(),
+                        t.mbPerSec().min(), t.mbPerSec().max())));
                 line.add(t.cpuNsPerMsg() == null ? "-" : String.format(Locale.ROOT, "%.1f", t.cpuNsPerMsg().median()));
                 line.add(Double.isNaN(ceiling) ? "-" : String.format(Locale.ROOT, "%.0f%%",
                         100 * t.mbPerSec().median() / ceiling));
@@ -516,12 +496,26 @@ public final class StreamExperiment implements Experiment<StreamCell, Throughput
                         ? "warm-up: a Java client also waits until its JIT has compiled nothing for a round's length, at most "
                         + dev.wirespeed.lab.client.Rounds.ByTime.MAX_WARMUP_FACTOR + " times the least warm-up"
                         : "warm-up: fixed, not waiting for the JIT to settle (quick mode)",
-                String.format(Locale.ROOT, "each Java row's client also ran once counting frames instead of timing "
-                        + "rounds: a row whose timed median strays more than %.0f%% from that pass's, or whose rounds "
-                        + "spread wider than their median, is set aside and judges no finding",
-                        100 * Throughput.TIMED_TOLERANCE)));
-        notes.addAll(setAside);
+                UntimedPass.note("each Java row's client")));
+        setAside(results).forEach(row -> notes.add(UntimedPass.note(row)));
         return List.of(new Table(title, header, lines, notes));
+    }
+
+    @Override
+    public List<SetAside> setAside(Results<StreamCell, Throughput> passes, LabContext lab) {
+        return setAside(merged(passes));
+    }
+
+    /** {@return the rows of {@code results}, passes merged, that the lab does not trust, in table order} */
+    private List<SetAside> setAside(Results<StreamCell, Throughput> results) {
+        List<SetAside> rows = new ArrayList<>();
+        for (StreamCell cell : results.cases()) {
+            SetAside row = results.get(cell).setAside(link.id(), cell.row().name(), cell.placement());
+            if (row != null) {
+                rows.add(row);
+            }
+        }
+        return rows;
     }
 
     @Override

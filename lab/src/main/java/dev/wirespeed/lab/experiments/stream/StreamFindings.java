@@ -5,6 +5,7 @@ import dev.wirespeed.lab.experiment.Results;
 import dev.wirespeed.lab.result.Check;
 import dev.wirespeed.lab.result.Figure;
 import dev.wirespeed.lab.result.Finding;
+import dev.wirespeed.lab.result.FindingReads;
 import dev.wirespeed.lab.result.Placement;
 import dev.wirespeed.lab.result.Rule;
 import dev.wirespeed.lab.result.Stats;
@@ -37,8 +38,8 @@ final class StreamFindings {
     private final Results<StreamCell, Throughput> passes;
     private final List<Placement> placements;
     private final String name;
-    /** Where the findings left out, and why, are told. */
-    private final Consumer<String> notes;
+    /** The rows set aside among those read, and where a finding left out for them is told. */
+    private final FindingReads reads;
     /** The rows (passes merged) the finding being built has read so far. */
     private final Set<StreamCell> read = new LinkedHashSet<>();
 
@@ -60,7 +61,7 @@ final class StreamFindings {
      * @param notes told of each finding left out for a row set aside
      */
     StreamFindings(Link link, Results<StreamCell, Throughput> passes, Consumer<String> notes) {
-        this.notes = notes;
+        this.reads = new FindingReads(notes);
         this.link = link;
         this.passes = passes;
         this.results = StreamExperiment.merged(passes);
@@ -340,20 +341,11 @@ final class StreamFindings {
      * which and why. The next finding starts reading afresh.
      */
     private void decide(List<Finding> findings, Finding finding) {
-        List<String> distrusted = new ArrayList<>();
         for (StreamCell cell : read) {
-            String why = results.get(cell).setAside();
-            if (why != null) {
-                distrusted.add(cell.row().name() + " at " + cell.placement() + ": " + why);
-            }
+            reads.read(results.get(cell).setAside(name, cell.row().name(), cell.placement()));
         }
         read.clear();
-        if (distrusted.isEmpty()) {
-            findings.add(finding);
-        } else {
-            notes.accept(name + ": not judged, as it reads rows set aside: " + finding.title() + ". "
-                    + String.join("; ", distrusted));
-        }
+        reads.decide(findings, finding);
     }
 
     private static List<StreamCase> concat(List<StreamCase> a, List<StreamCase> b) {

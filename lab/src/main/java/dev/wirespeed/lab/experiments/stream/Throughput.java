@@ -1,10 +1,12 @@
 package dev.wirespeed.lab.experiments.stream;
 
 import dev.wirespeed.lab.result.ChildReport;
+import dev.wirespeed.lab.result.Placement;
+import dev.wirespeed.lab.result.SetAside;
 import dev.wirespeed.lab.result.Stats;
+import dev.wirespeed.lab.result.Unit;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * What a stream cell measured: one value per measured round of each of its client runs. The figures
@@ -60,27 +62,39 @@ public record Throughput(List<Double> mbRounds, List<Double> msgRounds, List<Dou
     }
 
     /**
+     * {@return the same rounds with an untimed pass's}
+     *
+     * @param untimed the measured rounds of an untimed pass of the same client, its warm-up left out
+     */
+    Throughput withUntimedPass(List<ChildReport.Round> untimed) {
+        return withUntimed(untimed.stream().map(ChildReport.Round::mbPerSec).toList());
+    }
+
+    /**
      * {@return why the lab does not trust this row's figure, or null where it does}: its timed median
      * strays more than {@value #TIMED_TOLERANCE} of the untimed pass's (the timing itself, or a warm-up
      * too short for the client, changed what was measured), or its rounds spread wider than their median
-     * (max - min over the median above 1: the machine, not the client, made the figure)
+     * (max - min over the median above 1: the machine, not the client, made the figure); see
+     * {@link SetAside.Reason#timed}
      */
-    public String setAside() {
-        Stats timed = mbPerSec();
-        if (!untimedMbRounds.isEmpty()) {
-            double untimed = Stats.of(untimedMbRounds).median();
-            double off = timed.median() / untimed - 1;
-            if (Math.abs(off) > TIMED_TOLERANCE) {
-                return String.format(Locale.ROOT, "its timed rounds read %,.1f MB/s and an untimed pass of the same "
-                        + "client %,.1f MB/s: %+.0f%%, beyond the %.0f%% the lab allows", timed.median(), untimed,
-                        100 * off, 100 * TIMED_TOLERANCE);
-            }
-        }
-        if (timed.max() - timed.min() > timed.median()) {
-            return String.format(Locale.ROOT, "its rounds spread from %,.1f to %,.1f MB/s about a median of %,.1f: "
-                    + "wider than the median", timed.min(), timed.max(), timed.median());
-        }
-        return null;
+    public SetAside.Reason setAside() {
+        return SetAside.Reason.timed(mbPerSec(), untimedMbRounds, TIMED_TOLERANCE, Unit.MB_PER_S);
+    }
+
+    /**
+     * {@return this row set aside, or null where the lab trusts it}
+     *
+     * @param experiment the experiment that measured it
+     * @param row the row's name
+     * @param placement where it ran
+     */
+    SetAside setAside(String experiment, String row, Placement placement) {
+        return SetAside.of(experiment, row, placement, null, setAside());
+    }
+
+    /** {@return {@code text}, a table cell of this row's figure, marked where the row is set aside} */
+    String marked(String text) {
+        return setAside() == null ? text : text + " set aside";
     }
 
     /**

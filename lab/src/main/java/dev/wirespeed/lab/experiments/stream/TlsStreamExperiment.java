@@ -11,11 +11,13 @@ import dev.wirespeed.lab.result.ChildReport;
 import dev.wirespeed.lab.result.Check;
 import dev.wirespeed.lab.result.Figure;
 import dev.wirespeed.lab.result.Finding;
+import dev.wirespeed.lab.result.FindingReads;
 import dev.wirespeed.lab.result.Measurement;
 import dev.wirespeed.lab.result.Medium;
 import dev.wirespeed.lab.result.Placement;
 import dev.wirespeed.lab.result.Rule;
 import dev.wirespeed.lab.result.Series;
+import dev.wirespeed.lab.result.SetAside;
 import dev.wirespeed.lab.result.Stats;
 import dev.wirespeed.lab.result.Table;
 import dev.wirespeed.lab.result.Unit;
@@ -32,6 +34,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * One TLS stream of 100-byte frames over TCP loopback, server to client, the two on different cores:
@@ -45,7 +48,10 @@ import java.util.Optional;
  * the machine's drift falls on every row alike. A client run reads a warm-up round and
  * {@link dev.wirespeed.lab.experiment.Mode#measuredRounds()} timed rounds, as the other stream
  * experiments' clients do; a row's figure is the median of the measured rounds of all its passes,
- * with min and max.
+ * with min and max. In its first pass each row's receiver also runs once counting frames instead of
+ * timing rounds ({@link UntimedPass}): a row whose timed figure strays from that pass's, or whose rounds
+ * spread wider than their median, is set aside ({@link Throughput#setAside()}), and the target, which
+ * reads every row to find the fastest of each side, is then not judged.
  *
  * <p>Its target: the library's best row at least {@value #NETTY_FACTOR}x the frames a second of
  * Netty's best; the table gives each of our rows against Netty's on the same kind of engine.
@@ -136,6 +142,11 @@ public final class TlsStreamExperiment implements Experiment<TlsStreamCell, Thro
     }
 
     @Override
+    public int steps(TlsStreamCell cell, LabContext lab) {
+        return UntimedPass.runsIn(cell.pass()) ? 2 : 1;
+    }
+
+    @Override
     public CaseRunner<TlsStreamCell, Throughput> open(LabContext lab) throws IOException, InterruptedException {
         return new CaseRunner<>() {
             private final Map<TlsStreamCase, Process> servers = new LinkedHashMap<>();
@@ -161,18 +172,28 @@ public final class TlsStreamExperiment implements Experiment<TlsStreamCell, Thro
                     ports.put(row, port);
                     // A first client run, not counted: the new server's JIT compiles its path while it streams,
                     // so that its first measured pass is not its warm-up (the client's warm-up is its own).
-                    receive(cell, port, row.name() + ", priming");
+                    receive(cell, port, row.name() + ", priming", timedRounds(lab));
                 }
-                Throughput t = Throughput.of(receive(cell, port, row.name()));
+                Throughput t = Throughput.of(receive(cell, port, row.name(), timedRounds(lab)));
                 lab.stepDone();
-                return t;
+                if (!UntimedPass.runsIn(cell.pass())) {
+                    return t;
+                }
+                lab.progress(NAME + " " + cell.placement() + ": " + row.name() + " untimed");
+                List<ChildReport.Round> untimed = receive(cell, port, row.name() + ", untimed",
+                        UntimedPass.options(t, lab.mode(), ROUND_FACTOR * lab.mode().roundMillis()));
+                lab.stepDone();
+                return t.withUntimedPass(untimed);
             }
 
-            /** Runs the receiver against the server on {@code port}; {@return its measured rounds} */
-            private List<ChildReport.Round> receive(TlsStreamCell cell, String port, String what)
+            /**
+             * Runs the receiver against the server on {@code port}, its rounds as {@code rounds} says;
+             * {@return its measured rounds}
+             */
+            private List<ChildReport.Round> receive(TlsStreamCell cell, String port, String what, List<String> rounds)
                     throws IOException, InterruptedException {
                 Process client = new ProcessBuilder(lab.jvm().command(cell.placement().clientCpu(), "client-tls",
-                        clientArgs(port, identity.certificate(), lab))).start();
+                        clientArgs(port, identity.certificate(), rounds))).start();
                 return Children.measuredRounds(client, what);
             }
 
@@ -200,16 +221,31 @@ public final class TlsStreamExperiment implements Experiment<TlsStreamCell, Thro
                 row.engine().cliName());
     }
 
-    /** {@return the {@code wirespeed} arguments of the receiver of a server on {@code port}} */
+    /** {@return the {@code wirespeed} arguments of the receiver of a server on {@code port}, timing its rounds} */
     static List<String> clientArgs(String port, Path trust, LabContext lab) {
+        return clientArgs(port, trust, timedRounds(lab));
+    }
+
+    /**
+     * {@return the {@code wirespeed} arguments of the receiver of a server on {@code port}}
+     *
+     * @param rounds the options that say how it reads its rounds: timed, or counted for an untimed pass
+     */
+    static List<String> clientArgs(String port, Path trust, List<String> rounds) {
         List<String> args = new ArrayList<>(List.of("client", "--transport", Transport.TCP.cliName(), "--port", port,
                 "--strategy", Strategies.LOOP.cliName(), "--tls", "--trust", trust.toString(), "--tls-engine",
                 receiverEngine().cliName(), "--json"));
-        // The mode's rounds, ROUND_FACTOR times as long: a TLS stream moves in records of 16 KiB and in sends of
-        // several of them, and a round of the other stream experiments' length (100 ms by default) saw a pause
-        // of either end as a fifth of its frames.
-        args.addAll(lab.mode().clientRoundOptions(ROUND_FACTOR * lab.mode().roundMillis()));
+        args.addAll(rounds);
         return args;
+    }
+
+    /**
+     * {@return the receiver's options for timed rounds}: the mode's, {@link #ROUND_FACTOR} times as long,
+     * because a TLS stream moves in records of 16 KiB and in sends of several of them, and a round of the
+     * other stream experiments' length (100 ms by default) saw a pause of either end as a fifth of its frames
+     */
+    private static List<String> timedRounds(LabContext lab) {
+        return lab.mode().clientRoundOptions(ROUND_FACTOR * lab.mode().roundMillis());
     }
 
     /**
@@ -258,7 +294,7 @@ public final class TlsStreamExperiment implements Experiment<TlsStreamCell, Thro
             Optional<TlsStreamCell> netty = sameEngineNetty(results, cell);
             Stats cpu = t.cpuNsPerMsg();
             lines.add(List.of(cell.row().name(),
-                    String.format(Locale.ROOT, "%,.0f [%,.0f-%,.0f]", msg.median(), msg.min(), msg.max()),
+                    t.marked(String.format(Locale.ROOT, "%,.0f [%,.0f-%,.0f]", msg.median(), msg.min(), msg.max())),
                     String.format(Locale.ROOT, "%,.1f", t.mbPerSec().median()),
                     netty.map(n -> String.format(Locale.ROOT, "%.2fx", msg.median()
                             / results.get(n).msgPerSec().median())).orElse("-"),
@@ -271,19 +307,38 @@ public final class TlsStreamExperiment implements Experiment<TlsStreamCell, Thro
                 + "%d ms after a warm-up of at least %d ms; %s (%s)", NAME, StreamExperiment.SIZE, passCount,
                 lab.mode().measuredRounds(), ROUND_FACTOR * lab.mode().roundMillis(), lab.mode().warmupMillis(), placement,
                 placement.cpus());
+        List<String> notes = new ArrayList<>(List.of(
+                "the servers: 'wirespeed server --loop --tls', each started once for the run and primed by a client "
+                + "run not counted, 1 MiB of output queued at most per connection "
+                + "(Netty: its write-buffer high water mark), frames encoded into pooled direct buffers and "
+                + "flushed per batch by Netty's; the identity: a self-signed EC P-256 certificate made by "
+                + "keytool for the run; TLS 1.3 as negotiated",
+                "JDK engine: the JDK's SSLEngine (Netty's JDK provider); OpenSSL engine: the library's OpenSSL 3 "
+                + "through FFM, Netty's OpenSSL provider (BoringSSL from netty-tcnative-boringssl-static)",
+                "the receiver of every row: 'wirespeed client --strategy loop --tls', the library's client loop "
+                + "over epoll on the " + receiverEngine().label() + ", counting every frame; client CPU: its "
+                + "loop thread's CPU time per frame, and as a share of one CPU (near 100%, the receiver rather "
+                + "than the server may have set the rate)", UntimedPass.note("each row's receiver")));
+        setAside(results).forEach(row -> notes.add(UntimedPass.note(row)));
         return List.of(new Table(title, List.of("server", "frames/s [min-max]", "MB/s", "x Netty, same engine",
-                "client CPU ns/frame", "client CPU"), lines, List.of(
-                        "the servers: 'wirespeed server --loop --tls', each started once for the run and primed by a client "
-                        + "run not counted, 1 MiB of output queued at most per connection "
-                        + "(Netty: its write-buffer high water mark), frames encoded into pooled direct buffers and "
-                        + "flushed per batch by Netty's; the identity: a self-signed EC P-256 certificate made by "
-                        + "keytool for the run; TLS 1.3 as negotiated",
-                        "JDK engine: the JDK's SSLEngine (Netty's JDK provider); OpenSSL engine: the library's OpenSSL 3 "
-                        + "through FFM, Netty's OpenSSL provider (BoringSSL from netty-tcnative-boringssl-static)",
-                        "the receiver of every row: 'wirespeed client --strategy loop --tls', the library's client loop "
-                        + "over epoll on the " + receiverEngine().label() + ", counting every frame; client CPU: its "
-                        + "loop thread's CPU time per frame, and as a share of one CPU (near 100%, the receiver rather "
-                        + "than the server may have set the rate)")));
+                "client CPU ns/frame", "client CPU"), lines, notes));
+    }
+
+    @Override
+    public List<SetAside> setAside(Results<TlsStreamCell, Throughput> passes, LabContext lab) {
+        return setAside(merged(passes));
+    }
+
+    /** {@return the rows of {@code results}, passes merged, that the lab does not trust, in table order} */
+    static List<SetAside> setAside(Results<TlsStreamCell, Throughput> results) {
+        List<SetAside> rows = new ArrayList<>();
+        for (TlsStreamCell cell : results.cases()) {
+            SetAside row = results.get(cell).setAside(NAME, cell.row().name(), cell.placement());
+            if (row != null) {
+                rows.add(row);
+            }
+        }
+        return rows;
     }
 
     /** {@return Netty's row on the engine of {@code cell}'s, for one of the library's rows; empty for Netty's own} */
@@ -299,16 +354,27 @@ public final class TlsStreamExperiment implements Experiment<TlsStreamCell, Thro
 
     @Override
     public List<Finding> findings(Results<TlsStreamCell, Throughput> passes, LabContext lab) {
-        return findings(merged(passes));
+        return findings(merged(passes), lab::note);
     }
 
     /**
-     * {@return the target judged on merged results}: the library's fastest row against Netty's fastest,
-     * where both ran
+     * {@return the target judged on merged results, a target left out unnoted}
      *
      * @param results each row's passes merged
      */
     static List<Finding> findings(Results<TlsStreamCell, Throughput> results) {
+        return findings(results, note -> { });
+    }
+
+    /**
+     * {@return the target judged on merged results}: the library's fastest row against Netty's fastest,
+     * where both ran. Finding the fastest of a side reads every row of it, so a row set aside on either
+     * side leaves the target unjudged, and {@code notes} is told which and why.
+     *
+     * @param results each row's passes merged
+     * @param notes told of the target left out for a row set aside
+     */
+    static List<Finding> findings(Results<TlsStreamCell, Throughput> results, Consumer<String> notes) {
         Optional<TlsStreamCell> ours = fastest(results, false);
         Optional<TlsStreamCell> netty = fastest(results, true);
         if (ours.isEmpty() || netty.isEmpty()) {
@@ -316,10 +382,14 @@ public final class TlsStreamExperiment implements Experiment<TlsStreamCell, Thro
         }
         Check check = new Check(NAME + ", " + ours.get().placement(), figure(results, ours.get()),
                 figure(results, netty.get()));
-        return List.of(Finding.target(NAME, "one TLS stream of 100-byte frames, server to client between cores: the "
-                + "library's best server streams at least " + NETTY_FACTOR + "x the frames a second of Netty's best "
-                + "(each on its faster engine and, for the library, its faster loop transport)",
+        FindingReads reads = new FindingReads(notes);
+        setAside(results).forEach(reads::read);
+        List<Finding> findings = new ArrayList<>();
+        reads.decide(findings, Finding.target(NAME, "one TLS stream of 100-byte frames, server to client between "
+                + "cores: the library's best server streams at least " + NETTY_FACTOR + "x the frames a second of "
+                + "Netty's best (each on its faster engine and, for the library, its faster loop transport)",
                 Rule.atLeast(NETTY_FACTOR), List.of(check)));
+        return findings;
     }
 
     private static Optional<TlsStreamCell> fastest(Results<TlsStreamCell, Throughput> results, boolean netty) {

@@ -12,7 +12,9 @@ import dev.wirespeed.lab.pingpong.Impl;
 import dev.wirespeed.lab.result.Finding;
 import dev.wirespeed.lab.result.Percentile;
 import dev.wirespeed.lab.result.Placement;
+import dev.wirespeed.lab.result.SetAside;
 import dev.wirespeed.lab.result.Stats;
+import dev.wirespeed.lab.result.Unit;
 import dev.wirespeed.linux.NativeSocket;
 import dev.wirespeed.testing.Environment.Feature;
 import dev.wirespeed.testing.Environment;
@@ -381,8 +383,14 @@ class LatencyFindingsTest {
         List<Finding> findings = new LatencyExperiment().findings(results, lab);
         assertTrue(findings.isEmpty(), () -> "every finding here reads jdk-spin, whose runs disagree: " + findings);
         assertTrue(lab.notes().stream().anyMatch(n -> n.contains("no worse than the JDK path's")
-                && n.contains("jdk-spin p50: its runs spread from 37.0 to 90,702.0 us about a median of 60.0: wider "
-                + "than the median")), () -> "no note naming the row and why: " + lab.notes());
+                && n.contains("jdk-spin p50 at different cores: its figures spread from 37.0 to 90,702.0 us about a "
+                + "median of 60.0: wider than the median")), () -> "no note naming the row and why: " + lab.notes());
         assertEquals(null, distribution(6.0, 5.5).setAside(Percentile.P50), "runs that agree are judged");
+        assertEquals(List.of("jdk-spin p50", "jdk-spin p99", "jdk-spin p99.9"), new LatencyExperiment()
+                .setAside(results, lab).stream().map(SetAside::name).toList(), "the report lists the percentiles the "
+                + "findings judge and the run's round trips decide: not p90, p99.99 or max");
+        assertEquals(new SetAside("latency", "jdk-spin", APART, Percentile.P50, new SetAside.Reason(SetAside.Cause.SPREAD,
+                Unit.MICROSECONDS, wild.get(Percentile.P50), null, null)), new LatencyExperiment().setAside(results, lab)
+                .getFirst());
     }
 }

@@ -5,10 +5,17 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.wirespeed.lab.client.Strategies;
+import dev.wirespeed.lab.env.Jvm;
+import dev.wirespeed.lab.experiment.LabContext;
+import dev.wirespeed.lab.experiment.Mode;
 import dev.wirespeed.lab.experiment.Results;
 import dev.wirespeed.lab.result.Finding;
 import dev.wirespeed.lab.result.Placement;
+import dev.wirespeed.lab.result.SetAside;
 import dev.wirespeed.lab.result.Stats;
+import dev.wirespeed.lab.result.Unit;
+import java.io.PrintWriter;
+import java.io.Writer;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -284,11 +291,11 @@ class StreamFindingsTest {
         assertEquals(null, timed.withUntimed(List.of(115.0)).setAside()); // -13%
         assertEquals(null, timed.withUntimed(List.of(87.0)).setAside()); // +15%
         assertEquals("its timed rounds read 100.0 MB/s and an untimed pass of the same client 118.0 MB/s: -15%, "
-                + "beyond the 15% the lab allows", timed.withUntimed(List.of(118.0)).setAside());
+                + "beyond the 15% the lab allows", timed.withUntimed(List.of(118.0)).setAside().toString());
         assertEquals("its timed rounds read 100.0 MB/s and an untimed pass of the same client 80.0 MB/s: +25%, "
-                + "beyond the 15% the lab allows", timed.withUntimed(List.of(80.0)).setAside());
-        assertEquals("its rounds spread from 10.0 to 300.0 MB/s about a median of 100.0: wider than the median",
-                new Throughput(List.of(10.0, 100.0, 300.0), List.of(), List.of()).setAside());
+                + "beyond the 15% the lab allows", timed.withUntimed(List.of(80.0)).setAside().toString());
+        assertEquals("its figures spread from 10.0 to 300.0 MB/s about a median of 100.0: wider than the median",
+                new Throughput(List.of(10.0, 100.0, 300.0), List.of(), List.of()).setAside().toString());
         assertEquals(null, new Throughput(List.of(50.0, 100.0, 150.0), List.of(), List.of()).setAside());
     }
 
@@ -298,10 +305,39 @@ class StreamFindingsTest {
         String rounds = String.valueOf(mode.measuredRounds() + 1);
         Throughput timed = new Throughput(List.of(100.0), List.of(2_000_000.0), List.of());
         long frames = (long) (2_000_000.0 * mode.roundMillis() / 1e3);
-        assertTrue(frames > StreamExperiment.UNTIMED_LEAST_FRAMES);
+        assertTrue(frames > UntimedPass.LEAST_FRAMES);
         assertEquals(List.of("--messages", String.valueOf(frames), "--rounds", rounds),
-                StreamExperiment.untimedOptions(timed, mode));
-        assertEquals(List.of("--messages", String.valueOf(StreamExperiment.UNTIMED_LEAST_FRAMES), "--rounds", rounds),
-                StreamExperiment.untimedOptions(new Throughput(List.of(1.0), List.of(10.0), List.of()), mode));
+                UntimedPass.options(timed, mode, mode.roundMillis()));
+        assertEquals(List.of("--messages", String.valueOf(UntimedPass.LEAST_FRAMES), "--rounds", rounds),
+                UntimedPass.options(new Throughput(List.of(1.0), List.of(10.0), List.of()), mode, mode.roundMillis()));
+    }
+
+    @Test
+    void theRowsSetAsideAreTheExperimentsTypedAndEachFindingThatReadsOneIsNotJudged() {
+        StreamCell nettyNio = new StreamCell(APART, new StreamCase.Java(Strategies.NETTY_NIO));
+        Results<StreamCell, Throughput> trusted = results(tcp());
+        Results<StreamCell, Throughput> broken = new Results<>();
+        for (StreamCell cell : trusted.cases()) {
+            Throughput t = trusted.get(cell);
+            broken.put(cell, cell.equals(nettyNio) ? t.withUntimed(List.of(5000.0)) : t);
+        }
+        LabContext lab = new LabContext(Mode.QUICK, new Jvm("unused", null), new PrintWriter(Writer.nullWriter()), false);
+        StreamExperiment tcp = new StreamExperiment(Link.TCP);
+        assertEquals(List.of(), tcp.setAside(trusted, lab));
+        List<SetAside> setAside = tcp.setAside(broken, lab);
+        assertEquals(1, setAside.size(), setAside::toString);
+        assertEquals(new SetAside("tcp", "netty-nio", APART, null, new SetAside.Reason(SetAside.Cause.UNTIMED,
+                Unit.MB_PER_S, broken.get(nettyNio).mbPerSec(), 5000.0, Throughput.TIMED_TOLERANCE)), setAside.getFirst());
+
+        List<String> judged = tcp.findings(broken, lab).stream().map(Finding::claim).toList();
+        assertEquals(3, lab.notes().size(), () -> "both Netty targets and the ceiling one read netty-nio: " + lab.notes());
+        for (String note : lab.notes()) {
+            assertTrue(note.startsWith("tcp: not judged, as it reads rows set aside: ")
+                    && note.endsWith(". " + setAside.getFirst()), note);
+        }
+        for (Finding finding : new StreamFindings(Link.TCP, trusted).all()) {
+            boolean noted = lab.notes().stream().anyMatch(n -> n.contains(": " + finding.title() + ". "));
+            assertTrue(noted != judged.contains(finding.claim()), () -> "judged or noted, never both: " + finding.title());
+        }
     }
 }

@@ -15,18 +15,23 @@ import dev.wirespeed.lab.result.Finding;
 import dev.wirespeed.lab.result.Measurement;
 import dev.wirespeed.lab.result.Placement;
 import dev.wirespeed.lab.result.Role;
+import dev.wirespeed.lab.result.SetAside;
 import dev.wirespeed.lab.result.Table;
 import dev.wirespeed.lab.result.Unit;
 import dev.wirespeed.lab.tls.SelfSigned;
 import java.io.PrintWriter;
 import java.io.Writer;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** {@code stream-tls}'s rows, the order its cells run in, its table and its target, on synthetic rounds. */
+/**
+ * {@code stream-tls}'s rows, the order its cells run in, its untimed pass, the rows it sets aside, its table and
+ * its target, on synthetic rounds.
+ */
 class TlsStreamExperimentTest {
     private static final LabContext QUICK = new LabContext(Mode.QUICK, new Jvm("unused", null),
             new PrintWriter(Writer.nullWriter()), false);
@@ -63,6 +68,25 @@ class TlsStreamExperimentTest {
         }
         return results;
     }
+
+    /**
+     * {@code passes} with an untimed pass in each row's first pass: reading what the row's timed rounds read,
+     * but for {@code row}, whose untimed pass reads {@code factor} times that
+     */
+    private static Results<TlsStreamCell, Throughput> untimed(Results<TlsStreamCell, Throughput> passes,
+            TlsStreamCase row, double factor) {
+        Results<TlsStreamCell, Throughput> checked = new Results<>();
+        for (TlsStreamCell cell : passes.cases()) {
+            Throughput t = passes.get(cell);
+            double mb = t.mbPerSec().median() * (cell.row().equals(row) ? factor : 1);
+            checked.put(cell, UntimedPass.runsIn(cell.pass()) ? t.withUntimed(List.of(mb)) : t);
+        }
+        return checked;
+    }
+
+    private static final String TARGET = "target: one TLS stream of 100-byte frames, server to client between cores: "
+            + "the library's best server streams at least 1.5x the frames a second of Netty's best (each on its faster "
+            + "engine and, for the library, its faster loop transport) (>= 1.5x)";
 
     @Test
     void everyRowIsNamedByItsServerAndEngineTheLibrarysFirst() {
@@ -184,6 +208,84 @@ class TlsStreamExperimentTest {
         assertEquals(List.of(Unit.MSG_PER_S, Unit.MB_PER_S, Unit.CPU_NS_PER_MSG),
                 rows.subList(0, 3).stream().map(Measurement::unit).toList());
         assertEquals(Role.PEER, rows.getLast().series().role());
+    }
+
+    @Test
+    void eachRowsReceiverRunsOnceMoreInItsFirstPassCountingWhatATimedRoundRead() {
+        List<TlsStreamCell> cells = TlsStreamExperiment.cells(APART, List.of(EPOLL_JDK, NETTY_JDK), 3);
+        assertEquals(List.of(2, 2, 1, 1, 1, 1), cells.stream().map(c -> new TlsStreamExperiment().steps(c, QUICK))
+                .toList(), "a step for the untimed pass in each row's first pass");
+        Throughput timed = run(figures()).get(new TlsStreamCell(APART, EPOLL_JDK, 1));
+        List<String> counted = UntimedPass.options(timed, Mode.QUICK,
+                TlsStreamExperiment.ROUND_FACTOR * Mode.QUICK.roundMillis());
+        assertEquals(List.of("--messages", String.valueOf((long) (9e6 * 0.125)), "--rounds", "3"), counted,
+                "as many frames as a timed round of 125 ms read at 9,000,000 frames/s, and a timed run's rounds");
+        SelfSigned identity = new SelfSigned(Path.of("/id/cert.pem"), Path.of("/id/key.pem"), "AB");
+        assertEquals(List.of("client", "--transport", "tcp", "--port", "4433", "--strategy", "loop", "--tls", "--trust",
+                "/id/cert.pem", "--tls-engine", TlsStreamExperiment.receiverEngine().cliName(), "--json", "--messages",
+                "1125000", "--rounds", "3"), TlsStreamExperiment.clientArgs("4433", identity.certificate(), counted));
+    }
+
+    @Test
+    void aRowWhoseTimedFigureStraysFromItsUntimedPassIsSetAsideMarkedAndListed() {
+        Results<TlsStreamCell, Throughput> passes = untimed(run(figures()), NETTY_JDK, 1.3);
+        SetAside nettyJdk = new SetAside("stream-tls", NETTY_JDK.name(), APART, null, new SetAside.Reason(
+                SetAside.Cause.UNTIMED, Unit.MB_PER_S, TlsStreamExperiment.merged(passes).get(
+                        new TlsStreamCell(APART, NETTY_JDK, 0)).mbPerSec(), 648 * 1.3, Throughput.TIMED_TOLERANCE));
+        assertEquals(List.of(nettyJdk), new TlsStreamExperiment().setAside(passes, QUICK));
+        assertEquals("Netty epoll, SslHandler, JDK engine at different cores: its timed rounds read 648.0 MB/s and an "
+                + "untimed pass of the same client 842.4 MB/s: -23%, beyond the 15% the lab allows", nettyJdk.toString());
+
+        Table table = new TlsStreamExperiment().tables(passes, QUICK).getFirst();
+        assertEquals("6,000,000 [5,400,000-6,600,000] set aside", table.rows().get(4).get(1));
+        assertEquals("15,000,000 [13,500,000-16,500,000]", table.rows().get(1).get(1), "a row trusted is not marked");
+        assertEquals(List.of("each row's receiver also ran once counting frames instead of timing rounds: a row whose "
+                + "timed median strays more than 15% from that pass's, or whose rounds spread wider than their median, is "
+                + "set aside and judges no finding", "set aside, judging nothing: " + nettyJdk),
+                table.notes().subList(3, 5));
+        assertEquals(List.of(), new TlsStreamExperiment().setAside(untimed(run(figures()), NETTY_JDK, 1.15), QUICK),
+                "within the tolerance");
+    }
+
+    @Test
+    void theTargetIsNotJudgedOnARowSetAsideEvenOneNotTheFastestAndTheNotesSayWhy() {
+        List<String> notes = new ArrayList<>();
+        Results<TlsStreamCell, Throughput> trusted = untimed(run(figures()), NETTY_JDK, 1);
+        assertEquals(1, TlsStreamExperiment.findings(TlsStreamExperiment.merged(trusted), notes::add).size());
+        assertEquals(List.of(), notes);
+
+        // Netty on the JDK's engine is not Netty's best, but finding Netty's best read it.
+        Results<TlsStreamCell, Throughput> merged = TlsStreamExperiment.merged(untimed(run(figures()), NETTY_JDK, 1.3));
+        assertEquals(List.of(), TlsStreamExperiment.findings(merged, notes::add));
+        assertEquals(List.of("stream-tls: not judged, as it reads rows set aside: " + TARGET + ". "
+                + TlsStreamExperiment.setAside(merged).getFirst()), notes);
+
+        LabContext lab = new LabContext(Mode.QUICK, new Jvm("unused", null), new PrintWriter(Writer.nullWriter()), false);
+        assertEquals(List.of(), new TlsStreamExperiment().findings(untimed(run(figures()), EPOLL_OPENSSL, 0.5), lab));
+        assertTrue(lab.notes().getFirst().startsWith("stream-tls: not judged, as it reads rows set aside: " + TARGET
+                + ". wirespeed FrameServer over epoll, OpenSSL engine at different cores: its timed rounds read "
+                + "1,620.0 MB/s and an untimed pass of the same client 810.0 MB/s: +100%"), lab.notes()::toString);
+    }
+
+    @Test
+    void aRowWhosePassesSpreadWiderThanTheirMedianIsSetAsideAndJudgesNothing() {
+        Results<TlsStreamCell, Throughput> passes = run(figures());
+        TlsStreamCell third = new TlsStreamCell(APART, URING_JDK, 3);
+        Throughput slow = passes.get(third);
+        Results<TlsStreamCell, Throughput> spread = new Results<>();
+        for (TlsStreamCell cell : passes.cases()) {
+            Throughput t = passes.get(cell);
+            // The third pass read three times the others: rounds from 0.9 to 3.3 times the figure, about 1.1 times it.
+            spread.put(cell, cell.equals(third) ? new Throughput(slow.mbRounds().stream().map(mb -> 3 * mb).toList(),
+                    slow.msgRounds().stream().map(msg -> 3 * msg).toList(), slow.cpuRounds()) : t);
+        }
+        List<SetAside> setAside = new TlsStreamExperiment().setAside(spread, QUICK);
+        assertEquals(List.of(URING_JDK.name()), setAside.stream().map(SetAside::row).toList());
+        assertEquals(SetAside.Cause.SPREAD, setAside.getFirst().reason().cause());
+        assertEquals("its figures spread from 777.6 to 2,851.2 MB/s about a median of 950.4: wider than the median",
+                setAside.getFirst().reason().toString());
+        assertEquals(List.of(), TlsStreamExperiment.findings(TlsStreamExperiment.merged(spread)));
+        assertTrue(new TlsStreamExperiment().tables(spread, QUICK).getFirst().rows().get(2).get(1).endsWith(" set aside"));
     }
 
     @Test
