@@ -6,7 +6,10 @@ package dev.wirespeed.shm;
  */
 enum RingKind {
     /** {@link SharedRing}: one writer, one reader; layout 1. */
-    ONE_TO_ONE(1, SharedRing.HEADER_BYTES, "a one-to-one shared ring (one writer, one reader)", "SharedRing.open");
+    ONE_TO_ONE(1, SharedRing.HEADER_BYTES, "a one-to-one shared ring (one writer, one reader)", "SharedRing.open"),
+    /** {@link ManyToOneRing}: writers in any number of threads and processes, one reader; layout 2. */
+    MANY_TO_ONE(2, ManyToOneRing.HEADER_BYTES, "a many-to-one shared ring (many writers, one reader)",
+            "ManyToOneRing.open");
 
     /** "WSRING" read as a little-endian long, without the version in its top two bytes. */
     private static final long WSRING = 0x0000_474E_4952_5357L;

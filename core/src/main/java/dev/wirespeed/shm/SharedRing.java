@@ -30,13 +30,15 @@ import java.nio.file.Path;
  * sleeps, sets it back to 0 and wakes it. Both sides put a full fence between their store and their
  * look at the other's, so that either the reader sees the frame or the writer sees the reader asleep.
  *
- * <p>One process writes and one reads; this object hands out one writer and one reader, for one thread
- * each. The header holds each end's process (its id and start time): an end another live process holds
- * is refused, one whose process is gone is taken over (a new writer goes on from the last frame its
- * predecessor committed). Closing this object closes its ends: a reader then reads to the last frame
- * and sees the end; a reader whose writer died without closing is told so ({@link PeerGoneException})
- * once it has every frame the writer committed, and a writer asks {@link RingWriter#readerGone()}. A frame's body is at most {@link #maxFrameLength()}: half the capacity less its header, so that
- * a frame always fits once the reader has caught up, padding included.
+ * <p>One process writes and one reads ({@link ManyToOneRing} takes writers in any number of threads and
+ * processes); this object hands out one writer and one reader, for one thread each. The header holds
+ * each end's process (its id and start time): an end another live process holds is refused, one whose
+ * process is gone is taken over (a new writer goes on from the last frame its predecessor committed).
+ * Closing this object closes its ends: a reader then reads to the last frame and sees the end; a reader
+ * whose writer died without closing is told so ({@link PeerGoneException}) once it has every frame the
+ * writer committed, and a writer asks {@link RingWriter#readerGone()}. A frame's body is at most {@link
+ * #maxFrameLength()}: half the capacity less its header, so that a frame always fits once the reader
+ * has caught up, padding included.
  *
  * <p>Thread safety: {@link #writer()}, {@link #reader()} and {@link #close()} from any thread; the
  * writer and reader each confined to one thread at a time. Closing unmaps the file: neither may be used
@@ -107,8 +109,9 @@ public final class SharedRing implements AutoCloseable {
      *
      * @param file the ring's file
      * @return the ring
-     * @throws IOException if the file cannot be mapped, or is not a ring of this layout (its size, magic,
-     *     capacity or frame limit off), naming what was found and what was expected
+     * @throws IOException if the file cannot be mapped, holds a {@link ManyToOneRing} (naming it), or is not
+     *     a ring of this layout (its size, magic, capacity or frame limit off), naming what was found and what
+     *     was expected
      */
     public static SharedRing open(Path file) throws IOException {
         RingFile f = RingFile.open(file, RingKind.ONE_TO_ONE);
