@@ -17,7 +17,7 @@ final class Peer {
     /** The id of an end closed by its holder. */
     static final long CLOSED = -1;
     /** The slot's start time's offset after its id. */
-    private static final long START = 8;
+    static final long START = 8;
 
     private Peer() {
     }

@@ -5,12 +5,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
-import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.util.Objects;
 
 /**
  * A ring of frames in a file mapped into memory by each process that opens it: one writes frames in
@@ -35,13 +30,15 @@ import java.util.Objects;
  * sleeps, sets it back to 0 and wakes it. Both sides put a full fence between their store and their
  * look at the other's, so that either the reader sees the frame or the writer sees the reader asleep.
  *
- * <p>One process writes and one reads; this object hands out one writer and one reader, for one thread
- * each. The header holds each end's process (its id and start time): an end another live process holds
- * is refused, one whose process is gone is taken over (a new writer goes on from the last frame its
- * predecessor committed). Closing this object closes its ends: a reader then reads to the last frame
- * and sees the end; a reader whose writer died without closing is told so ({@link PeerGoneException})
- * once it has every frame the writer committed, and a writer asks {@link RingWriter#readerGone()}. A frame's body is at most {@link #maxFrameLength()}: half the capacity less its header, so that
- * a frame always fits once the reader has caught up, padding included.
+ * <p>One process writes and one reads ({@link ManyToOneRing} takes writers in any number of threads and
+ * processes); this object hands out one writer and one reader, for one thread each. The header holds
+ * each end's process (its id and start time): an end another live process holds is refused, one whose
+ * process is gone is taken over (a new writer goes on from the last frame its predecessor committed).
+ * Closing this object closes its ends: a reader then reads to the last frame and sees the end; a reader
+ * whose writer died without closing is told so ({@link PeerGoneException}) once it has every frame the
+ * writer committed, and a writer asks {@link RingWriter#readerGone()}. A frame's body is at most {@link
+ * #maxFrameLength()}: half the capacity less its header, so that a frame always fits once the reader
+ * has caught up, padding included.
  *
  * <p>Thread safety: {@link #writer()}, {@link #reader()} and {@link #close()} from any thread; the
  * writer and reader each confined to one thread at a time. Closing unmaps the file: neither may be used
@@ -54,8 +51,6 @@ public final class SharedRing implements AutoCloseable {
     public static final int MIN_CAPACITY = 4096;
     /** The largest capacity: 1 GiB. */
     public static final int MAX_CAPACITY = 1 << 30;
-    /** "WSRING" and the layout's version, 1, read as a little-endian long. */
-    static final long MAGIC = 0x0001_474E_4952_5357L;
     static final long MAGIC_OFFSET = 0;
     static final long CAPACITY_OFFSET = 8;
     static final long MAX_FRAME_OFFSET = 12;
@@ -105,31 +100,8 @@ public final class SharedRing implements AutoCloseable {
      * @throws IOException if the file cannot be made or mapped
      */
     public static SharedRing create(Path file, int capacity) throws IOException {
-        Objects.requireNonNull(file, "file");
-        checkCapacity(capacity, "capacity=" + capacity);
-        checkOrder();
-        // Made whole under a name of its own, then linked to its name (which fails if a file is there), so
-        // that a process that opens the ring never finds it half made.
-        Path draft = file.resolveSibling(file.getFileName() + ".new-" + ProcessHandle.current().pid() + "-"
-                + System.nanoTime());
-        Arena arena = Arena.ofShared();
-        try {
-            MemorySegment region;
-            try (FileChannel channel = FileChannel.open(draft, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
-                    StandardOpenOption.WRITE)) {
-                region = channel.map(FileChannel.MapMode.READ_WRITE, 0, HEADER_BYTES + (long) capacity, arena);
-            }
-            region.set(ValueLayout.JAVA_INT, CAPACITY_OFFSET, capacity);
-            region.set(ValueLayout.JAVA_INT, MAX_FRAME_OFFSET, maxFrameLength(capacity));
-            LONG.setRelease(region, MAGIC_OFFSET, MAGIC);
-            Files.createLink(file, draft);
-            return new SharedRing(file, arena, region, capacity);
-        } catch (IOException | RuntimeException e) {
-            arena.close();
-            throw e;
-        } finally {
-            Files.deleteIfExists(draft);
-        }
+        RingFile f = RingFile.create(file, capacity, RingKind.ONE_TO_ONE, region -> { });
+        return new SharedRing(file, f.arena(), f.region(), f.capacity());
     }
 
     /**
@@ -137,45 +109,13 @@ public final class SharedRing implements AutoCloseable {
      *
      * @param file the ring's file
      * @return the ring
-     * @throws IOException if the file cannot be mapped, or is not a ring of this layout (its size, magic,
-     *     capacity or frame limit off), naming what was found and what was expected
+     * @throws IOException if the file cannot be mapped, holds a {@link ManyToOneRing} (naming it), or is not
+     *     a ring of this layout (its size, magic, capacity or frame limit off), naming what was found and what
+     *     was expected
      */
     public static SharedRing open(Path file) throws IOException {
-        Objects.requireNonNull(file, "file");
-        checkOrder();
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-            long size = channel.size();
-            if (size < HEADER_BYTES + (long) MIN_CAPACITY) {
-                throw new IOException("not a shared ring: " + file + " has " + size + " bytes, less than a header of "
-                        + HEADER_BYTES + " and the least capacity " + MIN_CAPACITY);
-            }
-            Arena arena = Arena.ofShared();
-            try {
-                MemorySegment region = channel.map(FileChannel.MapMode.READ_WRITE, 0, size, arena);
-                long magic = (long) LONG.getAcquire(region, MAGIC_OFFSET);
-                if (magic != MAGIC) {
-                    throw new IOException("not a shared ring of layout 1: " + file + " begins with 0x"
-                            + Long.toHexString(magic) + ", not 0x" + Long.toHexString(MAGIC));
-                }
-                int capacity = region.get(ValueLayout.JAVA_INT, CAPACITY_OFFSET);
-                checkCapacity(capacity, "a ring file's capacity=" + capacity + " (" + file + ")");
-                if (size != HEADER_BYTES + (long) capacity) {
-                    throw new IOException("a broken shared ring: " + file + " has " + size + " bytes, not the header's "
-                            + HEADER_BYTES + " and its capacity " + capacity);
-                }
-                int maxFrame = region.get(ValueLayout.JAVA_INT, MAX_FRAME_OFFSET);
-                if (maxFrame != maxFrameLength(capacity)) {
-                    throw new IOException("a broken shared ring: " + file + " says maxFrameLength=" + maxFrame
-                            + ", not " + maxFrameLength(capacity) + " for capacity=" + capacity);
-                }
-                return new SharedRing(file, arena, region, capacity);
-            } catch (IOException | RuntimeException e) {
-                arena.close();
-                throw e;
-            }
-        } catch (IllegalArgumentException e) {
-            throw new IOException(e.getMessage(), e);
-        }
+        RingFile f = RingFile.open(file, RingKind.ONE_TO_ONE);
+        return new SharedRing(file, f.arena(), f.region(), f.capacity());
     }
 
     /** {@return the ring's file} */
@@ -271,19 +211,5 @@ public final class SharedRing implements AutoCloseable {
 
     static int maxFrameLength(int capacity) {
         return capacity / 2 - RECORD_HEADER;
-    }
-
-    private static void checkCapacity(int capacity, String what) {
-        if (capacity < MIN_CAPACITY || capacity > MAX_CAPACITY || Integer.bitCount(capacity) != 1) {
-            throw new IllegalArgumentException(what + ": must be a power of two from " + MIN_CAPACITY + " to "
-                    + MAX_CAPACITY);
-        }
-    }
-
-    private static void checkOrder() {
-        if (ByteOrder.nativeOrder() != ByteOrder.LITTLE_ENDIAN) {
-            throw new UnsupportedOperationException("a shared ring's counters are little-endian, this platform's "
-                    + "native order is " + ByteOrder.nativeOrder());
-        }
     }
 }

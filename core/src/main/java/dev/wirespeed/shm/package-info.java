@@ -2,8 +2,10 @@
  * Frames between processes on one host through shared memory: a {@link dev.wirespeed.shm.SharedRing}
  * is a ring of wire-protocol frames in a mapped file (under {@code /dev/shm}, so in memory), one
  * process writing ({@link dev.wirespeed.shm.RingWriter}) and one reading ({@link
- * dev.wirespeed.shm.RingReader}), with no system call per frame and no copy on the reading side. The
- * layout, byte by byte, is in {@code docs/shared-ring.md}, so that a program in another language can
- * take either end.
+ * dev.wirespeed.shm.RingReader}), with no system call per frame and no copy on the reading side; a
+ * {@link dev.wirespeed.shm.ManyToOneRing} takes writers in any number of threads and processes ({@link
+ * dev.wirespeed.shm.ManyToOneWriter}, each claiming room with a compare-and-set) and one reader ({@link
+ * dev.wirespeed.shm.ManyToOneReader}). The layouts, byte by byte, are in {@code docs/shared-ring.md}, so
+ * that a program in another language can take any end.
  */
 package dev.wirespeed.shm;
