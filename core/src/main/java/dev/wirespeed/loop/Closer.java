@@ -36,4 +36,10 @@ interface Closer {
      * closing it fails too, that is added to {@code e} and reported to the thread's uncaught-exception handler.
      */
     void failed(Connection c, Throwable e);
+
+    /** Tells the thread's uncaught-exception handler of {@code e}, which no connection's handler can be told; the loop goes on. */
+    static void report(Throwable e) {
+        Thread t = Thread.currentThread();
+        t.getUncaughtExceptionHandler().uncaughtException(t, e);
+    }
 }

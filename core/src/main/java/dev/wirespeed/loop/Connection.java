@@ -179,10 +179,17 @@ public final class Connection {
     /** The connection's TLS, between the socket and the loop; null for plaintext. */
     final TlsLayer tls;
 
-    Connection(EventLoop loop, Outbound output, Endpoint channel, Owner owner, long id, SocketAddress remote,
-            TlsLayer tls) {
-        this.thread = loop;
-        this.closer = loop;
+    /**
+     * A connection of {@code owner} on a loop, whose thread, ways of closing, output and counters it is given.
+     *
+     * @param channel its socket; null for a connect that failed before it had one
+     * @param stats the owner's counters on this connection's loop
+     * @param tls its TLS over {@code channel}; null for plaintext
+     */
+    Connection(LoopThread thread, Closer closer, Outbound output, LoopStats stats, Endpoint channel, Owner owner,
+            long id, SocketAddress remote, TlsLayer tls) {
+        this.thread = thread;
+        this.closer = closer;
         this.output = output;
         this.tls = tls;
         this.owner = owner;
@@ -190,7 +197,7 @@ public final class Connection {
         this.blockHandler = owner.handler instanceof BlockHandler b ? b : null;
         this.maxFrameLength = owner.maxFrameLength;
         this.outputLimit = owner.outputLimit;
-        this.stats = owner.stats(loop.index());
+        this.stats = stats;
         this.channel = channel;
         // Over TLS the plaintext is the TLS layer's to lend, and the socket carries only its ciphertext.
         this.lender = tls != null ? tls : channel instanceof LendingEndpoint l ? l : null;

@@ -38,7 +38,7 @@ import javax.net.ssl.SSLException;
  * the connections whose TLS holds input the poller will not announce.
  */
 final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
-    private final LoopGroup group;
+    private final Group group;
     private final int index;
     private final LoopTransport transport;
     private final Poller poller;
@@ -80,16 +80,36 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
     private long sweepNanos = Long.MAX_VALUE;
     private long nextSweep = Long.MAX_VALUE;
 
-    EventLoop(LoopGroup group, int index, LoopGroup.Builder config) throws IOException {
+    /**
+     * What a loop tells the group it belongs to, on the loop's thread: the group's, not the loop's, to act on.
+     */
+    interface Group {
+        /** Loop {@code index}'s thread has begun, and serves nothing yet. */
+        void loopStarted(int index);
+
+        /** Loop {@code index} cannot go on, {@code failure} says why: it closes its connections next. */
+        void loopFailed(int index, IOException failure);
+    }
+
+    /**
+     * Opens the loop's poller; the thread that runs it is the caller's to start.
+     *
+     * @param idle what to do between empty turns when busy-polling; null to block in the poller
+     * @param chunkSize the bytes of a pooled buffer
+     * @param inputBudget the most bytes kept for partial frames and records
+     * @param unusedMemoryNanos how long pooled memory stays unused before it is given back; 0 for never
+     */
+    EventLoop(Group group, int index, LoopTransport transport, IdleStrategy idle, int chunkSize, long inputBudget,
+            long unusedMemoryNanos) throws IOException {
         this.group = group;
         this.index = index;
-        this.transport = config.transport;
-        this.poller = config.transport.openPoller();
-        this.idle = config.idle;
-        this.pools = new LoopPools(config.unusedMemoryNanos);
-        BufferPool pool = new BufferPool(config.chunkSize, stats, pools);
+        this.transport = transport;
+        this.poller = transport.openPoller();
+        this.idle = idle;
+        this.pools = new LoopPools(unusedMemoryNanos);
+        BufferPool pool = new BufferPool(chunkSize, stats, pools);
         this.output = new Outbound(pool, poller, this, this);
-        this.memory = new InputMemory(pool, config.inputBudget, stats, pools);
+        this.memory = new InputMemory(pool, inputBudget, stats, pools);
         this.input = new FrameAssembler(pool, memory, this, output);
         this.tlsLayers = new TlsLayers(memory, pools);
         this.held = new HeldInput(input, this);
@@ -271,7 +291,7 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
             try {
                 task.run();
             } catch (RuntimeException | Error e) {
-                report(e);
+                Closer.report(e);
             }
         }
         return ran;
@@ -342,7 +362,7 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
             try {
                 ((Acceptor) attachment).accept(this);
             } catch (RuntimeException | Error e) {
-                report(e);
+                Closer.report(e);
             }
         }
     }
@@ -351,21 +371,15 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
     public void failed(Connection c, Throwable e) {
         c.handOverAbandoned(); // it may have been thrown while a frame or a block was handed over
         if (c.state == Connection.State.CLOSED) {
-            report(e); // thrown while it closed: nothing is left to close
+            Closer.report(e); // thrown while it closed: nothing is left to close
             return;
         }
         try {
             closeNow(c, e, true);
         } catch (RuntimeException | Error again) {
             e.addSuppressed(again);
-            report(e);
+            Closer.report(e);
         }
-    }
-
-    /** Tells the thread's uncaught-exception handler of {@code e}; the loop goes on. */
-    static void report(Throwable e) {
-        Thread t = Thread.currentThread();
-        t.getUncaughtExceptionHandler().uncaughtException(t, e);
     }
 
     /** Takes over a connection {@code owner} accepted and counted: called on this loop's thread. */
@@ -374,7 +388,7 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
             evictOldestHandshake(owner); // a flood of stalled handshakes cannot keep this one out
         }
         SocketAddress remote = endpoint.remoteAddress();
-        Connection c = new Connection(this, output, endpoint, owner, id, remote, tlsLayers.layerFor(owner, endpoint, remote, false));
+        Connection c = connection(owner, id, endpoint, remote, tlsLayers.layerFor(owner, endpoint, remote, false));
         try {
             poller.register(endpoint, c, Poller.READ);
         } catch (IOException | RuntimeException | Error e) {
@@ -389,6 +403,11 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
         } else {
             opened(c);
         }
+    }
+
+    /** {@return a connection of {@code owner} on this loop, over {@code endpoint} (null for a connect that failed)} */
+    private Connection connection(Owner owner, long id, Endpoint endpoint, SocketAddress remote, TlsLayer tls) {
+        return new Connection(this, this, output, owner.stats(index), endpoint, owner, id, remote, tls);
     }
 
     /** Resets {@code owner}'s oldest handshake on this loop, {@code maxHandshakes} being in progress. */
@@ -482,15 +501,15 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
         try {
             endpoint = transport.connect(address);
         } catch (IOException | RuntimeException e) {
-            connectFailed(new Connection(this, output, null, owner, id, address, null), done, e);
+            connectFailed(connection(owner, id, null, address, null), done, e);
             return;
         }
         Connection c;
         try {
-            c = new Connection(this, output, endpoint, owner, id, address, tlsLayers.layerFor(owner, endpoint, address, true));
+            c = connection(owner, id, endpoint, address, tlsLayers.layerFor(owner, endpoint, address, true));
         } catch (RuntimeException e) {
             endpoint.reset();
-            connectFailed(new Connection(this, output, null, owner, id, address, null), done, e);
+            connectFailed(connection(owner, id, null, address, null), done, e);
             return;
         }
         c.connecting(done, readClock() + timeoutNanos);
@@ -518,11 +537,11 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
         } catch (RuntimeException | Error e) {
             refused.addSuppressed(e);
             if (refused instanceof IOException) {
-                report(e);
+                Closer.report(e);
             }
         }
         if (!(refused instanceof IOException)) {
-            report(refused);
+            Closer.report(refused);
         }
     }
 
@@ -696,7 +715,7 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
         try {
             c.handler.onClose(c, cause);
         } catch (RuntimeException | Error e) {
-            report(e);
+            Closer.report(e);
         }
     }
 
@@ -771,7 +790,7 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
             try {
                 closeNow(c, cause, false);
             } catch (RuntimeException | Error e) {
-                report(e);
+                Closer.report(e);
                 if (count > 0 && conns[count - 1] == c) {
                     conns[--count] = null; // given up: the loop ends regardless
                 }
@@ -787,7 +806,7 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
         runTasks(); // those given while the loop stopped: on a closed loop, their waiters hear of it
         int out = pools.close(); // after the poller, so that the kernel has no operation on a chunk
         if (out > 0) {
-            report(new IllegalStateException("loop " + index + " ended with " + out
+            Closer.report(new IllegalStateException("loop " + index + " ended with " + out
                     + " pooled buffers not given back; their slabs stay allocated"));
         }
     }

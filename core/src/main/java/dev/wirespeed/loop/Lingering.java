@@ -60,7 +60,7 @@ final class Lingering {
         } catch (RuntimeException | Error e) {
             // The endpoint's failure (an OutOfMemoryError, a bug), in the middle of closeNow: told, and the
             // socket closed now, so that closing goes on to the handler's onClose.
-            EventLoop.report(e);
+            Closer.report(e);
             return false;
         }
         if (count == lingering.length) {
@@ -90,7 +90,7 @@ final class Lingering {
         } catch (RuntimeException | Error e) {
             // The endpoint's bug, or out of memory: reported once, not at each turn its readiness comes back.
             end(c, true);
-            EventLoop.report(e);
+            Closer.report(e);
         }
     }
 
@@ -165,7 +165,7 @@ final class Lingering {
         try {
             poller.deregister(ch);
         } catch (RuntimeException | Error e) {
-            EventLoop.report(e); // the socket is closed all the same, which takes it from the poller
+            Closer.report(e); // the socket is closed all the same, which takes it from the poller
         }
         try {
             if (reset) {
@@ -176,7 +176,7 @@ final class Lingering {
         } catch (IOException ignored) {
             // closing a socket releases its descriptor even when it reports an error
         } catch (RuntimeException | Error e) {
-            EventLoop.report(e);
+            Closer.report(e);
         }
     }
 }
