@@ -5,6 +5,7 @@ import dev.wirespeed.frame.FrameFormat;
 import dev.wirespeed.loop.internal.SegmentIo;
 import dev.wirespeed.loop.internal.TakesOutput;
 import dev.wirespeed.loop.spi.LendingEndpoint;
+import java.io.IOException;
 import java.net.SocketAddress;
 import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
@@ -82,8 +83,8 @@ public final class Connection {
     /** The server or client whose connection this is; its settings, copied below, are read per frame. */
     final Owner owner;
     final ConnectionHandler handler;
-    /** The handler, where it takes blocks of frames rather than one frame a call; else null. */
-    final BlockHandler blockHandler;
+    /** Whether the handler takes blocks of frames ({@link BlockHandler#onFrames}) rather than one frame a call. */
+    final boolean blocks;
     final int maxFrameLength;
     final long outputLimit;
     /** The owner's counters on this connection's loop. */
@@ -182,19 +183,20 @@ public final class Connection {
     /**
      * A connection of {@code owner} on a loop, whose thread, ways of closing, output and counters it is given.
      *
-     * @param channel its socket; null for a connect that failed before it had one
      * @param stats the owner's counters on this connection's loop
+     * @param channel its socket; null for a connect that failed before it had one
+     * @param blocks whether the owner's handler takes blocks of frames
      * @param tls its TLS over {@code channel}; null for plaintext
      */
     Connection(LoopThread thread, Closer closer, Outbound output, LoopStats stats, Endpoint channel, Owner owner,
-            long id, SocketAddress remote, TlsLayer tls) {
+            boolean blocks, long id, SocketAddress remote, TlsLayer tls) {
         this.thread = thread;
         this.closer = closer;
         this.output = output;
         this.tls = tls;
         this.owner = owner;
         this.handler = owner.handler;
-        this.blockHandler = owner.handler instanceof BlockHandler b ? b : null;
+        this.blocks = blocks;
         this.maxFrameLength = owner.maxFrameLength;
         this.outputLimit = owner.outputLimit;
         this.stats = stats;
@@ -834,5 +836,73 @@ public final class Connection {
     @Override
     public String toString() {
         return "connection " + id + " " + owner.direction + " " + remote;
+    }
+
+    /**
+     * The thread a connection belongs to: where its handler runs, and the only one that may touch it.
+     *
+     * <p>Thread safety: {@link #execute} from any thread; {@link #checkThread} from any, to be refused off
+     * the loop's.
+     */
+    interface LoopThread {
+        /**
+         * Runs {@code task} on the loop's thread at its next turn, after the tasks given before it.
+         *
+         * @throws java.util.concurrent.RejectedExecutionException if the server is closed
+         */
+        void execute(Runnable task);
+
+        /**
+         * Refuses a call off the loop's thread.
+         *
+         * @param c the connection called
+         * @throws IllegalStateException if the calling thread is not the loop's, naming both threads and {@code c}
+         */
+        void checkThread(Connection c);
+
+        /** On the loop's thread: reads {@code c} at the next turn if its TLS holds input the poller will not announce. */
+        void readLaterIfHeld(Connection c);
+    }
+
+    /**
+     * The loop's ways of ending a connection, which the parts that read and write it call when they
+     * cannot go on, so that every close takes the same steps (the counts, the socket, the chunks, the
+     * events and the handler's {@code onClose}).
+     *
+     * <p>Thread safety: the loop's thread.
+     */
+    interface Closer {
+        /**
+         * Closes {@code c} at once, gives back its chunks and tells the handler; nothing if already closed.
+         *
+         * @param cause what ended it, for the handler; null for a clean close
+         * @param reset an RST instead of a FIN where the socket supports it
+         */
+        void closeNow(Connection c, Throwable cause, boolean reset);
+
+        /**
+         * Closes {@code c}, which broke the protocol: no more frames from it, what its handler queued
+         * before is sent as far as the socket takes it now, then the close.
+         *
+         * @param offset the stream offset of the bad frame
+         * @param cause the protocol's exception
+         */
+        void refuse(Connection c, long offset, IOException cause);
+
+        /** Stops reading {@code c}, sends what is queued, then closes it. */
+        void closeGracefully(Connection c);
+
+        /**
+         * Resets {@code c}, in whose serving {@code e} was thrown (an {@code Error} such as {@code
+         * OutOfMemoryError}, or a bug), with {@code e} as the cause its handler gets; the loop goes on. Where
+         * closing it fails too, that is added to {@code e} and reported to the thread's uncaught-exception handler.
+         */
+        void failed(Connection c, Throwable e);
+
+        /** Tells the thread's uncaught-exception handler of {@code e}, which no connection's handler can be told; the loop goes on. */
+        static void report(Throwable e) {
+            Thread t = Thread.currentThread();
+            t.getUncaughtExceptionHandler().uncaughtException(t, e);
+        }
     }
 }

@@ -2,6 +2,8 @@ package dev.wirespeed.loop;
 
 import dev.wirespeed.frame.FrameFormat;
 import dev.wirespeed.io.IdleStrategy;
+import dev.wirespeed.loop.Connection.Closer;
+import dev.wirespeed.loop.Connection.LoopThread;
 import dev.wirespeed.loop.spi.Endpoint;
 import dev.wirespeed.loop.spi.Listener;
 import dev.wirespeed.loop.spi.LoopTransport;
@@ -407,7 +409,8 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
 
     /** {@return a connection of {@code owner} on this loop, over {@code endpoint} (null for a connect that failed)} */
     private Connection connection(Owner owner, long id, Endpoint endpoint, SocketAddress remote, TlsLayer tls) {
-        return new Connection(this, this, output, owner.stats(index), endpoint, owner, id, remote, tls);
+        return new Connection(this, this, output, owner.stats(index), endpoint, owner,
+                owner.handler instanceof BlockHandler, id, remote, tls);
     }
 
     /** Resets {@code owner}'s oldest handshake on this loop, {@code maxHandshakes} being in progress. */
@@ -615,7 +618,7 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
     private void opened(Connection c) {
         c.opens();
         CompletableFuture<Connection> opening = c.takeOpening();
-        c.owner.events.opened(c, index);
+        c.owner.events.opened(c.id(), c.remoteAddress(), index);
         try {
             c.handler.onOpen(c);
         } catch (IOException | RuntimeException | Error e) {
@@ -632,7 +635,7 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
 
     @Override
     public void refuse(Connection c, long offset, IOException cause) {
-        c.owner.events.protocolError(c, offset, cause);
+        c.owner.events.protocolError(c.id(), offset, cause);
         c.closing();
         input.releaseInput(c);
         output.send(c, now); // best effort: a failure here changes nothing, the connection closes either way
@@ -711,7 +714,7 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
     }
 
     private void tellClosed(Connection c, Throwable cause) {
-        c.owner.events.closed(c, cause);
+        c.owner.events.closed(c.id(), cause, c.framesRead, c.bytesRead, c.bytesWritten);
         try {
             c.handler.onClose(c, cause);
         } catch (RuntimeException | Error e) {

@@ -12,9 +12,10 @@ import java.util.Arrays;
  * own that doubles as its bytes come, up to the frame's length. So a buffer is at most four times the
  * bytes it keeps while it is pooled, and at most twice once it is the frame's own.
  *
- * <p>The budget: {@code 0 <= held <= budget}, {@code held} the sum of the connections' {@link
- * Connection#held}, each the size of the buffer its partial frame is kept in. A connection whose
- * partial frame would take {@code held} past the budget is refused before its buffer is made.
+ * <p>The budget: {@code 0 <= held <= budget}, {@code held} the sum of the sizes of the buffers the
+ * connections' partial frames and records are kept in, which their readers count here ({@link #add}) as
+ * they take and give back those buffers. A connection whose partial frame would take {@code held} past
+ * the budget is refused before its buffer is made ({@link #fits}).
  *
  * <p>The same buffers and the same budget keep a TLS connection's partial record (see {@link TlsLayer}).
  *
@@ -80,31 +81,21 @@ final class InputMemory {
         return size == chunks.chunkSize() ? chunks.take() : BufferPool.large(Math.toIntExact(size));
     }
 
-    /** {@return whether {@code c} may keep a partial frame in a buffer of {@code size} bytes, within the budget} */
-    boolean fits(Connection c, long size) {
-        return held - c.held + size <= budget;
-    }
-
     /** Gives {@code c}, from {@link #take}, back to its pool (a buffer of its own is left to the collector). */
     void give(Chunk c) {
         chunks.give(c);
     }
 
-    /** {@return whether {@code size} bytes more may be kept, within the budget}: for a TLS layer's partial record */
+    /**
+     * {@return whether {@code size} bytes more may be kept, within the budget}: a partial frame or record in a
+     * new buffer, or the difference where it moves from one buffer to another (negative where it shrinks)
+     */
     boolean fits(long size) {
         return held + size <= budget;
     }
 
-    /** Counts {@code delta} bytes more (or fewer) kept: a TLS layer's partial record. */
+    /** Counts {@code delta} bytes more (or fewer, where negative) kept for partial frames and records. */
     void add(long delta) {
         held += delta;
-    }
-
-    /** Counts {@code c} as keeping a buffer of {@code size} bytes (0: none) from now on. */
-    void account(Connection c, int size) {
-        if (size != c.held) {
-            held += size - c.held;
-            c.holds(size);
-        }
     }
 }

@@ -1,5 +1,6 @@
 package dev.wirespeed.loop;
 
+import dev.wirespeed.loop.Connection.Closer;
 import dev.wirespeed.loop.internal.SegmentIo;
 import dev.wirespeed.loop.spi.Endpoint;
 import dev.wirespeed.loop.spi.LendingEndpoint;

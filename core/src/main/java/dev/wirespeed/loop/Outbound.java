@@ -1,6 +1,8 @@
 package dev.wirespeed.loop;
 
 import dev.wirespeed.frame.FrameFormat;
+import dev.wirespeed.loop.Connection.Closer;
+import dev.wirespeed.loop.Connection.LoopThread;
 import dev.wirespeed.loop.internal.SegmentIo;
 import dev.wirespeed.loop.internal.TakesOutput;
 import dev.wirespeed.loop.spi.Poller;
