@@ -1,14 +1,18 @@
 package dev.wirespeed.loop;
 
-import dev.wirespeed.loop.spi.Endpoint;
 import dev.wirespeed.frame.FrameFormat;
+import dev.wirespeed.loop.internal.Chunk;
+import dev.wirespeed.loop.internal.LoopStats;
 import dev.wirespeed.loop.internal.SegmentIo;
 import dev.wirespeed.loop.internal.TakesOutput;
+import dev.wirespeed.loop.spi.Endpoint;
 import dev.wirespeed.loop.spi.LendingEndpoint;
+import dev.wirespeed.loop.tls.TlsLayer;
 import java.io.IOException;
 import java.net.SocketAddress;
 import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
+import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLSession;
 
 /**
@@ -265,13 +269,15 @@ public final class Connection {
      */
     public SSLSession tlsSession() {
         thread.checkThread(this);
-        return tls == null || tls.engine == null ? null : tls.engine.getSession();
+        SSLEngine engine = tls == null ? null : tls.engine();
+        return engine == null ? null : engine.getSession();
     }
 
     /** {@return the application protocol agreed by ALPN, or null where there was none (or no TLS)} */
     public String applicationProtocol() {
         thread.checkThread(this);
-        String p = tls == null || tls.engine == null ? null : tls.engine.getApplicationProtocol();
+        SSLEngine engine = tls == null ? null : tls.engine();
+        String p = engine == null ? null : engine.getApplicationProtocol();
         return p == null || p.isEmpty() ? null : p;
     }
 

@@ -4,10 +4,17 @@ import dev.wirespeed.frame.FrameFormat;
 import dev.wirespeed.io.IdleStrategy;
 import dev.wirespeed.loop.Connection.Closer;
 import dev.wirespeed.loop.Connection.LoopThread;
+import dev.wirespeed.loop.internal.BufferPool;
+import dev.wirespeed.loop.internal.Chunk;
+import dev.wirespeed.loop.internal.InputMemory;
+import dev.wirespeed.loop.internal.LoopPools;
+import dev.wirespeed.loop.internal.LoopStats;
 import dev.wirespeed.loop.spi.Endpoint;
 import dev.wirespeed.loop.spi.Listener;
 import dev.wirespeed.loop.spi.LoopTransport;
 import dev.wirespeed.loop.spi.Poller;
+import dev.wirespeed.loop.tls.TlsLayer;
+import dev.wirespeed.loop.tls.TlsLayers;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.SocketAddress;
@@ -390,7 +397,7 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
             evictOldestHandshake(owner); // a flood of stalled handshakes cannot keep this one out
         }
         SocketAddress remote = endpoint.remoteAddress();
-        Connection c = connection(owner, id, endpoint, remote, tlsLayers.layerFor(owner, endpoint, remote, false));
+        Connection c = connection(owner, id, endpoint, remote, tlsFor(owner, endpoint, remote, false));
         try {
             poller.register(endpoint, c, Poller.READ);
         } catch (IOException | RuntimeException | Error e) {
@@ -411,6 +418,11 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
     private Connection connection(Owner owner, long id, Endpoint endpoint, SocketAddress remote, TlsLayer tls) {
         return new Connection(this, this, output, owner.stats(index), endpoint, owner,
                 owner.handler instanceof BlockHandler, id, remote, tls);
+    }
+
+    /** {@return the TLS layer of a new connection of {@code owner} over {@code endpoint}, or null for plaintext} */
+    private TlsLayer tlsFor(Owner owner, Endpoint endpoint, SocketAddress remote, boolean client) {
+        return owner.tls == null ? null : tlsLayers.layerFor(owner.tls, owner.tlsCloseNanos, endpoint, remote, client);
     }
 
     /** Resets {@code owner}'s oldest handshake on this loop, {@code maxHandshakes} being in progress. */
@@ -509,7 +521,7 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
         }
         Connection c;
         try {
-            c = connection(owner, id, endpoint, address, tlsLayers.layerFor(owner, endpoint, address, true));
+            c = connection(owner, id, endpoint, address, tlsFor(owner, endpoint, address, true));
         } catch (RuntimeException e) {
             endpoint.reset();
             connectFailed(connection(owner, id, null, address, null), done, e);

@@ -1,5 +1,6 @@
 package dev.wirespeed.loop;
 
+import dev.wirespeed.loop.internal.LoopStats;
 import java.io.IOException;
 import java.net.SocketAddress;
 import jdk.jfr.Category;

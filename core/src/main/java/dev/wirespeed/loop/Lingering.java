@@ -1,6 +1,8 @@
 package dev.wirespeed.loop;
 
 import dev.wirespeed.loop.Connection.Closer;
+import dev.wirespeed.loop.internal.BufferPool;
+import dev.wirespeed.loop.internal.Chunk;
 import dev.wirespeed.loop.internal.SegmentIo;
 import dev.wirespeed.loop.spi.Endpoint;
 import dev.wirespeed.loop.spi.LendingEndpoint;
@@ -46,7 +48,7 @@ final class Lingering {
      */
     boolean start(Connection c, long now) {
         // 0 for no lingering: a graceful close closes at once. Over TLS it waits for the peer's close_notify.
-        long lingerNanos = c.tls != null ? c.tls.closeNanos : c.owner.lingerNanos;
+        long lingerNanos = c.tls != null ? c.tls.closeNanos() : c.owner.lingerNanos;
         if (lingerNanos == 0) {
             return false;
         }

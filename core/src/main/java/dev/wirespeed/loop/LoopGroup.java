@@ -1,6 +1,7 @@
 package dev.wirespeed.loop;
 
 import dev.wirespeed.io.IdleStrategy;
+import dev.wirespeed.loop.internal.BufferPool;
 import dev.wirespeed.loop.spi.LoopTransport;
 import java.io.Closeable;
 import java.io.IOException;
