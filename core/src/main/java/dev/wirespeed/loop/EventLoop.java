@@ -486,11 +486,7 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
 
     /** A handshake failed: the engine's alert goes to the peer if the socket takes it, then the socket closes. */
     private void failHandshake(Connection c, Exception e) {
-        try {
-            c.tls.flush();
-        } catch (IOException | RuntimeException ignored) {
-            // the alert is a courtesy: the peer hears the close either way
-        }
+        output.sendAlert(c);
         c.inputEnds(); // no lingering: closed with a FIN, after the alert
         closeNow(c, e, false);
     }
@@ -651,13 +647,7 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
         c.closing();
         input.releaseInput(c);
         output.send(c, now); // best effort: a failure here changes nothing, the connection closes either way
-        if (c.tls != null) {
-            try {
-                c.tls.closeOutbound();
-            } catch (IOException ignored) {
-                // the close_notify is a courtesy here: the connection closes either way
-            }
-        }
+        output.closeOutput(c); // then a close_notify, over TLS
         closeNow(c, cause, false);
     }
 
@@ -705,12 +695,8 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
                 opening.completeExceptionally(cause);
             }
         } else {
-            if (c.tls != null && !reset) {
-                try {
-                    c.tls.closeOutbound(); // a close_notify, as far as the socket takes it: a clean close to the peer
-                } catch (IOException | RuntimeException ignored) {
-                    // the peer then sees an end of stream alone; the connection closes either way
-                }
+            if (!reset) {
+                output.closeOutput(c); // over TLS a close_notify, as far as the socket takes it: a clean close
             }
             if (reset || stopping || c.inputEnded || !lingering.start(c, readClock())) {
                 lingering.release(c.channel, reset);

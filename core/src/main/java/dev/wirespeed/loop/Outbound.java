@@ -263,40 +263,80 @@ final class Outbound {
         }
     }
 
-    /** Writes {@code c}'s output until the socket takes no more; {@return the write's failure, or null} */
+    /**
+     * Writes {@code c}'s output until the socket takes no more; {@return the write's failure, or null}. Each
+     * chunk goes the one way its connection writes: into its TLS, which wraps it into records and sends them
+     * several to a send (the bytes counted as written are the plaintext's); by address; or to the channel.
+     * Over TLS, the ciphertext of earlier output goes first, what the last records left after.
+     */
     IOException send(Connection c, long now) {
         TakesOutput taker = c.taker;
         if (taker != null) {
             return handOver(c, taker, now);
         }
-        if (c.tls != null) {
-            return sendTls(c, c.tls, now);
+        TlsLayer tls = c.tls;
+        SegmentIo io = c.io; // by address where the endpoint writes so
+        try {
+            if (tls != null && !tls.flush()) {
+                return null; // the ciphertext of earlier output waits for the socket
+            }
+            Chunk head;
+            while ((head = c.outHead) != null && head.available() > 0) {
+                ByteBuffer b = head.buf;
+                b.limit(head.end);
+                b.position(head.start);
+                int n;
+                try {
+                    // TLS sends only when its buffer has no room for another record
+                    n = tls != null ? tls.write(b) : io != null ? io.write(b, head.memory) : c.channel.write(b);
+                } finally {
+                    b.limit(b.capacity()); // absolute puts into a chunk check against its limit
+                }
+                if (n > 0) {
+                    head.start += n;
+                    c.sent(n, now);
+                }
+                if (head.available() > 0) {
+                    break; // the socket is full
+                }
+                c.pollOutput();
+                pool.give(head);
+            }
+            if (tls != null) {
+                tls.flush(); // what the last records left in the buffer
+            }
+            return null;
+        } catch (IOException e) {
+            return e;
         }
-        Chunk head;
-        while ((head = c.outHead) != null && head.available() > 0) {
-            ByteBuffer b = head.buf;
-            b.limit(head.end);
-            b.position(head.start);
-            int n;
+    }
+
+    /**
+     * Over TLS, wraps {@code c}'s close_notify after what was sent, once, and sends it as far as the socket
+     * takes it now, so that the peer sees a clean close; a failure is dropped, the connection closing either
+     * way. Nothing for plaintext.
+     */
+    void closeOutput(Connection c) {
+        TlsLayer tls = c.tls;
+        if (tls != null) {
             try {
-                SegmentIo io = c.io; // by address where the endpoint writes so
-                n = io != null ? io.write(b, head.memory) : c.channel.write(b);
-            } catch (IOException e) {
-                return e;
-            } finally {
-                b.limit(b.capacity()); // absolute puts into a chunk check against its limit
+                tls.closeOutbound();
+            } catch (IOException | RuntimeException ignored) {
+                // the peer then sees an end of stream alone
             }
-            if (n > 0) {
-                head.start += n;
-                c.sent(n, now);
-            }
-            if (head.available() > 0) {
-                break; // the socket is full
-            }
-            c.pollOutput();
-            pool.give(head);
         }
-        return null;
+    }
+
+    /**
+     * Sends, as far as the socket takes it now, the alert {@code c}'s TLS wrapped when its handshake failed,
+     * so that the peer hears why before the close; a failure is dropped, the peer hearing the close either way.
+     */
+    void sendAlert(Connection c) {
+        try {
+            c.tls.flush();
+        } catch (IOException | RuntimeException ignored) {
+            // the alert is a courtesy
+        }
     }
 
     /**
@@ -325,44 +365,6 @@ final class Outbound {
             c.handedToEndpoint(n, now); // until it comes back, through c.returns
         }
         return null;
-    }
-
-    /**
-     * Wraps {@code c}'s output into ciphertext, several records to a send, until the output is all sent or
-     * the socket takes no more; {@return the failure, or null}. The bytes counted as written are the
-     * plaintext's.
-     */
-    private IOException sendTls(Connection c, TlsLayer tls, long now) {
-        try {
-            if (!tls.flush()) {
-                return null; // the ciphertext of earlier output waits for the socket
-            }
-            Chunk head;
-            while ((head = c.outHead) != null && head.available() > 0) {
-                ByteBuffer b = head.buf;
-                b.limit(head.end);
-                b.position(head.start);
-                int n;
-                try {
-                    n = tls.write(b); // sends only when its buffer has no room for another record
-                } finally {
-                    b.limit(b.capacity());
-                }
-                if (n > 0) {
-                    head.start += n;
-                    c.sent(n, now);
-                }
-                if (head.available() > 0) {
-                    break; // the socket is full
-                }
-                c.pollOutput();
-                pool.give(head);
-            }
-            tls.flush(); // what the last records left in the buffer
-            return null;
-        } catch (IOException e) {
-            return e;
-        }
     }
 
     /**
