@@ -31,7 +31,7 @@ import javax.net.ssl.SSLException;
  * One thread of a {@link LoopGroup}, one {@link Poller}, the connections given to it (accepted by a
  * {@link FrameServer} or connected for a {@link FrameClient}, each with its owner's handler and limits),
  * and the turn that serves them. Its parts do the work: {@link FrameAssembler} turns what it reads into
- * frames, {@link Outbound} queues and sends the replies, {@link Lingering} keeps closed sockets dropping
+ * frames, {@link Outbound} sends the replies, {@link Lingering} keeps closed sockets dropping
  * input until their peers close; the loop owns the connections and the ways they end ({@link Closer}).
  *
  * <p>Each turn: the tasks queued from other threads; one poll (blocking, or not when busy-polling);
@@ -56,6 +56,8 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
     private final InputMemory memory;
     private final FrameAssembler input;
     private final Outbound output;
+    /** The connections written to during the turn, and the pool of their chunks: the loop's, shared by its connections. */
+    private final Connection.FlushList flushes;
     private final Lingering lingering;
     private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean wakeupPending = new AtomicBoolean();
@@ -117,9 +119,10 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
         this.idle = idle;
         this.pools = new LoopPools(unusedMemoryNanos);
         BufferPool pool = new BufferPool(chunkSize, stats, pools);
-        this.output = new Outbound(pool, poller, this, this);
+        this.flushes = new Connection.FlushList(pool, poller);
+        this.output = new Outbound(flushes, poller, this, this);
         this.memory = new InputMemory(pool, inputBudget, stats, pools);
-        this.input = new FrameAssembler(pool, memory, this, output);
+        this.input = new FrameAssembler(pool, memory, this);
         this.tlsLayers = new TlsLayers(memory, pools);
         this.held = new HeldInput(input, this);
         this.lingering = new Lingering(poller, pool);
@@ -416,7 +419,7 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
 
     /** {@return a connection of {@code owner} on this loop, over {@code endpoint} (null for a connect that failed)} */
     private Connection connection(Owner owner, long id, Endpoint endpoint, SocketAddress remote, TlsLayer tls) {
-        return new Connection(this, this, output, owner.stats(index), endpoint, owner,
+        return new Connection(this, this, flushes, owner.stats(index), endpoint, owner,
                 owner.handler instanceof BlockHandler, id, remote, tls);
     }
 

@@ -34,14 +34,11 @@ final class FrameAssembler {
     private final BufferPool pool;
     private final InputMemory memory;
     private final Closer closer;
-    /** Where the frames a handler writes back as received go at the end of a hand-over. */
-    private final Outbound output;
 
-    FrameAssembler(BufferPool pool, InputMemory memory, Closer closer, Outbound output) {
+    FrameAssembler(BufferPool pool, InputMemory memory, Closer closer) {
         this.pool = pool;
         this.memory = memory;
         this.closer = closer;
-        this.output = output;
     }
 
     /** One read of {@code c} into its chunk, and the whole frames in it; {@code now} is the loop's clock. */
@@ -121,7 +118,7 @@ final class FrameAssembler {
                     return;
                 }
                 if (c.forwardTo != c.forwardFrom) {
-                    output.copyForwarded(c, data); // before the endpoint takes the lent bytes back
+                    c.copyForwarded(data); // before the endpoint takes the lent bytes back
                 }
                 if (pos < end && partial(data, pos, end)) {
                     if (!keepPartial(c, data, pos, end)) {
@@ -262,14 +259,14 @@ final class FrameAssembler {
     /**
      * Gives {@code in}, whose frames up to {@code pos} were handed over and some written back as received,
      * to the output with those frames (or, where output waits and they are few, copies them there and
-     * gives {@code in} back: {@link Outbound#adoptForwarded}); what follows {@code pos}, a partial frame,
+     * gives {@code in} back: {@link Connection#adoptForwarded}); what follows {@code pos}, a partial frame,
      * moves to a new input chunk (or one of the frame's size), as the loop reads on into that.
      */
     private void forwardInput(Connection c, Chunk in, int pos) {
         int end = in.end;
         c.input(null);
         // First: a refusal below drops the frames with the rest of the output.
-        boolean adopted = output.adoptForwarded(c, in);
+        boolean adopted = c.adoptForwarded(in);
         if (pos == end) {
             account(c, 0);
         } else {
@@ -308,7 +305,7 @@ final class FrameAssembler {
                 c.stats.framesRead(delivered);
                 c.handedOver();
                 if (c.forwardTo != c.forwardFrom) {
-                    output.copyForwarded(c, view); // the replies to the frames before it are sent first
+                    c.copyForwarded(view); // the replies to the frames before it are sent first
                 }
                 frameError(c, length, c.consumed + (pos - from));
                 return -1;
@@ -394,7 +391,7 @@ final class FrameAssembler {
         c.consumes(pos - from);
         if (bad) {
             if (c.forwardTo != c.forwardFrom) {
-                output.copyForwarded(c, view); // the replies to the frames before it are sent first
+                c.copyForwarded(view); // the replies to the frames before it are sent first
             }
             frameError(c, length, c.consumed);
             return -1;
@@ -478,7 +475,7 @@ final class FrameAssembler {
         if (c.forwardTo != c.forwardFrom) {
             c.input(null);
             account(c, 0);
-            if (!output.adoptForwarded(c, in)) { // the frame, written back as received, is sent from here
+            if (!c.adoptForwarded(in)) { // the frame, written back as received, is sent from here
                 pool.give(in); // or from where it was copied to
             }
         } else {
