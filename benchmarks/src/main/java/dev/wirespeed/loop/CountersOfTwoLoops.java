@@ -1,5 +1,6 @@
 package dev.wirespeed.loop;
 
+import dev.wirespeed.loop.internal.LoopStats;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.TimeUnit;
@@ -108,6 +109,6 @@ public class CountersOfTwoLoops {
         stats.framesRead(16);
         stats.bytesRead(1728);
         stats.bytesWritten(1728);
-        return stats.framesRead;
+        return stats.framesRead();
     }
 }

@@ -1,13 +1,21 @@
 package dev.wirespeed.loop;
 
-import dev.wirespeed.loop.spi.Endpoint;
 import dev.wirespeed.frame.FrameFormat;
+import dev.wirespeed.loop.internal.BufferPool;
+import dev.wirespeed.loop.internal.Chunk;
+import dev.wirespeed.loop.internal.LoopStats;
 import dev.wirespeed.loop.internal.SegmentIo;
 import dev.wirespeed.loop.internal.TakesOutput;
+import dev.wirespeed.loop.spi.Endpoint;
 import dev.wirespeed.loop.spi.LendingEndpoint;
+import dev.wirespeed.loop.spi.Poller;
+import dev.wirespeed.loop.tls.TlsLayer;
+import java.io.IOException;
 import java.net.SocketAddress;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
+import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLSession;
 
 /**
@@ -65,10 +73,10 @@ public final class Connection {
      */
     enum State { NEW, CONNECTING, HANDSHAKING, OPEN, CLOSING, CLOSED }
 
-    /** The loop's thread, its ways of closing, and its output: what this connection's methods ask of it. */
+    /** The loop's thread, its ways of closing, and its connections' output: what this connection's methods ask of it. */
     private final LoopThread thread;
     private final Closer closer;
-    private final Outbound output;
+    private final FlushList flushes;
     final Endpoint channel;
     /** The channel, where it lends its received bytes in place; else null. */
     final LendingEndpoint lender;
@@ -84,8 +92,8 @@ public final class Connection {
     /** The server or client whose connection this is; its settings, copied below, are read per frame. */
     final Owner owner;
     final ConnectionHandler handler;
-    /** The handler, where it takes blocks of frames rather than one frame a call; else null. */
-    final BlockHandler blockHandler;
+    /** Whether the handler takes blocks of frames ({@link BlockHandler#onFrames}) rather than one frame a call. */
+    final boolean blocks;
     final int maxFrameLength;
     final long outputLimit;
     /** The owner's counters on this connection's loop. */
@@ -116,8 +124,8 @@ public final class Connection {
     /**
      * Output not yet sent, oldest first, a list through {@link Chunk#next} (no queue object of its own, so
      * that a turn on the connection touches no more memory than it must); bytes queued {@code = sum of
-     * available()}. Both null, or neither. Changed through {@link #addOutput}, {@link #pollOutput} and
-     * {@link #takeEmptyTail}, as {@link Outbound} decides.
+     * available()}. Both null, or neither. Filled by this connection's writes; emptied through {@link
+     * #pollOutput}, as {@link Outbound} sends it.
      */
     Chunk outHead;
     Chunk outTail;
@@ -181,24 +189,33 @@ public final class Connection {
     /** The connection's TLS, between the socket and the loop; null for plaintext. */
     final TlsLayer tls;
 
-    Connection(EventLoop loop, Outbound output, Endpoint channel, Owner owner, long id, SocketAddress remote,
-            TlsLayer tls) {
-        this.thread = loop;
-        this.closer = loop;
-        this.output = output;
+    /**
+     * A connection of {@code owner} on a loop, whose thread, ways of closing, output and counters it is given.
+     *
+     * @param flushes the loop's: where this connection's output chunks come from, and where it goes to be flushed
+     * @param stats the owner's counters on this connection's loop
+     * @param channel its socket; null for a connect that failed before it had one
+     * @param blocks whether the owner's handler takes blocks of frames
+     * @param tls its TLS over {@code channel}; null for plaintext
+     */
+    Connection(LoopThread thread, Closer closer, FlushList flushes, LoopStats stats, Endpoint channel, Owner owner,
+            boolean blocks, long id, SocketAddress remote, TlsLayer tls) {
+        this.thread = thread;
+        this.closer = closer;
+        this.flushes = flushes;
         this.tls = tls;
         this.owner = owner;
         this.handler = owner.handler;
-        this.blockHandler = owner.handler instanceof BlockHandler b ? b : null;
+        this.blocks = blocks;
         this.maxFrameLength = owner.maxFrameLength;
         this.outputLimit = owner.outputLimit;
-        this.stats = owner.stats(loop.index());
+        this.stats = stats;
         this.channel = channel;
         // Over TLS the plaintext is the TLS layer's to lend, and the socket carries only its ciphertext.
         this.lender = tls != null ? tls : channel instanceof LendingEndpoint l ? l : null;
         this.io = tls == null && channel instanceof SegmentIo s ? s : null;
         this.taker = tls == null && channel instanceof TakesOutput t ? t : null;
-        this.returns = taker == null ? null : output.returnsFor(this);
+        this.returns = taker == null ? null : token -> returned((Chunk) token);
         this.id = id;
         this.remote = remote;
     }
@@ -258,13 +275,15 @@ public final class Connection {
      */
     public SSLSession tlsSession() {
         thread.checkThread(this);
-        return tls == null || tls.engine == null ? null : tls.engine.getSession();
+        SSLEngine engine = tls == null ? null : tls.engine();
+        return engine == null ? null : engine.getSession();
     }
 
     /** {@return the application protocol agreed by ALPN, or null where there was none (or no TLS)} */
     public String applicationProtocol() {
         thread.checkThread(this);
-        String p = tls == null || tls.engine == null ? null : tls.engine.getApplicationProtocol();
+        SSLEngine engine = tls == null ? null : tls.engine();
+        String p = engine == null ? null : engine.getApplicationProtocol();
         return p == null || p.isEmpty() ? null : p;
     }
 
@@ -309,7 +328,7 @@ public final class Connection {
         }
         putForwarded(); // in the order written
         int length = body.remaining();
-        Chunk c = output.outputFor(this, length);
+        Chunk c = outputFor(length);
         int at = c.end;
         c.buf.putLong(at, FrameFormat.header(type, length));
         c.buf.put(at + FrameFormat.HEADER_LENGTH, body, body.position(), length);
@@ -422,7 +441,7 @@ public final class Connection {
     private void queueCopy(ByteBuffer frames, int from, int to) {
         if (to > from) {
             putForwarded(); // in the order written
-            output.copyFrames(this, frames, from, to);
+            copyFrames(frames, from, to);
             queued += to - from;
             queuedMore();
         }
@@ -446,7 +465,7 @@ public final class Connection {
             return null;
         }
         putForwarded();
-        Chunk c = output.outputFor(this, length);
+        Chunk c = outputFor(length);
         int at = c.end;
         c.buf.putLong(at, FrameFormat.header(type, length));
         claimed = c;
@@ -471,7 +490,10 @@ public final class Connection {
         thread.checkThread(this);
         requireClaim();
         claimed = null;
-        output.releaseEmptyTail(this);
+        Chunk tail = takeEmptyTail();
+        if (tail != null) {
+            flushes.pool.give(tail);
+        }
     }
 
     /**
@@ -518,12 +540,77 @@ public final class Connection {
     /** Puts the pending run of frames written back as received, if any, into the output. */
     private void putForwarded() {
         if (forwardTo != forwardFrom) {
-            output.copyForwarded(this, source);
+            copyForwarded(source);
         }
     }
 
+    /**
+     * After a frame was queued: at the limit, it is paused at once, so that a writer that stopped at {@link
+     * #isWritable()} is told by {@link ConnectionHandler#onWritable} when to go on, however much the flush
+     * then sends. It is flushed at the end of its read or of the turn.
+     */
     private void queuedMore() {
-        output.queued(this);
+        if (queued + handed >= outputLimit) {
+            paused = true;
+        }
+        flushes.add(this);
+    }
+
+    /** {@return the output chunk with room for a frame of {@code length} body bytes at its end} */
+    private Chunk outputFor(int length) {
+        if (length < 0 || length > maxFrameLength) {
+            throw new IllegalArgumentException("length=" + length + " min=0 maxFrameLength=" + maxFrameLength
+                    + " for " + this);
+        }
+        int total = FrameFormat.HEADER_LENGTH + length;
+        BufferPool pool = flushes.pool;
+        if (total > pool.chunkSize()) {
+            Chunk large = BufferPool.large(total);
+            addOutput(large);
+            return large;
+        }
+        Chunk tail = outTail;
+        if (tail == null || !tail.pooled() || tail.capacity() - tail.end < total) {
+            tail = pool.take();
+            addOutput(tail);
+        }
+        return tail;
+    }
+
+    /**
+     * Copies {@code source[from, to)}, whole frames, to the end of the output: into the tail chunk's room and
+     * new chunks, a frame split between two where it falls. Not counted in {@code queued}.
+     */
+    private void copyFrames(ByteBuffer source, int from, int to) {
+        while (from < to) {
+            Chunk tail = outTail;
+            if (tail == null || !tail.pooled() || tail.end == tail.capacity()) {
+                tail = flushes.pool.take();
+                addOutput(tail);
+            }
+            int n = Math.min(to - from, tail.capacity() - tail.end);
+            tail.buf.put(tail.end, source, from, n);
+            tail.end += n;
+            from += n;
+        }
+    }
+
+    /**
+     * {@code chunk}, handed to {@link #taker}, is back: sent, or never to be, and no longer counted against
+     * the output limit. Paused, and drained to half the limit, it is flushed at the turn's end, which resumes
+     * it, and the poll is woken to end that turn: a send's completion is no readiness, and no readiness may
+     * come (the loop may hold nothing more to hand over, and reads nothing while paused). Once a pause at
+     * most, {@code dirty} marking it. Called within a poll, or a close.
+     */
+    private void returned(Chunk chunk) {
+        if (state != State.CLOSED) {
+            handed -= chunk.available(); // [start, end) as handed: neither the loop nor the endpoint moves them
+            if (paused && !dirty && queued + handed <= outputLimit / 2) {
+                flushes.add(this);
+                flushes.poller.wakeup();
+            }
+        }
+        flushes.pool.give(chunk);
     }
 
     private void checkNoClaim() {
@@ -711,10 +798,50 @@ public final class Connection {
         forwardTo = 0;
     }
 
+    /**
+     * Puts the frames written back as received, {@code source[forwardFrom, forwardTo)} (already counted in
+     * {@code queued}), into the output: copied at once, into the tail chunk's room and new chunks, a frame
+     * split between two where it falls.
+     */
+    void copyForwarded(ByteBuffer source) {
+        int from = forwardFrom;
+        int to = forwardTo;
+        forwardTaken();
+        copyFrames(source, from, to);
+    }
+
+    /**
+     * Makes {@code in}, the input chunk that holds the frames its handler wrote back as received, the end of
+     * its output, holding just those frames, so that they are sent from where they were read; the loop no
+     * longer reads into it. Unless output waits already and those frames fill less than half of {@code
+     * in}: then they are copied to the end of the output, as {@link #copyFrames} does, and {@code in}
+     * stays the caller's to give back. So the output of a connection whose peer does not keep up is
+     * kept in buffers at least half full, but for its last: adopted one after the other, a chunk per
+     * read of a few bytes (a peer that sends a frame at a time), or a small buffer per frame that spans
+     * two of a transport's receive buffers (io_uring's) with the rest of that receive's replies in a
+     * chunk after it, each a whole chunk held for a few bytes, would hold the output limit's bytes in
+     * many times as much memory.
+     *
+     * @return true if {@code in} is the output's now; false if its frames were copied
+     */
+    boolean adoptForwarded(Chunk in) {
+        int from = forwardFrom;
+        int to = forwardTo;
+        forwardTaken();
+        if (outTail != null && to - from < in.capacity() / 2) {
+            copyFrames(in.buf, from, to);
+            return false;
+        }
+        in.start = from;
+        in.end = to;
+        addOutput(in);
+        return true;
+    }
+
     // Output: its chunks, oldest first, and what they and the endpoint hold against the output limit.
 
     /** Adds {@code chunk} at the end of its output. */
-    void addOutput(Chunk chunk) {
+    private void addOutput(Chunk chunk) {
         chunk.next = null;
         if (outTail == null) {
             outHead = chunk;
@@ -738,7 +865,7 @@ public final class Connection {
     }
 
     /** {@return the tail of its output, taken out of it, where it holds nothing (after an aborted claim); else null} */
-    Chunk takeEmptyTail() {
+    private Chunk takeEmptyTail() {
         Chunk tail = outTail;
         if (tail == null || tail.available() != 0) {
             return null;
@@ -773,23 +900,11 @@ public final class Connection {
         stats.bytesWritten(n);
     }
 
-    /** Its endpoint gave back {@code n} bytes it took: sent, or never to be. */
-    void returnedByEndpoint(int n) {
-        handed -= n;
-    }
-
     /** Its output is dropped, at its close: nothing queued, nothing counted as the endpoint's. */
     void outputDropped() {
         forwardTaken();
         queued = 0;
         handed = 0;
-    }
-
-    /** Paused (not read) where its output reached the limit: after a frame was queued. */
-    void pauseIfFull() {
-        if (queued + handed >= outputLimit) {
-            paused = true;
-        }
     }
 
     /**
@@ -829,5 +944,131 @@ public final class Connection {
     @Override
     public String toString() {
         return "connection " + id + " " + owner.direction + " " + remote;
+    }
+
+    /**
+     * What the connections of one loop share for their output: the pool their chunks come from, and the
+     * list of those written to and not flushed since ({@code dirty}), which the loop's {@link Outbound}
+     * flushes at the end of a connection's read or of the turn. Made by the loop.
+     *
+     * <p>{@code list[0, count)}: each connection once, but for one flushed at the end of its read and
+     * written to again, which is in it twice and flushed once.
+     *
+     * <p>Thread safety: the loop's thread.
+     */
+    static final class FlushList {
+        /** Where the connections' output chunks come from and go back to. */
+        final BufferPool pool;
+        /** Woken where a connection is put in the list from within a poll (a send completed). */
+        final Poller poller;
+        private Connection[] list = new Connection[64];
+        private int count;
+
+        FlushList(BufferPool pool, Poller poller) {
+            this.pool = pool;
+            this.poller = poller;
+        }
+
+        /** Puts {@code c} in the list, unless it is there already: it is dirty now. */
+        void add(Connection c) {
+            if (c.dirties()) {
+                if (count == list.length) {
+                    list = Arrays.copyOf(list, count * 2);
+                }
+                list[count++] = c;
+            }
+        }
+
+        /** {@return the connections in the list}: more where a flush writes to others */
+        int count() {
+            return count;
+        }
+
+        /** {@return the connection at {@code i}, its slot cleared} */
+        Connection take(int i) {
+            Connection c = list[i];
+            list[i] = null;
+            return c;
+        }
+
+        /** Empties the list, each of whose connections was taken. */
+        void clear() {
+            count = 0;
+        }
+
+        /** Takes {@code c}, flushed at the end of its own read, off the list where it is the last one. */
+        void dropLast(Connection c) {
+            if (list[count - 1] == c) {
+                list[--count] = null;
+            }
+        }
+    }
+
+    /**
+     * The thread a connection belongs to: where its handler runs, and the only one that may touch it.
+     *
+     * <p>Thread safety: {@link #execute} from any thread; {@link #checkThread} from any, to be refused off
+     * the loop's.
+     */
+    interface LoopThread {
+        /**
+         * Runs {@code task} on the loop's thread at its next turn, after the tasks given before it.
+         *
+         * @throws java.util.concurrent.RejectedExecutionException if the server is closed
+         */
+        void execute(Runnable task);
+
+        /**
+         * Refuses a call off the loop's thread.
+         *
+         * @param c the connection called
+         * @throws IllegalStateException if the calling thread is not the loop's, naming both threads and {@code c}
+         */
+        void checkThread(Connection c);
+
+        /** On the loop's thread: reads {@code c} at the next turn if its TLS holds input the poller will not announce. */
+        void readLaterIfHeld(Connection c);
+    }
+
+    /**
+     * The loop's ways of ending a connection, which the parts that read and write it call when they
+     * cannot go on, so that every close takes the same steps (the counts, the socket, the chunks, the
+     * events and the handler's {@code onClose}).
+     *
+     * <p>Thread safety: the loop's thread.
+     */
+    interface Closer {
+        /**
+         * Closes {@code c} at once, gives back its chunks and tells the handler; nothing if already closed.
+         *
+         * @param cause what ended it, for the handler; null for a clean close
+         * @param reset an RST instead of a FIN where the socket supports it
+         */
+        void closeNow(Connection c, Throwable cause, boolean reset);
+
+        /**
+         * Closes {@code c}, which broke the protocol: no more frames from it, what its handler queued
+         * before is sent as far as the socket takes it now, then the close.
+         *
+         * @param offset the stream offset of the bad frame
+         * @param cause the protocol's exception
+         */
+        void refuse(Connection c, long offset, IOException cause);
+
+        /** Stops reading {@code c}, sends what is queued, then closes it. */
+        void closeGracefully(Connection c);
+
+        /**
+         * Resets {@code c}, in whose serving {@code e} was thrown (an {@code Error} such as {@code
+         * OutOfMemoryError}, or a bug), with {@code e} as the cause its handler gets; the loop goes on. Where
+         * closing it fails too, that is added to {@code e} and reported to the thread's uncaught-exception handler.
+         */
+        void failed(Connection c, Throwable e);
+
+        /** Tells the thread's uncaught-exception handler of {@code e}, which no connection's handler can be told; the loop goes on. */
+        static void report(Throwable e) {
+            Thread t = Thread.currentThread();
+            t.getUncaughtExceptionHandler().uncaughtException(t, e);
+        }
     }
 }

@@ -2,10 +2,19 @@ package dev.wirespeed.loop;
 
 import dev.wirespeed.frame.FrameFormat;
 import dev.wirespeed.io.IdleStrategy;
+import dev.wirespeed.loop.Connection.Closer;
+import dev.wirespeed.loop.Connection.LoopThread;
+import dev.wirespeed.loop.internal.BufferPool;
+import dev.wirespeed.loop.internal.Chunk;
+import dev.wirespeed.loop.internal.InputMemory;
+import dev.wirespeed.loop.internal.LoopPools;
+import dev.wirespeed.loop.internal.LoopStats;
 import dev.wirespeed.loop.spi.Endpoint;
 import dev.wirespeed.loop.spi.Listener;
 import dev.wirespeed.loop.spi.LoopTransport;
 import dev.wirespeed.loop.spi.Poller;
+import dev.wirespeed.loop.tls.TlsLayer;
+import dev.wirespeed.loop.tls.TlsLayers;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.SocketAddress;
@@ -22,7 +31,7 @@ import javax.net.ssl.SSLException;
  * One thread of a {@link LoopGroup}, one {@link Poller}, the connections given to it (accepted by a
  * {@link FrameServer} or connected for a {@link FrameClient}, each with its owner's handler and limits),
  * and the turn that serves them. Its parts do the work: {@link FrameAssembler} turns what it reads into
- * frames, {@link Outbound} queues and sends the replies, {@link Lingering} keeps closed sockets dropping
+ * frames, {@link Outbound} sends the replies, {@link Lingering} keeps closed sockets dropping
  * input until their peers close; the loop owns the connections and the ways they end ({@link Closer}).
  *
  * <p>Each turn: the tasks queued from other threads; one poll (blocking, or not when busy-polling);
@@ -38,7 +47,7 @@ import javax.net.ssl.SSLException;
  * the connections whose TLS holds input the poller will not announce.
  */
 final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
-    private final LoopGroup group;
+    private final Group group;
     private final int index;
     private final LoopTransport transport;
     private final Poller poller;
@@ -47,6 +56,8 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
     private final InputMemory memory;
     private final FrameAssembler input;
     private final Outbound output;
+    /** The connections written to during the turn, and the pool of their chunks: the loop's, shared by its connections. */
+    private final Connection.FlushList flushes;
     private final Lingering lingering;
     private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean wakeupPending = new AtomicBoolean();
@@ -80,17 +91,38 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
     private long sweepNanos = Long.MAX_VALUE;
     private long nextSweep = Long.MAX_VALUE;
 
-    EventLoop(LoopGroup group, int index, LoopGroup.Builder config) throws IOException {
+    /**
+     * What a loop tells the group it belongs to, on the loop's thread: the group's, not the loop's, to act on.
+     */
+    interface Group {
+        /** Loop {@code index}'s thread has begun, and serves nothing yet. */
+        void loopStarted(int index);
+
+        /** Loop {@code index} cannot go on, {@code failure} says why: it closes its connections next. */
+        void loopFailed(int index, IOException failure);
+    }
+
+    /**
+     * Opens the loop's poller; the thread that runs it is the caller's to start.
+     *
+     * @param idle what to do between empty turns when busy-polling; null to block in the poller
+     * @param chunkSize the bytes of a pooled buffer
+     * @param inputBudget the most bytes kept for partial frames and records
+     * @param unusedMemoryNanos how long pooled memory stays unused before it is given back; 0 for never
+     */
+    EventLoop(Group group, int index, LoopTransport transport, IdleStrategy idle, int chunkSize, long inputBudget,
+            long unusedMemoryNanos) throws IOException {
         this.group = group;
         this.index = index;
-        this.transport = config.transport;
-        this.poller = config.transport.openPoller();
-        this.idle = config.idle;
-        this.pools = new LoopPools(config.unusedMemoryNanos);
-        BufferPool pool = new BufferPool(config.chunkSize, stats, pools);
-        this.output = new Outbound(pool, poller, this, this);
-        this.memory = new InputMemory(pool, config.inputBudget, stats, pools);
-        this.input = new FrameAssembler(pool, memory, this, output);
+        this.transport = transport;
+        this.poller = transport.openPoller();
+        this.idle = idle;
+        this.pools = new LoopPools(unusedMemoryNanos);
+        BufferPool pool = new BufferPool(chunkSize, stats, pools);
+        this.flushes = new Connection.FlushList(pool, poller);
+        this.output = new Outbound(flushes, poller, this, this);
+        this.memory = new InputMemory(pool, inputBudget, stats, pools);
+        this.input = new FrameAssembler(pool, memory, this);
         this.tlsLayers = new TlsLayers(memory, pools);
         this.held = new HeldInput(input, this);
         this.lingering = new Lingering(poller, pool);
@@ -271,7 +303,7 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
             try {
                 task.run();
             } catch (RuntimeException | Error e) {
-                report(e);
+                Closer.report(e);
             }
         }
         return ran;
@@ -342,7 +374,7 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
             try {
                 ((Acceptor) attachment).accept(this);
             } catch (RuntimeException | Error e) {
-                report(e);
+                Closer.report(e);
             }
         }
     }
@@ -351,21 +383,15 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
     public void failed(Connection c, Throwable e) {
         c.handOverAbandoned(); // it may have been thrown while a frame or a block was handed over
         if (c.state == Connection.State.CLOSED) {
-            report(e); // thrown while it closed: nothing is left to close
+            Closer.report(e); // thrown while it closed: nothing is left to close
             return;
         }
         try {
             closeNow(c, e, true);
         } catch (RuntimeException | Error again) {
             e.addSuppressed(again);
-            report(e);
+            Closer.report(e);
         }
-    }
-
-    /** Tells the thread's uncaught-exception handler of {@code e}; the loop goes on. */
-    static void report(Throwable e) {
-        Thread t = Thread.currentThread();
-        t.getUncaughtExceptionHandler().uncaughtException(t, e);
     }
 
     /** Takes over a connection {@code owner} accepted and counted: called on this loop's thread. */
@@ -374,7 +400,7 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
             evictOldestHandshake(owner); // a flood of stalled handshakes cannot keep this one out
         }
         SocketAddress remote = endpoint.remoteAddress();
-        Connection c = new Connection(this, output, endpoint, owner, id, remote, tlsLayers.layerFor(owner, endpoint, remote, false));
+        Connection c = connection(owner, id, endpoint, remote, tlsFor(owner, endpoint, remote, false));
         try {
             poller.register(endpoint, c, Poller.READ);
         } catch (IOException | RuntimeException | Error e) {
@@ -389,6 +415,17 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
         } else {
             opened(c);
         }
+    }
+
+    /** {@return a connection of {@code owner} on this loop, over {@code endpoint} (null for a connect that failed)} */
+    private Connection connection(Owner owner, long id, Endpoint endpoint, SocketAddress remote, TlsLayer tls) {
+        return new Connection(this, this, flushes, owner.stats(index), endpoint, owner,
+                owner.handler instanceof BlockHandler, id, remote, tls);
+    }
+
+    /** {@return the TLS layer of a new connection of {@code owner} over {@code endpoint}, or null for plaintext} */
+    private TlsLayer tlsFor(Owner owner, Endpoint endpoint, SocketAddress remote, boolean client) {
+        return owner.tls == null ? null : tlsLayers.layerFor(owner.tls, owner.tlsCloseNanos, endpoint, remote, client);
     }
 
     /** Resets {@code owner}'s oldest handshake on this loop, {@code maxHandshakes} being in progress. */
@@ -452,11 +489,7 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
 
     /** A handshake failed: the engine's alert goes to the peer if the socket takes it, then the socket closes. */
     private void failHandshake(Connection c, Exception e) {
-        try {
-            c.tls.flush();
-        } catch (IOException | RuntimeException ignored) {
-            // the alert is a courtesy: the peer hears the close either way
-        }
+        output.sendAlert(c);
         c.inputEnds(); // no lingering: closed with a FIN, after the alert
         closeNow(c, e, false);
     }
@@ -482,15 +515,15 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
         try {
             endpoint = transport.connect(address);
         } catch (IOException | RuntimeException e) {
-            connectFailed(new Connection(this, output, null, owner, id, address, null), done, e);
+            connectFailed(connection(owner, id, null, address, null), done, e);
             return;
         }
         Connection c;
         try {
-            c = new Connection(this, output, endpoint, owner, id, address, tlsLayers.layerFor(owner, endpoint, address, true));
+            c = connection(owner, id, endpoint, address, tlsFor(owner, endpoint, address, true));
         } catch (RuntimeException e) {
             endpoint.reset();
-            connectFailed(new Connection(this, output, null, owner, id, address, null), done, e);
+            connectFailed(connection(owner, id, null, address, null), done, e);
             return;
         }
         c.connecting(done, readClock() + timeoutNanos);
@@ -518,11 +551,11 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
         } catch (RuntimeException | Error e) {
             refused.addSuppressed(e);
             if (refused instanceof IOException) {
-                report(e);
+                Closer.report(e);
             }
         }
         if (!(refused instanceof IOException)) {
-            report(refused);
+            Closer.report(refused);
         }
     }
 
@@ -596,7 +629,7 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
     private void opened(Connection c) {
         c.opens();
         CompletableFuture<Connection> opening = c.takeOpening();
-        c.owner.events.opened(c, index);
+        c.owner.events.opened(c.id(), c.remoteAddress(), index);
         try {
             c.handler.onOpen(c);
         } catch (IOException | RuntimeException | Error e) {
@@ -613,17 +646,11 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
 
     @Override
     public void refuse(Connection c, long offset, IOException cause) {
-        c.owner.events.protocolError(c, offset, cause);
+        c.owner.events.protocolError(c.id(), offset, cause);
         c.closing();
         input.releaseInput(c);
         output.send(c, now); // best effort: a failure here changes nothing, the connection closes either way
-        if (c.tls != null) {
-            try {
-                c.tls.closeOutbound();
-            } catch (IOException ignored) {
-                // the close_notify is a courtesy here: the connection closes either way
-            }
-        }
+        output.closeOutput(c); // then a close_notify, over TLS
         closeNow(c, cause, false);
     }
 
@@ -671,12 +698,8 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
                 opening.completeExceptionally(cause);
             }
         } else {
-            if (c.tls != null && !reset) {
-                try {
-                    c.tls.closeOutbound(); // a close_notify, as far as the socket takes it: a clean close to the peer
-                } catch (IOException | RuntimeException ignored) {
-                    // the peer then sees an end of stream alone; the connection closes either way
-                }
+            if (!reset) {
+                output.closeOutput(c); // over TLS a close_notify, as far as the socket takes it: a clean close
             }
             if (reset || stopping || c.inputEnded || !lingering.start(c, readClock())) {
                 lingering.release(c.channel, reset);
@@ -692,11 +715,11 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
     }
 
     private void tellClosed(Connection c, Throwable cause) {
-        c.owner.events.closed(c, cause);
+        c.owner.events.closed(c.id(), cause, c.framesRead, c.bytesRead, c.bytesWritten);
         try {
             c.handler.onClose(c, cause);
         } catch (RuntimeException | Error e) {
-            report(e);
+            Closer.report(e);
         }
     }
 
@@ -771,7 +794,7 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
             try {
                 closeNow(c, cause, false);
             } catch (RuntimeException | Error e) {
-                report(e);
+                Closer.report(e);
                 if (count > 0 && conns[count - 1] == c) {
                     conns[--count] = null; // given up: the loop ends regardless
                 }
@@ -787,7 +810,7 @@ final class EventLoop implements Runnable, Closer, LoopThread, Poller.Ready {
         runTasks(); // those given while the loop stopped: on a closed loop, their waiters hear of it
         int out = pools.close(); // after the poller, so that the kernel has no operation on a chunk
         if (out > 0) {
-            report(new IllegalStateException("loop " + index + " ended with " + out
+            Closer.report(new IllegalStateException("loop " + index + " ended with " + out
                     + " pooled buffers not given back; their slabs stay allocated"));
         }
     }

@@ -2,6 +2,10 @@ package dev.wirespeed.loop;
 
 import dev.wirespeed.frame.FrameFormat;
 import dev.wirespeed.frame.TruncatedFrameException;
+import dev.wirespeed.loop.Connection.Closer;
+import dev.wirespeed.loop.internal.BufferPool;
+import dev.wirespeed.loop.internal.Chunk;
+import dev.wirespeed.loop.internal.InputMemory;
 import dev.wirespeed.loop.internal.SegmentIo;
 import dev.wirespeed.loop.spi.LendingEndpoint;
 import java.io.IOException;
@@ -30,14 +34,11 @@ final class FrameAssembler {
     private final BufferPool pool;
     private final InputMemory memory;
     private final Closer closer;
-    /** Where the frames a handler writes back as received go at the end of a hand-over. */
-    private final Outbound output;
 
-    FrameAssembler(BufferPool pool, InputMemory memory, Closer closer, Outbound output) {
+    FrameAssembler(BufferPool pool, InputMemory memory, Closer closer) {
         this.pool = pool;
         this.memory = memory;
         this.closer = closer;
-        this.output = output;
     }
 
     /** One read of {@code c} into its chunk, and the whole frames in it; {@code now} is the loop's clock. */
@@ -117,7 +118,7 @@ final class FrameAssembler {
                     return;
                 }
                 if (c.forwardTo != c.forwardFrom) {
-                    output.copyForwarded(c, data); // before the endpoint takes the lent bytes back
+                    c.copyForwarded(data); // before the endpoint takes the lent bytes back
                 }
                 if (pos < end && partial(data, pos, end)) {
                     if (!keepPartial(c, data, pos, end)) {
@@ -205,14 +206,14 @@ final class FrameAssembler {
                 in.start = 0;
                 in.end = n;
             }
-            if (!memory.fits(c, in.capacity())) {
+            if (!fits(c, in.capacity())) {
                 overBudget(c, in.capacity(), n, needed);
                 return;
             }
             kept(c, in.capacity());
             return;
         }
-        if (!memory.fits(c, size)) {
+        if (!fits(c, size)) {
             overBudget(c, size, n, needed);
             return;
         }
@@ -230,7 +231,23 @@ final class FrameAssembler {
      */
     private void kept(Connection c, int size) {
         c.keepsPartial();
-        memory.account(c, size);
+        account(c, size);
+    }
+
+    /**
+     * {@return whether {@code c} may keep its partial frame in a buffer of {@code size} bytes, in place of the
+     * one it keeps ({@code c.held}), within the input budget}
+     */
+    private boolean fits(Connection c, long size) {
+        return memory.fits(size - c.held);
+    }
+
+    /** Counts {@code c} as keeping a buffer of {@code size} bytes (0: none) from now on, against the input budget. */
+    private void account(Connection c, int size) {
+        if (size != c.held) {
+            memory.add(size - c.held);
+            c.holds(size);
+        }
     }
 
     /** Refuses {@code c}, whose partial frame of {@code n} bytes would take its loop past the input budget. */
@@ -242,16 +259,16 @@ final class FrameAssembler {
     /**
      * Gives {@code in}, whose frames up to {@code pos} were handed over and some written back as received,
      * to the output with those frames (or, where output waits and they are few, copies them there and
-     * gives {@code in} back: {@link Outbound#adoptForwarded}); what follows {@code pos}, a partial frame,
+     * gives {@code in} back: {@link Connection#adoptForwarded}); what follows {@code pos}, a partial frame,
      * moves to a new input chunk (or one of the frame's size), as the loop reads on into that.
      */
     private void forwardInput(Connection c, Chunk in, int pos) {
         int end = in.end;
         c.input(null);
         // First: a refusal below drops the frames with the rest of the output.
-        boolean adopted = output.adoptForwarded(c, in);
+        boolean adopted = c.adoptForwarded(in);
         if (pos == end) {
-            memory.account(c, 0);
+            account(c, 0);
         } else {
             keepPartial(c, in.buf, pos, end);
         }
@@ -275,7 +292,7 @@ final class FrameAssembler {
      *     its input given back
      */
     private int deliver(Connection c, ByteBuffer data, ByteBuffer view, int from, int end, int budget) {
-        if (c.blockHandler != null) {
+        if (c.blocks) {
             return deliverBlock(c, data, view, from, end, budget);
         }
         int pos = from;
@@ -288,7 +305,7 @@ final class FrameAssembler {
                 c.stats.framesRead(delivered);
                 c.handedOver();
                 if (c.forwardTo != c.forwardFrom) {
-                    output.copyForwarded(c, view); // the replies to the frames before it are sent first
+                    c.copyForwarded(view); // the replies to the frames before it are sent first
                 }
                 frameError(c, length, c.consumed + (pos - from));
                 return -1;
@@ -356,7 +373,7 @@ final class FrameAssembler {
             view.limit(pos);
             view.position(from);
             try {
-                c.blockHandler.onFrames(c, view);
+                ((BlockHandler) c.handler).onFrames(c, view);
             } catch (IOException | RuntimeException | Error e) {
                 c.stats.framesRead(delivered);
                 c.handedOver();
@@ -374,7 +391,7 @@ final class FrameAssembler {
         c.consumes(pos - from);
         if (bad) {
             if (c.forwardTo != c.forwardFrom) {
-                output.copyForwarded(c, view); // the replies to the frames before it are sent first
+                c.copyForwarded(view); // the replies to the frames before it are sent first
             }
             frameError(c, length, c.consumed);
             return -1;
@@ -394,7 +411,7 @@ final class FrameAssembler {
         // deliver() checked the length of a header that is there
         int needed = n >= FrameFormat.HEADER_LENGTH ? FrameFormat.HEADER_LENGTH + FrameFormat.length(data, pos) : 0;
         long size = memory.sizeFor(n, needed, 0);
-        if (!memory.fits(c, size)) {
+        if (!fits(c, size)) {
             overBudget(c, size, n, needed);
             return false;
         }
@@ -434,7 +451,7 @@ final class FrameAssembler {
         int n = Math.min(total - have, end - pos);
         if (have + n > in.capacity()) {
             long size = memory.sizeFor(have + n, total, in.capacity());
-            if (!memory.fits(c, size)) {
+            if (!fits(c, size)) {
                 overBudget(c, size, have + n, total); // the lent bytes at hand have come too
                 return -1;
             }
@@ -457,8 +474,8 @@ final class FrameAssembler {
         }
         if (c.forwardTo != c.forwardFrom) {
             c.input(null);
-            memory.account(c, 0);
-            if (!output.adoptForwarded(c, in)) { // the frame, written back as received, is sent from here
+            account(c, 0);
+            if (!c.adoptForwarded(in)) { // the frame, written back as received, is sent from here
                 pool.give(in); // or from where it was copied to
             }
         } else {
@@ -501,7 +518,7 @@ final class FrameAssembler {
         if (in != null) {
             c.input(null);
             pool.give(in);
-            memory.account(c, 0);
+            account(c, 0);
         }
     }
 }

@@ -59,7 +59,8 @@ public final class FrameClient implements Closeable {
         if (!ownsGroup) {
             group.join(this); // refused if the group is closed, before the events start
         }
-        this.owner = new Owner(b.settings, group, "to", b.connectTimeout.toNanos());
+        this.owner = new Owner(b.settings, group.loopCount(), "to", b.connectTimeout.toNanos(),
+                o -> b.settings.jfrEvents ? new JfrLoopEvents(o, group) : LoopEvents.NONE);
     }
 
     /**

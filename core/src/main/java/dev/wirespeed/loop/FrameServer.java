@@ -131,7 +131,8 @@ public final class FrameServer implements Closeable {
     private FrameServer(Builder b, LoopGroup group, boolean ownsGroup) throws IOException {
         this.group = group;
         this.ownsGroup = ownsGroup;
-        this.owner = new Owner(b.settings, group, "from", 0);
+        this.owner = new Owner(b.settings, group.loopCount(), "from", 0,
+                o -> b.settings.jfrEvents ? new JfrLoopEvents(o, group) : LoopEvents.NONE);
         EventLoop first = group.loop(0);
         try {
             if (!ownsGroup) {

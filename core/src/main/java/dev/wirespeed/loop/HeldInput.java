@@ -1,5 +1,6 @@
 package dev.wirespeed.loop;
 
+import dev.wirespeed.loop.Connection.Closer;
 import java.util.Arrays;
 
 /**

@@ -31,18 +31,7 @@ public final class InputBudgetException extends IOException {
      */
     static InputBudgetException exceeded(long budget, long loopHeld, int held, long size, int present, int length,
             long offset) {
-        return exceeded(budget, loopHeld, held, size, present,
-                length < 0 ? "a frame header" : "a frame of length=" + length, offset);
-    }
-
-    /** {@return the exception for a TLS connection whose partial record of {@code present} bytes would need {@code size}} */
-    static InputBudgetException exceededByRecord(long budget, long loopHeld, int held, long size, int present,
-            long offset) {
-        return exceeded(budget, loopHeld, held, size, present, "a TLS record", offset);
-    }
-
-    private static InputBudgetException exceeded(long budget, long loopHeld, int held, long size, int present,
-            String what, long offset) {
+        String what = length < 0 ? "a frame header" : "a frame of length=" + length;
         return new InputBudgetException("inputBudget=" + budget + " exceeded: the loop keeps " + loopHeld
                 + " bytes of partial frames and records, this connection " + held + "; " + what + " at offset="
                 + offset + ", " + present + " bytes of it come, needs a buffer of " + size);

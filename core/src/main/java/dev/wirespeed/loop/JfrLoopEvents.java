@@ -1,5 +1,6 @@
 package dev.wirespeed.loop;
 
+import dev.wirespeed.loop.internal.LoopStats;
 import java.io.IOException;
 import java.net.SocketAddress;
 import jdk.jfr.Category;
@@ -34,21 +35,21 @@ final class JfrLoopEvents implements LoopEvents {
     }
 
     @Override
-    public void opened(Connection c, int loop) {
+    public void opened(long id, SocketAddress remote, int loop) {
         ConnectionOpenedEvent e = new ConnectionOpenedEvent();
         if (e.shouldCommit()) {
-            e.connection = c.id();
-            e.remoteAddress = String.valueOf(c.remoteAddress());
+            e.connection = id;
+            e.remoteAddress = String.valueOf(remote);
             e.loop = loop;
             e.commit();
         }
     }
 
     @Override
-    public void protocolError(Connection c, long offset, Throwable error) {
+    public void protocolError(long id, long offset, Throwable error) {
         ProtocolErrorEvent e = new ProtocolErrorEvent();
         if (e.shouldCommit()) {
-            e.connection = c.id();
+            e.connection = id;
             e.offset = offset;
             e.message = error.getMessage();
             e.commit();
@@ -56,14 +57,14 @@ final class JfrLoopEvents implements LoopEvents {
     }
 
     @Override
-    public void closed(Connection c, Throwable cause) {
+    public void closed(long id, Throwable cause, long frames, long bytesRead, long bytesWritten) {
         ConnectionClosedEvent e = new ConnectionClosedEvent();
         if (e.shouldCommit()) {
-            e.connection = c.id();
+            e.connection = id;
             e.cause = cause == null ? null : cause.getClass().getName() + ": " + cause.getMessage();
-            e.frames = c.framesRead;
-            e.bytesRead = c.bytesRead;
-            e.bytesWritten = c.bytesWritten;
+            e.frames = frames;
+            e.bytesRead = bytesRead;
+            e.bytesWritten = bytesWritten;
             e.commit();
         }
     }

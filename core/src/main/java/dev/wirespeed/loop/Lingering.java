@@ -1,5 +1,8 @@
 package dev.wirespeed.loop;
 
+import dev.wirespeed.loop.Connection.Closer;
+import dev.wirespeed.loop.internal.BufferPool;
+import dev.wirespeed.loop.internal.Chunk;
 import dev.wirespeed.loop.internal.SegmentIo;
 import dev.wirespeed.loop.spi.Endpoint;
 import dev.wirespeed.loop.spi.LendingEndpoint;
@@ -45,7 +48,7 @@ final class Lingering {
      */
     boolean start(Connection c, long now) {
         // 0 for no lingering: a graceful close closes at once. Over TLS it waits for the peer's close_notify.
-        long lingerNanos = c.tls != null ? c.tls.closeNanos : c.owner.lingerNanos;
+        long lingerNanos = c.tls != null ? c.tls.closeNanos() : c.owner.lingerNanos;
         if (lingerNanos == 0) {
             return false;
         }
@@ -60,7 +63,7 @@ final class Lingering {
         } catch (RuntimeException | Error e) {
             // The endpoint's failure (an OutOfMemoryError, a bug), in the middle of closeNow: told, and the
             // socket closed now, so that closing goes on to the handler's onClose.
-            EventLoop.report(e);
+            Closer.report(e);
             return false;
         }
         if (count == lingering.length) {
@@ -90,7 +93,7 @@ final class Lingering {
         } catch (RuntimeException | Error e) {
             // The endpoint's bug, or out of memory: reported once, not at each turn its readiness comes back.
             end(c, true);
-            EventLoop.report(e);
+            Closer.report(e);
         }
     }
 
@@ -165,7 +168,7 @@ final class Lingering {
         try {
             poller.deregister(ch);
         } catch (RuntimeException | Error e) {
-            EventLoop.report(e); // the socket is closed all the same, which takes it from the poller
+            Closer.report(e); // the socket is closed all the same, which takes it from the poller
         }
         try {
             if (reset) {
@@ -176,7 +179,7 @@ final class Lingering {
         } catch (IOException ignored) {
             // closing a socket releases its descriptor even when it reports an error
         } catch (RuntimeException | Error e) {
-            EventLoop.report(e);
+            Closer.report(e);
         }
     }
 }

@@ -13,16 +13,19 @@ interface LoopEvents {
     LoopEvents NONE = new LoopEvents() {
     };
 
-    /** A connection was accepted onto loop {@code loop}. */
-    default void opened(Connection c, int loop) {
+    /** Connection {@code id}, to or from {@code remote}, opened on loop {@code loop}. */
+    default void opened(long id, SocketAddress remote, int loop) {
     }
 
-    /** A connection broke the wire format; {@code closed} follows. */
-    default void protocolError(Connection c, long offset, Throwable error) {
+    /** Connection {@code id} broke the wire format at stream offset {@code offset}; {@code closed} follows. */
+    default void protocolError(long id, long offset, Throwable error) {
     }
 
-    /** A connection closed; {@code cause} as {@link ConnectionHandler#onClose} gets it. */
-    default void closed(Connection c, Throwable cause) {
+    /**
+     * Connection {@code id} closed, {@code cause} as {@link ConnectionHandler#onClose} gets it, having carried
+     * {@code frames} frames in, {@code bytesRead} bytes in and {@code bytesWritten} out.
+     */
+    default void closed(long id, Throwable cause, long frames, long bytesRead, long bytesWritten) {
     }
 
     /**
@@ -35,7 +38,7 @@ interface LoopEvents {
     default void loopFailed(int loop, IOException failure) {
     }
 
-        /** The server stopped: periodic reports end. */
+    /** The server stopped: periodic reports end. */
     default void stopped() {
     }
 }

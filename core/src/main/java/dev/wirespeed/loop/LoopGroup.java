@@ -1,6 +1,7 @@
 package dev.wirespeed.loop;
 
 import dev.wirespeed.io.IdleStrategy;
+import dev.wirespeed.loop.internal.BufferPool;
 import dev.wirespeed.loop.spi.LoopTransport;
 import java.io.Closeable;
 import java.io.IOException;
@@ -52,6 +53,18 @@ public final class LoopGroup implements Closeable {
     /** The first loop's failure, and that loop's index; null while none failed. */
     private volatile IOException failure;
     private int failedLoop;
+    /** What the loops tell the group. */
+    private final EventLoop.Group fromLoops = new EventLoop.Group() {
+        @Override
+        public void loopStarted(int index) {
+            started(index);
+        }
+
+        @Override
+        public void loopFailed(int index, IOException failure) {
+            failed(index, failure);
+        }
+    };
 
     private LoopGroup(Builder b) throws IOException {
         this.onLoopStart = b.onLoopStart;
@@ -60,7 +73,7 @@ public final class LoopGroup implements Closeable {
         this.threads = new Thread[b.loops];
         try {
             for (int i = 0; i < loops.length; i++) {
-                loops[i] = new EventLoop(this, i, b);
+                loops[i] = new EventLoop(fromLoops, i, b.transport, b.idle, b.chunkSize, b.inputBudget, b.unusedMemoryNanos);
             }
         } catch (IOException | RuntimeException e) {
             for (EventLoop loop : loops) {
@@ -189,7 +202,8 @@ public final class LoopGroup implements Closeable {
         return null;
     }
 
-    void loopStarted(int index) {
+    /** Loop {@code index}'s thread has begun: it runs what {@link Builder#onLoopStart(IntConsumer)} was given first. */
+    private void started(int index) {
         if (onLoopStart != null) {
             onLoopStart.accept(index);
         }
@@ -202,7 +216,7 @@ public final class LoopGroup implements Closeable {
      * so that new connections are refused rather than left waiting), and every loop ends, closing its
      * connections with it as the cause their handlers get. Called on the failing loop's thread.
      */
-    void loopFailed(int index, IOException failure) {
+    private void failed(int index, IOException failure) {
         List<BiConsumer<Integer, IOException>> toCall;
         synchronized (members) {
             if (this.failure == null) {

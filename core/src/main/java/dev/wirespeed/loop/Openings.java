@@ -1,5 +1,6 @@
 package dev.wirespeed.loop;
 
+import dev.wirespeed.loop.Connection.Closer;
 import java.net.SocketTimeoutException;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;

@@ -1,178 +1,54 @@
 package dev.wirespeed.loop;
 
-import dev.wirespeed.frame.FrameFormat;
+import dev.wirespeed.loop.Connection.Closer;
+import dev.wirespeed.loop.Connection.FlushList;
+import dev.wirespeed.loop.Connection.LoopThread;
+import dev.wirespeed.loop.internal.BufferPool;
+import dev.wirespeed.loop.internal.Chunk;
 import dev.wirespeed.loop.internal.SegmentIo;
 import dev.wirespeed.loop.internal.TakesOutput;
 import dev.wirespeed.loop.spi.Poller;
+import dev.wirespeed.loop.tls.TlsLayer;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.util.Arrays;
 
 /**
- * A loop's output: the frames its handlers queue, in pooled chunks per connection, sent in writes of
+ * A loop's sending: the frames its connections queue, each in its own pooled chunks, sent in writes of
  * whole chunks at the end of the connection's read (what its own handler wrote) or of the turn (what
- * other handlers and tasks wrote), and backpressure. A connection whose queued output reaches
- * its {@code outputLimit} is paused (not read) until its output drains to half the limit, when the
- * handler hears {@link ConnectionHandler#onWritable}; what the socket would not take waits for it to
- * be writable. Over an endpoint that sends from the chunks where they lie ({@link TakesOutput}), the
+ * other handlers and tasks wrote), and backpressure. A connection whose queued output reaches its
+ * {@code outputLimit} is paused (not read) as it is written to, until its output drains to half the
+ * limit, when this resumes it and its handler hears {@link ConnectionHandler#onWritable}; what the
+ * socket would not take waits for it to be writable. Over an endpoint that sends from the chunks where they lie ({@link TakesOutput}), the
  * output counted is what is queued and what was handed to the endpoint and not yet given back, so
  * that a peer that does not read is stopped at the same point as over a socket that copies.
  *
  * <p>Each connection keeps its own output: its chunks, oldest first, what is queued and what its
- * endpoint took, whether it is paused, dirty (written to and not flushed since; in this turn's flush
- * list) and what the poller watches it for; this class decides what to send, when to pause and
- * resume, and asks the connection to record it through its operations.
+ * endpoint took, whether it is paused, dirty (written to and not flushed since; in the turn's {@link
+ * Connection.FlushList}, where its writes put it) and what the poller watches it for; this class decides
+ * what to send and when to resume, and asks the connection to record it through its operations.
  * Frames are whole in a chunk when written; frames written back as received may be split between two.
  *
  * <p>Thread safety: the loop's thread.
  */
 final class Outbound {
+    /** The connections written to during this turn, and the pool of their chunks. */
+    private final FlushList flushes;
     private final BufferPool pool;
     private final Poller poller;
     private final Closer closer;
     private final LoopThread thread;
-    /** {@code flush[0, flushCount)}: connections written to during this turn. */
-    private Connection[] flush = new Connection[64];
-    private int flushCount;
 
-    Outbound(BufferPool pool, Poller poller, Closer closer, LoopThread thread) {
-        this.pool = pool;
+    Outbound(FlushList flushes, Poller poller, Closer closer, LoopThread thread) {
+        this.flushes = flushes;
+        this.pool = flushes.pool;
         this.poller = poller;
         this.closer = closer;
         this.thread = thread;
     }
 
-    /**
-     * {@return where {@code c}'s endpoint ({@link TakesOutput}) gives back the chunks it took}: made once,
-     * with the connection
-     */
-    TakesOutput.Returns returnsFor(Connection c) {
-        return token -> returned(c, (Chunk) token);
-    }
-
-    /**
-     * {@code chunk}, handed to {@code c}'s endpoint, is back: sent, or never to be. No longer counted
-     * against the output limit. A connection paused whose output has drained to half the limit is
-     * flushed at the turn's end, which resumes it, and the poll is woken to end that turn: a send's
-     * completion is no readiness, and no readiness may come (the loop may hold nothing more to hand over,
-     * and reads nothing while paused). Once a pause at most, the flush list marking it. Called within a
-     * poll, or a close.
-     */
-    private void returned(Connection c, Chunk chunk) {
-        if (c.state != Connection.State.CLOSED) {
-            c.returnedByEndpoint(chunk.available()); // [start, end) as handed: neither the loop nor the endpoint moves them
-            if (c.paused && !c.dirty && c.queued + c.handed <= c.outputLimit / 2) {
-                flushLater(c);
-                poller.wakeup();
-            }
-        }
-        pool.give(chunk);
-    }
-
-    /** {@return the output chunk with room for a frame of {@code length} body bytes at its end} */
-    Chunk outputFor(Connection c, int length) {
-        if (length < 0 || length > c.maxFrameLength) {
-            throw new IllegalArgumentException("length=" + length + " min=0 maxFrameLength=" + c.maxFrameLength
-                    + " for " + c);
-        }
-        int total = FrameFormat.HEADER_LENGTH + length;
-        if (total > pool.chunkSize()) {
-            Chunk large = BufferPool.large(total);
-            c.addOutput(large);
-            return large;
-        }
-        Chunk tail = c.outTail;
-        if (tail == null || !tail.pooled() || tail.capacity() - tail.end < total) {
-            tail = pool.take();
-            c.addOutput(tail);
-        }
-        return tail;
-    }
-
-    /**
-     * Puts the frames {@code c} wrote back as received, {@code source[c.forwardFrom, c.forwardTo)} (already
-     * counted in {@code c.queued}), into its output: copied at once, into the tail chunk's room and new
-     * chunks, a frame split between two where it falls.
-     */
-    void copyForwarded(Connection c, ByteBuffer source) {
-        int from = c.forwardFrom;
-        int to = c.forwardTo;
-        c.forwardTaken();
-        copyFrames(c, source, from, to);
-    }
-
-    /**
-     * Copies {@code source[from, to)}, whole frames, to the end of {@code c}'s output: into the tail
-     * chunk's room and new chunks, a frame split between two where it falls. Not counted in {@code c.queued}.
-     */
-    void copyFrames(Connection c, ByteBuffer source, int from, int to) {
-        while (from < to) {
-            Chunk tail = c.outTail;
-            if (tail == null || !tail.pooled() || tail.end == tail.capacity()) {
-                tail = pool.take();
-                c.addOutput(tail);
-            }
-            int n = Math.min(to - from, tail.capacity() - tail.end);
-            tail.buf.put(tail.end, source, from, n);
-            tail.end += n;
-            from += n;
-        }
-    }
-
-    /**
-     * Makes {@code in}, the input chunk that holds the frames {@code c} wrote back as received, the end of
-     * its output, holding just those frames, so that they are sent from where they were read; the loop no
-     * longer reads into it. Unless output waits already and those frames fill less than half of {@code
-     * in}: then they are copied to the end of the output, as {@link #copyFrames} does, and {@code in}
-     * stays the caller's to give back. So the output of a connection whose peer does not keep up is
-     * kept in buffers at least half full, but for its last: adopted one after the other, a chunk per
-     * read of a few bytes (a peer that sends a frame at a time), or a small buffer per frame that spans
-     * two of a transport's receive buffers (io_uring's) with the rest of that receive's replies in a
-     * chunk after it, each a whole chunk held for a few bytes, would hold the output limit's bytes in
-     * many times as much memory.
-     *
-     * @return true if {@code in} is the output's now; false if its frames were copied
-     */
-    boolean adoptForwarded(Connection c, Chunk in) {
-        int from = c.forwardFrom;
-        int to = c.forwardTo;
-        c.forwardTaken();
-        if (c.outTail != null && to - from < in.capacity() / 2) {
-            copyFrames(c, in.buf, from, to);
-            return false;
-        }
-        in.start = from;
-        in.end = to;
-        c.addOutput(in);
-        return true;
-    }
-
-    /** After an aborted claim: gives back a tail chunk holding nothing. */
-    void releaseEmptyTail(Connection c) {
-        Chunk tail = c.takeEmptyTail();
-        if (tail != null) {
-            pool.give(tail);
-        }
-    }
-
-    /**
-     * After a frame was queued: at the limit, the connection is paused at once, so that a writer that
-     * stopped at {@link Connection#isWritable()} is told by {@link ConnectionHandler#onWritable} when to
-     * go on, however much the flush then sends. It is flushed at the end of its read or of the turn.
-     */
-    void queued(Connection c) {
-        c.pauseIfFull();
-        flushLater(c);
-    }
-
     /** Puts {@code c} in the turn's flush list. */
     void flushLater(Connection c) {
-        if (c.dirties()) {
-            if (flushCount == flush.length) {
-                flush = Arrays.copyOf(flush, flushCount * 2);
-            }
-            flush[flushCount++] = c;
-        }
+        flushes.add(c);
     }
 
     /**
@@ -180,9 +56,9 @@ final class Outbound {
      * of its read ({@link #flushRead}) and written to again is in the list twice, and flushed once.
      */
     void flushDirty(long now) {
-        for (int i = 0; i < flushCount; i++) {
-            Connection c = flush[i];
-            flush[i] = null;
+        FlushList list = flushes;
+        for (int i = 0; i < list.count(); i++) {
+            Connection c = list.take(i);
             if (c.cleans()) {
                 if (c.state != Connection.State.CLOSED) {
                     try {
@@ -193,7 +69,7 @@ final class Outbound {
                 }
             }
         }
-        flushCount = 0;
+        list.clear();
     }
 
     /**
@@ -204,9 +80,7 @@ final class Outbound {
      */
     void flushRead(Connection c, long now) {
         c.cleans();
-        if (flush[flushCount - 1] == c) {
-            flush[--flushCount] = null;
-        }
+        flushes.dropLast(c);
         if (c.state != Connection.State.CLOSED) {
             flush(c, now);
         }
@@ -267,40 +141,80 @@ final class Outbound {
         }
     }
 
-    /** Writes {@code c}'s output until the socket takes no more; {@return the write's failure, or null} */
+    /**
+     * Writes {@code c}'s output until the socket takes no more; {@return the write's failure, or null}. Each
+     * chunk goes the one way its connection writes: into its TLS, which wraps it into records and sends them
+     * several to a send (the bytes counted as written are the plaintext's); by address; or to the channel.
+     * Over TLS, the ciphertext of earlier output goes first, what the last records left after.
+     */
     IOException send(Connection c, long now) {
         TakesOutput taker = c.taker;
         if (taker != null) {
             return handOver(c, taker, now);
         }
-        if (c.tls != null) {
-            return sendTls(c, c.tls, now);
+        TlsLayer tls = c.tls;
+        SegmentIo io = c.io; // by address where the endpoint writes so
+        try {
+            if (tls != null && !tls.flush()) {
+                return null; // the ciphertext of earlier output waits for the socket
+            }
+            Chunk head;
+            while ((head = c.outHead) != null && head.available() > 0) {
+                ByteBuffer b = head.buf;
+                b.limit(head.end);
+                b.position(head.start);
+                int n;
+                try {
+                    // TLS sends only when its buffer has no room for another record
+                    n = tls != null ? tls.write(b) : io != null ? io.write(b, head.memory) : c.channel.write(b);
+                } finally {
+                    b.limit(b.capacity()); // absolute puts into a chunk check against its limit
+                }
+                if (n > 0) {
+                    head.start += n;
+                    c.sent(n, now);
+                }
+                if (head.available() > 0) {
+                    break; // the socket is full
+                }
+                c.pollOutput();
+                pool.give(head);
+            }
+            if (tls != null) {
+                tls.flush(); // what the last records left in the buffer
+            }
+            return null;
+        } catch (IOException e) {
+            return e;
         }
-        Chunk head;
-        while ((head = c.outHead) != null && head.available() > 0) {
-            ByteBuffer b = head.buf;
-            b.limit(head.end);
-            b.position(head.start);
-            int n;
+    }
+
+    /**
+     * Over TLS, wraps {@code c}'s close_notify after what was sent, once, and sends it as far as the socket
+     * takes it now, so that the peer sees a clean close; a failure is dropped, the connection closing either
+     * way. Nothing for plaintext.
+     */
+    void closeOutput(Connection c) {
+        TlsLayer tls = c.tls;
+        if (tls != null) {
             try {
-                SegmentIo io = c.io; // by address where the endpoint writes so
-                n = io != null ? io.write(b, head.memory) : c.channel.write(b);
-            } catch (IOException e) {
-                return e;
-            } finally {
-                b.limit(b.capacity()); // absolute puts into a chunk check against its limit
+                tls.closeOutbound();
+            } catch (IOException | RuntimeException ignored) {
+                // the peer then sees an end of stream alone
             }
-            if (n > 0) {
-                head.start += n;
-                c.sent(n, now);
-            }
-            if (head.available() > 0) {
-                break; // the socket is full
-            }
-            c.pollOutput();
-            pool.give(head);
         }
-        return null;
+    }
+
+    /**
+     * Sends, as far as the socket takes it now, the alert {@code c}'s TLS wrapped when its handshake failed,
+     * so that the peer hears why before the close; a failure is dropped, the peer hearing the close either way.
+     */
+    void sendAlert(Connection c) {
+        try {
+            c.tls.flush();
+        } catch (IOException | RuntimeException ignored) {
+            // the alert is a courtesy
+        }
     }
 
     /**
@@ -329,44 +243,6 @@ final class Outbound {
             c.handedToEndpoint(n, now); // until it comes back, through c.returns
         }
         return null;
-    }
-
-    /**
-     * Wraps {@code c}'s output into ciphertext, several records to a send, until the output is all sent or
-     * the socket takes no more; {@return the failure, or null}. The bytes counted as written are the
-     * plaintext's.
-     */
-    private IOException sendTls(Connection c, TlsLayer tls, long now) {
-        try {
-            if (!tls.flush()) {
-                return null; // the ciphertext of earlier output waits for the socket
-            }
-            Chunk head;
-            while ((head = c.outHead) != null && head.available() > 0) {
-                ByteBuffer b = head.buf;
-                b.limit(head.end);
-                b.position(head.start);
-                int n;
-                try {
-                    n = tls.write(b); // sends only when its buffer has no room for another record
-                } finally {
-                    b.limit(b.capacity());
-                }
-                if (n > 0) {
-                    head.start += n;
-                    c.sent(n, now);
-                }
-                if (head.available() > 0) {
-                    break; // the socket is full
-                }
-                c.pollOutput();
-                pool.give(head);
-            }
-            tls.flush(); // what the last records left in the buffer
-            return null;
-        } catch (IOException e) {
-            return e;
-        }
     }
 
     /**

@@ -1,8 +1,10 @@
 package dev.wirespeed.loop;
 
+import dev.wirespeed.loop.internal.LoopStats;
 import dev.wirespeed.tls.TlsContext;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 
 /**
  * What the connections of one {@link FrameServer} or {@link FrameClient} share on the loops of a
@@ -44,7 +46,15 @@ final class Owner {
     private final AtomicLong acceptFailures = new AtomicLong();
     private final AtomicLong ids = new AtomicLong();
 
-    Owner(ConnectionSettings settings, LoopGroup group, String direction, long connectTimeoutNanos) {
+    /**
+     * The owner of connections made with {@code settings} on a group of {@code loops} loops.
+     *
+     * @param direction how a connection names its peer: {@code "from"} for accepted, {@code "to"} for connected
+     * @param connectTimeoutNanos a client's connect timeout; 0 for a server
+     * @param events makes what the loops report beside their work, given this owner (its counts): called once, here
+     */
+    Owner(ConnectionSettings settings, int loops, String direction, long connectTimeoutNanos,
+            Function<Owner, LoopEvents> events) {
         this.handler = settings.handler;
         this.maxFrameLength = settings.maxFrameLength;
         this.outputLimit = settings.outputLimit;
@@ -58,12 +68,12 @@ final class Owner {
         this.tls = settings.tlsContext;
         this.handshakeNanos = settings.tls == null ? 0 : settings.tls.handshakeTimeout().toNanos();
         this.tlsCloseNanos = settings.tls == null ? 0 : settings.tls.closeTimeout().toNanos();
-        this.stats = new LoopStats[group.loopCount()];
-        this.handshakes = new int[group.loopCount()];
+        this.stats = new LoopStats[loops];
+        this.handshakes = new int[loops];
         for (int i = 0; i < stats.length; i++) {
             stats[i] = new LoopStats();
         }
-        this.events = settings.jfrEvents ? new JfrLoopEvents(this, group) : LoopEvents.NONE;
+        this.events = events.apply(this);
     }
 
     /** {@return the counters of this owner's connections on loop {@code loop}}, written by that loop only */

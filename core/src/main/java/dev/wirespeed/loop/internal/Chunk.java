@@ -1,4 +1,4 @@
-package dev.wirespeed.loop;
+package dev.wirespeed.loop.internal;
 
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
@@ -9,21 +9,28 @@ import java.nio.ByteBuffer;
  *
  * <p>Invariant: {@code 0 <= start <= end <= buf.capacity()}; the bytes in {@code [start, end)} are
  * the ones not yet consumed (input: parsed; output: sent).
+ *
+ * <p>Not API: the module exports this package only to the library's native module.
+ *
+ * <p>Thread safety: the loop's thread.
  */
-final class Chunk {
-    final ByteBuffer buf;
-    final ByteBuffer view;
-    final ByteBuffer fill;
+public final class Chunk {
+    /** The bytes, big-endian; its limit is its capacity but while a read or write of it is under way. */
+    public final ByteBuffer buf;
+    /** A read-only twin of {@code buf}, re-pointed at each frame body handed to a handler. */
+    public final ByteBuffer view;
+    /** A writable twin of {@code buf}, sliced for each frame claimed in place. */
+    public final ByteBuffer fill;
     /** {@code buf}'s memory, for endpoints that read and write by address. */
-    final MemorySegment memory;
+    public final MemorySegment memory;
     /** The pool this chunk goes back to; null for a buffer of its own size, dropped after use. */
     final BufferPool home;
     /** The slab of {@code home} this chunk was carved from; null with {@code home}. */
     final BufferPool.Slab slab;
-    int start;
-    int end;
-    /** The next chunk of a connection's output, while this one is in it ({@link Outbound}); else null. */
-    Chunk next;
+    public int start;
+    public int end;
+    /** The next chunk of a connection's output, while this one is in it; else null. */
+    public Chunk next;
 
     Chunk(ByteBuffer buf, BufferPool home, BufferPool.Slab slab) {
         this.buf = buf;
@@ -35,15 +42,17 @@ final class Chunk {
     }
 
     /** {@return whether this chunk goes back to a pool} */
-    boolean pooled() {
+    public boolean pooled() {
         return home != null;
     }
 
-    int capacity() {
+    /** {@return the bytes it holds at most} */
+    public int capacity() {
         return buf.capacity();
     }
 
-    int available() {
+    /** {@return the bytes not yet consumed, {@code end - start}} */
+    public int available() {
         return end - start;
     }
 }

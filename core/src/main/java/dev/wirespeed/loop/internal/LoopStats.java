@@ -1,4 +1,4 @@
-package dev.wirespeed.loop;
+package dev.wirespeed.loop.internal;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -29,8 +29,10 @@ abstract class LoopStatsCounters extends LoopStatsPadding {
  *
  * <p>Thread safety: written by the loop's thread only, with opaque stores (no fence on the loop's
  * path); read from any thread through the accessors, a value that may lag but is never torn.
+ *
+ * <p>Not API: the module exports this package only to the library's native module.
  */
-final class LoopStats extends LoopStatsCounters {
+public final class LoopStats extends LoopStatsCounters {
     private static final VarHandle FRAMES_READ;
     private static final VarHandle BYTES_READ;
     private static final VarHandle BYTES_WRITTEN;
@@ -48,46 +50,50 @@ final class LoopStats extends LoopStatsCounters {
         }
     }
 
+    /** Counters at 0. */
+    public LoopStats() {
+    }
+
     /** 128 bytes after the counters: see {@link LoopStatsPadding}. */
     long q00, q01, q02, q03, q04, q05, q06, q07, q08, q09, q10, q11, q12, q13, q14, q15;
 
     /** On the loop's thread: {@code n} more frames handed to the handler. */
-    void framesRead(long n) {
+    public void framesRead(long n) {
         FRAMES_READ.setOpaque(this, framesRead + n);
     }
 
     /** On the loop's thread: {@code n} more bytes read. */
-    void bytesRead(int n) {
+    public void bytesRead(int n) {
         BYTES_READ.setOpaque(this, bytesRead + n);
     }
 
     /** On the loop's thread: {@code n} more bytes sent. */
-    void bytesWritten(int n) {
+    public void bytesWritten(int n) {
         BYTES_WRITTEN.setOpaque(this, bytesWritten + n);
     }
 
     /** On the loop's thread: a pool counted here has {@code bytes} more (fewer, where negative). */
-    void pooled(long bytes) {
+    public void pooled(long bytes) {
         POOLED_BYTES.setOpaque(this, pooledBytes + bytes);
     }
 
     /** {@return the frames read so far}, from any thread */
-    long framesRead() {
+    public long framesRead() {
         return (long) FRAMES_READ.getOpaque(this);
     }
 
     /** {@return the bytes read so far}, from any thread */
-    long bytesRead() {
+    public long bytesRead() {
         return (long) BYTES_READ.getOpaque(this);
     }
 
     /** {@return the bytes written so far}, from any thread */
-    long bytesWritten() {
+    public long bytesWritten() {
         return (long) BYTES_WRITTEN.getOpaque(this);
     }
 
     /** {@return the bytes the loop's pools hold}, from any thread */
-    long pooledBytes() {
+    public long pooledBytes() {
         return (long) POOLED_BYTES.getOpaque(this);
     }
 }

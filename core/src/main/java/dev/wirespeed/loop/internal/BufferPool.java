@@ -1,4 +1,4 @@
-package dev.wirespeed.loop;
+package dev.wirespeed.loop.internal;
 
 import java.lang.foreign.Arena;
 import java.nio.ByteBuffer;
@@ -24,10 +24,12 @@ import java.util.Arrays;
  *
  * <p>Thread safety: confined to its loop's thread: a direct slab's memory may be read and written on
  * that thread only.
+ *
+ * <p>Not API: the module exports this package only to the library's native module.
  */
-final class BufferPool {
+public final class BufferPool {
     /** Slabs are allocated in pages and aligned to one, as the kernel copies page-aligned memory faster. */
-    static final int PAGE_SIZE = 4096;
+    public static final int PAGE_SIZE = 4096;
     /** Chunks per slab: one allocation per 16 chunks. */
     static final int CHUNKS_PER_SLAB = 16;
     /** The largest chunk: a slab of 1 GiB. */
@@ -52,11 +54,26 @@ final class BufferPool {
     /** The slabs a trim keeps: one, or none once the pool is {@linkplain #retire() retired}. */
     private int keep = 1;
 
-    BufferPool(int chunkSize, LoopStats stats, LoopPools loopPools) {
+    /**
+     * A pool of direct buffers of {@code chunkSize} bytes.
+     *
+     * @param stats told of the slabs made and given back
+     * @param loopPools the loop's pools, which this one joins
+     * @throws IllegalArgumentException if {@code chunkSize} is not as {@link #checkChunkSize} takes it
+     */
+    public BufferPool(int chunkSize, LoopStats stats, LoopPools loopPools) {
         this(stats, loopPools, checkChunkSize(chunkSize), false);
     }
 
-    BufferPool(int chunkSize, LoopStats stats, LoopPools loopPools, boolean heap) {
+    /**
+     * A pool of buffers of {@code chunkSize} bytes, on the heap or direct.
+     *
+     * @param stats told of the slabs made and given back
+     * @param loopPools the loop's pools, which this one joins
+     * @param heap whether its slabs are on the heap rather than direct
+     * @throws IllegalArgumentException if {@code chunkSize} is not as {@link #checkChunkSize} takes it
+     */
+    public BufferPool(int chunkSize, LoopStats stats, LoopPools loopPools, boolean heap) {
         this(stats, loopPools, checkChunkSize(chunkSize), heap);
     }
 
@@ -82,7 +99,7 @@ final class BufferPool {
     }
 
     /** {@return {@code chunkSize}, if a multiple of a page from a page to 64 MiB (a slab within 1 GiB)} */
-    static int checkChunkSize(int chunkSize) {
+    public static int checkChunkSize(int chunkSize) {
         if (chunkSize < PAGE_SIZE || chunkSize % PAGE_SIZE != 0 || chunkSize > MAX_CHUNK_SIZE) {
             throw new IllegalArgumentException("chunkSize=" + chunkSize + " must be a multiple of " + PAGE_SIZE
                     + " from " + PAGE_SIZE + " to " + MAX_CHUNK_SIZE);
@@ -90,12 +107,13 @@ final class BufferPool {
         return chunkSize;
     }
 
-    int chunkSize() {
+    /** {@return the bytes of each of its buffers} */
+    public int chunkSize() {
         return chunkSize;
     }
 
     /** {@return a chunk with {@code start == end == 0}}, from the first slab with one free */
-    Chunk take() {
+    public Chunk take() {
         Slab slab = firstWithFree();
         if (slab == null) {
             slab = carveSlab();
@@ -114,7 +132,7 @@ final class BufferPool {
      * Takes {@code c} back into the pool it came from, which need not be this one (a loop's pools share
      * its thread); a buffer of its own size is left to the collector.
      */
-    void give(Chunk c) {
+    public void give(Chunk c) {
         c.start = 0;
         c.end = 0;
         BufferPool home = c.home;
@@ -135,7 +153,7 @@ final class BufferPool {
     }
 
     /** {@return a direct buffer of exactly {@code capacity} bytes, of its own, for one frame}. */
-    static Chunk large(int capacity) {
+    public static Chunk large(int capacity) {
         return new Chunk(ByteBuffer.allocateDirect(capacity).order(ByteOrder.BIG_ENDIAN), null, null);
     }
 
@@ -152,7 +170,7 @@ final class BufferPool {
     /**
      * Takes no chunk from this pool any more (its owner made a larger one): a trim keeps none of its slabs.
      */
-    void retire() {
+    public void retire() {
         keep = 0;
         if (slabCount > 0) {
             loopPools.spare = true;

@@ -1,6 +1,11 @@
-package dev.wirespeed.loop;
+package dev.wirespeed.loop.tls;
 
+import dev.wirespeed.loop.internal.BufferPool;
+import dev.wirespeed.loop.internal.InputMemory;
+import dev.wirespeed.loop.internal.LoopPools;
+import dev.wirespeed.loop.internal.LoopStats;
 import dev.wirespeed.loop.spi.Endpoint;
+import dev.wirespeed.tls.TlsContext;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.nio.ByteBuffer;
@@ -15,9 +20,11 @@ import javax.net.ssl.SSLEngine;
  *
  * <p>Thread safety: the loop's thread, but for {@link #pooledBytes()}.
  */
-final class TlsLayers {
+public final class TlsLayers {
     /** Records a ciphertext buffer holds: what one system call reads or sends at most. */
     static final int WIRE_RECORDS = 4;
+    /** The largest first record a server's connection waits for: a header and the most plaintext. */
+    static final int FIRST_RECORD = TlsLayer.HEADER + TlsLayer.MAX_PLAINTEXT;
 
     private BufferPool heapPool;
     private BufferPool directPool;
@@ -33,39 +40,44 @@ final class TlsLayers {
     /** The loop's pools, which the layers' pools join. */
     private final LoopPools loopPools;
 
-    TlsLayers(InputMemory memory, LoopPools loopPools) {
+    /**
+     * A loop's TLS layers, keeping their partial records in {@code memory}, their pools among {@code loopPools}.
+     *
+     * @param memory the loop's input memory, within whose budget partial records wait
+     * @param loopPools the loop's pools, which the layers' pools join
+     */
+    public TlsLayers(InputMemory memory, LoopPools loopPools) {
         this.memory = memory;
         this.loopPools = loopPools;
     }
 
     /** {@return the bytes both pools hold}, from any thread */
-    long pooledBytes() {
+    public long pooledBytes() {
         return heapStats.pooledBytes() + directStats.pooledBytes();
     }
 
     /**
-     * {@return the TLS layer of a new connection of {@code owner} over {@code endpoint}, or null for plaintext}
+     * {@return the TLS layer of a new connection over {@code endpoint}, its engine made by {@code context}}
      *
+     * @param closeNanos the longest the connection's close waits for the peer's close_notify
      * @param remote the peer's address: the host a client checks and names, the address a server notes
      * @param client true for a connection the loop opened
      */
-    TlsLayer layerFor(Owner owner, Endpoint endpoint, SocketAddress remote, boolean client) {
-        if (owner.tls == null) {
-            return null;
-        }
+    public TlsLayer layerFor(TlsContext context, long closeNanos, Endpoint endpoint, SocketAddress remote,
+            boolean client) {
         String host = null;
         int port = -1;
         if (remote instanceof InetSocketAddress inet) {
             host = client ? inet.getHostString() : inet.getAddress().getHostAddress();
             port = inet.getPort();
         }
-        return new TlsLayer(this, owner.tls, host, port, client, endpoint, owner.tlsCloseNanos);
+        return new TlsLayer(this, context, host, port, client, endpoint, closeNanos);
     }
 
     /** {@return the pool for {@code engine}'s records}: made, or made anew larger, where there is none that fits */
     BufferPool poolFor(SSLEngine engine, boolean direct) {
         int record = Math.max(Math.max(engine.getSession().getPacketBufferSize(),
-                engine.getSession().getApplicationBufferSize()), TlsLayer.FIRST_RECORD);
+                engine.getSession().getApplicationBufferSize()), FIRST_RECORD);
         BufferPool pool = fitting(direct ? directPool : heapPool, record, direct);
         if (direct) {
             directPool = pool;
@@ -80,7 +92,7 @@ final class TlsLayers {
      * made anew larger, where there is none that fits
      */
     BufferPool wirePoolFor(SSLEngine engine, boolean direct) {
-        int size = WIRE_RECORDS * Math.max(engine.getSession().getPacketBufferSize(), TlsLayer.FIRST_RECORD);
+        int size = WIRE_RECORDS * Math.max(engine.getSession().getPacketBufferSize(), FIRST_RECORD);
         BufferPool pool = fitting(direct ? directWire : heapWire, size, direct);
         if (direct) {
             directWire = pool;
@@ -108,7 +120,7 @@ final class TlsLayers {
     /** {@return the buffer a server's connection reads its peer's first record into, cleared}: held for one call */
     ByteBuffer firstRecordBuffer() {
         if (firstRecord == null) {
-            firstRecord = ByteBuffer.allocate(TlsLayer.FIRST_RECORD);
+            firstRecord = ByteBuffer.allocate(FIRST_RECORD);
         }
         return firstRecord.clear();
     }

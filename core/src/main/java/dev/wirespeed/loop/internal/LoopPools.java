@@ -1,19 +1,21 @@
-package dev.wirespeed.loop;
+package dev.wirespeed.loop.internal;
 
 import java.util.Arrays;
 
 /**
  * The buffer pools of one loop, and when the loop gives back the memory they no longer use: while a
  * pool has a slab with all its chunks back besides its last ({@link #spare}), the loop trims its pools
- * every half of its unused-memory timeout ({@link LoopGroup.Builder#unusedMemoryTimeout}), and each
+ * every half of its unused-memory timeout ({@link dev.wirespeed.loop.LoopGroup.Builder#unusedMemoryTimeout}), and each
  * gives back the slabs none of whose chunks was taken since the previous trim ({@link BufferPool#trim}).
  * So a slab whose chunks are all back, and none taken for half the timeout, is given back at most a
  * timeout after its last chunk came back; and a loop whose pools have nothing to give back reads no
  * clock for them.
  *
+ * <p>Not API: the module exports this package only to the library's native module.
+ *
  * <p>Thread safety: confined to its loop's thread.
  */
-final class LoopPools {
+public final class LoopPools {
     /** Half the unused-memory timeout; 0 where memory is kept for the loop's life. */
     private final long trimNanos;
     private BufferPool[] pools = new BufferPool[8];
@@ -24,7 +26,7 @@ final class LoopPools {
     private long nextTrim = Long.MAX_VALUE;
 
     /** @param unusedNanos the unused-memory timeout; 0 to keep memory for the loop's life */
-    LoopPools(long unusedNanos) {
+    public LoopPools(long unusedNanos) {
         this.trimNanos = unusedNanos == 0 ? 0 : Math.max(1, unusedNanos / 2);
     }
 
@@ -37,17 +39,17 @@ final class LoopPools {
     }
 
     /** {@return whether the loop must read its clock for its pools: a slab may be given back} */
-    boolean timed() {
+    public boolean timed() {
         return spare && trimNanos != 0;
     }
 
     /** {@return when the pools are trimmed next, {@code Long.MAX_VALUE} for never}, to bound the loop's wait */
-    long nextTrim() {
+    public long nextTrim() {
         return nextTrim;
     }
 
     /** At the end of a turn where {@link #timed()}, with the loop's clock: sets the next trim, or trims if due. */
-    void tick(long now) {
+    public void tick(long now) {
         if (nextTrim == Long.MAX_VALUE) {
             nextTrim = now + trimNanos;
         } else if (now - nextTrim >= 0) {
@@ -66,7 +68,7 @@ final class LoopPools {
      *
      * @return the chunks not back, whose slabs stay allocated
      */
-    int close() {
+    public int close() {
         int out = 0;
         for (int i = 0; i < count; i++) {
             out += pools[i].close();

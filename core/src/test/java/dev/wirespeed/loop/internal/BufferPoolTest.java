@@ -1,4 +1,4 @@
-package dev.wirespeed.loop;
+package dev.wirespeed.loop.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

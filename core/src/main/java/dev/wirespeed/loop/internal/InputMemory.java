@@ -1,4 +1,4 @@
-package dev.wirespeed.loop;
+package dev.wirespeed.loop.internal;
 
 import java.util.Arrays;
 
@@ -12,15 +12,18 @@ import java.util.Arrays;
  * own that doubles as its bytes come, up to the frame's length. So a buffer is at most four times the
  * bytes it keeps while it is pooled, and at most twice once it is the frame's own.
  *
- * <p>The budget: {@code 0 <= held <= budget}, {@code held} the sum of the connections' {@link
- * Connection#held}, each the size of the buffer its partial frame is kept in. A connection whose
- * partial frame would take {@code held} past the budget is refused before its buffer is made.
+ * <p>The budget: {@code 0 <= held <= budget}, {@code held} the sum of the sizes of the buffers the
+ * connections' partial frames and records are kept in, which their readers count here ({@link #add}) as
+ * they take and give back those buffers. A connection whose partial frame would take {@code held} past
+ * the budget is refused before its buffer is made ({@link #fits}).
  *
- * <p>The same buffers and the same budget keep a TLS connection's partial record (see {@link TlsLayer}).
+ * <p>The same buffers and the same budget keep a TLS connection's partial record.
+ *
+ * <p>Not API: the module exports this package only to the library's native module.
  *
  * <p>Thread safety: the loop's thread, but for {@link #held()}.
  */
-final class InputMemory {
+public final class InputMemory {
     /** The pooled sizes below a chunk, a partial frame kept in the smallest that holds it. */
     static final int[] HOLD_SIZES = {256, 1024, 4096, 16384};
 
@@ -31,7 +34,13 @@ final class InputMemory {
     /** Written by the loop's thread only; read by others for the group's totals. */
     private volatile long held;
 
-    InputMemory(BufferPool chunks, long budget, LoopStats stats, LoopPools loopPools) {
+    /**
+     * The memory of a loop whose chunks come from {@code chunks}, within {@code budget}.
+     *
+     * @param stats told of the slabs its small pools make and give back
+     * @param loopPools the loop's pools, which its small pools join
+     */
+    public InputMemory(BufferPool chunks, long budget, LoopStats stats, LoopPools loopPools) {
         this.chunks = chunks;
         this.budget = budget;
         this.holds = Arrays.stream(HOLD_SIZES)
@@ -40,17 +49,18 @@ final class InputMemory {
                 .toArray(BufferPool[]::new);
     }
 
-    long budget() {
+    /** {@return the most bytes kept, the loop's input budget} */
+    public long budget() {
         return budget;
     }
 
     /** {@return the bytes the loop's connections keep for partial frames}, from any thread */
-    long held() {
+    public long held() {
         return held;
     }
 
     /** {@return the most bytes kept in a pooled buffer smaller than a chunk} */
-    int largestHold() {
+    public int largestHold() {
         return holds.length == 0 ? 0 : holds[holds.length - 1].chunkSize();
     }
 
@@ -58,7 +68,7 @@ final class InputMemory {
      * {@return the size of buffer to keep {@code present} bytes of a frame of {@code needed} bytes in (0
      * where its header has not all come)}, given the buffer it is in now, of {@code current} bytes (0 for none)
      */
-    long sizeFor(int present, int needed, int current) {
+    public long sizeFor(int present, int needed, int current) {
         for (BufferPool hold : holds) {
             if (present <= hold.chunkSize()) {
                 return hold.chunkSize();
@@ -71,7 +81,7 @@ final class InputMemory {
     }
 
     /** {@return a buffer of {@code size} bytes, as {@link #sizeFor} said: pooled, or one of its own} */
-    Chunk take(long size) {
+    public Chunk take(long size) {
         for (BufferPool hold : holds) {
             if (size == hold.chunkSize()) {
                 return hold.take();
@@ -80,31 +90,21 @@ final class InputMemory {
         return size == chunks.chunkSize() ? chunks.take() : BufferPool.large(Math.toIntExact(size));
     }
 
-    /** {@return whether {@code c} may keep a partial frame in a buffer of {@code size} bytes, within the budget} */
-    boolean fits(Connection c, long size) {
-        return held - c.held + size <= budget;
-    }
-
     /** Gives {@code c}, from {@link #take}, back to its pool (a buffer of its own is left to the collector). */
-    void give(Chunk c) {
+    public void give(Chunk c) {
         chunks.give(c);
     }
 
-    /** {@return whether {@code size} bytes more may be kept, within the budget}: for a TLS layer's partial record */
-    boolean fits(long size) {
+    /**
+     * {@return whether {@code size} bytes more may be kept, within the budget}: a partial frame or record in a
+     * new buffer, or the difference where it moves from one buffer to another (negative where it shrinks)
+     */
+    public boolean fits(long size) {
         return held + size <= budget;
     }
 
-    /** Counts {@code delta} bytes more (or fewer) kept: a TLS layer's partial record. */
-    void add(long delta) {
+    /** Counts {@code delta} bytes more (or fewer, where negative) kept for partial frames and records. */
+    public void add(long delta) {
         held += delta;
-    }
-
-    /** Counts {@code c} as keeping a buffer of {@code size} bytes (0: none) from now on. */
-    void account(Connection c, int size) {
-        if (size != c.held) {
-            held += size - c.held;
-            c.holds(size);
-        }
     }
 }

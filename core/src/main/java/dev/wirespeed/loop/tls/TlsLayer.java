@@ -1,5 +1,9 @@
-package dev.wirespeed.loop;
+package dev.wirespeed.loop.tls;
 
+import dev.wirespeed.loop.InputBudgetException;
+import dev.wirespeed.loop.internal.BufferPool;
+import dev.wirespeed.loop.internal.Chunk;
+import dev.wirespeed.loop.internal.InputMemory;
 import dev.wirespeed.loop.internal.SegmentIo;
 import dev.wirespeed.loop.spi.Endpoint;
 import dev.wirespeed.loop.spi.LendingEndpoint;
@@ -26,7 +30,7 @@ import javax.net.ssl.SSLException;
  * InputMemory}, counted against its input budget and timed by its frame timeout, until the rest comes
  * (a part longer than the largest of those buffers keeps the ciphertext buffer instead, counted the
  * same way). A server's connection makes no engine until the peer's first record is whole: until then
- * it holds the bytes of that record that came (at most {@value #FIRST_RECORD} of them), and nothing
+ * it holds the bytes of that record that came (at most {@value TlsLayers#FIRST_RECORD} of them), and nothing
  * else, so that a peer that connects and stalls costs the socket and these bytes. One of the loop's
  * turns unwraps at most {@value #MAX_TURN_RECORDS} records of a connection (records, however many an
  * engine takes in a call; empty ones and those of a byte as much as full ones) before it gives the turn
@@ -40,18 +44,16 @@ import javax.net.ssl.SSLException;
  *
  * <p>Thread safety: the loop's thread.
  */
-final class TlsLayer implements LendingEndpoint {
+public final class TlsLayer implements LendingEndpoint {
     private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
     static final int HEADER = 5;
     /** Records one turn unwraps at most ({@link #beginTurn()}), before it gives the turn back. */
     static final int MAX_TURN_RECORDS = 64;
     /** The most plaintext a record carries (RFC 8446 5.1), a ClientHello's record among them. */
     static final int MAX_PLAINTEXT = 1 << 14;
-    /** The largest first record a server's connection waits for: a header and the most plaintext. */
-    static final int FIRST_RECORD = HEADER + MAX_PLAINTEXT;
 
     /** The engine: a client's from the start, a server's once the peer's first record is whole; else null. */
-    SSLEngine engine;
+    private SSLEngine engine;
     private final TlsContext context;
     /** The peer's host and port, as the engine is told them. */
     private final String host;
@@ -67,7 +69,7 @@ final class TlsLayer implements LendingEndpoint {
     /** The room a wrap needs: the engine's packet buffer size. */
     private int recordRoom;
     /** The longest the loop waits for the peer's close_notify after sending its own. */
-    final long closeNanos;
+    private final long closeNanos;
     /** Ciphertext read, {@code [start, end)} not yet unwrapped; null while none. */
     private Chunk netIn;
     /** Records unwrapped since the loop's turn began to read this connection: {@code 0 <= turnRecords}. */
@@ -136,10 +138,20 @@ final class TlsLayer implements LendingEndpoint {
         recordRoom = engine.getSession().getPacketBufferSize();
     }
 
+    /** {@return the engine: a client's from the start, a server's once the peer's first record is whole; else null} */
+    public SSLEngine engine() {
+        return engine;
+    }
+
+    /** {@return the longest the loop waits for the peer's close_notify after sending its own, in nanoseconds} */
+    public long closeNanos() {
+        return closeNanos;
+    }
+
     // ---- the handshake
 
     /** Starts the handshake: a client's at once, its first flight sent by {@link #handshake()}; a server's later. */
-    void begin() throws SSLException {
+    public void begin() throws SSLException {
         if (engine != null) {
             engine.beginHandshake();
         }
@@ -153,7 +165,7 @@ final class TlsLayer implements LendingEndpoint {
      * @throws IOException the handshake's failure: a {@link PeerCertificateException} where the engine
      *     refused a certificate, else its {@link SSLException}; or the socket's; or an end of stream in it
      */
-    boolean handshake() throws IOException {
+    public boolean handshake() throws IOException {
         try {
             if (engine == null && !firstRecord()) {
                 return false;
@@ -331,7 +343,7 @@ final class TlsLayer implements LendingEndpoint {
         InputMemory memory = layers.memory;
         long size = memory.sizeFor(n, n, 0);
         if (!memory.fits(size)) {
-            throw InputBudgetException.exceededByRecord(memory.budget(), memory.held(), 0, size, n, netRead - n);
+            throw overBudget(memory, 0, size, n);
         }
         Chunk k = memory.take(size);
         k.buf.put(0, src, from, n);
@@ -345,11 +357,21 @@ final class TlsLayer implements LendingEndpoint {
     private void pin(int size, int n) throws IOException {
         InputMemory memory = layers.memory;
         if (!memory.fits(size - pinned)) {
-            throw InputBudgetException.exceededByRecord(memory.budget(), memory.held(), pinned, size, n, netRead - n);
+            throw overBudget(memory, pinned, size, n);
         }
         memory.add(size - pinned);
         pinned = size;
         timePartial(netRead - n);
+    }
+
+    /**
+     * {@return the refusal of this connection, which keeps {@code held} bytes for its partial record and
+     * would need a buffer of {@code size} for the {@code n} bytes of it that came, past the input budget}
+     */
+    private InputBudgetException overBudget(InputMemory memory, int held, long size, int n) {
+        return new InputBudgetException("inputBudget=" + memory.budget() + " exceeded: the loop keeps " + memory.held()
+                + " bytes of partial frames and records, this connection " + held + "; a TLS record at offset="
+                + (netRead - n) + ", " + n + " bytes of it come, needs a buffer of " + size);
     }
 
     /** A partial record at stream offset {@code offset} is kept: timed from now unless it was kept before. */
@@ -386,17 +408,17 @@ final class TlsLayer implements LendingEndpoint {
      * {@return when the partial record this layer keeps between reads was first kept (System.nanoTime), or
      * {@code Long.MIN_VALUE} where it keeps none}
      */
-    long partialRecordSince() {
+    public long partialRecordSince() {
         return partial != null || pinned != 0 ? partialSince : Long.MIN_VALUE;
     }
 
     /** {@return the stream offset of the partial record kept} */
-    long partialRecordOffset() {
+    public long partialRecordOffset() {
         return partialOffset;
     }
 
     /** {@return {@code e}, or the certificate refusal among its causes, which says more} */
-    static IOException described(SSLException e) {
+    public static IOException described(SSLException e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof PeerCertificateException p) {
                 return p;
@@ -495,12 +517,12 @@ final class TlsLayer implements LendingEndpoint {
     }
 
     /** The loop's turn begins to read this connection: it unwraps {@value #MAX_TURN_RECORDS} records at most. */
-    void beginTurn() {
+    public void beginTurn() {
         turnRecords = 0;
     }
 
     /** {@return whether plaintext or ciphertext is held that the socket's readiness will not announce} */
-    boolean holdsInput() {
+    public boolean holdsInput() {
         return (plain != null && plain.available() > 0) || (netIn != null && netIn.available() > 0 && !lastUnderflow);
     }
 
@@ -697,7 +719,7 @@ final class TlsLayer implements LendingEndpoint {
     }
 
     /** {@return true once no ciphertext waits}: sends what does, as far as the socket takes it */
-    boolean flush() throws IOException {
+    public boolean flush() throws IOException {
         if (wantsWrap && established) {
             wantsWrap = false;
             try {
@@ -731,7 +753,7 @@ final class TlsLayer implements LendingEndpoint {
     }
 
     /** {@return whether ciphertext waits for the socket, or a wrap is due} */
-    boolean outputPending() {
+    public boolean outputPending() {
         return netOut != null || wantsWrap;
     }
 
@@ -742,7 +764,7 @@ final class TlsLayer implements LendingEndpoint {
      * alert, into less (the JDK's does not). {@link #outputPending()} stays true meanwhile, so that the
      * caller's next flush comes back here.
      */
-    void closeOutbound() throws IOException {
+    public void closeOutbound() throws IOException {
         if (outboundClosed || engine == null) {
             return;
         }
@@ -767,7 +789,7 @@ final class TlsLayer implements LendingEndpoint {
      * memory of its own beside the JVM's (OpenSSL's) and is {@link AutoCloseable} is closed here, on the
      * loop's thread, rather than left to a collection.
      */
-    void release() {
+    public void release() {
         if (engine instanceof AutoCloseable closeable && !engineClosed) {
             engineClosed = true;
             try {
