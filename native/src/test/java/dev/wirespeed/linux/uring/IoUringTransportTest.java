@@ -168,6 +168,66 @@ class IoUringTransportTest {
         assertArrayEquals(b, bytes(gotB.flip()));
     }
 
+    /**
+     * Sixty-four connections whose bytes all wait while four receive buffers are out: nearly every receive
+     * finds the ring empty at once (checked before anything is read). Then, read a turn at a time, every
+     * connection gets all its bytes in order, and a receive armed again for a buffer given back finds the
+     * ring empty all the same at most once for each buffer given back: the starved ones are armed one per
+     * buffer, oldest first. Armed all at once whenever any buffer came back, all but the few that took one
+     * found the ring empty again, over and over.
+     */
+    @Test
+    void starvedReceivesAreArmedOnePerBufferGivenBackAndEveryConnectionIsServedInFull() throws Exception {
+        IoUringTransport transport = IoUringTransport.create().receiveBuffers(4, 64); // two held at most each
+        Harness h = new Harness(transport);
+        UringPoller poller = (UringPoller) h.poller;
+        int connections = 64;
+        List<SocketChannel> peers = new ArrayList<>();
+        for (int i = 0; i < connections; i++) {
+            peers.add(h.connect());
+        }
+        long seed = SEED.value();
+        byte[][] sent = new byte[connections][];
+        for (int i = 0; i < connections; i++) {
+            sent[i] = random(seed + i, 1_000); // 16 buffers' worth: each connection starves many times
+            writeAll(peers.get(i), sent[i]);
+        }
+        // Nothing read: no buffer comes back, so every receive ends for want of one but those of the (two at
+        // most) connections at their cap of two buffers, whose receives are cancelled instead.
+        int starving = connections - transport.receiveBufferCount() / transport.maxHeldBuffers();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (poller.starvedReceives() < starving) {
+            assertTrue(System.nanoTime() - deadline < 0, poller.starvedReceives() + " of " + connections
+                    + " connections waiting for a receive buffer after 10 s; at least " + starving + " were to");
+            h.poll(10);
+        }
+        ByteBuffer[] got = new ByteBuffer[connections];
+        for (int i = 0; i < connections; i++) {
+            got[i] = ByteBuffer.allocate(sent[i].length);
+        }
+        deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        for (int left = connections; left > 0; ) {
+            int unserved = left;
+            assertTrue(System.nanoTime() - deadline < 0, () -> unserved + " connections not served in full after 30 s;"
+                    + " waiting for a buffer: " + poller.starvedReceives() + ", buffers out: "
+                    + poller.receiveBuffersOut());
+            left = 0;
+            for (int i = 0; i < connections; i++) {
+                assertTrue(h.accepted.get(i).read(got[i]) >= 0, "end of stream at connection " + i);
+                left += got[i].hasRemaining() ? 1 : 0;
+            }
+            h.poll(10);
+        }
+        for (int i = 0; i < connections; i++) {
+            assertArrayEquals(sent[i], got[i].array(), "the bytes connection " + i + " was sent, in order");
+        }
+        long recycled = poller.receiveBuffersRecycled();
+        long again = poller.receivesStarvedAgain();
+        assertTrue(again <= recycled, again + " receives armed again for a buffer given back found the ring empty, "
+                + "for " + recycled + " buffers given back (receives that found it empty: "
+                + poller.receiveStarvations() + ")");
+    }
+
     @Test
     void lentBytesAreReceivedInPlaceInOrderAndEachBufferGoesBackWhenConsumed() throws Exception {
         // Two buffers of 64 bytes for 20,000 bytes: only consuming what was lent lets the receive go on.

@@ -102,16 +102,33 @@ public final class UringPoller implements Poller {
     private UringEndpoint[] rearm = new UringEndpoint[16];
     private int rearmCount;
 
-    /** Connections whose receive ended for want of a buffer, armed again once one comes back. */
+    /**
+     * Connections whose receive ended for want of a buffer, oldest first, each armed again for a buffer
+     * given back: {@code starved[(starvedHead + i) & (starved.length - 1)]} for {@code 0 <= i < starvedCount
+     * <= starved.length}, a power of two.
+     */
     private UringEndpoint[] starved = new UringEndpoint[16];
+    private int starvedHead;
     private int starvedCount;
-    private boolean recycled;
+    /**
+     * Buffers given back that no starved receive has been armed again for yet: {@code 0 <= rearmCredit <=
+     * bufferCount}. Arming one receive per buffer, not every starved one, keeps a shortage from turning
+     * into a storm of receives that find the ring empty again; a receive armed for a buffer that ends
+     * without taking any (its connection closed, its peer reset) hands its credit back, so that a buffer
+     * in the ring never waits while a connection starves.
+     */
+    private int rearmCredit;
     /** A receive found the ring empty: at the next poll, connections the loop does not read give theirs back. */
     private boolean spillWanted;
     /** Receive buffers the kernel filled and the ring has not had back. */
     private int buffersOut;
-    /** Receives that found the ring empty, and bytes copied out of it since the poller began: for tests. */
+    /**
+     * Since the poller began, for tests: receives that found the ring empty; of those, receives armed again
+     * for a buffer given back that found it empty all the same; buffers given back; bytes copied out.
+     */
     private long starvations;
+    private long starvedAgain;
+    private long recycles;
     private long spilledBytes;
 
 
@@ -239,7 +256,10 @@ public final class UringPoller implements Poller {
     void recycle(int id) {
         buffers.recycle(id);
         buffersOut--;
-        recycled = true;
+        recycles++;
+        if (rearmCredit < bufferCount) {
+            rearmCredit++;
+        }
     }
 
     /** {@return the receive buffers out of the ring: held by connections}: for tests */
@@ -250,6 +270,25 @@ public final class UringPoller implements Poller {
     /** {@return how many receives found the ring empty}: for tests */
     public long receiveStarvations() {
         return starvations;
+    }
+
+    /**
+     * {@return how many receives armed again for a buffer given back found the ring empty all the same}:
+     * for tests. Each was armed for a buffer of its own, so there are never more than {@link
+     * #receiveBuffersRecycled()}.
+     */
+    public long receivesStarvedAgain() {
+        return starvedAgain;
+    }
+
+    /** {@return how many times a receive buffer was given back to the ring}: for tests */
+    public long receiveBuffersRecycled() {
+        return recycles;
+    }
+
+    /** {@return the connections whose receive waits for a buffer to come back}: for tests */
+    public int starvedReceives() {
+        return starvedCount;
     }
 
     /** {@return the bytes connections the loop did not read copied out of the ring to give its buffers back}: for tests */
@@ -282,8 +321,9 @@ public final class UringPoller implements Poller {
     }
 
     /**
-     * {@code e}'s receive ended for want of a buffer: armed again once one comes back; at the next poll the
-     * connections the loop does not read copy what they hold out of the ring and give its buffers back.
+     * {@code e}'s receive ended for want of a buffer: armed again once one comes back for it, after those
+     * that starved before; at the next poll the connections the loop does not read copy what they hold out
+     * of the ring and give its buffers back.
      */
     void starve(UringEndpoint e) {
         starvations++;
@@ -293,9 +333,14 @@ public final class UringPoller implements Poller {
         }
         e.starved = true;
         if (starvedCount == starved.length) {
-            starved = Arrays.copyOf(starved, starvedCount * 2);
+            UringEndpoint[] larger = new UringEndpoint[starvedCount * 2];
+            for (int i = 0; i < starvedCount; i++) {
+                larger[i] = starved[(starvedHead + i) & (starved.length - 1)];
+            }
+            starved = larger;
+            starvedHead = 0;
         }
-        starved[starvedCount++] = e;
+        starved[(starvedHead + starvedCount++) & (starved.length - 1)] = e;
     }
 
     /** Frees a closed connection's slot, and closes its descriptor, once nothing of it is in flight. */
@@ -507,16 +552,46 @@ public final class UringPoller implements Poller {
             spillWanted = false;
             spillUnread();
         }
-        if (recycled && starvedCount > 0) {
-            int n = starvedCount;
-            starvedCount = 0;
-            recycled = false;
-            for (int i = 0; i < n; i++) {
-                UringEndpoint e = starved[i];
-                starved[i] = null;
-                e.starved = false;
-                e.updateReceive();
+        if (starvedCount > 0 && rearmCredit > 0) {
+            rearmStarved();
+        }
+    }
+
+    /**
+     * Arms the receives of starved connections again, oldest first, one for each buffer given back that no
+     * starved receive was armed for yet: the rest stay listed, in order, for the buffers that come back next.
+     * A connection that no longer wants to receive (closed, paused, at its cap) leaves the list without
+     * spending a buffer; it arms its receive itself once it wants to again.
+     */
+    private void rearmStarved() {
+        // The completions seen show buffersOut out of the ring; it cannot hold more than the rest.
+        rearmCredit = Math.min(rearmCredit, bufferCount - buffersOut);
+        while (rearmCredit > 0 && starvedCount > 0) {
+            UringEndpoint e = starved[starvedHead];
+            starved[starvedHead] = null;
+            starvedHead = (starvedHead + 1) & (starved.length - 1);
+            starvedCount--;
+            e.starved = false;
+            if (e.armAfterStarving()) {
+                e.armedForBuffer = true;
+                rearmCredit--;
             }
+        }
+    }
+
+    /**
+     * The receive armed again for a buffer given back completed for the first time: it took a buffer,
+     * found the ring empty all the same (another receive took that buffer, and gives it back in turn), or
+     * ended without taking one, when the buffer it was armed for is still in the ring for the next.
+     */
+    private void armedForBufferCompleted(int result, boolean buffer) {
+        if (buffer) {
+            return;
+        }
+        if (result == -Errno.ENOBUFS) {
+            starvedAgain++;
+        } else if (rearmCredit < bufferCount) {
+            rearmCredit++;
         }
     }
 
@@ -607,8 +682,13 @@ public final class UringPoller implements Poller {
             return;
         }
         switch (op) {
-            case OP_RECV -> e.received(result, buffer ? flags >>> Ring.CQE_BUFFER_SHIFT : -1,
-                    (flags & Ring.CQE_F_MORE) != 0);
+            case OP_RECV -> {
+                if (e.armedForBuffer) {
+                    e.armedForBuffer = false;
+                    armedForBufferCompleted(result, buffer);
+                }
+                e.received(result, buffer ? flags >>> Ring.CQE_BUFFER_SHIFT : -1, (flags & Ring.CQE_F_MORE) != 0);
+            }
             case OP_SEND -> e.sent(result);
             case OP_CONNECT -> e.connected(result);
             default -> e.cancelled();
