@@ -32,6 +32,10 @@ import java.util.concurrent.TimeUnit;
  * to read, or can take output and the loop wants to write; a connecting one, with {@link #CONNECT}, once
  * its connect has completed.
  *
+ * <p>A poll gives back the slabs of send buffers unused for their time ({@link CopyBuffers}), and while
+ * one is unused waits no longer than until it is due: a wait that ends for it hands over nothing, as one
+ * whose time ran out, and an idle loop's next poll waits for the next.
+ *
  * <p>Every operation's user data is the connection's slot and that slot's generation, with the
  * operation in the low bits; a slot is reused only once every operation of its connection has completed.
  *
@@ -485,31 +489,25 @@ public final class UringPoller implements Poller {
     @Override
     public int poll(long timeoutMillis, Ready onReady) throws IOException {
         ensureRing();
-        long trimAt = copies.trimAt();
-        if (trimAt != Long.MAX_VALUE) { // copy buffers to give back once unused long enough: wait no longer
-            long now = System.nanoTime();
-            if (now - trimAt >= 0) {
-                copies.trim(now);
-            } else if (timeoutMillis != 0) {
-                long untilTrim = TimeUnit.NANOSECONDS.toMillis(trimAt - now) + 1;
-                timeoutMillis = timeoutMillis < 0 ? untilTrim : Math.min(timeoutMillis, untilTrim);
-            }
-        }
         try {
             long deadline = timeoutMillis > 0 ? System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis) : 0;
             woken = false;
             while (true) {
                 arm();
+                // Every turn: a send that completed in the last wait may have left a copy buffer slab unused.
+                long untilTrim = trimCopies();
                 boolean wait = timeoutMillis != 0 && readyCount == 0 && listenersFired == 0 && !woken;
-                long left = timeoutMillis > 0 ? deadline - System.nanoTime() : 0;
-                if (timeoutMillis > 0 && left <= 0) {
+                long left = timeoutMillis > 0 ? deadline - System.nanoTime() : Long.MAX_VALUE;
+                if (left <= 0) {
                     wait = false;
                 }
+                boolean untilTrimOnly = untilTrim < left; // a wait that ends for a slab ends the poll
+                left = Math.min(left, untilTrim);
                 if (!wait) {
                     if (ring.pending() > 0) {
                         ring.submit();
                     } // else complete() enters the kernel only if the queue is empty and completion work waits
-                } else if (timeoutMillis < 0) {
+                } else if (left == Long.MAX_VALUE) {
                     ring.submitAndWait(1);
                 } else {
                     ring.submitAndWait(1, left);
@@ -518,12 +516,36 @@ public final class UringPoller implements Poller {
                 if (!wait || readyCount > 0 || listenersFired > 0 || woken) {
                     break;
                 }
+                if (untilTrimOnly && copies.trimAt() - System.nanoTime() <= 0) {
+                    trimCopies(); // the loop's turn comes now, as it would have had the poll's own time run out
+                    break;
+                }
                 // Only sends and cancellations completed: nothing for the loop yet, so wait on.
             }
             return hand(onReady);
         } catch (UncheckedIOException e) {
             throw e.getCause();
         }
+    }
+
+    /**
+     * Gives back the copy buffers' slabs unused for their time; {@return the nanoseconds until the next
+     * one is due, at least 1, or Long.MAX_VALUE while none is unused} No clock is read while none is.
+     */
+    private long trimCopies() {
+        long at = copies.trimAt();
+        if (at == Long.MAX_VALUE) {
+            return Long.MAX_VALUE;
+        }
+        long now = System.nanoTime();
+        if (now - at >= 0) {
+            copies.trim(now);
+            at = copies.trimAt();
+            if (at == Long.MAX_VALUE) {
+                return Long.MAX_VALUE;
+            }
+        }
+        return Math.max(1, at - now);
     }
 
     /** Arms what a completion ended: the wake-up poll, the listeners' polls, starved receives once a buffer is back. */
