@@ -168,6 +168,66 @@ class IoUringTransportTest {
         assertArrayEquals(b, bytes(gotB.flip()));
     }
 
+    /**
+     * Sixty-four connections whose bytes all wait while four receive buffers are out: nearly every receive
+     * finds the ring empty at once (checked before anything is read). Then, read a turn at a time, every
+     * connection gets all its bytes in order, and a receive armed again for a buffer given back finds the
+     * ring empty all the same at most once for each buffer given back: the starved ones are armed one per
+     * buffer, oldest first. Armed all at once whenever any buffer came back, all but the few that took one
+     * found the ring empty again, over and over.
+     */
+    @Test
+    void starvedReceivesAreArmedOnePerBufferGivenBackAndEveryConnectionIsServedInFull() throws Exception {
+        IoUringTransport transport = IoUringTransport.create().receiveBuffers(4, 64); // two held at most each
+        Harness h = new Harness(transport);
+        UringPoller poller = (UringPoller) h.poller;
+        int connections = 64;
+        List<SocketChannel> peers = new ArrayList<>();
+        for (int i = 0; i < connections; i++) {
+            peers.add(h.connect());
+        }
+        long seed = SEED.value();
+        byte[][] sent = new byte[connections][];
+        for (int i = 0; i < connections; i++) {
+            sent[i] = random(seed + i, 1_000); // 16 buffers' worth: each connection starves many times
+            writeAll(peers.get(i), sent[i]);
+        }
+        // Nothing read: no buffer comes back, so every receive ends for want of one but those of the (two at
+        // most) connections at their cap of two buffers, whose receives are cancelled instead.
+        int starving = connections - transport.receiveBufferCount() / transport.maxHeldBuffers();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (poller.starvedReceives() < starving) {
+            assertTrue(System.nanoTime() - deadline < 0, poller.starvedReceives() + " of " + connections
+                    + " connections waiting for a receive buffer after 10 s; at least " + starving + " were to");
+            h.poll(10);
+        }
+        ByteBuffer[] got = new ByteBuffer[connections];
+        for (int i = 0; i < connections; i++) {
+            got[i] = ByteBuffer.allocate(sent[i].length);
+        }
+        deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        for (int left = connections; left > 0; ) {
+            int unserved = left;
+            assertTrue(System.nanoTime() - deadline < 0, () -> unserved + " connections not served in full after 30 s;"
+                    + " waiting for a buffer: " + poller.starvedReceives() + ", buffers out: "
+                    + poller.receiveBuffersOut());
+            left = 0;
+            for (int i = 0; i < connections; i++) {
+                assertTrue(h.accepted.get(i).read(got[i]) >= 0, "end of stream at connection " + i);
+                left += got[i].hasRemaining() ? 1 : 0;
+            }
+            h.poll(10);
+        }
+        for (int i = 0; i < connections; i++) {
+            assertArrayEquals(sent[i], got[i].array(), "the bytes connection " + i + " was sent, in order");
+        }
+        long recycled = poller.receiveBuffersRecycled();
+        long again = poller.receivesStarvedAgain();
+        assertTrue(again <= recycled, again + " receives armed again for a buffer given back found the ring empty, "
+                + "for " + recycled + " buffers given back (receives that found it empty: "
+                + poller.receiveStarvations() + ")");
+    }
+
     @Test
     void lentBytesAreReceivedInPlaceInOrderAndEachBufferGoesBackWhenConsumed() throws Exception {
         // Two buffers of 64 bytes for 20,000 bytes: only consuming what was lent lets the receive go on.
@@ -306,8 +366,8 @@ class IoUringTransportTest {
      * and a poller that waits without a limit meanwhile wakes for it: an idle loop gives its memory back
      * too. A watchdog wakes the poller after 20 s, and the test fails if that is what ended the wait.
      *
-     * <p>A slab is given back only at the start of a poll, and none empties before the writes that take its
-     * buffers: so none can have been given back by a poll that began less than the unused time after them.
+     * <p>A slab is given back only by a poll once it is due, and none empties before the writes that take its
+     * buffers: so none can have been given back by a poll that ended less than the unused time after them.
      * The unused time is 1 s, where the writes and the polls until their sends complete take a few ms, and
      * the test judges "kept" and "woke for it" only where its clock shows it may: a run slow enough to have
      * reached the unused time (a stall of a second) is skipped, saying so, as it can tell nothing.
@@ -369,8 +429,8 @@ class IoUringTransportTest {
                     + poller.copyBufferBytes() + " bytes of slabs left: whether it would have woken is not known");
         }
         assertFalse(watchdog.get(), "the wait without a limit went on until the watchdog's wake-up after 20 s");
-        // Slabs emptied in different polls are due at different times, and each is given back at the start of
-        // a poll: poll, each wait bounded by the next slab's time, until only the first is held.
+        // Slabs emptied in different polls are due at different times: poll, each wait bounded by the next
+        // slab's time, until only the first is held.
         long trimmed = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (poller.copyBufferBytes() > slab) {
             assertTrue(System.nanoTime() - trimmed < 0, poller.copyBufferBytes() + " bytes of slabs held 10 s after "
@@ -378,6 +438,81 @@ class IoUringTransportTest {
             poller.poll(100, (attachment, ops) -> { });
         }
         assertEquals(slab, poller.copyBufferBytes(), "the later slabs given back, the first kept");
+    }
+
+    /**
+     * An idle loop, polling without a limit, gives back every spare slab of copy buffers within the unused
+     * time after its last buffer came back, however their times fall: two slabs emptied some 200 ms apart
+     * each end a wait of their own, where a poll that gave the first back went on to wait without a limit,
+     * keeping the second. A watchdog wakes the poller at the deadline, the unused time and 2 s after the
+     * test saw the last buffer back, so that a wait that keeps a slab ends, and fails the test.
+     */
+    @Test
+    void anIdleLoopGivesBackEverySpareSlabWithinTheUnusedTimeAfterItsLastBuffer() throws Exception {
+        IoUringTransport transport = IoUringTransport.create();
+        long unusedNanos = TimeUnit.SECONDS.toNanos(1);
+        UringPoller poller = new UringPoller(transport.ringOptions(IoUringSupport.kernel()).params(), 512, 8192,
+                transport.maxHeldBuffers(), 65_536, unusedNanos);
+        Harness h = new Harness(transport, poller);
+        List<SocketChannel> peers = new ArrayList<>();
+        for (int i = 0; i < 48; i++) {
+            SocketChannel peer = h.connect();
+            peer.configureBlocking(false);
+            peers.add(peer);
+        }
+        // A write of 40,000 bytes takes a buffer of 64 KiB of its own, from the first slab with one free: 48 of
+        // them take three slabs; 32 more, once those are back, the first two again, which leaves the third
+        // unused since the first writes' sends and the second since the second's.
+        writeAndAwaitCopyBuffers(h, peers, 48);
+        long firstBack = System.nanoTime();
+        long apart = TimeUnit.MILLISECONDS.toNanos(200);
+        for (long left; (left = apart - (System.nanoTime() - firstBack)) > 0; ) {
+            h.poll(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left))); // spaces the slabs' times; nothing is due
+        }
+        writeAndAwaitCopyBuffers(h, peers, 32);
+        long allBack = System.nanoTime(); // every slab's last buffer came back before this
+        long slab = 16 * 65_536;
+        long deadline = allBack + unusedNanos + TimeUnit.SECONDS.toNanos(2);
+        Thread watchdog = Thread.ofPlatform().daemon().start(() -> {
+            try {
+                for (long left; (left = deadline - System.nanoTime()) > 0; ) {
+                    Thread.sleep(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+                }
+                poller.wakeup();
+            } catch (InterruptedException ended) {
+                // every slab was given back in time
+            }
+        });
+        try {
+            while (poller.copyBufferBytes() > slab) {
+                assertTrue(System.nanoTime() - deadline < 0, poller.copyBufferBytes() / slab + " slabs held, the unused "
+                        + "time and 2 s after their last buffers came back, by a loop polling without a limit");
+                poller.poll(-1, (attachment, ops) -> { });
+            }
+        } finally {
+            watchdog.interrupt();
+        }
+        assertEquals(slab, poller.copyBufferBytes(), "the later slabs given back, the first kept");
+    }
+
+    /**
+     * Writes 40,000 bytes on each of the first {@code n} connections, then polls, the peers reading, until
+     * every copy buffer is back; fails after 10 s.
+     */
+    private static void writeAndAwaitCopyBuffers(Harness h, List<SocketChannel> peers, int n) throws IOException {
+        UringPoller poller = (UringPoller) h.poller;
+        for (int i = 0; i < n; i++) {
+            assertEquals(40_000, h.accepted.get(i).write(ByteBuffer.allocate(40_000)), "write on connection " + i);
+        }
+        ByteBuffer sink = ByteBuffer.allocate(64 * 1024);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (poller.copyBuffersInUse() > 0) {
+            assertTrue(System.nanoTime() - deadline < 0, poller.copyBuffersInUse() + " copy buffers in use after 10 s");
+            h.poll(0);
+            for (SocketChannel peer : peers) {
+                assertTrue(peer.read(sink.clear()) >= 0, "end of stream at a peer");
+            }
+        }
     }
 
     /**

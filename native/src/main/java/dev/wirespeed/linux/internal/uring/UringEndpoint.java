@@ -96,10 +96,12 @@ final class UringEndpoint implements LendingEndpoint, TakesOutput {
     private boolean connectInFlight;
     private boolean connectCancelling;
 
-    // The poller's lists this connection is on: to be handed to the loop, armed again, waiting for a buffer.
+    // The poller's lists this connection is on: to be handed to the loop, armed again, waiting for a buffer;
+    // and whether the receive in flight was armed for a buffer given back and has not completed since.
     boolean listed;
     boolean rearmListed;
     boolean starved;
+    boolean armedForBuffer;
 
     // Receiving: the held buffers, oldest first, as a queue of (id, length), with an offset into the first.
     private int[] heldIds = new int[8];
@@ -266,6 +268,16 @@ final class UringEndpoint implements LendingEndpoint, TakesOutput {
             cancels++;
             recvCancelling = true;
         }
+    }
+
+    /**
+     * Arms the receive again after it ended for want of a buffer, if it is still wanted; the poller has
+     * taken this connection off its list of starved ones. {@return whether a receive was armed}
+     */
+    boolean armAfterStarving() {
+        boolean armed = recvArmed;
+        updateReceive();
+        return !armed && recvArmed;
     }
 
     /** A completion of the receive: {@code result} bytes in buffer {@code id} (-1 for none), or its end. */

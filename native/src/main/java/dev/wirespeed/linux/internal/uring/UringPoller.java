@@ -32,6 +32,10 @@ import java.util.concurrent.TimeUnit;
  * to read, or can take output and the loop wants to write; a connecting one, with {@link #CONNECT}, once
  * its connect has completed.
  *
+ * <p>A poll gives back the slabs of send buffers unused for their time ({@link CopyBuffers}), and while
+ * one is unused waits no longer than until it is due: a wait that ends for it hands over nothing, as one
+ * whose time ran out, and an idle loop's next poll waits for the next.
+ *
  * <p>Every operation's user data is the connection's slot and that slot's generation, with the
  * operation in the low bits; a slot is reused only once every operation of its connection has completed.
  *
@@ -102,16 +106,33 @@ public final class UringPoller implements Poller {
     private UringEndpoint[] rearm = new UringEndpoint[16];
     private int rearmCount;
 
-    /** Connections whose receive ended for want of a buffer, armed again once one comes back. */
+    /**
+     * Connections whose receive ended for want of a buffer, oldest first, each armed again for a buffer
+     * given back: {@code starved[(starvedHead + i) & (starved.length - 1)]} for {@code 0 <= i < starvedCount
+     * <= starved.length}, a power of two.
+     */
     private UringEndpoint[] starved = new UringEndpoint[16];
+    private int starvedHead;
     private int starvedCount;
-    private boolean recycled;
+    /**
+     * Buffers given back that no starved receive has been armed again for yet: {@code 0 <= rearmCredit <=
+     * bufferCount}. Arming one receive per buffer, not every starved one, keeps a shortage from turning
+     * into a storm of receives that find the ring empty again; a receive armed for a buffer that ends
+     * without taking any (its connection closed, its peer reset) hands its credit back, so that a buffer
+     * in the ring never waits while a connection starves.
+     */
+    private int rearmCredit;
     /** A receive found the ring empty: at the next poll, connections the loop does not read give theirs back. */
     private boolean spillWanted;
     /** Receive buffers the kernel filled and the ring has not had back. */
     private int buffersOut;
-    /** Receives that found the ring empty, and bytes copied out of it since the poller began: for tests. */
+    /**
+     * Since the poller began, for tests: receives that found the ring empty; of those, receives armed again
+     * for a buffer given back that found it empty all the same; buffers given back; bytes copied out.
+     */
     private long starvations;
+    private long starvedAgain;
+    private long recycles;
     private long spilledBytes;
 
 
@@ -239,7 +260,10 @@ public final class UringPoller implements Poller {
     void recycle(int id) {
         buffers.recycle(id);
         buffersOut--;
-        recycled = true;
+        recycles++;
+        if (rearmCredit < bufferCount) {
+            rearmCredit++;
+        }
     }
 
     /** {@return the receive buffers out of the ring: held by connections}: for tests */
@@ -250,6 +274,25 @@ public final class UringPoller implements Poller {
     /** {@return how many receives found the ring empty}: for tests */
     public long receiveStarvations() {
         return starvations;
+    }
+
+    /**
+     * {@return how many receives armed again for a buffer given back found the ring empty all the same}:
+     * for tests. Each was armed for a buffer of its own, so there are never more than {@link
+     * #receiveBuffersRecycled()}.
+     */
+    public long receivesStarvedAgain() {
+        return starvedAgain;
+    }
+
+    /** {@return how many times a receive buffer was given back to the ring}: for tests */
+    public long receiveBuffersRecycled() {
+        return recycles;
+    }
+
+    /** {@return the connections whose receive waits for a buffer to come back}: for tests */
+    public int starvedReceives() {
+        return starvedCount;
     }
 
     /** {@return the bytes connections the loop did not read copied out of the ring to give its buffers back}: for tests */
@@ -282,8 +325,9 @@ public final class UringPoller implements Poller {
     }
 
     /**
-     * {@code e}'s receive ended for want of a buffer: armed again once one comes back; at the next poll the
-     * connections the loop does not read copy what they hold out of the ring and give its buffers back.
+     * {@code e}'s receive ended for want of a buffer: armed again once one comes back for it, after those
+     * that starved before; at the next poll the connections the loop does not read copy what they hold out
+     * of the ring and give its buffers back.
      */
     void starve(UringEndpoint e) {
         starvations++;
@@ -293,9 +337,14 @@ public final class UringPoller implements Poller {
         }
         e.starved = true;
         if (starvedCount == starved.length) {
-            starved = Arrays.copyOf(starved, starvedCount * 2);
+            UringEndpoint[] larger = new UringEndpoint[starvedCount * 2];
+            for (int i = 0; i < starvedCount; i++) {
+                larger[i] = starved[(starvedHead + i) & (starved.length - 1)];
+            }
+            starved = larger;
+            starvedHead = 0;
         }
-        starved[starvedCount++] = e;
+        starved[(starvedHead + starvedCount++) & (starved.length - 1)] = e;
     }
 
     /** Frees a closed connection's slot, and closes its descriptor, once nothing of it is in flight. */
@@ -440,31 +489,25 @@ public final class UringPoller implements Poller {
     @Override
     public int poll(long timeoutMillis, Ready onReady) throws IOException {
         ensureRing();
-        long trimAt = copies.trimAt();
-        if (trimAt != Long.MAX_VALUE) { // copy buffers to give back once unused long enough: wait no longer
-            long now = System.nanoTime();
-            if (now - trimAt >= 0) {
-                copies.trim(now);
-            } else if (timeoutMillis != 0) {
-                long untilTrim = TimeUnit.NANOSECONDS.toMillis(trimAt - now) + 1;
-                timeoutMillis = timeoutMillis < 0 ? untilTrim : Math.min(timeoutMillis, untilTrim);
-            }
-        }
         try {
             long deadline = timeoutMillis > 0 ? System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis) : 0;
             woken = false;
             while (true) {
                 arm();
+                // Every turn: a send that completed in the last wait may have left a copy buffer slab unused.
+                long untilTrim = trimCopies();
                 boolean wait = timeoutMillis != 0 && readyCount == 0 && listenersFired == 0 && !woken;
-                long left = timeoutMillis > 0 ? deadline - System.nanoTime() : 0;
-                if (timeoutMillis > 0 && left <= 0) {
+                long left = timeoutMillis > 0 ? deadline - System.nanoTime() : Long.MAX_VALUE;
+                if (left <= 0) {
                     wait = false;
                 }
+                boolean untilTrimOnly = untilTrim < left; // a wait that ends for a slab ends the poll
+                left = Math.min(left, untilTrim);
                 if (!wait) {
                     if (ring.pending() > 0) {
                         ring.submit();
                     } // else complete() enters the kernel only if the queue is empty and completion work waits
-                } else if (timeoutMillis < 0) {
+                } else if (left == Long.MAX_VALUE) {
                     ring.submitAndWait(1);
                 } else {
                     ring.submitAndWait(1, left);
@@ -473,12 +516,36 @@ public final class UringPoller implements Poller {
                 if (!wait || readyCount > 0 || listenersFired > 0 || woken) {
                     break;
                 }
+                if (untilTrimOnly && copies.trimAt() - System.nanoTime() <= 0) {
+                    trimCopies(); // the loop's turn comes now, as it would have had the poll's own time run out
+                    break;
+                }
                 // Only sends and cancellations completed: nothing for the loop yet, so wait on.
             }
             return hand(onReady);
         } catch (UncheckedIOException e) {
             throw e.getCause();
         }
+    }
+
+    /**
+     * Gives back the copy buffers' slabs unused for their time; {@return the nanoseconds until the next
+     * one is due, at least 1, or Long.MAX_VALUE while none is unused} No clock is read while none is.
+     */
+    private long trimCopies() {
+        long at = copies.trimAt();
+        if (at == Long.MAX_VALUE) {
+            return Long.MAX_VALUE;
+        }
+        long now = System.nanoTime();
+        if (now - at >= 0) {
+            copies.trim(now);
+            at = copies.trimAt();
+            if (at == Long.MAX_VALUE) {
+                return Long.MAX_VALUE;
+            }
+        }
+        return Math.max(1, at - now);
     }
 
     /** Arms what a completion ended: the wake-up poll, the listeners' polls, starved receives once a buffer is back. */
@@ -507,16 +574,46 @@ public final class UringPoller implements Poller {
             spillWanted = false;
             spillUnread();
         }
-        if (recycled && starvedCount > 0) {
-            int n = starvedCount;
-            starvedCount = 0;
-            recycled = false;
-            for (int i = 0; i < n; i++) {
-                UringEndpoint e = starved[i];
-                starved[i] = null;
-                e.starved = false;
-                e.updateReceive();
+        if (starvedCount > 0 && rearmCredit > 0) {
+            rearmStarved();
+        }
+    }
+
+    /**
+     * Arms the receives of starved connections again, oldest first, one for each buffer given back that no
+     * starved receive was armed for yet: the rest stay listed, in order, for the buffers that come back next.
+     * A connection that no longer wants to receive (closed, paused, at its cap) leaves the list without
+     * spending a buffer; it arms its receive itself once it wants to again.
+     */
+    private void rearmStarved() {
+        // The completions seen show buffersOut out of the ring; it cannot hold more than the rest.
+        rearmCredit = Math.min(rearmCredit, bufferCount - buffersOut);
+        while (rearmCredit > 0 && starvedCount > 0) {
+            UringEndpoint e = starved[starvedHead];
+            starved[starvedHead] = null;
+            starvedHead = (starvedHead + 1) & (starved.length - 1);
+            starvedCount--;
+            e.starved = false;
+            if (e.armAfterStarving()) {
+                e.armedForBuffer = true;
+                rearmCredit--;
             }
+        }
+    }
+
+    /**
+     * The receive armed again for a buffer given back completed for the first time: it took a buffer,
+     * found the ring empty all the same (another receive took that buffer, and gives it back in turn), or
+     * ended without taking one, when the buffer it was armed for is still in the ring for the next.
+     */
+    private void armedForBufferCompleted(int result, boolean buffer) {
+        if (buffer) {
+            return;
+        }
+        if (result == -Errno.ENOBUFS) {
+            starvedAgain++;
+        } else if (rearmCredit < bufferCount) {
+            rearmCredit++;
         }
     }
 
@@ -607,8 +704,13 @@ public final class UringPoller implements Poller {
             return;
         }
         switch (op) {
-            case OP_RECV -> e.received(result, buffer ? flags >>> Ring.CQE_BUFFER_SHIFT : -1,
-                    (flags & Ring.CQE_F_MORE) != 0);
+            case OP_RECV -> {
+                if (e.armedForBuffer) {
+                    e.armedForBuffer = false;
+                    armedForBufferCompleted(result, buffer);
+                }
+                e.received(result, buffer ? flags >>> Ring.CQE_BUFFER_SHIFT : -1, (flags & Ring.CQE_F_MORE) != 0);
+            }
             case OP_SEND -> e.sent(result);
             case OP_CONNECT -> e.connected(result);
             default -> e.cancelled();
