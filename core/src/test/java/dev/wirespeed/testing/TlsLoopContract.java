@@ -74,8 +74,20 @@ public abstract class TlsLoopContract {
     @RegisterExtension
     protected static final Seed SEED = Seed.fromPropertyOrNew();
 
-    /** {@return a new transport under test} */
+    /** {@return a new transport under test, or null for the loops' default (a class the core's module keeps to itself)} */
     protected abstract LoopTransport transport();
+
+    /** {@return {@code b} on the transport under test} */
+    private FrameServer.Builder on(FrameServer.Builder b) {
+        LoopTransport t = transport();
+        return t == null ? b : b.transport(t);
+    }
+
+    /** {@return {@code b} on the transport under test} */
+    private LoopGroup.Builder on(LoopGroup.Builder b) {
+        LoopTransport t = transport();
+        return t == null ? b : b.transport(t);
+    }
 
     /** {@return the engine under test} */
     protected abstract TlsEngineFactory engine();
@@ -138,13 +150,13 @@ public abstract class TlsLoopContract {
     }
 
     private FrameServer server(ConnectionHandler handler, TlsSettings tls) throws IOException {
-        FrameServer server = FrameServer.builder(handler).transport(transport()).bind(LOOPBACK).tls(tls).start();
+        FrameServer server = on(FrameServer.builder(handler)).bind(LOOPBACK).tls(tls).start();
         open.add(server);
         return server;
     }
 
     private FrameClient client(ConnectionHandler handler, TlsSettings tls) throws IOException {
-        LoopGroup group = LoopGroup.builder().transport(transport()).threadName("tls-client").start();
+        LoopGroup group = on(LoopGroup.builder()).threadName("tls-client").start();
         open.add(group);
         FrameClient client = FrameClient.builder(handler).group(group).tls(tls).build();
         open.add(client);
@@ -333,7 +345,7 @@ public abstract class TlsLoopContract {
         FrameServer server = server(new Recorder(), TlsSettings.builder().identity(TestCertificates.key(identity),
                 TestCertificates.certificates(identity)).engine(engine()).build());
         FrameServer trusted = server(new Recorder(), serverTls("server").build());
-        LoopGroup loop = LoopGroup.builder().transport(transport()).threadName("tls-client").start();
+        LoopGroup loop = on(LoopGroup.builder()).threadName("tls-client").start();
         open.add(loop);
         BlockingQueue<Integer> echoed = new LinkedBlockingQueue<>();
         FrameClient other = FrameClient.builder((connection, type, body) -> echoed.add(type)).group(loop)
@@ -476,7 +488,7 @@ public abstract class TlsLoopContract {
 
     @Test
     void aHandshakePastMaxHandshakesResetsTheOldestInProgressAndIsServed() throws Exception {
-        FrameServer server = FrameServer.builder(recorder).transport(transport()).bind(LOOPBACK)
+        FrameServer server = on(FrameServer.builder(recorder)).bind(LOOPBACK)
                 .tls(serverTls("server").build()).maxHandshakes(2).start();
         open.add(server);
         byte[] hello = clientHello();
@@ -1027,7 +1039,7 @@ public abstract class TlsLoopContract {
         byte[] hello = clientHello();
         ByteBuffer sent = ByteBuffer.wrap(hello, 0, stall == Stall.A_CLIENT_HELLO ? hello.length : hello.length / 2);
         // maxHandshakes lifted: what a thousand of them hold at once is the question here.
-        FrameServer holding = FrameServer.builder(recorder).transport(transport()).bind(LOOPBACK)
+        FrameServer holding = on(FrameServer.builder(recorder)).bind(LOOPBACK)
                 .tls(serverTls("server").handshakeTimeout(Duration.ofMinutes(10)).build())
                 .maxHandshakes(Integer.MAX_VALUE).start();
         open.add(holding);
@@ -1077,7 +1089,7 @@ public abstract class TlsLoopContract {
 
         int timeoutMillis = 1_000;
         Recorder timing = new Recorder();
-        FrameServer timed = FrameServer.builder(timing).transport(transport()).bind(LOOPBACK)
+        FrameServer timed = on(FrameServer.builder(timing)).bind(LOOPBACK)
                 .tls(serverTls("server").handshakeTimeout(Duration.ofMillis(timeoutMillis)).build())
                 .maxHandshakes(Integer.MAX_VALUE).start();
         open.add(timed);
@@ -1132,7 +1144,7 @@ public abstract class TlsLoopContract {
      */
     @Test
     void partialRecordsAfterTheHandshakeAreKeptInBuffersOfTheirSizeAndResetAtTheFrameTimeout() throws Exception {
-        FrameServer server = FrameServer.builder(recorder).transport(transport()).bind(LOOPBACK)
+        FrameServer server = on(FrameServer.builder(recorder)).bind(LOOPBACK)
                 .tls(serverTls("server").build()).frameTimeout(Duration.ofSeconds(2)).start();
         open.add(server);
         Peer good = bystander(server, recorder);

@@ -3,24 +3,14 @@ package dev.wirespeed.linux.internal.ssl;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.wirespeed.linux.CHeap;
 import dev.wirespeed.linux.NativeFeatures;
-import dev.wirespeed.testing.Environment;
-import dev.wirespeed.testing.Environment.Feature;
 import dev.wirespeed.testing.TestCertificates;
 import dev.wirespeed.tls.TlsContext;
 import dev.wirespeed.tls.TlsSettings;
-import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
-import java.lang.foreign.MemoryLayout;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.StructLayout;
-import java.lang.foreign.ValueLayout;
-import java.lang.invoke.MethodHandle;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLEngineResult;
 import org.junit.jupiter.api.BeforeEach;
@@ -43,26 +33,12 @@ class OpenSslMemoryTest {
     @BeforeEach
     void needsOpenSslAndGlibc() {
         NativeFeatures.assumeOpenSsl();
-        Environment.assume(Feature.MALLINFO2, MALLINFO2.isPresent(),
-                "glibc's mallinfo2 (2.33 and later) is not in this C library: the C heap is not measured");
+        CHeap.assumeMeasurable();
     }
 
-    private static final StructLayout MALLINFO = MemoryLayout.structLayout(ValueLayout.JAVA_LONG.withName("arena"),
-            ValueLayout.JAVA_LONG.withName("ordblks"), ValueLayout.JAVA_LONG.withName("smblks"),
-            ValueLayout.JAVA_LONG.withName("hblks"), ValueLayout.JAVA_LONG.withName("hblkhd"),
-            ValueLayout.JAVA_LONG.withName("usmblks"), ValueLayout.JAVA_LONG.withName("fsmblks"),
-            ValueLayout.JAVA_LONG.withName("uordblks"), ValueLayout.JAVA_LONG.withName("fordblks"),
-            ValueLayout.JAVA_LONG.withName("keepcost"));
-
-    @SuppressWarnings("restricted")
-    private static final Optional<MethodHandle> MALLINFO2 = Linker.nativeLinker().defaultLookup().find("mallinfo2")
-            .map(f -> Linker.nativeLinker().downcallHandle(f, FunctionDescriptor.of(MALLINFO)));
-    /** {@return the C heap's bytes in use: {@code uordblks + hblkhd}} */
-    private static long inUse() throws Throwable {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment info = (MemorySegment) MALLINFO2.orElseThrow().invokeExact((java.lang.foreign.SegmentAllocator) arena);
-            return info.get(ValueLayout.JAVA_LONG, 7 * 8) + info.get(ValueLayout.JAVA_LONG, 4 * 8);
-        }
+    /** {@return the C heap's bytes in use} */
+    private static long inUse() {
+        return CHeap.inUse();
     }
 
     private static final TlsContext SERVER;
