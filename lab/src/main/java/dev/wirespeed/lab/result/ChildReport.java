@@ -11,8 +11,9 @@ import java.util.Objects;
  * ping's percentiles ({@code wirespeed ping --json}, and the C ping-pong), the rounds of the C load
  * generator of many connections ({@code many load}), the rounds of the TLS handshake load
  * ({@code wirespeed handshakes}), and the wake-ups of a reader that slept through idle periods
- * ({@code wirespeed ring-read --wakes}, and the C futex probe). {@link ChildReports} writes
- * and reads every line, so both sides share one schema; the kind of a line is told by its fields.
+ * ({@code wirespeed ring-read --wakes}, the C ring's {@code shmring read-wakes} and the C futex probe).
+ * {@link ChildReports} writes and reads every line, so both sides share one schema; the kind of a line
+ * is told by its fields.
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.DEDUCTION)
 @JsonSubTypes({@JsonSubTypes.Type(ChildReport.Round.class), @JsonSubTypes.Type(ChildReport.Summary.class),

@@ -28,15 +28,33 @@
  *       time counts from then (coordinated omission corrected), as 'pingpong ping'. none (the
  *       default) publishes each frame with the release store alone, as 'ring-ping' does, for an echo
  *       that spins; futex wakes an echo that sleeps on the futex, at the price of a full fence a frame.
+ *   shmring write-idle PATH CAPACITY COUNT SIZE IDLE_MS BURST
+ *       'ring-write --wake futex --idle-ms IDLE_MS --burst BURST --count COUNT' in C: makes the ring PATH
+ *       as write does, sends BURST frames at once, then COUNT frames each after IDLE_MS of idle. Frame i
+ *       has type i and SIZE bodies (at least 8 bytes): the first 8 the send time, big-endian nanoseconds
+ *       of CLOCK_MONOTONIC (System.nanoTime's clock), taken before the frame is written (0 in the burst's
+ *       frames), the rest 0. Each frame is published with a full fence after the tail, and the reader
+ *       woken if its word says it sleeps, as SharedRing.writer(Futex). Then closes its end.
+ *   shmring read-wakes PATH
+ *       'ring-read --wakes --sleep futex' in C: takes the frames as RingReader.take does, 1 s a take as
+ *       the command waits (one look, 1,000 more, then the sleeping word set, a full fence, one more look
+ *       and FUTEX_WAIT for 100 ms at most, the writer's process looked for after a sleep that brought
+ *       nothing), checks each frame (type i, the stamps 0 and then rising, every byte past them 0), and
+ *       takes the time once it holds a stamped frame, as the Java reader's handler does. Once the writer
+ *       closed its end prints the wake-ups line of 'ring-read --wakes': {"wakes":..,"idleMs":..,
+ *       "cpuShare":..,"p50":..,"max":..,"unit":"us"}, every stamped frame but the first counted, idleMs
+ *       the median time between two, cpuShare this process's CPU time over that time.
  *   shmring futex COUNT IDLE_MS WAKER_CPU SLEEPER_CPU
  *       the kernel's futex wake-up, without a ring: a child process sleeps in FUTEX_WAIT on a word of
  *       a shared mapping; the parent, after IDLE_MS of idle, takes the time, sets the word and calls
  *       FUTEX_WAKE; the child takes the time once it runs. COUNT times; the first is not counted.
  *       Prints {"wakes":..,"idleMs":..,"cpuShare":..,"p50":..,"max":..,"unit":"us"}: the
  *       sleeper's CPU time over the idle periods' wall time, and the wake-ups in microseconds. A
- *       CPU of -1 leaves that side unpinned.
+ *       CPU of -1 leaves that side unpinned. The floor under write-idle and read-wakes: the kernel's
+ *       part of their wake-up, without a ring, a spin or a frame.
  *
- * Exit codes: 0 ok, 2 usage, 3 a broken ring, 4 a frame that is not the one expected, 5 I/O failure.
+ * Exit codes: 0 ok, 2 usage, 3 a broken ring, 4 a frame that is not the one expected, 5 I/O failure
+ * (read-wakes: also a writer that ended without closing its end, or fewer than 2 stamped frames).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -493,6 +511,166 @@ static int ping(const char *path, long count, long warmup, uint32_t size, double
     return 0;
 }
 
+static void put64(unsigned char *p, uint64_t v) { put32(p, (uint32_t) (v >> 32)); put32(p + 4, (uint32_t) v); }
+static uint64_t get64(const unsigned char *p) { return (uint64_t) get32(p) << 32 | get32(p + 4); }
+
+/*
+ * RingReader.writerEnded: whether the writer closed its end and every frame is read; after a sleep that
+ * brought nothing (`ask_system`) also whether a writer's process still runs: exits 5 where it ended
+ * without closing its end, every frame it published read.
+ */
+static int writer_ended(struct ring *r, int ask_system) {
+    int64_t holder = __atomic_load_n((int64_t *) (r->base + OFF_WRITER), __ATOMIC_ACQUIRE);
+    if (holder == 0 || (holder > 0 && (!ask_system || kill((pid_t) holder, 0) == 0 || errno != ESRCH))) {
+        return 0; /* no writer yet, or one that runs */
+    }
+    if (__atomic_load_n(word64(r, OFF_TAIL), __ATOMIC_ACQUIRE) != r->position) return 0;
+    if (holder == -1) return 1;
+    fprintf(stderr, "shmring: the writer, process %lld, ended without closing its end: every frame it published "
+            "was read, up to position=%llu\n", (long long) holder, (unsigned long long) r->position);
+    exit(5);
+}
+
+/*
+ * RingReader.take, step for step: one look; SPINS more, a pause before each; then the sleeping word set
+ * to 1, a full fence, one more look, and FUTEX_WAIT on the word for CHECK_NS at most, the writer looked
+ * for between, until `timeout_ns` has passed. Returns the next record, or NULL with *ended set to 1 at the
+ * end (the writer closed its end, every frame read) or 0 once the timeout passed.
+ */
+static unsigned char *take_record(struct ring *r, int64_t timeout_ns, int *ended) {
+    unsigned char *record;
+    *ended = 0;
+    if ((record = peek(r)) != NULL) return record;
+    uint64_t deadline = now_ns(CLOCK_MONOTONIC) + (uint64_t) timeout_ns;
+    for (int i = 0; i < SPINS; i++) {
+        SPIN_PAUSE();
+        if ((record = peek(r)) != NULL) return record;
+    }
+    int slept = 0;
+    for (;;) {
+        __atomic_store_n(sleeping(r), 1, __ATOMIC_SEQ_CST);
+        __atomic_thread_fence(__ATOMIC_SEQ_CST); /* the word set before the tail is looked at */
+        record = peek(r);
+        int64_t left = (int64_t) (deadline - now_ns(CLOCK_MONOTONIC));
+        *ended = record == NULL && left > 0 && writer_ended(r, slept);
+        if (record != NULL || left <= 0 || *ended) {
+            __atomic_store_n(sleeping(r), 0, __ATOMIC_SEQ_CST);
+            return record;
+        }
+        int64_t ns = left < CHECK_NS ? left : CHECK_NS;
+        struct timespec timeout = {ns / 1000000000, ns % 1000000000};
+        if (futex(sleeping(r), FUTEX_WAIT, 1, &timeout) < 0 && errno != EAGAIN && errno != EINTR
+            && errno != ETIMEDOUT) die("futex FUTEX_WAIT");
+        slept = 1;
+    }
+}
+
+static int write_idle(const char *path, uint32_t capacity, long count, uint32_t size, long idle_ms, long burst) {
+    struct ring r;
+    create_ring(&r, path, capacity);
+    if (size > r.max_frame) {
+        fprintf(stderr, "shmring: SIZE=%u is longer than maxFrameLength=%u\n", size, r.max_frame);
+        return 2;
+    }
+    writer_init(&r);
+    fprintf(stderr, "ring at %s\n", path);
+    fflush(stderr);
+    struct timespec idle = {idle_ms / 1000, (idle_ms % 1000) * 1000000};
+    for (long i = 0; i < burst + count; i++) {
+        if (i >= burst) nanosleep(&idle, NULL); /* the idle period itself, not a wait for something */
+        unsigned char *record;
+        uint64_t stamp;
+        for (long spins = 0;; spins++) {
+            stamp = i >= burst ? now_ns(CLOCK_MONOTONIC) : 0;
+            if ((record = claim(&r, size)) != NULL) break;
+            if ((spins & 0xFFFF) == 0xFFFF
+                && __atomic_load_n((int64_t *) (r.base + OFF_READER), __ATOMIC_ACQUIRE) == -1) {
+                close_end(&r, OFF_WRITER);
+                return 0; /* the reader went away */
+            }
+            if (spins % 8 == 7) sched_yield(); else SPIN_PAUSE();
+        }
+        put32(record, (uint32_t) i);
+        put32(record + 4, size);
+        put64(record + 8, stamp);
+        memset(record + 16, 0, size - 8);
+        publish(&r, size, 1);
+    }
+    close_end(&r, OFF_WRITER);
+    return 0;
+}
+
+static int read_wakes(const char *path) {
+    struct ring r;
+    open_ring(&r, path);
+    reader_init(&r);
+    long frames = 0, stamped = 0, room = 16;
+    uint64_t *latencies = malloc(sizeof(uint64_t) * room), *gaps = malloc(sizeof(uint64_t) * room);
+    if (latencies == NULL || gaps == NULL) die("malloc");
+    uint64_t last_stamp = 0, last_wall = 0, last_cpu = 0, idle_wall = 0, idle_cpu = 0;
+    for (;;) {
+        int ended;
+        unsigned char *record = take_record(&r, 1000000000LL, &ended); /* 1 s a take, as ring-read waits */
+        if (record == NULL) {
+            if (ended) break;
+            continue; /* the take's time passed: take again, as ring-read does */
+        }
+        uint64_t now = now_ns(CLOCK_MONOTONIC);
+        uint32_t type = get32(record), length = get32(record + 4);
+        if (type != (uint32_t) frames || length < 8) {
+            fprintf(stderr, "shmring: frame %ld has type %u and length=%u: type %ld and at least 8 bytes expected\n",
+                    frames, type, length, frames);
+            return 4;
+        }
+        uint64_t stamp = get64(record + 8);
+        if (stamp == 0 ? last_stamp != 0 : stamp <= last_stamp) {
+            fprintf(stderr, "shmring: frame %ld has stamp=%llu after stamp=%llu: 0s, then rising stamps expected\n",
+                    frames, (unsigned long long) stamp, (unsigned long long) last_stamp);
+            return 4;
+        }
+        for (uint32_t k = 16; k < 8 + length; k++) {
+            if (record[k] != 0) {
+                fprintf(stderr, "shmring: frame %ld byte %u is %u, not 0\n", frames, k - 8, record[k]);
+                return 4;
+            }
+        }
+        if (stamp != 0) {
+            uint64_t cpu = now_ns(CLOCK_PROCESS_CPUTIME_ID);
+            if (stamped > 0) {
+                if (stamped - 1 == room) {
+                    room *= 2;
+                    latencies = realloc(latencies, sizeof(uint64_t) * room);
+                    gaps = realloc(gaps, sizeof(uint64_t) * room);
+                    if (latencies == NULL || gaps == NULL) die("realloc");
+                }
+                latencies[stamped - 1] = now - stamp;
+                gaps[stamped - 1] = now - last_wall;
+                idle_wall += now - last_wall;
+                idle_cpu += cpu - last_cpu;
+            }
+            stamped++;
+            last_stamp = stamp;
+            last_wall = now_ns(CLOCK_MONOTONIC);
+            last_cpu = now_ns(CLOCK_PROCESS_CPUTIME_ID);
+        }
+        consume(&r, record);
+        frames++;
+    }
+    close_end(&r, OFF_READER);
+    long n = stamped - 1;
+    if (n < 1) {
+        fprintf(stderr, "shmring: stamped frames=%ld: a wake-up needs at least 2 (the first is not counted), "
+                "after %ld frames\n", stamped, frames);
+        return 5;
+    }
+    qsort(latencies, n, sizeof(uint64_t), compare);
+    qsort(gaps, n, sizeof(uint64_t), compare);
+    printf("{\"wakes\":%ld,\"idleMs\":%lld,\"cpuShare\":%.6f,\"p50\":%.3f,\"max\":%.3f,\"unit\":\"us\"}\n", n,
+           (long long) ((gaps[(n - 1) / 2] + 500000) / 1000000), idle_wall == 0 ? 0.0 : (double) idle_cpu / idle_wall,
+           latencies[(n - 1) / 2] / 1000.0, latencies[n - 1] / 1000.0);
+    return 0;
+}
+
 static void pin(int cpu) {
     if (cpu < 0) return;
     cpu_set_t set;
@@ -568,6 +746,8 @@ static int usage(void) {
                     "       shmring read PATH MESSAGES ROUNDS spin|futex\n"
                     "       shmring echo PATH spin|futex\n"
                     "       shmring ping PATH COUNT WARMUP SIZE [RATE [futex|none]]\n"
+                    "       shmring write-idle PATH CAPACITY COUNT SIZE IDLE_MS BURST\n"
+                    "       shmring read-wakes PATH\n"
                     "       shmring futex COUNT IDLE_MS WAKER_CPU SLEEPER_CPU\n");
     return 2;
 }
@@ -609,6 +789,21 @@ int main(int argc, char **argv) {
             return 2;
         }
         return ping(argv[2], count, warmup, (uint32_t) size, rate, argc == 8 && !strcmp(argv[7], "futex"));
+    }
+    if (argc == 8 && !strcmp(argv[1], "write-idle")) {
+        long capacity = atol(argv[3]), count = atol(argv[4]), size = atol(argv[5]), idle_ms = atol(argv[6]),
+             burst = atol(argv[7]);
+        if (capacity < 4096 || capacity > (1L << 30) || (capacity & (capacity - 1)) != 0 || count < 0 || size < 8
+            || idle_ms < 0 || burst < 0) {
+            fprintf(stderr, "shmring: CAPACITY=%ld must be a power of two from 4096 to 1073741824, COUNT=%ld >= 0, "
+                    "SIZE=%ld >= 8 (the stamp), IDLE_MS=%ld >= 0, BURST=%ld >= 0\n", capacity, count, size, idle_ms,
+                    burst);
+            return 2;
+        }
+        return write_idle(argv[2], (uint32_t) capacity, count, (uint32_t) size, idle_ms, burst);
+    }
+    if (argc == 3 && !strcmp(argv[1], "read-wakes")) {
+        return read_wakes(argv[2]);
     }
     if (argc == 6 && !strcmp(argv[1], "futex")) {
         long count = atol(argv[2]), idle_ms = atol(argv[3]);

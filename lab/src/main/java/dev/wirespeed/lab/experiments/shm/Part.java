@@ -20,14 +20,16 @@ public enum Part {
     STREAM,
     /**
      * {@code ring-write --idle-ms} to {@code ring-read --wakes --sleep futex}: the first frame after each idle
-     * period, and the reader's CPU meanwhile; beside it the kernel's futex wake-up ({@code shmring futex}).
+     * period, and the reader's CPU meanwhile; beside it the C ring's same steps ({@code shmring write-idle}
+     * to {@code read-wakes}) and the kernel's bare futex wake-up ({@code shmring futex}).
      */
     IDLE;
 
     /**
      * {@return the peers measured, in table order}: the rings (the library's, Agrona's, Aeron's, the C
-     * ring), the stream also the Unix socket; for {@link #IDLE} the library's parking reader and the C
-     * futex probe only (Agrona's and Aeron's readers have no futex); none of C where there is no C program
+     * ring), the stream also the Unix socket; for {@link #IDLE} the library's parking reader, the C ring's
+     * and the C futex probe only (Agrona's and Aeron's readers have no futex); none of C where there is no
+     * C program
      *
      * @param withC whether the C program was built
      */
@@ -35,10 +37,10 @@ public enum Part {
         List<Peer> peers = new ArrayList<>(switch (this) {
             case CLOSED_LOOP, OPEN_LOOP -> List.of(Peer.WIRESPEED, Peer.AGRONA, Peer.AERON, Peer.C);
             case STREAM -> List.of(Peer.WIRESPEED, Peer.AGRONA, Peer.AERON, Peer.C, Peer.UNIX);
-            case IDLE -> List.of(Peer.WIRESPEED, Peer.C);
+            case IDLE -> List.of(Peer.WIRESPEED, Peer.C, Peer.FUTEX);
         });
         if (!withC) {
-            peers.remove(Peer.C);
+            peers.removeAll(List.of(Peer.C, Peer.FUTEX));
         }
         return peers;
     }
@@ -53,7 +55,7 @@ public enum Part {
             case CLOSED_LOOP, STREAM -> peer.label();
             case OPEN_LOOP -> String.format(Locale.ROOT, "%s, open loop at %,d/s", peer.label(),
                     ShmExperiment.OPEN_LOOP_RATE);
-            case IDLE -> peer == Peer.C ? "kernel futex wake-up (C, no ring)" : peer.label() + ", futex parking";
+            case IDLE -> peer == Peer.FUTEX ? peer.label() : peer.label() + ", futex parking";
         };
     }
 }

@@ -6,8 +6,9 @@ import dev.wirespeed.lab.shm.ShmImpl;
 
 /**
  * Who moves the frames of a row of the {@code shm} experiment: one of the lab's shared-memory peers, the C
- * ring, or (in the stream only) the library's busy-polling reader on a Unix domain socket, the kernel's
- * path between two processes of one machine that the rings are to beat.
+ * ring, (in the stream only) the library's busy-polling reader on a Unix domain socket, the kernel's
+ * path between two processes of one machine that the rings are to beat, or (in the idle part only) the
+ * kernel's bare futex wake-up.
  */
 public enum Peer {
     /** The library's {@code SharedRing}: {@code ring-*} commands with {@code --impl wirespeed}. */
@@ -18,6 +19,11 @@ public enum Peer {
     AERON(ShmImpl.AERON, "Aeron IPC", Role.PEER),
     /** {@code shmring.c}: the shared ring's layout in C, the ceiling. */
     C(null, "C ring, same layout", Role.CEILING),
+    /**
+     * {@code shmring futex}: the kernel's futex wake-up between two C processes, no ring, no spin, no frame;
+     * the idle part's floor.
+     */
+    FUTEX(null, "kernel futex wake-up (C, no ring)", Role.CEILING),
     /** {@code client --strategy wirespeed-spin} reading {@code server} over a Unix domain socket. */
     UNIX(null, "Unix socket, wirespeed-spin", Role.LIBRARY);
 
@@ -31,7 +37,7 @@ public enum Peer {
         this.role = role;
     }
 
-    /** {@return the {@code --impl} of the {@code ring-*} commands, or null for the C ring and the socket} */
+    /** {@return the {@code --impl} of the {@code ring-*} commands, or null for the C programs and the socket} */
     public ShmImpl impl() {
         return impl;
     }

@@ -28,10 +28,11 @@ import java.util.Locale;
  * {@value #SIZE}-byte bodies closed loop, and open loop at {@value #OPEN_LOOP_RATE} frames a second
  * (coordinated omission corrected); a stream of {@value #SIZE}-byte frames from a writer that wakes nobody
  * to a reader that spins, rings of {@value #CAPACITY} bytes, beside the library's busy-polling reader of a
- * Unix domain socket; and the library's parked reader (the futex)
- * after {@value #IDLE_MILLIS} ms idle periods, its wake-up and its CPU while idle, beside the kernel's futex
- * wake-up between two C processes. Each part's peers are measured in turn, run after run (see {@link
- * ShmRuns}); a row is the median over runs, with min and max. {@link ShmFindings} judges the targets.
+ * Unix domain socket; and the library's parked reader (the futex) after {@value #IDLE_MILLIS} ms idle
+ * periods, its wake-up and its CPU while idle, beside the C ring's reader taking the same steps and the
+ * kernel's bare futex wake-up between two C processes. Each part's peers are measured in turn, run after
+ * run (see {@link ShmRuns}); a row is the median over runs, with min and max. {@link ShmFindings} judges
+ * the targets.
  */
 public final class ShmExperiment implements Experiment<ShmCell, ShmResult> {
     /** Body bytes per frame. */
@@ -61,7 +62,8 @@ public final class ShmExperiment implements Experiment<ShmCell, ShmResult> {
     public String description() {
         return "ours (issue 48): frames through shared memory, the library's SharedRing beside the C ring of the "
                 + "same layout, Agrona's OneToOneRingBuffer and Aeron IPC: ping-pong closed and open loop, a stream "
-                + "of 100-byte frames, and a parked reader's wake-up and idle CPU beside the kernel's futex wake-up";
+                + "of 100-byte frames, and a parked reader's wake-up and idle CPU beside the C ring's and the kernel's "
+                + "futex wake-up";
     }
 
     /** A deep dive of ours, as {@code idle}: it runs when named, or with {@code --full}. */
@@ -251,8 +253,10 @@ public final class ShmExperiment implements Experiment<ShmCell, ShmResult> {
                         List.of("case", "wake-up p50 us [min-max]", "max us", "CPU while idle, of a core"), lines,
                         List.of("wake-up: from the writer's clock at its send (the C probe: the waker's store to the "
                                 + "word) to the reader holding the frame; the reader parks on the ring's futex after "
-                                + "1,000 empty looks", "CPU while idle: the reader's process (every thread) over the "
-                                + "idle periods' wall time; the C probe's sleeper likewise")));
+                                + "1,000 empty looks, 100 ms a sleep at most, the C ring's as the library's; the C "
+                                + "probe has no ring: one process asleep in FUTEX_WAIT, the other calling FUTEX_WAKE",
+                                "CPU while idle: the reader's process (every thread) over the "
+                                + "idle periods' wall time; the C ring's reader and the C probe's sleeper likewise")));
             }
         }
         return tables;

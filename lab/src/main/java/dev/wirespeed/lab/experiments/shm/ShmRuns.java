@@ -177,20 +177,32 @@ final class ShmRuns implements CaseRunner<ShmCell, ShmResult> {
     private ChildReport.Wakes wakes(Placement at, Peer peer) throws IOException, InterruptedException {
         String count = String.valueOf(ShmExperiment.wakes(lab) + 1); // the first is not counted
         String idle = String.valueOf(ShmExperiment.IDLE_MILLIS);
-        if (peer == Peer.C) {
+        if (peer == Peer.FUTEX) {
             return wakesOf(new ProcessBuilder(shmring.toString(), "futex", count, idle,
                     String.valueOf(at.serverCpu()), String.valueOf(at.clientCpu())).start(), "shmring futex");
         }
         Path path = next("idle");
-        String impl = peer.impl().cliName();
-        Process writer = lab.jvm().start(at.serverCpu(), "ring-write-" + impl, List.of("ring-write", "--impl", impl,
-                "--path", path.toString(), "--size", String.valueOf(ShmExperiment.SIZE), "--wake", "futex",
-                "--idle-ms", idle, "--count", count, "--burst", String.valueOf(ShmExperiment.BURST)));
+        String capacity = String.valueOf(ShmExperiment.CAPACITY);
+        String size = String.valueOf(ShmExperiment.SIZE);
+        String burst = String.valueOf(ShmExperiment.BURST);
+        List<String> write;
+        List<String> read;
+        if (peer == Peer.C) {
+            write = Children.pinned(at.serverCpu(), List.of(shmring.toString(), "write-idle", path.toString(),
+                    capacity, count, size, idle, burst));
+            read = Children.pinned(at.clientCpu(), List.of(shmring.toString(), "read-wakes", path.toString()));
+        } else {
+            String impl = peer.impl().cliName();
+            write = lab.jvm().command(at.serverCpu(), "ring-write-" + impl, List.of("ring-write", "--impl", impl,
+                    "--path", path.toString(), "--capacity", capacity, "--size", size, "--wake", "futex", "--idle-ms",
+                    idle, "--count", count, "--burst", burst));
+            read = lab.jvm().command(at.clientCpu(), "ring-read-wakes-" + impl, List.of("ring-read", "--impl", impl,
+                    "--path", path.toString(), "--wakes", "--sleep", Sleep.FUTEX.cliName()));
+        }
+        Process writer = new ProcessBuilder(write).start();
         try {
             Children.awaitLine(writer, "ring at ");
-            return wakesOf(lab.jvm().start(at.clientCpu(), "ring-read-wakes-" + impl, List.of("ring-read", "--impl",
-                    impl, "--path", path.toString(), "--wakes", "--sleep", Sleep.FUTEX.cliName())),
-                    "the parked reader of " + peer.label());
+            return wakesOf(new ProcessBuilder(read).start(), "the parked reader of " + peer.label());
         } finally {
             leave(writer);
         }

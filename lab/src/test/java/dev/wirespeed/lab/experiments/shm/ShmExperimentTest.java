@@ -14,6 +14,7 @@ import dev.wirespeed.lab.result.Measurement;
 import dev.wirespeed.lab.result.Medium;
 import dev.wirespeed.lab.result.Percentile;
 import dev.wirespeed.lab.result.Placement;
+import dev.wirespeed.lab.result.Role;
 import dev.wirespeed.lab.result.Stats;
 import dev.wirespeed.lab.result.Table;
 import dev.wirespeed.lab.result.Unit;
@@ -38,18 +39,20 @@ class ShmExperimentTest {
     }
 
     @Test
-    void theIdlePartPutsTheLibrarysParkedReaderBesideTheFutexProbeAndTheStreamAddsTheUnixSocket() {
+    void theIdlePartPutsTheLibrarysParkedReaderBesideTheCRingsAndTheFutexProbeAndTheStreamAddsTheUnixSocket() {
         assertEquals(List.of(Peer.WIRESPEED, Peer.AGRONA, Peer.AERON, Peer.C), Part.OPEN_LOOP.peers(true));
         assertEquals(List.of(Peer.WIRESPEED, Peer.AGRONA, Peer.AERON), Part.CLOSED_LOOP.peers(false));
         assertEquals(List.of(Peer.WIRESPEED, Peer.AGRONA, Peer.AERON, Peer.C, Peer.UNIX), Part.STREAM.peers(true));
-        assertEquals(List.of(Peer.WIRESPEED, Peer.C), Part.IDLE.peers(true));
+        assertEquals(List.of(Peer.WIRESPEED, Peer.C, Peer.FUTEX), Part.IDLE.peers(true));
         assertEquals(List.of(Peer.WIRESPEED), Part.IDLE.peers(false));
         assertEquals("Aeron IPC, open loop at 50,000/s", Part.OPEN_LOOP.row(Peer.AERON));
-        assertEquals("kernel futex wake-up (C, no ring)", Part.IDLE.row(Peer.C));
+        assertEquals("C ring, same layout, futex parking", Part.IDLE.row(Peer.C));
+        assertEquals("kernel futex wake-up (C, no ring)", Part.IDLE.row(Peer.FUTEX));
         assertEquals(3 * 5, new ShmExperiment().steps(new ShmCell(APART, Part.STREAM), LAB), "3 runs of 5 peers");
+        assertEquals(3 * 3, new ShmExperiment().steps(new ShmCell(APART, Part.IDLE), LAB), "3 runs of 3 peers");
     }
 
-    /** One placement: the library and the C ring in each part. */
+    /** One placement: the library and the C ring in each part, the idle part also the futex probe. */
     private static Results<ShmCell, ShmResult> results() {
         Map<Percentile, Stats> stats = new EnumMap<>(Percentile.class);
         for (Percentile p : Percentile.values()) {
@@ -58,11 +61,14 @@ class ShmExperimentTest {
         Distribution d = new Distribution(stats);
         ShmResult.Rate rate = new ShmResult.Rate(new Stats(1e7, 9e6, 1.1e7, 8), Stats.exact(30));
         ShmResult.Wakeup wake = new ShmResult.Wakeup(Stats.exact(60), Stats.exact(80), Stats.exact(0.002));
+        ShmResult.Wakeup cRing = new ShmResult.Wakeup(new Stats(55, 50, 58, 3), Stats.exact(70), Stats.exact(0.001));
+        ShmResult.Wakeup futex = new ShmResult.Wakeup(Stats.exact(30), Stats.exact(40), Stats.exact(0.0001));
         Results<ShmCell, ShmResult> results = new Results<>();
         results.put(new ShmCell(APART, Part.CLOSED_LOOP), new ShmResult.Latencies(Map.of(Peer.WIRESPEED, d, Peer.C, d)));
         results.put(new ShmCell(APART, Part.OPEN_LOOP), new ShmResult.Latencies(Map.of(Peer.WIRESPEED, d, Peer.C, d)));
         results.put(new ShmCell(APART, Part.STREAM), new ShmResult.Rates(Map.of(Peer.WIRESPEED, rate, Peer.C, rate)));
-        results.put(new ShmCell(APART, Part.IDLE), new ShmResult.Wakeups(Map.of(Peer.WIRESPEED, wake, Peer.C, wake)));
+        results.put(new ShmCell(APART, Part.IDLE), new ShmResult.Wakeups(Map.of(Peer.WIRESPEED, wake, Peer.C, cRing,
+                Peer.FUTEX, futex)));
         return results;
     }
 
@@ -75,8 +81,10 @@ class ShmExperimentTest {
                 .map(List::getFirst).toList());
         assertEquals(List.of("wirespeed SharedRing", "10,000,000 [9,000,000-11,000,000]", "1,080.0", "30.0"),
                 tables.get(1).rows().getFirst());
-        assertEquals(List.of("wirespeed SharedRing, futex parking", "60.0 [60.0-60.0]", "80.0", "0.200%"),
-                tables.get(2).rows().getFirst());
+        assertEquals(List.of(List.of("wirespeed SharedRing, futex parking", "60.0 [60.0-60.0]", "80.0", "0.200%"),
+                List.of("C ring, same layout, futex parking", "55.0 [50.0-58.0]", "70.0", "0.100%"),
+                List.of("kernel futex wake-up (C, no ring)", "30.0 [30.0-30.0]", "40.0", "0.010%")),
+                tables.get(2).rows());
     }
 
     @Test
@@ -94,10 +102,20 @@ class ShmExperimentTest {
     void measurementsNameTheSharedMemoryMediumAndTheIdleCpuInPercentOfACore() {
         List<Measurement> rows = new ShmExperiment().measurements(results(), LAB);
         assertTrue(rows.stream().allMatch(m -> m.series().medium() == Medium.SHM && m.series().experiment().equals("shm")));
-        assertEquals(2 * 2 * Percentile.values().length + 2 * 2 + 2 * 3, rows.size(),
-                "percentiles of two loops, rate and CPU of the stream, wake p50, max and CPU, for two peers");
+        assertEquals(2 * 2 * Percentile.values().length + 2 * 2 + 3 * 3, rows.size(),
+                "percentiles of two loops, rate and CPU of the stream for two peers, wake p50, max and CPU for three");
         Measurement idle = rows.stream().filter(m -> m.unit() == Unit.CORE_PERCENT).findFirst().orElseThrow();
         assertEquals("wirespeed SharedRing, futex parking", idle.series().name());
         assertEquals(0.2, idle.stats().median(), 1e-12);
+    }
+
+    @Test
+    void theIdlePartsCRowsAreMeasuredAsCeilingsUnderTheirOwnNames() {
+        List<Measurement> idle = new ShmExperiment().measurements(results(), LAB).stream()
+                .filter(m -> m.unit() == Unit.CORE_PERCENT).toList();
+        assertEquals(List.of("wirespeed SharedRing, futex parking", "C ring, same layout, futex parking",
+                "kernel futex wake-up (C, no ring)"), idle.stream().map(m -> m.series().name()).toList());
+        assertEquals(List.of(Role.LIBRARY, Role.CEILING, Role.CEILING), idle.stream().map(m -> m.series().role())
+                .toList());
     }
 }
