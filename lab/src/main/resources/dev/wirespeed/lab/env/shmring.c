@@ -342,16 +342,23 @@ static unsigned char *await(struct ring *r, int futex_sleep) {
     }
 }
 
-static int write_stream(const char *path, uint32_t capacity, long count, uint32_t size, int wakes) {
-    struct ring r;
-    create_ring(&r, path, capacity);
-    if (size > r.max_frame) {
-        fprintf(stderr, "shmring: SIZE=%u is longer than maxFrameLength=%u\n", size, r.max_frame);
-        return 2;
+/* Makes the ring at PATH and takes its writer's end, for frames of SIZE body bytes; says "ring at PATH"
+   once ready. Returns 0, having said why, where SIZE is longer than the ring's longest frame. */
+static int open_writer(struct ring *r, const char *path, uint32_t capacity, uint32_t size) {
+    create_ring(r, path, capacity);
+    if (size > r->max_frame) {
+        fprintf(stderr, "shmring: SIZE=%u is longer than maxFrameLength=%u\n", size, r->max_frame);
+        return 0;
     }
-    writer_init(&r);
+    writer_init(r);
     fprintf(stderr, "ring at %s\n", path);
     fflush(stderr);
+    return 1;
+}
+
+static int write_stream(const char *path, uint32_t capacity, long count, uint32_t size, int wakes) {
+    struct ring r;
+    if (!open_writer(&r, path, capacity, size)) return 2;
     for (long i = 0; count == 0 || i < count; i++) {
         unsigned char *record;
         for (long spins = 0; (record = claim(&r, size)) == NULL; spins++) {
@@ -567,14 +574,7 @@ static unsigned char *take_record(struct ring *r, int64_t timeout_ns, int *ended
 
 static int write_idle(const char *path, uint32_t capacity, long count, uint32_t size, long idle_ms, long burst) {
     struct ring r;
-    create_ring(&r, path, capacity);
-    if (size > r.max_frame) {
-        fprintf(stderr, "shmring: SIZE=%u is longer than maxFrameLength=%u\n", size, r.max_frame);
-        return 2;
-    }
-    writer_init(&r);
-    fprintf(stderr, "ring at %s\n", path);
-    fflush(stderr);
+    if (!open_writer(&r, path, capacity, size)) return 2;
     struct timespec idle = {idle_ms / 1000, (idle_ms % 1000) * 1000000};
     for (long i = 0; i < burst + count; i++) {
         if (i >= burst) nanosleep(&idle, NULL); /* the idle period itself, not a wait for something */
