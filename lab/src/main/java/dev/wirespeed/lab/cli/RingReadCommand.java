@@ -74,6 +74,9 @@ public final class RingReadCommand implements Callable<Integer> {
             + "--idle-ms) as one JSON line, instead of rounds")
     boolean wakes;
 
+    /** A take's wait with {@code --wakes}, as shmring's read-wakes waits: longer than the lab's idle periods. */
+    static final Duration WAKES_TAKE = Duration.ofSeconds(60);
+
     @Override
     public Integer call() {
         PrintWriter err = spec.commandLine().getErr();
@@ -96,7 +99,9 @@ public final class RingReadCommand implements Callable<Integer> {
         int code = ExitCode.OK;
         String problem = null;
         try (ShmLink link = impl.open(path, false, 0, sleeps); Inbound reader = link.inbound("")) {
-            Duration wait = Duration.ofSeconds(1);
+            // With --wakes, a take waits longer than any idle period of the writer's: a take that ended as a
+            // frame came would start the next one spinning, and find the frame without a wake-up.
+            Duration wait = woken != null ? WAKES_TAKE : Duration.ofSeconds(1);
             if (woken != null) {
                 while (reader.await(woken, 1024, wait) >= 0) {
                     // until the writer closes its end

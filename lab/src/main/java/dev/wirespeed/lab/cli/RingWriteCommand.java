@@ -74,15 +74,24 @@ public final class RingWriteCommand implements Callable<Integer> {
             + "(default ${DEFAULT-VALUE})")
     long burst;
 
+    @Option(names = "--warm-wakes", defaultValue = "0", description = "with --idle-ms, frames sent after the burst "
+            + "each after " + WARM_IDLE_MS + " ms of idle (stamped 0), so that the reader falls asleep and is woken "
+            + "this many times before the counted frames: the code of a wake-up is then compiled in both processes, "
+            + "as in a program that has run a while (default ${DEFAULT-VALUE})")
+    long warmWakes;
+
+    /** The idle before each of the {@link #warmWakes} frames: long enough for the reader to fall asleep. */
+    static final long WARM_IDLE_MS = 1;
+
     @Override
     public Integer call() {
         PrintWriter err = spec.commandLine().getErr();
         Sleep sleep;
         try {
-            if (count != null && count < 0 || idleMs < 0 || burst < 0 || idleMs > 0 && (count == null
+            if (count != null && count < 0 || idleMs < 0 || burst < 0 || warmWakes < 0 || idleMs > 0 && (count == null
                     || size.min() < 8)) {
                 throw new IllegalArgumentException("--count=" + count + " must be >= 0, --idle-ms=" + idleMs + " and "
-                        + "--burst=" + burst + " >= 0; --idle-ms needs --count and bodies of at least 8 bytes, not "
+                        + "--burst=" + burst + ", --warm-wakes=" + warmWakes + " >= 0; --idle-ms needs --count and bodies of at least 8 bytes, not "
                         + "--size " + size);
             }
             sleep = wakes();
@@ -154,15 +163,19 @@ public final class RingWriteCommand implements Callable<Integer> {
         return ExitCode.OK;
     }
 
-    /** The warm-up burst, then each frame after {@link #idleMs} of idle, stamped with its send time. */
+    /**
+     * The warm-up burst, the warm-up wake-ups, then each frame after {@link #idleMs} of idle, stamped with its
+     * send time.
+     */
     private int idle(Outbound writer, PrintWriter err) throws InterruptedException {
         ByteBuffer body = ByteBuffer.allocate(size.max());
-        for (long i = 0; i < burst + count; i++) {
-            if (i >= burst) {
-                TimeUnit.MILLISECONDS.sleep(idleMs); // the idle period itself, not a wait for something
+        long counted = burst + warmWakes;
+        for (long i = 0; i < counted + count; i++) {
+            if (i >= burst) { // the idle period itself, not a wait for something
+                TimeUnit.MILLISECONDS.sleep(i < counted ? WARM_IDLE_MS : idleMs);
             }
             for (int spins = 0;; spins++) {
-                body.clear().putLong(0, i >= burst ? System.nanoTime() : 0);
+                body.clear().putLong(0, i >= counted ? System.nanoTime() : 0);
                 if (writer.offer(SequenceStream.type(i), body)) {
                     break;
                 }

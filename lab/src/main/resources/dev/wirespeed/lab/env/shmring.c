@@ -28,18 +28,20 @@
  *       time counts from then (coordinated omission corrected), as 'pingpong ping'. none (the
  *       default) publishes each frame with the release store alone, as 'ring-ping' does, for an echo
  *       that spins; futex wakes an echo that sleeps on the futex, at the price of a full fence a frame.
- *   shmring write-idle PATH CAPACITY COUNT SIZE IDLE_MS BURST
- *       'ring-write --wake futex --idle-ms IDLE_MS --burst BURST --count COUNT' in C: makes the ring PATH
- *       as write does, sends BURST frames at once, then COUNT frames each after IDLE_MS of idle. Frame i
+ *   shmring write-idle PATH CAPACITY COUNT SIZE IDLE_MS BURST [WARM_WAKES]
+ *       'ring-write --wake futex --idle-ms IDLE_MS --burst BURST --warm-wakes WARM_WAKES --count COUNT' in
+ *       C: makes the ring PATH as write does, sends BURST frames at once, WARM_WAKES frames (default 0)
+ *       each after 1 ms of idle, then COUNT frames each after IDLE_MS of idle. Frame i
  *       has type i and SIZE bodies (at least 8 bytes): the first 8 the send time, big-endian nanoseconds
- *       of CLOCK_MONOTONIC (System.nanoTime's clock), taken before the frame is written (0 in the burst's
- *       frames), the rest 0. Each frame is published with a full fence after the tail, and the reader
- *       woken if its word says it sleeps, as SharedRing.writer(Futex). Then closes its end.
+ *       of CLOCK_MONOTONIC (System.nanoTime's clock), taken before the frame is written (0 in the
+ *       burst's and the warm wake-ups' frames), the rest 0. Each frame is published with a full fence
+ *       after the tail, and the reader woken if its word says it sleeps, as SharedRing.writer(Futex).
+ *       Then closes its end.
  *   shmring read-wakes PATH
- *       'ring-read --wakes --sleep futex' in C: takes the frames as RingReader.take does, 1 s a take as
- *       the command waits (one look, 1,000 more, then the sleeping word set, a full fence, one more look
- *       and FUTEX_WAIT for 100 ms at most, the writer's process looked for after a sleep that brought
- *       nothing), checks each frame (type i, the stamps 0 and then rising, every byte past them 0), and
+ *       'ring-read --wakes --sleep futex' in C: takes the frames as RingReader.take does, 60 s a take
+ *       as the command waits, longer than any idle period (one look, 1,000 more, then the sleeping word
+ *       set, a full fence, one more look and FUTEX_WAIT for 100 ms at most, the writer's process looked
+ *       for after a sleep that brought nothing), checks each frame (type i, the stamps 0 and then rising, every byte past them 0), and
  *       takes the time once it holds a stamped frame, as the Java reader's handler does. Once the writer
  *       closed its end prints the wake-ups line of 'ring-read --wakes': {"wakes":..,"idleMs":..,
  *       "cpuShare":..,"p50":..,"max":..,"unit":"us"}, every stamped frame but the first counted, idleMs
@@ -572,16 +574,19 @@ static unsigned char *take_record(struct ring *r, int64_t timeout_ns, int *ended
     }
 }
 
-static int write_idle(const char *path, uint32_t capacity, long count, uint32_t size, long idle_ms, long burst) {
+static int write_idle(const char *path, uint32_t capacity, long count, uint32_t size, long idle_ms, long burst,
+                      long warm_wakes) {
     struct ring r;
     if (!open_writer(&r, path, capacity, size)) return 2;
-    struct timespec idle = {idle_ms / 1000, (idle_ms % 1000) * 1000000};
-    for (long i = 0; i < burst + count; i++) {
-        if (i >= burst) nanosleep(&idle, NULL); /* the idle period itself, not a wait for something */
+    struct timespec idle = {idle_ms / 1000, (idle_ms % 1000) * 1000000}, warm = {0, 1000000};
+    long counted = burst + warm_wakes;
+    for (long i = 0; i < counted + count; i++) {
+        /* the idle period itself, not a wait for something */
+        if (i >= burst) nanosleep(i < counted ? &warm : &idle, NULL);
         unsigned char *record;
         uint64_t stamp;
         for (long spins = 0;; spins++) {
-            stamp = i >= burst ? now_ns(CLOCK_MONOTONIC) : 0;
+            stamp = i >= counted ? now_ns(CLOCK_MONOTONIC) : 0;
             if ((record = claim(&r, size)) != NULL) break;
             if ((spins & 0xFFFF) == 0xFFFF
                 && __atomic_load_n((int64_t *) (r.base + OFF_READER), __ATOMIC_ACQUIRE) == -1) {
@@ -610,7 +615,7 @@ static int read_wakes(const char *path) {
     uint64_t last_stamp = 0, last_wall = 0, last_cpu = 0, idle_wall = 0, idle_cpu = 0;
     for (;;) {
         int ended;
-        unsigned char *record = take_record(&r, 1000000000LL, &ended); /* 1 s a take, as ring-read waits */
+        unsigned char *record = take_record(&r, 60000000000LL, &ended); /* as ring-read --wakes waits */
         if (record == NULL) {
             if (ended) break;
             continue; /* the take's time passed: take again, as ring-read does */
@@ -746,7 +751,7 @@ static int usage(void) {
                     "       shmring read PATH MESSAGES ROUNDS spin|futex\n"
                     "       shmring echo PATH spin|futex\n"
                     "       shmring ping PATH COUNT WARMUP SIZE [RATE [futex|none]]\n"
-                    "       shmring write-idle PATH CAPACITY COUNT SIZE IDLE_MS BURST\n"
+                    "       shmring write-idle PATH CAPACITY COUNT SIZE IDLE_MS BURST [WARM_WAKES]\n"
                     "       shmring read-wakes PATH\n"
                     "       shmring futex COUNT IDLE_MS WAKER_CPU SLEEPER_CPU\n");
     return 2;
@@ -790,17 +795,17 @@ int main(int argc, char **argv) {
         }
         return ping(argv[2], count, warmup, (uint32_t) size, rate, argc == 8 && !strcmp(argv[7], "futex"));
     }
-    if (argc == 8 && !strcmp(argv[1], "write-idle")) {
+    if ((argc == 8 || argc == 9) && !strcmp(argv[1], "write-idle")) {
         long capacity = atol(argv[3]), count = atol(argv[4]), size = atol(argv[5]), idle_ms = atol(argv[6]),
-             burst = atol(argv[7]);
+             burst = atol(argv[7]), warm_wakes = argc == 9 ? atol(argv[8]) : 0;
         if (capacity < 4096 || capacity > (1L << 30) || (capacity & (capacity - 1)) != 0 || count < 0 || size < 8
-            || idle_ms < 0 || burst < 0) {
+            || idle_ms < 0 || burst < 0 || warm_wakes < 0) {
             fprintf(stderr, "shmring: CAPACITY=%ld must be a power of two from 4096 to 1073741824, COUNT=%ld >= 0, "
-                    "SIZE=%ld >= 8 (the stamp), IDLE_MS=%ld >= 0, BURST=%ld >= 0\n", capacity, count, size, idle_ms,
-                    burst);
+                    "SIZE=%ld >= 8 (the stamp), IDLE_MS=%ld >= 0, BURST=%ld >= 0, WARM_WAKES=%ld >= 0\n", capacity,
+                    count, size, idle_ms, burst, warm_wakes);
             return 2;
         }
-        return write_idle(argv[2], (uint32_t) capacity, count, (uint32_t) size, idle_ms, burst);
+        return write_idle(argv[2], (uint32_t) capacity, count, (uint32_t) size, idle_ms, burst, warm_wakes);
     }
     if (argc == 3 && !strcmp(argv[1], "read-wakes")) {
         return read_wakes(argv[2]);

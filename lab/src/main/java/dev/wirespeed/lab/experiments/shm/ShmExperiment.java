@@ -4,6 +4,7 @@ import dev.wirespeed.lab.env.CPrograms;
 import dev.wirespeed.lab.experiment.CaseRunner;
 import dev.wirespeed.lab.experiment.Experiment;
 import dev.wirespeed.lab.experiment.LabContext;
+import dev.wirespeed.lab.experiment.Mode;
 import dev.wirespeed.lab.experiment.Results;
 import dev.wirespeed.lab.experiments.latency.Distribution;
 import dev.wirespeed.lab.result.Finding;
@@ -132,6 +133,16 @@ public final class ShmExperiment implements Experiment<ShmCell, ShmResult> {
     /** {@return rounds of a stream reader, the first a warm-up} */
     static long rounds(LabContext lab) {
         return lab.mode().measuredRounds() + 1;
+    }
+
+    /**
+     * {@return frames the idle part's writer sends each after 1 ms of idle after its burst, uncounted}: the reader
+     * falls asleep and is woken this many times first, so that the JIT has compiled the code of a wake-up in both
+     * processes (a path the burst never takes; without it the first wake-ups run deoptimized code), as in a
+     * program that has run a while. The C ring takes the same steps.
+     */
+    static long warmWakes(LabContext lab) {
+        return lab.mode() == Mode.QUICK ? 200 : 2_000;
     }
 
     /** {@return wake-ups counted per idle run} */

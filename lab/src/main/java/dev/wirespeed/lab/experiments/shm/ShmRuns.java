@@ -185,17 +185,18 @@ final class ShmRuns implements CaseRunner<ShmCell, ShmResult> {
         String capacity = String.valueOf(ShmExperiment.CAPACITY);
         String size = String.valueOf(ShmExperiment.SIZE);
         String burst = String.valueOf(ShmExperiment.BURST);
+        String warm = String.valueOf(ShmExperiment.warmWakes(lab));
         List<String> write;
         List<String> read;
         if (peer == Peer.C) {
             write = Children.pinned(at.serverCpu(), List.of(shmring.toString(), "write-idle", path.toString(),
-                    capacity, count, size, idle, burst));
+                    capacity, count, size, idle, burst, warm));
             read = Children.pinned(at.clientCpu(), List.of(shmring.toString(), "read-wakes", path.toString()));
         } else {
             String impl = peer.impl().cliName();
             write = lab.jvm().command(at.serverCpu(), "ring-write-" + impl, List.of("ring-write", "--impl", impl,
                     "--path", path.toString(), "--capacity", capacity, "--size", size, "--wake", "futex", "--idle-ms",
-                    idle, "--count", count, "--burst", burst));
+                    idle, "--count", count, "--burst", burst, "--warm-wakes", warm));
             read = lab.jvm().command(at.clientCpu(), "ring-read-wakes-" + impl, List.of("ring-read", "--impl", impl,
                     "--path", path.toString(), "--wakes", "--sleep", Sleep.FUTEX.cliName()));
         }
