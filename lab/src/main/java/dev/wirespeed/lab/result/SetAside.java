@@ -51,6 +51,22 @@ public record SetAside(String experiment, String row, Placement placement, Perce
         return percentile == null ? row : row + " " + percentile.label();
     }
 
+    /**
+     * {@return {@code cell}, a table's cell of a figure, marked where the figure is set aside}: {@code
+     * "608.0 [580.0-640.0] set aside"}; every table of every experiment marks its cells so
+     *
+     * @param cell the cell's text
+     * @param setAside whether the lab sets the cell's figure aside
+     */
+    public static String marked(String cell, boolean setAside) {
+        return setAside ? cell + " set aside" : cell;
+    }
+
+    /** {@return the note under its table: {@code set aside, judging nothing: netty-nio at different cores: ...}} */
+    public String note() {
+        return "set aside, judging nothing: " + this;
+    }
+
     /** {@return the row, where it ran and why it is set aside: {@code netty-nio at different cores: ...}} */
     @Override
     public String toString() {
