@@ -62,6 +62,16 @@ public record SetAside(String experiment, String row, Placement placement, Perce
         return setAside ? cell + " set aside" : cell;
     }
 
+    /**
+     * {@return the note under a table saying what the spread rule sets aside}
+     *
+     * @param figures which of the table's figures the rule applies to: {@code "a percentile the findings judge"}
+     */
+    public static String spreadNote(String figures) {
+        return figures + " whose runs spread wider than their median (max - min > median) is set aside and judges "
+                + "no finding";
+    }
+
     /** {@return the note under its table: {@code set aside, judging nothing: netty-nio at different cores: ...}} */
     public String note() {
         return "set aside, judging nothing: " + this;
