@@ -63,6 +63,18 @@ public record SetAside(String experiment, String row, Placement placement, Perce
     }
 
     /**
+     * {@return whether {@code figure} is the one this row distrusts}: the same experiment, row, placement
+     * and percentile, in the unit of the reason
+     *
+     * @param figure a row of {@code results.json}
+     */
+    public boolean covers(Measurement figure) {
+        return experiment.equals(figure.series().experiment()) && row.equals(figure.series().name())
+                && placement.equals(figure.placement()) && Objects.equals(percentile, figure.percentile())
+                && reason.unit() == figure.unit();
+    }
+
+    /**
      * {@return the note under a table saying what the spread rule sets aside}
      *
      * @param figures which of the table's figures the rule applies to: {@code "a percentile the findings judge"}
