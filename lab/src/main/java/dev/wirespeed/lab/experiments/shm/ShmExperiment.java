@@ -12,6 +12,7 @@ import dev.wirespeed.lab.result.Measurement;
 import dev.wirespeed.lab.result.Percentile;
 import dev.wirespeed.lab.result.Placement;
 import dev.wirespeed.lab.result.Series;
+import dev.wirespeed.lab.result.SetAside;
 import dev.wirespeed.lab.result.Stats;
 import dev.wirespeed.lab.result.Table;
 import dev.wirespeed.lab.result.Unit;
@@ -291,5 +292,11 @@ public final class ShmExperiment implements Experiment<ShmCell, ShmResult> {
     @Override
     public List<Finding> findings(Results<ShmCell, ShmResult> results, LabContext lab) {
         return new ShmFindings(name(), results).judge(lab, count(lab));
+    }
+
+    /** {@inheritDoc} Here: the figures of {@link ShmSetAside}, of the kinds the targets compare. */
+    @Override
+    public List<SetAside> setAside(Results<ShmCell, ShmResult> results, LabContext lab) {
+        return ShmSetAside.all(name(), results, count(lab));
     }
 }

@@ -6,6 +6,7 @@ import dev.wirespeed.lab.experiments.latency.Distribution;
 import dev.wirespeed.lab.result.Check;
 import dev.wirespeed.lab.result.Figure;
 import dev.wirespeed.lab.result.Finding;
+import dev.wirespeed.lab.result.FindingReads;
 import dev.wirespeed.lab.result.Percentile;
 import dev.wirespeed.lab.result.Placement;
 import dev.wirespeed.lab.result.Rule;
@@ -24,7 +25,8 @@ import java.util.Locale;
  * nothing comes, and woken after idle within {@value #WAKE_OF_FUTEX}x the kernel's futex wake-up in C (a
  * bound from the issue, against a figure with no ring in it) and within {@value #WAKE_OF_C}x the C ring's
  * reader, which takes the same steps on the same layout. A target whose rows did not run (no C program)
- * is left out.
+ * is left out; so is one that reads a figure the lab sets aside ({@link ShmSetAside}), and a note says
+ * which and why.
  */
 final class ShmFindings {
     /** The round-trip p50 bound against the C ring. */
@@ -66,6 +68,13 @@ final class ShmFindings {
         List<Check> idleCpu = new ArrayList<>();
         List<Check> wake = new ArrayList<>();
         List<Check> wakeOfC = new ArrayList<>();
+        FindingReads p50OfCReads = new FindingReads(lab::note);
+        FindingReads p50OfPeersReads = new FindingReads(lab::note);
+        FindingReads p9999OfCReads = new FindingReads(lab::note);
+        FindingReads rateOfCReads = new FindingReads(lab::note);
+        FindingReads rateOfAeronReads = new FindingReads(lab::note);
+        FindingReads wakeReads = new FindingReads(lab::note);
+        FindingReads wakeOfCReads = new FindingReads(lab::note);
         for (ShmCell cell : results.cases()) {
             Placement at = cell.placement();
             switch (results.get(cell)) {
@@ -77,6 +86,10 @@ final class ShmFindings {
                     }
                     for (Peer peer : List.of(Peer.AERON, Peer.AGRONA)) {
                         if (l.byPeer().containsKey(peer)) {
+                            p50OfPeersReads.read(ShmSetAside.latency(experiment, cell, Peer.WIRESPEED, ours,
+                                    Percentile.P50));
+                            p50OfPeersReads.read(ShmSetAside.latency(experiment, cell, peer, l.byPeer().get(peer),
+                                    Percentile.P50));
                             p50OfPeers.add(new Check(where, latency(cell, Peer.WIRESPEED, ours.get(Percentile.P50),
                                     Percentile.P50), latency(cell, peer, l.byPeer().get(peer).get(Percentile.P50),
                                     Percentile.P50)));
@@ -85,6 +98,9 @@ final class ShmFindings {
                     Distribution c = l.byPeer().get(Peer.C);
                     if (c != null) {
                         for (Percentile p : List.of(Percentile.P50, Percentile.P9999)) {
+                            FindingReads reads = p == Percentile.P50 ? p50OfCReads : p9999OfCReads;
+                            reads.read(ShmSetAside.latency(experiment, cell, Peer.WIRESPEED, ours, p));
+                            reads.read(ShmSetAside.latency(experiment, cell, Peer.C, c, p));
                             (p == Percentile.P50 ? p50OfC : p9999OfC).add(new Check(where, latency(cell,
                                     Peer.WIRESPEED, ours.get(p), p), latency(cell, Peer.C, c.get(p), p)));
                         }
@@ -97,6 +113,9 @@ final class ShmFindings {
                     }
                     for (Peer peer : List.of(Peer.C, Peer.AERON)) {
                         if (r.byPeer().containsKey(peer)) {
+                            FindingReads reads = peer == Peer.C ? rateOfCReads : rateOfAeronReads;
+                            reads.read(ShmSetAside.rate(experiment, cell, Peer.WIRESPEED, ours));
+                            reads.read(ShmSetAside.rate(experiment, cell, peer, r.byPeer().get(peer)));
                             (peer == Peer.C ? rateOfC : rateOfAeron).add(new Check(at.toString(), rate(Peer.WIRESPEED,
                                     ours), rate(peer, r.byPeer().get(peer))));
                         }
@@ -113,6 +132,9 @@ final class ShmFindings {
                     for (Peer peer : List.of(Peer.FUTEX, Peer.C)) {
                         ShmResult.Wakeup theirs = w.byPeer().get(peer);
                         if (theirs != null) {
+                            FindingReads reads = peer == Peer.FUTEX ? wakeReads : wakeOfCReads;
+                            reads.read(ShmSetAside.wake(experiment, cell, Peer.WIRESPEED, ours));
+                            reads.read(ShmSetAside.wake(experiment, cell, peer, theirs));
                             (peer == Peer.FUTEX ? wake : wakeOfC).add(new Check(at.toString(), new Figure(
                                     Part.IDLE.row(Peer.WIRESPEED) + " wake-up p50", ours.p50(), Unit.MICROSECONDS),
                                     new Figure(Part.IDLE.row(peer) + " wake-up p50", theirs.p50(), Unit.MICROSECONDS)));
@@ -123,42 +145,44 @@ final class ShmFindings {
         }
         List<Finding> findings = new ArrayList<>();
         if (!p50OfC.isEmpty()) {
-            findings.add(Finding.target(experiment, String.format(Locale.ROOT, "the shared ring's round-trip p50 is "
-                    + "within %.1fx the C ring's of the same layout, closed and open loop", P50_OF_C),
+            p50OfCReads.decide(findings, Finding.target(experiment, String.format(Locale.ROOT, "the shared ring's "
+                    + "round-trip p50 is within %.1fx the C ring's of the same layout, closed and open loop", P50_OF_C),
                     Rule.atMost(P50_OF_C), p50OfC));
         }
         if (!p50OfPeers.isEmpty()) {
-            findings.add(Finding.target(experiment, "the shared ring's round-trip p50 is below Aeron IPC's and "
-                    + "Agrona's OneToOneRingBuffer's, closed and open loop", Rule.below(1), p50OfPeers));
+            p50OfPeersReads.decide(findings, Finding.target(experiment, "the shared ring's round-trip p50 is below "
+                    + "Aeron IPC's and Agrona's OneToOneRingBuffer's, closed and open loop", Rule.below(1),
+                    p50OfPeers));
         }
         if (!p9999OfC.isEmpty() && lab.decides(experiment, Percentile.P9999, count)) {
-            findings.add(Finding.target(experiment, String.format(Locale.ROOT, "the shared ring's round-trip p99.99 "
-                    + "is within %.1fx the C ring's, closed and open loop", P9999_OF_C), Rule.atMost(P9999_OF_C),
-                    p9999OfC));
+            p9999OfCReads.decide(findings, Finding.target(experiment, String.format(Locale.ROOT, "the shared ring's "
+                    + "round-trip p99.99 is within %.1fx the C ring's, closed and open loop", P9999_OF_C),
+                    Rule.atMost(P9999_OF_C), p9999OfC));
         }
         if (!rateOfC.isEmpty()) {
-            findings.add(Finding.target(experiment, String.format(Locale.ROOT, "the shared ring streams 100-byte "
-                    + "frames at least %.1fx as fast as the C ring of the same layout", RATE_OF_C),
+            rateOfCReads.decide(findings, Finding.target(experiment, String.format(Locale.ROOT, "the shared ring "
+                    + "streams 100-byte frames at least %.1fx as fast as the C ring of the same layout", RATE_OF_C),
                     Rule.atLeast(RATE_OF_C), rateOfC));
         }
         if (!rateOfAeron.isEmpty()) {
-            findings.add(Finding.target(experiment, String.format(Locale.ROOT, "the shared ring streams 100-byte "
-                    + "frames at least %.1fx as fast as Aeron IPC", RATE_OF_AERON), Rule.atLeast(RATE_OF_AERON),
-                    rateOfAeron));
+            rateOfAeronReads.decide(findings, Finding.target(experiment, String.format(Locale.ROOT, "the shared ring "
+                    + "streams 100-byte frames at least %.1fx as fast as Aeron IPC", RATE_OF_AERON),
+                    Rule.atLeast(RATE_OF_AERON), rateOfAeron));
         }
         if (!idleCpu.isEmpty()) {
             findings.add(Finding.target(experiment, "the shared ring's parked reader uses under 1% of a core while "
                     + "nothing comes", Rule.below(1), idleCpu));
         }
         if (!wake.isEmpty()) {
-            findings.add(Finding.target(experiment, String.format(Locale.ROOT, "the first frame after %,d ms idle "
-                    + "reaches the parked reader within %.0fx the kernel's futex wake-up measured in C",
+            wakeReads.decide(findings, Finding.target(experiment, String.format(Locale.ROOT, "the first frame after "
+                    + "%,d ms idle reaches the parked reader within %.0fx the kernel's futex wake-up measured in C",
                     ShmExperiment.IDLE_MILLIS, WAKE_OF_FUTEX), Rule.atMost(WAKE_OF_FUTEX), wake));
         }
         if (!wakeOfC.isEmpty()) {
-            findings.add(Finding.target(experiment, String.format(Locale.ROOT, "the first frame after %,d ms idle "
-                    + "reaches the parked reader within %.1fx the C ring's of the same layout, whose reader takes the "
-                    + "same steps", ShmExperiment.IDLE_MILLIS, WAKE_OF_C), Rule.atMost(WAKE_OF_C), wakeOfC));
+            wakeOfCReads.decide(findings, Finding.target(experiment, String.format(Locale.ROOT, "the first frame "
+                    + "after %,d ms idle reaches the parked reader within %.1fx the C ring's of the same layout, whose "
+                    + "reader takes the same steps", ShmExperiment.IDLE_MILLIS, WAKE_OF_C), Rule.atMost(WAKE_OF_C),
+                    wakeOfC));
         }
         return findings;
     }

@@ -12,7 +12,9 @@ import dev.wirespeed.lab.experiments.latency.Distribution;
 import dev.wirespeed.lab.result.Finding;
 import dev.wirespeed.lab.result.Percentile;
 import dev.wirespeed.lab.result.Placement;
+import dev.wirespeed.lab.result.SetAside;
 import dev.wirespeed.lab.result.Stats;
+import dev.wirespeed.lab.result.Unit;
 import java.io.PrintWriter;
 import java.io.Writer;
 import java.util.EnumMap;
@@ -214,6 +216,74 @@ class ShmFindingsTest {
         assertEquals(2, late.checks().size(), "both placements");
         assertTrue(finding(judge(Ours.GOOD.wake(89)), "the first frame after 1,000 ms idle reaches the parked reader "
                 + "within 2x").holds(), "89 / 50 is within the futex bound: the two findings are judged apart");
+    }
+
+    /** {@code results} with the library's stream between cores at {@code msgPerSec}. */
+    private static Results<ShmCell, ShmResult> withOurStream(Results<ShmCell, ShmResult> results, Stats msgPerSec) {
+        Results<ShmCell, ShmResult> changed = new Results<>();
+        for (ShmCell cell : results.cases()) {
+            ShmResult result = results.get(cell);
+            if (cell.equals(new ShmCell(APART, Part.STREAM)) && result instanceof ShmResult.Rates r) {
+                Map<Peer, ShmResult.Rate> byPeer = new EnumMap<>(r.byPeer());
+                byPeer.put(Peer.WIRESPEED, new ShmResult.Rate(msgPerSec, Stats.exact(40)));
+                result = new ShmResult.Rates(byPeer);
+            }
+            changed.put(cell, result);
+        }
+        return changed;
+    }
+
+    @Test
+    void aFigureWhoseRunsSpreadWiderThanTheirMedianIsSetAsideAndTheTargetsReadingItAreNotJudged() {
+        ShmExperiment shm = new ShmExperiment();
+        assertEquals(List.of(), shm.setAside(results(Ours.GOOD, true), lab(Mode.DEFAULT)), "runs that agree are "
+                + "trusted, and the idle CPU, spread as it is here, sets nothing aside");
+        // The library's stream between cores: runs of 1 to 20 million frames a second about a median of 9.5.
+        Stats wild = new Stats(9.5e6, 1e6, 20e6, 12);
+        Results<ShmCell, ShmResult> results = withOurStream(results(Ours.GOOD, true), wild);
+        LabContext lab = lab(Mode.DEFAULT);
+        List<SetAside> setAside = shm.setAside(results, lab);
+        assertEquals(List.of(new SetAside("shm", "wirespeed SharedRing", APART, null, new SetAside.Reason(
+                SetAside.Cause.SPREAD, Unit.MSG_PER_S, wild, null, null))), setAside);
+        List<Finding> findings = shm.findings(results, lab);
+        assertEquals(6, findings.size(), findings.toString());
+        assertTrue(findings.stream().noneMatch(f -> f.claim().startsWith("the shared ring streams")),
+                findings.toString());
+        assertEquals(List.of("shm: not judged, as it reads rows set aside: target: the shared ring streams 100-byte "
+                + "frames at least 0.9x as fast as the C ring of the same layout (>= 0.9x). " + setAside.getFirst(),
+                "shm: not judged, as it reads rows set aside: target: the shared ring streams 100-byte frames at least "
+                + "1.2x as fast as Aeron IPC (>= 1.2x). " + setAside.getFirst()), lab.notes());
+    }
+
+    @Test
+    void aRoundTripTailSpreadIsSetAsideOnlyWhereTheRunsDecideIt() {
+        // The C ring's p99.99 runs 1 to 30 us about a median of 10, at both placements, closed and open loop.
+        Results<ShmCell, ShmResult> results = new Results<>();
+        Results<ShmCell, ShmResult> good = results(Ours.GOOD, true);
+        for (ShmCell cell : good.cases()) {
+            ShmResult result = good.get(cell);
+            if (result instanceof ShmResult.Latencies l) {
+                Map<Peer, Distribution> byPeer = new EnumMap<>(l.byPeer());
+                Map<Percentile, Stats> c = new EnumMap<>(Percentile.class);
+                for (Percentile p : Percentile.values()) {
+                    c.put(p, l.byPeer().get(Peer.C).get(p));
+                }
+                c.put(Percentile.P9999, new Stats(10, 1, 30, 3));
+                byPeer.put(Peer.C, new Distribution(c));
+                result = new ShmResult.Latencies(byPeer);
+            }
+            results.put(cell, result);
+        }
+        LabContext lab = lab(Mode.DEFAULT);
+        assertEquals(List.of("C ring, same layout p99.99", "C ring, same layout, open loop at 50,000/s p99.99",
+                "C ring, same layout p99.99", "C ring, same layout, open loop at 50,000/s p99.99"),
+                new ShmExperiment().setAside(results, lab).stream().map(SetAside::name).toList());
+        List<Finding> findings = new ShmExperiment().findings(results, lab);
+        assertTrue(findings.stream().noneMatch(f -> f.claim().contains("p99.99")), findings.toString());
+        assertTrue(findings.stream().anyMatch(f -> f.claim().contains("round-trip p50 is within")),
+                "the p50 targets read the C ring's p50, which its runs agree on: " + findings);
+        assertEquals(List.of(), new ShmExperiment().setAside(results, lab(Mode.QUICK)), "a quick run judges no "
+                + "p99.99, so sets none aside");
     }
 
     @Test
