@@ -23,8 +23,12 @@ import java.util.Locale;
  * ring's and {@value #RATE_OF_AERON}x Aeron's; its parked reader under {@value #IDLE_CORES} of a core while
  * nothing comes, and woken after idle within {@value #WAKE_OF_FUTEX}x the kernel's futex wake-up in C (a
  * bound from the issue, against a figure with no ring in it) and within {@value #WAKE_OF_C}x the C ring's
- * reader, which takes the same steps on the same layout. A target whose rows did not run (no C program)
- * is left out.
+ * reader, which takes the same steps on the same layout. The many-writer stream, at each count of writers,
+ * is held to the one-to-one stream's targets, which the issue sets for the one-to-one ring and the lab
+ * carries over: the library's {@code ManyToOneRing} at least {@value #RATE_OF_C}x the C ring of its layout
+ * and {@value #RATE_OF_AERON}x Aeron IPC's concurrent publications; and, a bar of the lab's own, at least
+ * {@value #MANY_RATE_OF_AGRONA}x Agrona's {@code ManyToOneRingBuffer}, the many-writer ring in Java to be
+ * matched. A target whose rows did not run (no C program) is left out.
  */
 final class ShmFindings {
     /** The round-trip p50 bound against the C ring. */
@@ -35,6 +39,12 @@ final class ShmFindings {
     static final double RATE_OF_C = 0.9;
     /** The least multiple of Aeron's frames a second. */
     static final double RATE_OF_AERON = 1.2;
+    /**
+     * The least share of Agrona's {@code ManyToOneRingBuffer}'s frames a second that the many-writer ring streams:
+     * the lab's bar, not the issue's; Agrona's ring claims by one atomic add and frames by a length word, as this
+     * one claims by a compare-and-set and commits by a word, so the two do about the same work a frame.
+     */
+    static final double MANY_RATE_OF_AGRONA = 0.9;
     /** The most CPU the parked reader may use while nothing comes, in cores. */
     static final double IDLE_CORES = 0.01;
     /** The wake-up bound against the kernel's futex wake-up. */
@@ -63,6 +73,9 @@ final class ShmFindings {
         List<Check> p9999OfC = new ArrayList<>();
         List<Check> rateOfC = new ArrayList<>();
         List<Check> rateOfAeron = new ArrayList<>();
+        List<Check> manyOfC = new ArrayList<>();
+        List<Check> manyOfAgrona = new ArrayList<>();
+        List<Check> manyOfAeron = new ArrayList<>();
         List<Check> idleCpu = new ArrayList<>();
         List<Check> wake = new ArrayList<>();
         List<Check> wakeOfC = new ArrayList<>();
@@ -90,6 +103,23 @@ final class ShmFindings {
                         }
                     }
                 }
+                case ShmResult.Rates r when cell.part() == Part.MANY_STREAM -> {
+                    ShmResult.Rate ours = r.byPeer().get(Peer.WIRESPEED);
+                    if (ours == null) {
+                        continue;
+                    }
+                    String where = at + ", " + cell.writers() + " writers";
+                    for (Peer peer : List.of(Peer.C, Peer.AGRONA, Peer.AERON)) {
+                        if (r.byPeer().containsKey(peer)) {
+                            (switch (peer) {
+                                case C -> manyOfC;
+                                case AGRONA -> manyOfAgrona;
+                                default -> manyOfAeron;
+                            }).add(new Check(where, rate(cell, Peer.WIRESPEED, ours), rate(cell, peer,
+                                    r.byPeer().get(peer))));
+                        }
+                    }
+                }
                 case ShmResult.Rates r -> {
                     ShmResult.Rate ours = r.byPeer().get(Peer.WIRESPEED);
                     if (ours == null) {
@@ -97,8 +127,8 @@ final class ShmFindings {
                     }
                     for (Peer peer : List.of(Peer.C, Peer.AERON)) {
                         if (r.byPeer().containsKey(peer)) {
-                            (peer == Peer.C ? rateOfC : rateOfAeron).add(new Check(at.toString(), rate(Peer.WIRESPEED,
-                                    ours), rate(peer, r.byPeer().get(peer))));
+                            (peer == Peer.C ? rateOfC : rateOfAeron).add(new Check(at.toString(), rate(cell,
+                                    Peer.WIRESPEED, ours), rate(cell, peer, r.byPeer().get(peer))));
                         }
                     }
                 }
@@ -146,6 +176,21 @@ final class ShmFindings {
                     + "frames at least %.1fx as fast as Aeron IPC", RATE_OF_AERON), Rule.atLeast(RATE_OF_AERON),
                     rateOfAeron));
         }
+        if (!manyOfC.isEmpty()) {
+            findings.add(Finding.target(experiment, String.format(Locale.ROOT, "the many-to-one ring streams 100-byte "
+                    + "frames from several writer processes at least %.1fx as fast as the C ring of the same layout",
+                    RATE_OF_C), Rule.atLeast(RATE_OF_C), manyOfC));
+        }
+        if (!manyOfAgrona.isEmpty()) {
+            findings.add(Finding.target(experiment, String.format(Locale.ROOT, "the many-to-one ring streams 100-byte "
+                    + "frames from several writer processes at least %.1fx as fast as Agrona's ManyToOneRingBuffer",
+                    MANY_RATE_OF_AGRONA), Rule.atLeast(MANY_RATE_OF_AGRONA), manyOfAgrona));
+        }
+        if (!manyOfAeron.isEmpty()) {
+            findings.add(Finding.target(experiment, String.format(Locale.ROOT, "the many-to-one ring streams 100-byte "
+                    + "frames from several writer processes at least %.1fx as fast as Aeron IPC's concurrent "
+                    + "publications", RATE_OF_AERON), Rule.atLeast(RATE_OF_AERON), manyOfAeron));
+        }
         if (!idleCpu.isEmpty()) {
             findings.add(Finding.target(experiment, "the shared ring's parked reader uses under 1% of a core while "
                     + "nothing comes", Rule.below(1), idleCpu));
@@ -167,7 +212,7 @@ final class ShmFindings {
         return new Figure(cell.part().row(peer) + " " + p.label(), stats, Unit.MICROSECONDS);
     }
 
-    private static Figure rate(Peer peer, ShmResult.Rate rate) {
-        return new Figure(Part.STREAM.row(peer), rate.msgPerSec(), Unit.MSG_PER_S);
+    private static Figure rate(ShmCell cell, Peer peer, ShmResult.Rate rate) {
+        return new Figure(cell.row(peer), rate.msgPerSec(), Unit.MSG_PER_S);
     }
 }
