@@ -31,9 +31,9 @@ import java.util.Locale;
  * Unix domain socket; the same stream from each of {@link #WRITERS} writer processes into one many-to-one ring
  * (the library's {@code ManyToOneRing} beside the C ring of its layout, Agrona's {@code ManyToOneRingBuffer}
  * and Aeron's concurrent publications), the reader checking each writer's frames in order; and the library's
- * parked reader (the futex) after {@value #IDLE_MILLIS} ms idle
- * periods, its wake-up and its CPU while idle, beside the C ring's reader taking the same steps and the
- * kernel's bare futex wake-up between two C processes. Each part's peers are measured in turn, run after
+ * parked reader (the futex) after {@value #IDLE_MILLIS} ms idle periods, its wake-up and its CPU while idle,
+ * beside the C ring's reader taking the same steps and the kernel's bare futex wake-up between two C
+ * processes. Each part's peers are measured in turn, run after
  * run (see {@link ShmRuns}); a row is the median over runs, with min and max. {@link ShmFindings} judges
  * the targets.
  */

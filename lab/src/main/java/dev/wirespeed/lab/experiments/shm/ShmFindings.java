@@ -41,8 +41,9 @@ final class ShmFindings {
     static final double RATE_OF_AERON = 1.2;
     /**
      * The least share of Agrona's {@code ManyToOneRingBuffer}'s frames a second that the many-writer ring streams:
-     * the lab's bar, not the issue's; Agrona's ring claims by one atomic add and frames by a length word, as this
-     * one claims by a compare-and-set and commits by a word, so the two do about the same work a frame.
+     * the lab's bar, not the issue's. Agrona's ring claims by a compare-and-set of its tail and commits by a
+     * release store of the record's length word, as this one claims and commits, so the two do about the same
+     * work a frame.
      */
     static final double MANY_RATE_OF_AGRONA = 0.9;
     /** The most CPU the parked reader may use while nothing comes, in cores. */
