@@ -47,13 +47,23 @@ final class AeronLink implements ShmLink {
                 .dirDeleteOnStart(true).dirDeleteOnShutdown(true)) : null;
         try {
             this.aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(dir)
-                    .driverTimeoutMs(ShmFiles.WAIT_MILLIS));
+                    .driverTimeoutMs(ShmFiles.WAIT_MILLIS).errorHandler(AeronLink::onClientError));
         } catch (RuntimeException e) {
             if (driver != null) {
                 driver.close();
             }
             throw e;
         }
+    }
+
+    /**
+     * Says what went wrong in the client's conductor thread. Aeron's default handler ends the JVM where the
+     * driver is gone, which a side whose owner closed first meets as it closes in turn, and which in one JVM
+     * (the tests run both sides in one) would end the other side with it: here the client closes, and the
+     * link's ends find their publication or subscription closed.
+     */
+    private static void onClientError(Throwable e) {
+        System.err.println("aeron client: " + e);
     }
 
     /** {@return the media driver's directory of a link at {@code base}} */
