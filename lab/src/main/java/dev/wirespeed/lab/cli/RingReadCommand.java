@@ -100,7 +100,8 @@ public final class RingReadCommand implements Callable<Integer> {
             + "closes its end")
     long rounds;
 
-    @Option(names = "--verify", description = "check every frame against the sequence stream")
+    @Option(names = "--verify", description = "check every frame against the sequence stream (with --layout "
+            + "many-to-one, against its writer's stream, each writer's apart)")
     boolean verify;
 
     @Option(names = "--json", description = "print JSON lines instead of text")
