@@ -9,6 +9,7 @@ import dev.wirespeed.lab.client.Strategies;
 import dev.wirespeed.lab.pingpong.EchoImpl;
 import dev.wirespeed.lab.pingpong.Impl;
 import dev.wirespeed.lab.server.ServerImpl;
+import dev.wirespeed.lab.shm.Layout;
 import dev.wirespeed.lab.shm.ShmImpl;
 import dev.wirespeed.lab.shm.Sleep;
 import picocli.CommandLine.ITypeConverter;
@@ -74,6 +75,13 @@ final class Names {
     static final class ShmImplName extends Of<ShmImpl> {
         ShmImplName() {
             super(ShmImpl.values(), "--impl");
+        }
+    }
+
+    /** {@code ring-write --layout} and {@code ring-read --layout}. */
+    static final class LayoutName extends Of<Layout> {
+        LayoutName() {
+            super(Layout.values(), "--layout");
         }
     }
 

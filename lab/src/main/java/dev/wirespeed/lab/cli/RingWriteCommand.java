@@ -2,11 +2,13 @@ package dev.wirespeed.lab.cli;
 
 import dev.wirespeed.lab.ExitCode;
 import dev.wirespeed.lab.server.SizeRange;
+import dev.wirespeed.lab.shm.Layout;
 import dev.wirespeed.lab.shm.Outbound;
 import dev.wirespeed.lab.shm.PingPong;
 import dev.wirespeed.lab.shm.ShmImpl;
 import dev.wirespeed.lab.shm.ShmLink;
 import dev.wirespeed.lab.shm.Sleep;
+import dev.wirespeed.lab.shm.WriterStreams;
 import dev.wirespeed.testkit.SequenceStream;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -28,7 +30,14 @@ import picocli.CommandLine.Model.CommandSpec;
                 + "the last frame and ends), or when the reader goes away. --impl agrona writes through Agrona's "
                 + "OneToOneRingBuffer over the file instead, --impl aeron through Aeron's IPC, with a media driver "
                 + "embedded in this process (its directory PATH-aeron).",
-            "Prints 'ring at PATH' on standard error once the ring is made. docs/shared-ring.md has its layout."})
+            "With --layout many-to-one it is one of several writers (each with a --writer number of its own) into a "
+                + "ring that 'wirespeed ring-read --layout many-to-one --writers N' made (the library's ManyToOneRing; "
+                + "with --impl agrona Agrona's ManyToOneRingBuffer; with --impl aeron a concurrent publication, whose "
+                + "driver the reader embeds): it waits for the ring, then writes its own stream, frame i of type "
+                + "--writer with i in the body's first 8 bytes, and after --count frames an empty frame of that type, "
+                + "its end; the reader checks each writer's stream apart. Endless, it stops once the reader is gone.",
+            "Prints 'ring at PATH' on standard error once the ring is made ('writer W on PATH' once a many-to-one "
+                + "writer has joined). docs/shared-ring.md has both layouts."})
 public final class RingWriteCommand implements Callable<Integer> {
     /** A command whose options picocli sets. */
     public RingWriteCommand() {
@@ -41,17 +50,27 @@ public final class RingWriteCommand implements Callable<Integer> {
             description = "wirespeed (the library's SharedRing), agrona or aeron (default ${DEFAULT-VALUE})")
     ShmImpl impl;
 
+    @Option(names = "--layout", defaultValue = "one-to-one", converter = Names.LayoutName.class,
+            description = "one-to-one (this the one writer, which makes the ring) or many-to-one (this one of many "
+                    + "writers into the ring the reader made) (default ${DEFAULT-VALUE})")
+    Layout layout;
+
+    @Option(names = "--writer", description = "with --layout many-to-one, this writer's number, 0 to the reader's "
+            + "--writers less 1: the type of its frames (default 0)")
+    Integer writer;
+
     @Option(names = "--path", defaultValue = "/dev/shm/wirespeed.ring", description = "the ring's file, made "
-            + "anew (default ${DEFAULT-VALUE})")
+            + "anew; with --layout many-to-one the reader's (default ${DEFAULT-VALUE})")
     Path path;
 
     @Option(names = "--replace", description = "delete a file already at --path first (a ring left by a writer "
-            + "that died)")
+            + "that died); not with --layout many-to-one, whose reader makes the ring")
     boolean replace;
 
-    @Option(names = "--capacity", defaultValue = "1048576", description = "bytes of frames the ring holds: a power "
-            + "of two from 4096 to 1073741824 (default ${DEFAULT-VALUE}); Aeron's streams take its driver's default")
-    int capacity;
+    @Option(names = "--capacity", description = "bytes of frames the ring holds: a power of two from 4096 to "
+            + "1073741824 (default 1048576); Aeron's streams take its driver's default; not with --layout "
+            + "many-to-one, whose reader makes the ring")
+    Integer capacity;
 
     @Option(names = "--size", defaultValue = "100", converter = ServerCommand.SizeConverter.class,
             description = "body size N or MIN-MAX (default ${DEFAULT-VALUE})")
@@ -94,6 +113,11 @@ public final class RingWriteCommand implements Callable<Integer> {
                         + "--burst=" + burst + ", --warm-wakes=" + warmWakes + " >= 0; --idle-ms needs --count and bodies of at least 8 bytes, not "
                         + "--size " + size);
             }
+            if (layout == Layout.MANY_TO_ONE) {
+                checkMany();
+            } else if (writer != null) {
+                throw new IllegalArgumentException("--writer=" + writer + " is for --layout many-to-one");
+            }
             sleep = wakes();
             if (replace) {
                 Files.deleteIfExists(path);
@@ -105,15 +129,17 @@ public final class RingWriteCommand implements Callable<Integer> {
             err.println("wirespeed ring-write: --replace: " + e);
             return ExitCode.IO_FAILURE;
         }
-        try (ShmLink link = impl.open(path, true, capacity, sleep); Outbound writer = link.outbound("")) {
+        boolean many = layout == Layout.MANY_TO_ONE;
+        int bytes = capacity == null ? 1 << 20 : capacity;
+        try (ShmLink link = impl.open(path, !many, many ? 0 : bytes, sleep, layout); Outbound out = link.outbound("")) {
             if (size.max() > link.maxFrameLength()) {
                 err.println("wirespeed ring-write: --size " + size + " is longer than the ring's maxFrameLength="
-                        + link.maxFrameLength() + " (--impl " + impl + " --capacity " + capacity + ")");
+                        + link.maxFrameLength() + " (--impl " + impl + (many ? "" : " --capacity " + bytes) + ")");
                 return ExitCode.USAGE;
             }
-            err.println("ring at " + path);
+            err.println(many ? "writer " + writer + " on " + path : "ring at " + path);
             err.flush();
-            return idleMs > 0 ? idle(writer, err) : stream(writer, err);
+            return many ? manyStream(out, err) : idleMs > 0 ? idle(out, err) : stream(out, err);
         } catch (IllegalArgumentException e) {
             err.println("wirespeed ring-write: " + e.getMessage());
             return ExitCode.USAGE;
@@ -123,6 +149,19 @@ public final class RingWriteCommand implements Callable<Integer> {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return ExitCode.IO_FAILURE;
+        }
+    }
+
+    /** Refuses what a many-to-one writer does not take: the reader makes the ring; a body holds the index. */
+    private void checkMany() {
+        if (writer == null) {
+            writer = 0;
+        }
+        if (writer < 0 || capacity != null || replace || idleMs > 0 || size.min() < WriterStreams.MIN_BODY) {
+            throw new IllegalArgumentException("--layout many-to-one takes --writer=" + writer + " >= 0, bodies of "
+                    + "at least " + WriterStreams.MIN_BODY + " bytes (the frame's index), not --size " + size.min()
+                    + "-" + size.max() + ", and "
+                    + "no --capacity, --replace (the reader makes the ring) nor --idle-ms");
         }
     }
 
@@ -155,6 +194,31 @@ public final class RingWriteCommand implements Callable<Integer> {
             for (int spins = 0; !writer.offer(SequenceStream.type(i), pattern); spins++) {
                 if ((spins & 0xFFFF) == 0xFFFF && writer.readerGone()) {
                     err.println("wirespeed ring-write: the reader went away after frame " + i);
+                    return ExitCode.OK;
+                }
+                PingPong.idle(spins); // the ring full: the reader, on this core perhaps, needs the CPU
+            }
+        }
+        return ExitCode.OK;
+    }
+
+    /** This writer's stream of {@link WriterStreams}, then its end where it has a count. */
+    private int manyStream(Outbound out, PrintWriter err) {
+        byte[] pattern = SequenceStream.pattern(size.max());
+        ByteBuffer body = ByteBuffer.allocate(size.max());
+        SizeRange.Sizes next = size.sizes();
+        long frames = count == null ? Long.MAX_VALUE : count;
+        for (long i = 0; i <= frames; i++) {
+            if (i < frames) {
+                WriterStreams.fill(body.clear(), pattern, i, next.next());
+            } else if (count != null) {
+                body.clear().limit(0); // the end
+            } else {
+                break;
+            }
+            for (int spins = 0; !out.offer(writer, body); spins++) {
+                if ((spins & 0xFFFF) == 0xFFFF && out.readerGone()) {
+                    err.println("wirespeed ring-write: the reader went away after frame " + i + " of writer " + writer);
                     return ExitCode.OK;
                 }
                 PingPong.idle(spins); // the ring full: the reader, on this core perhaps, needs the CPU

@@ -24,9 +24,13 @@ import java.util.Locale;
  * ring's and {@value #RATE_OF_AERON}x Aeron's; its parked reader under {@value #IDLE_CORES} of a core while
  * nothing comes, and woken after idle within {@value #WAKE_OF_FUTEX}x the kernel's futex wake-up in C (a
  * bound from the issue, against a figure with no ring in it) and within {@value #WAKE_OF_C}x the C ring's
- * reader, which takes the same steps on the same layout. A target whose rows did not run (no C program)
- * is left out; so is one that reads a figure the lab sets aside ({@link ShmSetAside}), and a note says
- * which and why.
+ * reader, which takes the same steps on the same layout. The many-writer stream, at each count of writers,
+ * is held to the one-to-one stream's targets, which the issue sets for the one-to-one ring and the lab
+ * carries over: the library's {@code ManyToOneRing} at least {@value #RATE_OF_C}x the C ring of its layout
+ * and {@value #RATE_OF_AERON}x Aeron IPC's concurrent publications; and, a bar of the lab's own, at least
+ * {@value #MANY_RATE_OF_AGRONA}x Agrona's {@code ManyToOneRingBuffer}, the many-writer ring in Java to be
+ * matched. A target whose rows did not run (no C program) is left out; so is one that reads a figure the lab
+ * sets aside ({@link ShmSetAside}), and a note says which and why.
  */
 final class ShmFindings {
     /** The round-trip p50 bound against the C ring. */
@@ -37,6 +41,13 @@ final class ShmFindings {
     static final double RATE_OF_C = 0.9;
     /** The least multiple of Aeron's frames a second. */
     static final double RATE_OF_AERON = 1.2;
+    /**
+     * The least share of Agrona's {@code ManyToOneRingBuffer}'s frames a second that the many-writer ring streams:
+     * the lab's bar, not the issue's. Agrona's ring claims by a compare-and-set of its tail and commits by a
+     * release store of the record's length word, as this one claims and commits, so the two do about the same
+     * work a frame.
+     */
+    static final double MANY_RATE_OF_AGRONA = 0.9;
     /** The most CPU the parked reader may use while nothing comes, in cores. */
     static final double IDLE_CORES = 0.01;
     /** The wake-up bound against the kernel's futex wake-up. */
@@ -65,6 +76,9 @@ final class ShmFindings {
         List<Check> p9999OfC = new ArrayList<>();
         List<Check> rateOfC = new ArrayList<>();
         List<Check> rateOfAeron = new ArrayList<>();
+        List<Check> manyOfC = new ArrayList<>();
+        List<Check> manyOfAgrona = new ArrayList<>();
+        List<Check> manyOfAeron = new ArrayList<>();
         List<Check> idleCpu = new ArrayList<>();
         List<Check> wake = new ArrayList<>();
         List<Check> wakeOfC = new ArrayList<>();
@@ -75,6 +89,9 @@ final class ShmFindings {
         FindingReads rateOfAeronReads = new FindingReads(lab::note);
         FindingReads wakeReads = new FindingReads(lab::note);
         FindingReads wakeOfCReads = new FindingReads(lab::note);
+        FindingReads manyOfCReads = new FindingReads(lab::note);
+        FindingReads manyOfAgronaReads = new FindingReads(lab::note);
+        FindingReads manyOfAeronReads = new FindingReads(lab::note);
         for (ShmCell cell : results.cases()) {
             Placement at = cell.placement();
             switch (results.get(cell)) {
@@ -106,6 +123,30 @@ final class ShmFindings {
                         }
                     }
                 }
+                case ShmResult.Rates r when cell.part() == Part.MANY_STREAM -> {
+                    ShmResult.Rate ours = r.byPeer().get(Peer.WIRESPEED);
+                    if (ours == null) {
+                        continue;
+                    }
+                    String where = at + ", " + cell.writers() + " writers";
+                    for (Peer peer : List.of(Peer.C, Peer.AGRONA, Peer.AERON)) {
+                        if (r.byPeer().containsKey(peer)) {
+                            FindingReads reads = switch (peer) {
+                                case C -> manyOfCReads;
+                                case AGRONA -> manyOfAgronaReads;
+                                default -> manyOfAeronReads;
+                            };
+                            reads.read(ShmSetAside.rate(experiment, cell, Peer.WIRESPEED, ours));
+                            reads.read(ShmSetAside.rate(experiment, cell, peer, r.byPeer().get(peer)));
+                            (switch (peer) {
+                                case C -> manyOfC;
+                                case AGRONA -> manyOfAgrona;
+                                default -> manyOfAeron;
+                            }).add(new Check(where, rate(cell, Peer.WIRESPEED, ours), rate(cell, peer,
+                                    r.byPeer().get(peer))));
+                        }
+                    }
+                }
                 case ShmResult.Rates r -> {
                     ShmResult.Rate ours = r.byPeer().get(Peer.WIRESPEED);
                     if (ours == null) {
@@ -116,8 +157,8 @@ final class ShmFindings {
                             FindingReads reads = peer == Peer.C ? rateOfCReads : rateOfAeronReads;
                             reads.read(ShmSetAside.rate(experiment, cell, Peer.WIRESPEED, ours));
                             reads.read(ShmSetAside.rate(experiment, cell, peer, r.byPeer().get(peer)));
-                            (peer == Peer.C ? rateOfC : rateOfAeron).add(new Check(at.toString(), rate(Peer.WIRESPEED,
-                                    ours), rate(peer, r.byPeer().get(peer))));
+                            (peer == Peer.C ? rateOfC : rateOfAeron).add(new Check(at.toString(), rate(cell,
+                                    Peer.WIRESPEED, ours), rate(cell, peer, r.byPeer().get(peer))));
                         }
                     }
                 }
@@ -169,6 +210,21 @@ final class ShmFindings {
                     + "streams 100-byte frames at least %.1fx as fast as Aeron IPC", RATE_OF_AERON),
                     Rule.atLeast(RATE_OF_AERON), rateOfAeron));
         }
+        if (!manyOfC.isEmpty()) {
+            manyOfCReads.decide(findings, Finding.target(experiment, String.format(Locale.ROOT, "the many-to-one ring streams 100-byte "
+                    + "frames from several writer processes at least %.1fx as fast as the C ring of the same layout",
+                    RATE_OF_C), Rule.atLeast(RATE_OF_C), manyOfC));
+        }
+        if (!manyOfAgrona.isEmpty()) {
+            manyOfAgronaReads.decide(findings, Finding.target(experiment, String.format(Locale.ROOT, "the many-to-one ring streams 100-byte "
+                    + "frames from several writer processes at least %.1fx as fast as Agrona's ManyToOneRingBuffer",
+                    MANY_RATE_OF_AGRONA), Rule.atLeast(MANY_RATE_OF_AGRONA), manyOfAgrona));
+        }
+        if (!manyOfAeron.isEmpty()) {
+            manyOfAeronReads.decide(findings, Finding.target(experiment, String.format(Locale.ROOT, "the many-to-one ring streams 100-byte "
+                    + "frames from several writer processes at least %.1fx as fast as Aeron IPC's concurrent "
+                    + "publications", RATE_OF_AERON), Rule.atLeast(RATE_OF_AERON), manyOfAeron));
+        }
         if (!idleCpu.isEmpty()) {
             findings.add(Finding.target(experiment, "the shared ring's parked reader uses under 1% of a core while "
                     + "nothing comes", Rule.below(1), idleCpu));
@@ -191,7 +247,7 @@ final class ShmFindings {
         return new Figure(cell.part().row(peer) + " " + p.label(), stats, Unit.MICROSECONDS);
     }
 
-    private static Figure rate(Peer peer, ShmResult.Rate rate) {
-        return new Figure(Part.STREAM.row(peer), rate.msgPerSec(), Unit.MSG_PER_S);
+    private static Figure rate(ShmCell cell, Peer peer, ShmResult.Rate rate) {
+        return new Figure(cell.row(peer), rate.msgPerSec(), Unit.MSG_PER_S);
     }
 }

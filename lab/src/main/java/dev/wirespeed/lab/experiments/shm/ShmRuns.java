@@ -10,6 +10,7 @@ import dev.wirespeed.lab.experiments.latency.Distribution;
 import dev.wirespeed.lab.result.ChildReport;
 import dev.wirespeed.lab.result.Placement;
 import dev.wirespeed.lab.result.Stats;
+import dev.wirespeed.lab.shm.Layout;
 import dev.wirespeed.lab.shm.Sleep;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -28,7 +29,8 @@ import java.util.stream.Stream;
  * in table order, the order reversed every other run, each with processes of its own (a ping-pong's echo
  * serves one ping) whose files lie in a folder of this runner's under {@code /dev/shm}, removed when it
  * closes. The owning end (echo, writer, the futex probe's waker, the socket's server) runs on the
- * placement's server CPU, the other on its client CPU.
+ * placement's server CPU, the other on its client CPU; in the many-writer stream every writer runs on the
+ * server CPU and the reader, which owns that ring, on the client CPU.
  *
  * <p>Thread safety: used by the lab's one thread.
  */
@@ -62,14 +64,14 @@ final class ShmRuns implements CaseRunner<ShmCell, ShmResult> {
         int runs = lab.mode().runs();
         for (int run = 1; run <= runs; run++) {
             for (Peer peer : run % 2 == 1 ? peers : peers.reversed()) {
-                lab.progress("shm " + cell.placement() + ": " + cell.part().row(peer) + " run " + run + "/" + runs);
+                lab.progress("shm " + cell.placement() + ": " + cell.row(peer) + " run " + run + "/" + runs);
                 reports.computeIfAbsent(peer, p -> new ArrayList<>()).addAll(measure(cell, peer));
                 lab.stepDone();
             }
         }
         return switch (cell.part()) {
             case CLOSED_LOOP, OPEN_LOOP -> latencies(reports);
-            case STREAM -> rates(reports);
+            case STREAM, MANY_STREAM -> rates(reports);
             case IDLE -> wakeups(reports);
         };
     }
@@ -80,6 +82,7 @@ final class ShmRuns implements CaseRunner<ShmCell, ShmResult> {
             case CLOSED_LOOP -> List.of(pingPong(at, peer, 0));
             case OPEN_LOOP -> List.of(pingPong(at, peer, ShmExperiment.OPEN_LOOP_RATE));
             case STREAM -> stream(at, peer);
+            case MANY_STREAM -> manyStream(at, peer, cell.writers());
             case IDLE -> List.of(wakes(at, peer));
         };
     }
@@ -154,6 +157,56 @@ final class ShmRuns implements CaseRunner<ShmCell, ShmResult> {
             return Children.measuredRounds(new ProcessBuilder(read).start(), "reader of " + peer.label());
         } finally {
             leave(writer);
+        }
+    }
+
+    /**
+     * The many-writer stream: the reader, which makes the ring, then each writer, which waits for it; the reader's
+     * rounds once it has done them, the writers then leaving as the reader is gone.
+     */
+    private List<ChildReport.Round> manyStream(Placement at, Peer peer, int writers)
+            throws IOException, InterruptedException {
+        Path path = next("many");
+        String size = String.valueOf(ShmExperiment.SIZE);
+        String capacity = String.valueOf(ShmExperiment.CAPACITY);
+        String messages = String.valueOf(ShmExperiment.roundFrames(lab));
+        String rounds = String.valueOf(ShmExperiment.rounds(lab));
+        List<String> read;
+        List<List<String>> write = new ArrayList<>();
+        if (peer == Peer.C) {
+            read = Children.pinned(at.clientCpu(), List.of(shmring.toString(), "many-read", path.toString(), capacity,
+                    String.valueOf(writers), messages, rounds));
+            for (int w = 0; w < writers; w++) {
+                write.add(Children.pinned(at.serverCpu(), List.of(shmring.toString(), "many-write", path.toString(),
+                        String.valueOf(w), "0", size)));
+            }
+        } else {
+            String impl = peer.impl().cliName();
+            read = lab.jvm().command(at.clientCpu(), "ring-read-many-" + impl, List.of("ring-read", "--layout",
+                    Layout.MANY_TO_ONE.cliName(), "--impl", impl, "--path", path.toString(), "--capacity", capacity,
+                    "--writers", String.valueOf(writers), "--messages", messages, "--rounds", rounds, "--verify",
+                    "--json", "--sleep", Sleep.SPIN.cliName()));
+            for (int w = 0; w < writers; w++) {
+                write.add(lab.jvm().command(at.serverCpu(), "ring-write-many-" + impl, List.of("ring-write", "--layout",
+                        Layout.MANY_TO_ONE.cliName(), "--impl", impl, "--path", path.toString(), "--writer",
+                        String.valueOf(w), "--size", size, "--wake", "none")));
+            }
+        }
+        Process reader = new ProcessBuilder(read).start();
+        List<Process> started = new ArrayList<>();
+        try {
+            for (List<String> command : write) { // each waits for the reader's ring
+                Process writer = new ProcessBuilder(command).redirectErrorStream(true).start();
+                Children.drainLater(writer.getInputStream());
+                started.add(writer);
+            }
+            return Children.measuredRounds(reader, "reader of " + Part.MANY_STREAM.row(peer) + ", " + writers
+                    + " writers");
+        } finally {
+            Children.stop(reader); // gone already, unless a writer failed to start
+            for (Process writer : started) {
+                leave(writer);
+            }
         }
     }
 

@@ -27,18 +27,18 @@ final class ShmSetAside {
      * @param experiment the experiment's name
      */
     static SetAside latency(String experiment, ShmCell cell, Peer peer, Distribution d, Percentile p) {
-        return SetAside.of(experiment, cell.part().row(peer), cell.placement(), p, d.setAside(p));
+        return SetAside.of(experiment, cell.row(peer), cell.placement(), p, d.setAside(p));
     }
 
     /** {@return {@code peer}'s frames a second in {@code cell} set aside, or null where the lab trusts it} */
     static SetAside rate(String experiment, ShmCell cell, Peer peer, ShmResult.Rate rate) {
-        return SetAside.of(experiment, cell.part().row(peer), cell.placement(), null,
+        return SetAside.of(experiment, cell.row(peer), cell.placement(), null,
                 SetAside.Reason.spread(rate.msgPerSec(), Unit.MSG_PER_S));
     }
 
     /** {@return {@code peer}'s wake-up p50 in {@code cell} set aside, or null where the lab trusts it} */
     static SetAside wake(String experiment, ShmCell cell, Peer peer, ShmResult.Wakeup wakeup) {
-        return SetAside.of(experiment, cell.part().row(peer), cell.placement(), Percentile.P50,
+        return SetAside.of(experiment, cell.row(peer), cell.placement(), Percentile.P50,
                 SetAside.Reason.spread(wakeup.p50(), Unit.MICROSECONDS));
     }
 
