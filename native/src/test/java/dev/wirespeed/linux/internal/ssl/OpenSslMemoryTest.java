@@ -162,6 +162,36 @@ class OpenSslMemoryTest {
         ((OpenSslEngine) client).close();
     }
 
+    /**
+     * A memory BIO keeps the most it ever held: the engines replace both of theirs once the handshake is
+     * done and each is empty, so that an idle connection keeps none of the handshake's flights (a server's
+     * certificates, a kilobyte or several). A handshake in progress has them.
+     */
+    @Test
+    void afterTheHandshakeNeitherEngineKeepsABufferInItsMemoryBios() throws Throwable {
+        SSLEngine client = CLIENT.newEngine("localhost", 443);
+        ByteBuffer hello = ByteBuffer.allocate(1 << 16);
+        client.wrap(ByteBuffer.allocate(0), hello);
+        OpenSslEngine waiting = (OpenSslEngine) waiting(hello.flip(), ByteBuffer.allocate(1 << 16),
+                ByteBuffer.allocate(1 << 16));
+        assertTrue(waiting.bioCapacity() >= hello.limit(), "a handshake in progress holds the ClientHello's "
+                + hello.limit() + " bytes, at least: " + waiting.bioCapacity());
+        waiting.close();
+        ((OpenSslEngine) client).close();
+        Link link = new Link(SERVER, CLIENT);
+        link.handshake();
+        for (SSLEngine e : List.of(link.client.engine, link.server.engine)) {
+            assertEquals(0, ((OpenSslEngine) e).bioCapacity(), e.toString());
+        }
+        link.send(link.client, new byte[100], 100);
+        link.send(link.server, new byte[100], 100);
+        for (SSLEngine e : List.of(link.client.engine, link.server.engine)) {
+            long capacity = ((OpenSslEngine) e).bioCapacity();
+            assertTrue(capacity > 0 && capacity < 1_000, e + ": buffers for a record of 100 bytes, " + capacity);
+        }
+        close(link);
+    }
+
     /** {@return a server engine that took {@code hello} and sent its first flight} */
     private static SSLEngine waiting(ByteBuffer hello, ByteBuffer plain, ByteBuffer flight) throws Exception {
         SSLEngine server = SERVER.newEngine(null, -1);
