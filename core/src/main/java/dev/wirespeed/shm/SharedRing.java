@@ -11,7 +11,8 @@ import java.nio.file.Path;
 /**
  * A ring of frames in a file mapped into memory by each process that opens it: one writes frames in
  * ({@link #writer()}), one reads them out ({@link #reader()}), in order, with no system call and no
- * lock per frame. The file lives in memory where it is under {@code /dev/shm}.
+ * lock per frame. The file lives in memory where it is under {@code /dev/shm}; or it has no name at all
+ * ({@link #create(FileChannel, int)}): a memory file that only the processes it is handed to can map.
  *
  * <p>The layout ({@code docs/shared-ring.md} has it byte by byte): a header page, then {@link
  * #capacity()} bytes of records. A record is a frame of the wire protocol (a 4-byte type and a 4-byte

@@ -250,11 +250,13 @@ public final class NativeSocket implements ByteChannel, GatheringByteChannel {
      * @return true if sent; false only in non-blocking mode, where the socket's send buffer is full
      * @throws IllegalStateException if {@code file}'s size is not sealed, naming it
      * @throws ClosedChannelException if this socket or {@code file} is closed
-     * @throws NativeIoException if {@code sendmsg} fails: {@code EPIPE} once the peer closed, {@code
-     *     EOPNOTSUPP} or {@code EINVAL} where this is not a Unix socket
+     * @throws IOException if this is a TCP socket, which would send the byte and drop the descriptor,
+     *     naming it
+     * @throws NativeIoException if {@code sendmsg} fails: {@code EPIPE} once the peer closed
      */
     public boolean sendMemoryFile(MemoryFile file) throws IOException {
         ensureOpen();
+        requireUnix("sendMemoryFile");
         if (!file.isSizeSealed()) {
             throw new IllegalStateException("a memory file is handed over with its size sealed, so that the peer "
                     + "may map it: " + file + " is not; call sealSize() first");
@@ -276,12 +278,13 @@ public final class NativeSocket implements ByteChannel, GatheringByteChannel {
      *     byte with no descriptor; with more than one; with its control data cut short (more descriptors
      *     than the buffer takes, {@code MSG_CTRUNC}) or of another kind; a descriptor of a file that is not a
      *     memory file (it takes no seals), or whose size is not sealed. Every descriptor that came is closed
-     *     before the exception is thrown.
+     *     before the exception is thrown. Also if this is a TCP socket, which carries no descriptors.
      * @throws ClosedChannelException if this socket is closed
      * @throws NativeIoException if {@code recvmsg} fails
      */
     public MemoryFile receiveMemoryFile() throws IOException {
         ensureOpen();
+        requireUnix("receiveMemoryFile");
         int fd = FdPassing.receive(socket);
         return fd < 0 ? null : MemoryFile.received(fd);
     }
@@ -325,6 +328,13 @@ public final class NativeSocket implements ByteChannel, GatheringByteChannel {
     @Override
     public String toString() {
         return "NativeSocket[" + socket + "]";
+    }
+
+    private void requireUnix(String call) throws IOException {
+        if (socket.inet()) {
+            throw new IOException(call + " needs a Unix socket, which carries descriptors; " + socket.describe()
+                    + " is TCP");
+        }
     }
 
     private void ensureOpen() throws ClosedChannelException {

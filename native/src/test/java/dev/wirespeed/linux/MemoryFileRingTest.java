@@ -21,6 +21,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
+import java.net.InetSocketAddress;
 import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -215,6 +216,20 @@ class MemoryFileRingTest {
         IllegalStateException unsealed = assertThrows(IllegalStateException.class, () -> sending.sendMemoryFile(file));
         assertEquals("a memory file is handed over with its size sealed, so that the peer may map it: " + file
                 + " is not; call sealSize() first", unsealed.getMessage());
+    }
+
+    @Test
+    void aTcpSocketCarriesNoMemoryFile() throws Exception {
+        try (NativeServerSocket tcp = NativeServerSocket.bind(new InetSocketAddress("127.0.0.1", 0), 1);
+                NativeSocket socket = NativeSocket.connect(tcp.localAddress());
+                MemoryFile file = sealedRingFile(MemoryFile.create("wirespeed-test-tcp"), "one-to-one")) {
+            // The kernel would send the byte and drop the descriptor: refused before.
+            IOException send = assertThrows(IOException.class, () -> socket.sendMemoryFile(file));
+            assertEquals("sendMemoryFile needs a Unix socket, which carries descriptors; fd=" + socket.fd()
+                    + " remote=" + tcp.localAddress().toString().substring(1) + " is TCP", send.getMessage());
+            IOException receive = assertThrows(IOException.class, socket::receiveMemoryFile);
+            assertTrue(receive.getMessage().startsWith("receiveMemoryFile needs a Unix socket"), receive.getMessage());
+        }
     }
 
     @Test
