@@ -55,7 +55,8 @@ import java.nio.channels.GatheringByteChannel;
  *
  * <h2>Thread safety</h2>
  * One thread may read while another writes (each direction has its own {@code errno} capture and
- * copy buffer). Two threads must not read (or write) at once. {@code close()} and
+ * copy buffer). Two threads must not read (or write) at once: {@link #receiveMemoryFile} is a read and
+ * {@link #sendMemoryFile} a write. {@code close()} and
  * {@code configureBlocking} must not race with a read or write in another thread: a descriptor number
  * closed under a blocked call may be re-used by the kernel for another file. Release a blocked reader
  * with {@link #shutdownInput()} first.
