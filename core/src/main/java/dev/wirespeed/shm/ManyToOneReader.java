@@ -273,8 +273,8 @@ public final class ManyToOneReader {
                     + " multiple of 8 from 8 to capacity=" + capacity + ", within tail=" + tail, at);
         }
         giveBack(at + bytes);
-        throw new PeerGoneException((pid > 0 ? "a writer of " + ring.file() + ", process " + pid + ", ended"
-                : "a writer of " + ring.file() + " was closed") + " with its claim at position=" + at + " (offset "
+        throw new PeerGoneException((pid > 0 ? "a writer of " + ring.where() + ", process " + pid + ", ended"
+                : "a writer of " + ring.where() + " was closed") + " with its claim at position=" + at + " (offset "
                 + offset + ") not committed: its " + bytes + " bytes are passed over and the frame in them lost; "
                 + "every frame before it was handed over, and those after it come next", pid, at);
     }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -83,7 +84,10 @@ public final class ManyToOneRing implements AutoCloseable {
     /** A slot's claim position for none. */
     static final long NO_CLAIM = -1;
 
+    /** The ring's file, or null for a ring made or opened in a channel. */
     private final Path file;
+    /** What messages call the ring: its file, or the channel's. */
+    private final String where;
     private final Arena arena;
     private final MemorySegment region;
     private final int capacity;
@@ -93,6 +97,7 @@ public final class ManyToOneRing implements AutoCloseable {
 
     private ManyToOneRing(Path file, RingFile mapped) {
         this.file = file;
+        this.where = RingFile.where(file);
         this.arena = mapped.arena();
         this.region = mapped.region();
         this.capacity = mapped.capacity();
@@ -112,12 +117,36 @@ public final class ManyToOneRing implements AutoCloseable {
      * @throws IOException if the file cannot be made or mapped
      */
     public static ManyToOneRing create(Path file, int capacity) throws IOException {
-        return new ManyToOneRing(file, RingFile.create(file, capacity, RingKind.MANY_TO_ONE, region -> {
-            region.set(ValueLayout.JAVA_INT, WRITERS_OFFSET, MAX_WRITERS);
-            for (int i = 0; i < MAX_WRITERS; i++) {
-                region.set(ValueLayout.JAVA_LONG, WriterSlots.offset(i) + CLAIM_AT, NO_CLAIM);
-            }
-        }));
+        return new ManyToOneRing(file, RingFile.create(file, capacity, RingKind.MANY_TO_ONE, ManyToOneRing::init));
+    }
+
+    /**
+     * Makes a new many-to-one ring of {@code capacity} bytes of records in the empty file {@code channel}
+     * reads and writes, and maps it, as {@link SharedRing#create(FileChannel, int)} makes a one-to-one ring
+     * (its contract, the channel's and the file's, is this method's): for a memory file handed to the other
+     * processes over a Unix socket, which they open with {@link #open(FileChannel)}. The ring has no {@link
+     * #file()}.
+     *
+     * @param channel a channel open for reading and writing on an empty file, which no other process uses
+     *     until this returns
+     * @param capacity bytes of records: a power of two from {@value SharedRing#MIN_CAPACITY} to {@value
+     *     SharedRing#MAX_CAPACITY}
+     * @return the ring, empty
+     * @throws IllegalArgumentException if {@code capacity} is out of range or not a power of two, naming it
+     * @throws java.nio.channels.NonReadableChannelException if {@code channel} was not opened for reading
+     * @throws java.nio.channels.NonWritableChannelException if {@code channel} was not opened for writing
+     * @throws IOException if the file is not empty (naming its size), or cannot be grown or mapped
+     */
+    public static ManyToOneRing create(FileChannel channel, int capacity) throws IOException {
+        return new ManyToOneRing(null, RingFile.create(channel, capacity, RingKind.MANY_TO_ONE, ManyToOneRing::init));
+    }
+
+    /** Writes the writer slots' count, and no claim in each, into a new ring's header. */
+    private static void init(MemorySegment region) {
+        region.set(ValueLayout.JAVA_INT, WRITERS_OFFSET, MAX_WRITERS);
+        for (int i = 0; i < MAX_WRITERS; i++) {
+            region.set(ValueLayout.JAVA_LONG, WriterSlots.offset(i) + CLAIM_AT, NO_CLAIM);
+        }
     }
 
     /**
@@ -130,19 +159,45 @@ public final class ManyToOneRing implements AutoCloseable {
      *     what was found and what was expected
      */
     public static ManyToOneRing open(Path file) throws IOException {
-        RingFile mapped = RingFile.open(file, RingKind.MANY_TO_ONE);
+        return new ManyToOneRing(file, checkSlots(RingFile.open(file, RingKind.MANY_TO_ONE), file));
+    }
+
+    /**
+     * Maps the many-to-one ring in the file {@code channel} reads and writes, which another process made,
+     * and checks it as {@link #open(Path)} does; the contract of {@link SharedRing#open(FileChannel)}, the
+     * channel's and the file's, is this method's. The ring has no {@link #file()}.
+     *
+     * @param channel a channel open for reading and writing on the ring's file
+     * @return the ring
+     * @throws java.nio.channels.NonReadableChannelException if {@code channel} was not opened for reading
+     * @throws java.nio.channels.NonWritableChannelException if {@code channel} was not opened for writing
+     * @throws IOException if the file cannot be mapped, holds a {@link SharedRing} (naming it), or is not a
+     *     ring of this layout (its size, magic, capacity, frame limit or count of writer slots off), naming
+     *     what was found and what was expected
+     */
+    public static ManyToOneRing open(FileChannel channel) throws IOException {
+        return new ManyToOneRing(null, checkSlots(RingFile.open(channel, RingKind.MANY_TO_ONE), null));
+    }
+
+    /** {@return {@code mapped}, whose count of writer slots is checked; unmapped where it is refused} */
+    private static RingFile checkSlots(RingFile mapped, Path file) throws IOException {
         int slots = mapped.region().get(ValueLayout.JAVA_INT, WRITERS_OFFSET);
         if (slots != MAX_WRITERS) {
             mapped.arena().close();
-            throw new IOException("a broken shared ring: " + file + " says writers=" + slots + ", not the layout's "
-                    + MAX_WRITERS);
+            throw new IOException("a broken shared ring: " + RingFile.where(file) + " says writers=" + slots
+                    + ", not the layout's " + MAX_WRITERS);
         }
-        return new ManyToOneRing(file, mapped);
+        return mapped;
     }
 
-    /** {@return the ring's file} */
+    /** {@return the ring's file, or null for a ring made or opened in a channel} */
     public Path file() {
         return file;
+    }
+
+    /** {@return what messages call the ring: its file, or the channel's where it has none} */
+    String where() {
+        return where;
     }
 
     /** {@return the bytes of records the ring holds at most} */
@@ -176,7 +231,7 @@ public final class ManyToOneRing implements AutoCloseable {
      */
     public synchronized ManyToOneWriter writer(RingSleep wakes) {
         checkOpen();
-        int slot = WriterSlots.take(region, file);
+        int slot = WriterSlots.take(region, where);
         ManyToOneWriter writer = new ManyToOneWriter(this, region, capacity, slot, wakes);
         writers.add(writer);
         return writer;
@@ -191,9 +246,9 @@ public final class ManyToOneRing implements AutoCloseable {
     public synchronized ManyToOneReader reader() {
         checkOpen();
         if (reader != null) {
-            throw new IllegalStateException("the reader of " + file + " was taken already: one reader per ring");
+            throw new IllegalStateException("the reader of " + where + " was taken already: one reader per ring");
         }
-        Peer.take(region, SharedRing.READER_OFFSET, "reader", file);
+        Peer.take(region, SharedRing.READER_OFFSET, "reader", where);
         reader = new ManyToOneReader(this, region, capacity);
         return reader;
     }
@@ -201,7 +256,8 @@ public final class ManyToOneRing implements AutoCloseable {
     /**
      * Closes the writers and the reader this object handed out and unmaps the file; none of them may be
      * used after. A writer with a claim open loses it: the reader passes it as a gone writer's. The file
-     * stays, for the other processes.
+     * stays, for the other processes (a memory file lasts until the last process that has it open or mapped
+     * closes it).
      */
     @Override
     public synchronized void close() {
@@ -232,12 +288,12 @@ public final class ManyToOneRing implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "ManyToOneRing[" + file + " capacity=" + capacity + "]";
+        return "ManyToOneRing[" + where + " capacity=" + capacity + "]";
     }
 
     private void checkOpen() {
         if (closed) {
-            throw new IllegalStateException("the ring " + file + " is closed");
+            throw new IllegalStateException("the ring " + where + " is closed");
         }
     }
 }

@@ -1,7 +1,6 @@
 package dev.wirespeed.shm;
 
 import java.lang.foreign.MemorySegment;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Optional;
 
@@ -32,12 +31,12 @@ final class Peer {
      *
      * @throws IllegalStateException if a live process holds it, naming the process
      */
-    static void take(MemorySegment region, long slot, String end, Path file) {
+    static void take(MemorySegment region, long slot, String end, String where) {
         ProcessHandle me = ProcessHandle.current();
         while (true) {
             long holder = (long) SharedRing.LONG.getAcquire(region, slot);
             if (holder > 0 && (holder == me.pid() || alive(region, slot, holder))) {
-                throw new IllegalStateException("the " + end + " of " + file + " is held by process " + holder
+                throw new IllegalStateException("the " + end + " of " + where + " is held by process " + holder
                         + (holder == me.pid() ? " (this one)" : ", which runs") + ": one " + end + " per ring");
             }
             region.set(java.lang.foreign.ValueLayout.JAVA_LONG, slot + START, startMillis(me));

@@ -14,14 +14,16 @@ import java.util.function.Consumer;
 
 /**
  * A ring's file mapped whole, of either {@link RingKind}: its arena, its mapping (header, then records)
- * and its capacity. Made whole under another name and linked to its own, or opened and checked against
- * the kind the caller expects.
+ * and its capacity. Made whole under another name and linked to its own, or in an empty file a caller
+ * opened; or opened and checked against the kind the caller expects.
  *
  * <p>Thread safety: immutable; the mapping is shared by the ring's ends.
  */
 record RingFile(Arena arena, MemorySegment region, int capacity) {
     /** The fewest bytes a ring file of any kind has: the smallest header and the smallest capacity. */
     private static final long LEAST_SIZE = SharedRing.HEADER_BYTES + (long) SharedRing.MIN_CAPACITY;
+    /** What messages call a ring made or opened in a channel, which has no name of its own. */
+    static final String IN_CHANNEL = "the channel's file";
 
     /**
      * Makes a new ring file of {@code kind} with {@code capacity} bytes of records, its header's capacity
@@ -39,24 +41,56 @@ record RingFile(Arena arena, MemorySegment region, int capacity) {
         // that a process that opens the ring never finds it half made.
         Path draft = file.resolveSibling(file.getFileName() + ".new-" + ProcessHandle.current().pid() + "-"
                 + System.nanoTime());
+        try (FileChannel channel = FileChannel.open(draft, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+                StandardOpenOption.WRITE)) {
+            RingFile made = make(channel, capacity, kind, init);
+            try {
+                Files.createLink(file, draft);
+            } catch (IOException | RuntimeException e) {
+                made.arena.close();
+                throw e;
+            }
+            return made;
+        } finally {
+            Files.deleteIfExists(draft);
+        }
+    }
+
+    /**
+     * Makes a new ring of {@code kind} in the empty file {@code channel} reads and writes, as {@link
+     * #create(Path, int, RingKind, Consumer)} does in its draft.
+     *
+     * @throws IllegalArgumentException if {@code capacity} is out of range or not a power of two, naming it
+     * @throws IOException if the file is not empty, naming its size, or cannot be grown or mapped
+     */
+    static RingFile create(FileChannel channel, int capacity, RingKind kind, Consumer<MemorySegment> init)
+            throws IOException {
+        Objects.requireNonNull(channel, "channel");
+        checkCapacity(capacity, "capacity=" + capacity);
+        checkOrder();
+        long size = channel.size();
+        if (size != 0) {
+            throw new IOException("a ring is made in an empty file: " + IN_CHANNEL + " has " + size + " bytes");
+        }
+        return make(channel, capacity, kind, init);
+    }
+
+    /** Grows the empty file of {@code channel} to the ring's size, maps it and writes the header, the magic last. */
+    private static RingFile make(FileChannel channel, int capacity, RingKind kind, Consumer<MemorySegment> init)
+            throws IOException {
         Arena arena = Arena.ofShared();
         try {
-            MemorySegment region;
-            try (FileChannel channel = FileChannel.open(draft, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
-                    StandardOpenOption.WRITE)) {
-                region = channel.map(FileChannel.MapMode.READ_WRITE, 0, kind.headerBytes + (long) capacity, arena);
-            }
+            // Mapping past the file's end grows it (ftruncate) to the ring's size, zeros throughout.
+            MemorySegment region = channel.map(FileChannel.MapMode.READ_WRITE, 0, kind.headerBytes + (long) capacity,
+                    arena);
             region.set(ValueLayout.JAVA_INT, SharedRing.CAPACITY_OFFSET, capacity);
             region.set(ValueLayout.JAVA_INT, SharedRing.MAX_FRAME_OFFSET, SharedRing.maxFrameLength(capacity));
             init.accept(region);
             SharedRing.LONG.setRelease(region, SharedRing.MAGIC_OFFSET, kind.magic);
-            Files.createLink(file, draft);
             return new RingFile(arena, region, capacity);
         } catch (IOException | RuntimeException e) {
             arena.close();
             throw e;
-        } finally {
-            Files.deleteIfExists(draft);
         }
     }
 
@@ -71,9 +105,23 @@ record RingFile(Arena arena, MemorySegment region, int capacity) {
         Objects.requireNonNull(file, "file");
         checkOrder();
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            return map(channel, file.toString(), kind);
+        }
+    }
+
+    /** Maps the ring of {@code kind} in the file {@code channel} reads and writes, as {@link #open(Path, RingKind)}. */
+    static RingFile open(FileChannel channel, RingKind kind) throws IOException {
+        Objects.requireNonNull(channel, "channel");
+        checkOrder();
+        return map(channel, IN_CHANNEL, kind);
+    }
+
+    /** Maps and checks the ring in {@code channel}'s file, which messages call {@code where}. */
+    private static RingFile map(FileChannel channel, String where, RingKind kind) throws IOException {
+        try {
             long size = channel.size();
             if (size < LEAST_SIZE) {
-                throw new IOException("not a shared ring: " + file + " has " + size + " bytes, less than a header of "
+                throw new IOException("not a shared ring: " + where + " has " + size + " bytes, less than a header of "
                         + SharedRing.HEADER_BYTES + " and the least capacity " + SharedRing.MIN_CAPACITY);
             }
             Arena arena = Arena.ofShared();
@@ -83,22 +131,22 @@ record RingFile(Arena arena, MemorySegment region, int capacity) {
                 if (magic != kind.magic) {
                     RingKind other = RingKind.ofMagic(magic);
                     if (other != null) {
-                        throw new IOException(file + " holds " + other.description + ", layout " + other.version
+                        throw new IOException(where + " holds " + other.description + ", layout " + other.version
                                 + ", not " + kind.description + ", layout " + kind.version + ": open it with "
                                 + other.opener);
                     }
-                    throw new IOException("not a shared ring of layout " + kind.version + ": " + file
+                    throw new IOException("not a shared ring of layout " + kind.version + ": " + where
                             + " begins with 0x" + Long.toHexString(magic) + ", not 0x" + Long.toHexString(kind.magic));
                 }
                 int capacity = region.get(ValueLayout.JAVA_INT, SharedRing.CAPACITY_OFFSET);
-                checkCapacity(capacity, "a ring file's capacity=" + capacity + " (" + file + ")");
+                checkCapacity(capacity, "a ring file's capacity=" + capacity + " (" + where + ")");
                 if (size != kind.headerBytes + (long) capacity) {
-                    throw new IOException("a broken shared ring: " + file + " has " + size + " bytes, not the header's "
+                    throw new IOException("a broken shared ring: " + where + " has " + size + " bytes, not the header's "
                             + kind.headerBytes + " and its capacity " + capacity);
                 }
                 int maxFrame = region.get(ValueLayout.JAVA_INT, SharedRing.MAX_FRAME_OFFSET);
                 if (maxFrame != SharedRing.maxFrameLength(capacity)) {
-                    throw new IOException("a broken shared ring: " + file + " says maxFrameLength=" + maxFrame
+                    throw new IOException("a broken shared ring: " + where + " says maxFrameLength=" + maxFrame
                             + ", not " + SharedRing.maxFrameLength(capacity) + " for capacity=" + capacity);
                 }
                 return new RingFile(arena, region, capacity);
@@ -109,6 +157,11 @@ record RingFile(Arena arena, MemorySegment region, int capacity) {
         } catch (IllegalArgumentException e) {
             throw new IOException(e.getMessage(), e);
         }
+    }
+
+    /** {@return what messages call the ring of {@code file}, or of a channel where {@code file} is null} */
+    static String where(Path file) {
+        return file != null ? file.toString() : IN_CHANNEL;
     }
 
     private static void checkCapacity(int capacity, String what) {

@@ -163,7 +163,7 @@ public final class RingReader {
         if (holder == Peer.CLOSED) {
             return true;
         }
-        throw new PeerGoneException("the writer of " + ring.file() + ", process " + holder + ", ended without "
+        throw new PeerGoneException("the writer of " + ring.where() + ", process " + holder + ", ended without "
                 + "closing it: every frame it committed was read, up to position=" + head + "; a frame it had "
                 + "begun there, if any, is lost", holder, head);
     }

@@ -5,12 +5,14 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
+import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 
 /**
  * A ring of frames in a file mapped into memory by each process that opens it: one writes frames in
  * ({@link #writer()}), one reads them out ({@link #reader()}), in order, with no system call and no
- * lock per frame. The file lives in memory where it is under {@code /dev/shm}.
+ * lock per frame. The file lives in memory where it is under {@code /dev/shm}; or it has no name at all
+ * ({@link #create(FileChannel, int)}): a memory file that only the processes it is handed to can map.
  *
  * <p>The layout ({@code docs/shared-ring.md} has it byte by byte): a header page, then {@link
  * #capacity()} bytes of records. A record is a frame of the wire protocol (a 4-byte type and a 4-byte
@@ -72,7 +74,10 @@ public final class SharedRing implements AutoCloseable {
     static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
     static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
 
+    /** The ring's file, or null for a ring made or opened in a channel. */
     private final Path file;
+    /** What messages call the ring: its file, or the channel's. */
+    private final String where;
     private final Arena arena;
     private final MemorySegment region;
     private final int capacity;
@@ -80,11 +85,12 @@ public final class SharedRing implements AutoCloseable {
     private RingReader reader;
     private boolean closed;
 
-    private SharedRing(Path file, Arena arena, MemorySegment region, int capacity) {
+    private SharedRing(Path file, RingFile mapped) {
         this.file = file;
-        this.arena = arena;
-        this.region = region;
-        this.capacity = capacity;
+        this.where = RingFile.where(file);
+        this.arena = mapped.arena();
+        this.region = mapped.region();
+        this.capacity = mapped.capacity();
     }
 
     /**
@@ -100,8 +106,34 @@ public final class SharedRing implements AutoCloseable {
      * @throws IOException if the file cannot be made or mapped
      */
     public static SharedRing create(Path file, int capacity) throws IOException {
-        RingFile f = RingFile.create(file, capacity, RingKind.ONE_TO_ONE, region -> { });
-        return new SharedRing(file, f.arena(), f.region(), f.capacity());
+        return new SharedRing(file, RingFile.create(file, capacity, RingKind.ONE_TO_ONE, region -> { }));
+    }
+
+    /**
+     * Makes a new ring of {@code capacity} bytes of records in the empty file {@code channel} reads and
+     * writes, and maps it: for a file with no name another process could open, such as a memory file
+     * ({@code memfd_create(2)}) handed to the other side over a Unix socket, which that side opens with
+     * {@link #open(FileChannel)}. The file grows to {@value #HEADER_BYTES} bytes and the capacity; its
+     * header's magic is written last, so that an open that comes before the end refuses the file as not a
+     * ring. The ring has no {@link #file()}.
+     *
+     * <p>The channel stays the caller's: this method neither closes it nor keeps it, and the mapping outlives
+     * it (closing the channel once this returns leaves the ring as it is; {@link #close()} unmaps it). The
+     * caller keeps the file the size it is made for as long as any process maps it: a file cut shorter
+     * under a mapping kills the processes that touch the bytes cut ({@code SIGBUS}), which a memory file
+     * sealed against shrinking and growing rules out.
+     *
+     * @param channel a channel open for reading and writing on an empty file, which no other process uses
+     *     until this returns
+     * @param capacity bytes of records: a power of two from {@value #MIN_CAPACITY} to {@value #MAX_CAPACITY}
+     * @return the ring, empty
+     * @throws IllegalArgumentException if {@code capacity} is out of range or not a power of two, naming it
+     * @throws java.nio.channels.NonReadableChannelException if {@code channel} was not opened for reading
+     * @throws java.nio.channels.NonWritableChannelException if {@code channel} was not opened for writing
+     * @throws IOException if the file is not empty (naming its size), or cannot be grown or mapped
+     */
+    public static SharedRing create(FileChannel channel, int capacity) throws IOException {
+        return new SharedRing(null, RingFile.create(channel, capacity, RingKind.ONE_TO_ONE, region -> { }));
     }
 
     /**
@@ -114,13 +146,40 @@ public final class SharedRing implements AutoCloseable {
      *     was expected
      */
     public static SharedRing open(Path file) throws IOException {
-        RingFile f = RingFile.open(file, RingKind.ONE_TO_ONE);
-        return new SharedRing(file, f.arena(), f.region(), f.capacity());
+        return new SharedRing(file, RingFile.open(file, RingKind.ONE_TO_ONE));
     }
 
-    /** {@return the ring's file} */
+    /**
+     * Maps the ring in the file {@code channel} reads and writes, which another process made, with {@link
+     * #create(FileChannel, int)} or {@link #create(Path, int)}, and checks it as {@link #open(Path)} does.
+     * The ring has no {@link #file()}.
+     *
+     * <p>The channel stays the caller's, as for {@link #create(FileChannel, int)}: the mapping outlives it.
+     * The ring's size is checked once, here: the file must keep it while mapped (a file cut shorter under
+     * the mapping kills this process where it touches the bytes cut, {@code SIGBUS}), so a file from a
+     * process that is not trusted should be one sealed against shrinking (a memory file whose seals were
+     * checked, as the native module's {@code NativeSocket.receiveMemoryFile} does).
+     *
+     * @param channel a channel open for reading and writing on the ring's file
+     * @return the ring
+     * @throws java.nio.channels.NonReadableChannelException if {@code channel} was not opened for reading
+     * @throws java.nio.channels.NonWritableChannelException if {@code channel} was not opened for writing
+     * @throws IOException if the file cannot be mapped, holds a {@link ManyToOneRing} (naming it), or is not
+     *     a ring of this layout (its size, magic, capacity or frame limit off), naming what was found and what
+     *     was expected
+     */
+    public static SharedRing open(FileChannel channel) throws IOException {
+        return new SharedRing(null, RingFile.open(channel, RingKind.ONE_TO_ONE));
+    }
+
+    /** {@return the ring's file, or null for a ring made or opened in a channel} */
     public Path file() {
         return file;
+    }
+
+    /** {@return what messages call the ring: its file, or the channel's where it has none} */
+    String where() {
+        return where;
     }
 
     /** {@return the bytes of records the ring holds at most} */
@@ -156,9 +215,9 @@ public final class SharedRing implements AutoCloseable {
     public synchronized RingWriter writer(RingSleep wakes) {
         checkOpen();
         if (writer != null) {
-            throw new IllegalStateException("the writer of " + file + " was taken already: one writer per ring");
+            throw new IllegalStateException("the writer of " + where + " was taken already: one writer per ring");
         }
-        Peer.take(region, WRITER_OFFSET, "writer", file);
+        Peer.take(region, WRITER_OFFSET, "writer", where);
         writer = new RingWriter(this, region, capacity, wakes);
         return writer;
     }
@@ -172,9 +231,9 @@ public final class SharedRing implements AutoCloseable {
     public synchronized RingReader reader() {
         checkOpen();
         if (reader != null) {
-            throw new IllegalStateException("the reader of " + file + " was taken already: one reader per ring");
+            throw new IllegalStateException("the reader of " + where + " was taken already: one reader per ring");
         }
-        Peer.take(region, READER_OFFSET, "reader", file);
+        Peer.take(region, READER_OFFSET, "reader", where);
         reader = new RingReader(this, region, capacity);
         return reader;
     }
@@ -182,7 +241,8 @@ public final class SharedRing implements AutoCloseable {
     /**
      * Closes the ends this object handed out (the other side sees them closed: a reader reads to the last
      * frame, then the end) and unmaps the file; its writer and reader must not be used after. The file
-     * stays, for the other side.
+     * stays, for the other side (a memory file lasts until the last process that has it open or mapped
+     * closes it).
      */
     @Override
     public synchronized void close() {
@@ -200,12 +260,12 @@ public final class SharedRing implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "SharedRing[" + file + " capacity=" + capacity + "]";
+        return "SharedRing[" + where + " capacity=" + capacity + "]";
     }
 
     private void checkOpen() {
         if (closed) {
-            throw new IllegalStateException("the ring " + file + " is closed");
+            throw new IllegalStateException("the ring " + where + " is closed");
         }
     }
 

@@ -2,7 +2,6 @@ package dev.wirespeed.shm;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.file.Path;
 import java.util.Optional;
 
 /**
@@ -38,7 +37,7 @@ final class WriterSlots {
      * @throws IllegalStateException if none is free, naming how many are held and how many wait for the
      *     reader
      */
-    static int take(MemorySegment region, Path file) {
+    static int take(MemorySegment region, String where) {
         ProcessHandle me = ProcessHandle.current();
         long pid = me.pid();
         long start = Peer.startMillis(me);
@@ -68,7 +67,7 @@ final class WriterSlots {
                 }
             }
         }
-        throw new IllegalStateException("no writer slot free in " + file + ": all " + ManyToOneRing.MAX_WRITERS
+        throw new IllegalStateException("no writer slot free in " + where + ": all " + ManyToOneRing.MAX_WRITERS
                 + " are taken, " + live + " by live processes (" + mine + " by this one), " + unread
                 + " by closed or gone writers whose last claim the reader has not passed, at head=" + head);
     }

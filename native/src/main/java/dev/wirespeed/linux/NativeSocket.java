@@ -1,5 +1,6 @@
 package dev.wirespeed.linux;
 
+import dev.wirespeed.linux.internal.net.FdPassing;
 import dev.wirespeed.linux.internal.net.SocketFd;
 import dev.wirespeed.linux.internal.sys.LibC;
 import java.io.IOException;
@@ -41,12 +42,21 @@ import java.nio.channels.GatheringByteChannel;
  *       {@code "recv failed: errno=104 (Connection reset by peer) fd=7 remote=127.0.0.1:40000"}.
  * </ul>
  *
+ * <h2>Memory files</h2>
+ * Over a Unix socket, {@link #sendMemoryFile} hands a {@link MemoryFile} to the peer (the home of a
+ * shared ring with no name: the peer maps the same memory), and {@link #receiveMemoryFile} takes one.
+ * Each is one byte on the stream, which carries the descriptor ({@code SCM_RIGHTS}); the receiver
+ * refuses anything else a peer could send in its place: a byte with no descriptor or more than one, a
+ * file that is not a memory file, or one whose size is not sealed. Bytes written with the other calls
+ * and memory files are one stream: the receiver takes a memory file where the sender sent one.
+ *
  * <h2>Closing</h2>
  * {@link #close()} closes the descriptor once; any later call throws {@link ClosedChannelException}.
  *
  * <h2>Thread safety</h2>
  * One thread may read while another writes (each direction has its own {@code errno} capture and
- * copy buffer). Two threads must not read (or write) at once. {@code close()} and
+ * copy buffer). Two threads must not read (or write) at once: {@link #receiveMemoryFile} is a read and
+ * {@link #sendMemoryFile} a write. {@code close()} and
  * {@code configureBlocking} must not race with a read or write in another thread: a descriptor number
  * closed under a blocked call may be re-used by the kernel for another file. Release a blocked reader
  * with {@link #shutdownInput()} first.
@@ -233,6 +243,54 @@ public final class NativeSocket implements ByteChannel, GatheringByteChannel {
     }
 
     /**
+     * Hands {@code file} to the peer of this Unix socket: one byte (0) with the file's descriptor ({@code
+     * sendmsg(2)} with {@code SCM_RIGHTS} and {@code MSG_NOSIGNAL}). The peer then holds the file as this
+     * process does; this one keeps its own descriptor, which it may close at once.
+     *
+     * @param file a memory file whose size is sealed ({@link MemoryFile#sealSize()}), as the receiver requires
+     * @return true if sent; false only in non-blocking mode, where the socket's send buffer is full
+     * @throws IllegalStateException if {@code file}'s size is not sealed, naming it
+     * @throws ClosedChannelException if this socket or {@code file} is closed
+     * @throws IOException if this is a TCP socket, which would send the byte and drop the descriptor,
+     *     naming it
+     * @throws NativeIoException if {@code sendmsg} fails: {@code EPIPE} once the peer closed
+     */
+    public boolean sendMemoryFile(MemoryFile file) throws IOException {
+        ensureOpen();
+        requireUnix("sendMemoryFile");
+        if (!file.isSizeSealed()) {
+            throw new IllegalStateException("a memory file is handed over with its size sealed, so that the peer "
+                    + "may map it: " + file + " is not; call sealSize() first");
+        }
+        return FdPassing.send(socket, file.fd());
+    }
+
+    /**
+     * Takes the memory file the peer sent with {@link #sendMemoryFile}: one byte and the descriptor that
+     * came with it ({@code recvmsg(2)} with {@code MSG_CMSG_CLOEXEC}, so that it is close-on-exec from the
+     * start), checked to be a memory file whose size is sealed ({@code fcntl(F_GET_SEALS)} has {@code
+     * F_SEAL_SHRINK} and {@code F_SEAL_GROW}): its size cannot change under a mapping of it. What it holds is
+     * not checked here: {@code SharedRing.open(file.channel())} checks its size against the ring's header, its
+     * magic and the rest. The caller owns the file and closes it.
+     *
+     * @return the file; or null only in non-blocking mode, where nothing has come
+     * @throws java.io.EOFException if the peer closed the socket before sending a byte
+     * @throws IOException refusing what came instead of one memory file with its size sealed, naming it: a
+     *     byte with no descriptor; with more than one; with its control data cut short (more descriptors
+     *     than the buffer takes, {@code MSG_CTRUNC}) or of another kind; a descriptor of a file that is not a
+     *     memory file (it takes no seals), or whose size is not sealed. Every descriptor that came is closed
+     *     before the exception is thrown. Also if this is a TCP socket, which carries no descriptors.
+     * @throws ClosedChannelException if this socket is closed
+     * @throws NativeIoException if {@code recvmsg} fails
+     */
+    public MemoryFile receiveMemoryFile() throws IOException {
+        ensureOpen();
+        requireUnix("receiveMemoryFile");
+        int fd = FdPassing.receive(socket);
+        return fd < 0 ? null : MemoryFile.received(fd);
+    }
+
+    /**
      * Shuts the reading side down ({@code shutdown(SHUT_RD)}): a read blocked in another thread returns
      * end of stream.
      *
@@ -271,5 +329,18 @@ public final class NativeSocket implements ByteChannel, GatheringByteChannel {
     @Override
     public String toString() {
         return "NativeSocket[" + socket + "]";
+    }
+
+    private void requireUnix(String call) throws IOException {
+        if (socket.inet()) {
+            throw new IOException(call + " needs a Unix socket, which carries descriptors; " + socket.describe()
+                    + " is TCP");
+        }
+    }
+
+    private void ensureOpen() throws ClosedChannelException {
+        if (!socket.isOpen()) {
+            throw new ClosedChannelException();
+        }
     }
 }

@@ -19,6 +19,8 @@ public final class Errno {
     public static final int EAGAIN = 11;
     /** Out of memory (for io_uring: the locked-memory limit). */
     public static final int ENOMEM = 12;
+    /** Invalid argument: for {@code fcntl(F_GET_SEALS)}, a file that cannot be sealed (not a memory file). */
+    public static final int EINVAL = 22;
     /** Device or resource busy. */
     public static final int EBUSY = 16;
     /** Function not implemented: the kernel lacks the call. */

@@ -100,6 +100,16 @@ public final class FdCalls {
         return n;
     }
 
+    /** {@code recvmsg(2)} into the {@code struct msghdr} at {@code message}, with {@code flags}. */
+    public static long recvmsg(MemorySegment capture, int fd, MemorySegment message, int flags) {
+        long n;
+        do {
+            n = Syscalls.call(capture, SyscallNumbers.RECVMSG, fd, message.address(), flags, 0, 0, 0);
+            Reference.reachabilityFence(message); // passed by address
+        } while (n == EINTR);
+        return n;
+    }
+
     /** {@code send(2)} of up to {@code length} bytes at {@code address}, with {@code flags}. */
     public static long send(MemorySegment capture, int fd, long address, long length, int flags) {
         long n;

@@ -12,6 +12,22 @@ public final class Flags {
     public static final int F_GETFL = 3;
     /** {@code fcntl}: write the file status flags. */
     public static final int F_SETFL = 4;
+    /** {@code fcntl}: add seals to a memory file ({@code F_LINUX_SPECIFIC_BASE + 9}). */
+    public static final int F_ADD_SEALS = 1033;
+    /** {@code fcntl}: read a memory file's seals ({@code F_LINUX_SPECIFIC_BASE + 10}). */
+    public static final int F_GET_SEALS = 1034;
+    /** A seal: no seal may be added any more. */
+    public static final int F_SEAL_SEAL = 0x1;
+    /** A seal: the file may not be made shorter. */
+    public static final int F_SEAL_SHRINK = 0x2;
+    /** A seal: the file may not be made longer. */
+    public static final int F_SEAL_GROW = 0x4;
+    /** {@code memfd_create}: close on exec. */
+    public static final int MFD_CLOEXEC = 0x1;
+    /** {@code memfd_create}: seals may be added. */
+    public static final int MFD_ALLOW_SEALING = 0x2;
+    /** {@code memfd_create}: never executable, sealed so (Linux 6.3); implies {@link #MFD_ALLOW_SEALING}. */
+    public static final int MFD_NOEXEC_SEAL = 0x8;
     /** {@code fcntl}: set a pipe's capacity ({@code F_LINUX_SPECIFIC_BASE + 7}). */
     public static final int F_SETPIPE_SZ = 1031;
     /** {@code fcntl}: read a pipe's capacity ({@code F_LINUX_SPECIFIC_BASE + 8}). */
@@ -41,6 +57,12 @@ public final class Flags {
      * critical calls of {@code FdCalls} pass it.
      */
     public static final int MSG_DONTWAIT = 0x40;
+    /** {@code recvmsg}: the control data did not fit the buffer given; what did not fit was dropped. */
+    public static final int MSG_CTRUNC = 0x8;
+    /** {@code recvmsg}: descriptors received with {@code SCM_RIGHTS} are made close-on-exec. */
+    public static final int MSG_CMSG_CLOEXEC = 0x40000000;
+    /** A control message of {@code SOL_SOCKET}: descriptors passed. */
+    public static final int SCM_RIGHTS = 1;
     /** {@code shutdown}: the reading side. */
     public static final int SHUT_RD = 0;
     /** {@code shutdown}: the writing side. */

@@ -18,6 +18,8 @@ public final class SyscallNumbers {
     public static final long SENDTO = number(44, 206);
     public static final long RECVFROM = number(45, 207);
     public static final long SENDMSG = number(46, 211);
+    /** A descriptor passed over a Unix socket ({@code SCM_RIGHTS}) is received with this, off the hot path. */
+    public static final long RECVMSG = number(47, 212);
     /** {@code epoll_pwait} with no signal mask is {@code epoll_wait}, which the generic table lacks. */
     public static final long EPOLL_PWAIT = number(281, 22);
     /** The socket calls made off the hot path, and {@code close} and {@code fcntl} for any descriptor. */
@@ -38,6 +40,8 @@ public final class SyscallNumbers {
     public static final long EPOLL_CTL = number(233, 21);
     public static final long EVENTFD2 = number(290, 19);
     public static final long EPOLL_CREATE1 = number(291, 20);
+    /** A memory file, for a shared ring with no name in any file system. */
+    public static final long MEMFD_CREATE = number(319, 279);
     /** A shared ring's reader sleeps on its word, and its writer wakes it. */
     public static final long FUTEX = number(202, 98);
     /** The calls added since Linux 5.1 have one number on every architecture. */
