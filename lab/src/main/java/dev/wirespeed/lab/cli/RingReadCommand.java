@@ -17,11 +17,8 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.concurrent.Callable;
+import java.util.List;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code wirespeed ring-read}: frames out of a shared ring, printed per round as {@code client} does. */
 @Command(name = "ring-read", mixinStandardHelpOptions = true,
@@ -34,49 +31,60 @@ import picocli.CommandLine.Model.CommandSpec;
                 + "this process used while nothing came.",
             "Exit codes as 'wirespeed client': 0, 3 a broken ring, 4 --verify found an unexpected frame, 5 the writer "
                 + "died without closing its end."})
-public final class RingReadCommand implements Callable<Integer> {
-    /** A command whose options picocli sets. */
+public final class RingReadCommand extends DirectCommand {
+    /** {@code --impl}. */
+    public static final Opt<ShmImpl> IMPL = Opt.ofName("--impl", "--impl", ShmImpl.values(), ShmImpl.WIRESPEED,
+            "wirespeed (the library's SharedRing), agrona or aeron (default ${DEFAULT-VALUE})");
+
+    /** {@code --path}. */
+    public static final Opt<Path> PATH = Opt.ofPath("--path", Path.of("/dev/shm/wirespeed.ring"), "the ring's file "
+            + "(default ${DEFAULT-VALUE})");
+
+    /** {@code --messages}. */
+    public static final Opt<Long> MESSAGES = Opt.ofLong("--messages", 1_000_000L, "frames per round (default "
+            + "${DEFAULT-VALUE})");
+
+    /** {@code --rounds}. */
+    public static final Opt<Long> ROUNDS = Opt.ofLong("--rounds", 0L, "rounds before stopping; 0: until the writer "
+            + "closes its end");
+
+    /** {@code --verify}. */
+    public static final Opt<Boolean> VERIFY = Opt.flag("--verify", "check every frame against the sequence stream");
+
+    /** {@code --json}. */
+    public static final Opt<Boolean> JSON = Opt.flag("--json", "print JSON lines instead of text");
+
+    /** {@code --sleep}; absent: the implementation's parking. */
+    public static final Opt<Sleep> SLEEP = Opt.ofName("--sleep", "--sleep", Sleep.values(), null, "what the reader "
+            + "does when the ring is empty: futex (sleeps in the kernel until the writer wakes it: 'ring-write --wake "
+            + "futex'; wirespeed's default), polling (sleeps in steps of 50 us; wirespeed), backoff (Agrona's backoff: "
+            + "spins, yields, then parks up to 1 ms; agrona's and aeron's default) or spin (reads again at once, "
+            + "yielding every 8th look)");
+
+    /** {@code --wakes}. */
+    public static final Opt<Boolean> WAKES = Opt.flag("--wakes", "report the wake-ups after the writer's idle periods "
+            + "(ring-write --idle-ms) as one JSON line, instead of rounds");
+
+    /** The options of {@code ring-read}. */
+    public static final Options OPTIONS = Options.of("ring-read",
+            List.of(IMPL, PATH, MESSAGES, ROUNDS, VERIFY, JSON, SLEEP, WAKES));
+
+    /** A command with every option at its default. */
     public RingReadCommand() {
+        super(OPTIONS);
     }
-
-    @Spec
-    CommandSpec spec;
-
-    @Option(names = "--impl", defaultValue = "wirespeed", converter = Names.ShmImplName.class,
-            description = "wirespeed (the library's SharedRing), agrona or aeron (default ${DEFAULT-VALUE})")
-    ShmImpl impl;
-
-    @Option(names = "--path", defaultValue = "/dev/shm/wirespeed.ring", description = "the ring's file "
-            + "(default ${DEFAULT-VALUE})")
-    Path path;
-
-    @Option(names = "--messages", defaultValue = "1000000", description = "frames per round (default "
-            + "${DEFAULT-VALUE})")
-    long messages;
-
-    @Option(names = "--rounds", defaultValue = "0", description = "rounds before stopping; 0: until the writer "
-            + "closes its end")
-    long rounds;
-
-    @Option(names = "--verify", description = "check every frame against the sequence stream")
-    boolean verify;
-
-    @Option(names = "--json", description = "print JSON lines instead of text")
-    boolean json;
-
-    @Option(names = "--sleep", converter = Names.SleepName.class, description = "what the reader does when the ring "
-            + "is empty: futex (sleeps in the kernel until the writer wakes it: 'ring-write --wake futex'; wirespeed's "
-            + "default), polling (sleeps in steps of 50 us; wirespeed), backoff (Agrona's backoff: spins, yields, then "
-            + "parks up to 1 ms; agrona's and aeron's default) or spin (reads again at once, yielding every 8th look)")
-    Sleep sleep;
-
-    @Option(names = "--wakes", description = "report the wake-ups after the writer's idle periods (ring-write "
-            + "--idle-ms) as one JSON line, instead of rounds")
-    boolean wakes;
 
     @Override
     public Integer call() {
-        PrintWriter err = spec.commandLine().getErr();
+        ShmImpl impl = args.get(IMPL);
+        Path path = args.get(PATH);
+        long messages = args.get(MESSAGES);
+        long rounds = args.get(ROUNDS);
+        boolean verify = args.get(VERIFY);
+        boolean json = args.get(JSON);
+        Sleep sleep = args.get(SLEEP);
+        boolean wakes = args.get(WAKES);
+        PrintWriter err = err();
         Sleep sleeps = sleep == null ? impl.parking() : sleep;
         try {
             if (messages < 1 || rounds < 0) {
@@ -87,11 +95,10 @@ public final class RingReadCommand implements Callable<Integer> {
                 dev.wirespeed.linux.Futex.create(); // refused here, off Linux
             }
         } catch (IllegalArgumentException | UnsupportedOperationException e) {
-            err.println("wirespeed ring-read: " + e.getMessage());
-            return ExitCode.USAGE;
+            return usage(e.getMessage());
         }
         Receiver receiver = new Receiver(verify ? FrameCheck.sequence() : null, new Rounds.ByFrames(messages, rounds),
-                json, spec.commandLine().getOut());
+                json, out());
         Wakes woken = wakes ? new Wakes() : null;
         int code = ExitCode.OK;
         String problem = null;
@@ -109,8 +116,7 @@ public final class RingReadCommand implements Callable<Integer> {
                 }
             }
         } catch (IllegalArgumentException e) {
-            err.println("wirespeed ring-read: " + e.getMessage());
-            return ExitCode.USAGE;
+            return usage(e.getMessage());
         } catch (CorruptRingException e) {
             code = ExitCode.BAD_INPUT;
             problem = e.getMessage();
@@ -126,8 +132,8 @@ public final class RingReadCommand implements Callable<Integer> {
         }
         if (woken != null) {
             if (code == ExitCode.OK && woken.count() > 0) {
-                spec.commandLine().getOut().println(ChildReports.line(woken.report()));
-                spec.commandLine().getOut().flush();
+                out().println(ChildReports.line(woken.report()));
+                out().flush();
             } else if (code == ExitCode.OK) {
                 code = ExitCode.IO_FAILURE;
                 problem = "no wake-up to report: the writer sent fewer than 2 frames after an idle period "
@@ -137,9 +143,8 @@ public final class RingReadCommand implements Callable<Integer> {
             receiver.finish(code == ExitCode.OK);
         }
         if (problem != null) {
-            err.println("wirespeed ring-read: " + problem + " (after " + receiver.frames() + " complete frames, "
-                    + receiver.bytes() + " bytes)");
-            err.flush();
+            return fail(code, problem + " (after " + receiver.frames() + " complete frames, " + receiver.bytes()
+                    + " bytes)");
         }
         return code;
     }

@@ -13,12 +13,9 @@ import java.io.PrintWriter;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
+import java.util.List;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code wirespeed ring-write}: the sequence stream into shared memory, for {@code ring-read}. */
 @Command(name = "ring-write", mixinStandardHelpOptions = true,
@@ -29,54 +26,63 @@ import picocli.CommandLine.Model.CommandSpec;
                 + "OneToOneRingBuffer over the file instead, --impl aeron through Aeron's IPC, with a media driver "
                 + "embedded in this process (its directory PATH-aeron).",
             "Prints 'ring at PATH' on standard error once the ring is made. docs/shared-ring.md has its layout."})
-public final class RingWriteCommand implements Callable<Integer> {
-    /** A command whose options picocli sets. */
+public final class RingWriteCommand extends DirectCommand {
+    /** {@code --impl}. */
+    public static final Opt<ShmImpl> IMPL = RingReadCommand.IMPL;
+
+    /** {@code --path}. */
+    public static final Opt<Path> PATH = Opt.ofPath("--path", Path.of("/dev/shm/wirespeed.ring"), "the ring's file, "
+            + "made anew (default ${DEFAULT-VALUE})");
+
+    /** {@code --replace}. */
+    public static final Opt<Boolean> REPLACE = Opt.flag("--replace", "delete a file already at --path first (a ring "
+            + "left by a writer that died)");
+
+    /** {@code --capacity}. */
+    public static final Opt<Integer> CAPACITY = Opt.ofInt("--capacity", 1 << 20, "bytes of frames the ring holds: a "
+            + "power of two from 4096 to 1073741824 (default ${DEFAULT-VALUE}); Aeron's streams take its driver's "
+            + "default");
+
+    /** {@code --size}. */
+    public static final Opt<SizeRange> SIZE = ServerCommand.SIZE;
+
+    /** {@code --count}; absent: endless. */
+    public static final Opt<Long> COUNT = Opt.ofLong("--count", null, "frames to write (default: endless)");
+
+    /** {@code --wake}: {@code futex} or {@code none}; absent: the implementation's. */
+    public static final Opt<String> WAKE = Opt.ofString("--wake", null, "how the writer wakes a reader that sleeps: "
+            + "futex (the reader sleeps in the kernel, 'ring-read --sleep futex'; wirespeed's default) or none (it "
+            + "does not sleep, or wakes by itself; agrona's and aeron's, whose readers wake by themselves)");
+
+    /** {@code --idle-ms}. */
+    public static final Opt<Long> IDLE_MS = Opt.ofLong("--idle-ms", 0L, "idle this long before each of the --count "
+            + "frames, which then carry the send time in their first 8 bytes (for 'ring-read --wakes'), after --burst "
+            + "frames sent at once (stamped 0) to warm the reader up (default ${DEFAULT-VALUE}: no idle)");
+
+    /** {@code --burst}. */
+    public static final Opt<Long> BURST = Opt.ofLong("--burst", 0L, "with --idle-ms, frames sent at once first "
+            + "(default ${DEFAULT-VALUE})");
+
+    /** The options of {@code ring-write}. */
+    public static final Options OPTIONS = Options.of("ring-write",
+            List.of(IMPL, PATH, REPLACE, CAPACITY, SIZE, COUNT, WAKE, IDLE_MS, BURST));
+
+    /** A command with every option at its default. */
     public RingWriteCommand() {
+        super(OPTIONS);
     }
-
-    @Spec
-    CommandSpec spec;
-
-    @Option(names = "--impl", defaultValue = "wirespeed", converter = Names.ShmImplName.class,
-            description = "wirespeed (the library's SharedRing), agrona or aeron (default ${DEFAULT-VALUE})")
-    ShmImpl impl;
-
-    @Option(names = "--path", defaultValue = "/dev/shm/wirespeed.ring", description = "the ring's file, made "
-            + "anew (default ${DEFAULT-VALUE})")
-    Path path;
-
-    @Option(names = "--replace", description = "delete a file already at --path first (a ring left by a writer "
-            + "that died)")
-    boolean replace;
-
-    @Option(names = "--capacity", defaultValue = "1048576", description = "bytes of frames the ring holds: a power "
-            + "of two from 4096 to 1073741824 (default ${DEFAULT-VALUE}); Aeron's streams take its driver's default")
-    int capacity;
-
-    @Option(names = "--size", defaultValue = "100", converter = ServerCommand.SizeConverter.class,
-            description = "body size N or MIN-MAX (default ${DEFAULT-VALUE})")
-    SizeRange size = SizeRange.parse("100");
-
-    @Option(names = "--count", description = "frames to write (default: endless)")
-    Long count;
-
-    @Option(names = "--wake", description = "how the writer wakes a reader that sleeps: futex (the reader sleeps "
-            + "in the kernel, 'ring-read --sleep futex'; wirespeed's default) or none (it does not sleep, or wakes by "
-            + "itself; agrona's and aeron's, whose readers wake by themselves)")
-    String wake;
-
-    @Option(names = "--idle-ms", defaultValue = "0", description = "idle this long before each of the --count frames, "
-            + "which then carry the send time in their first 8 bytes (for 'ring-read --wakes'), after --burst frames "
-            + "sent at once (stamped 0) to warm the reader up (default ${DEFAULT-VALUE}: no idle)")
-    long idleMs;
-
-    @Option(names = "--burst", defaultValue = "0", description = "with --idle-ms, frames sent at once first "
-            + "(default ${DEFAULT-VALUE})")
-    long burst;
 
     @Override
     public Integer call() {
-        PrintWriter err = spec.commandLine().getErr();
+        ShmImpl impl = args.get(IMPL);
+        Path path = args.get(PATH);
+        boolean replace = args.get(REPLACE);
+        int capacity = args.get(CAPACITY);
+        SizeRange size = args.get(SIZE);
+        Long count = args.get(COUNT);
+        long idleMs = args.get(IDLE_MS);
+        long burst = args.get(BURST);
+        PrintWriter err = err();
         Sleep sleep;
         try {
             if (count != null && count < 0 || idleMs < 0 || burst < 0 || idleMs > 0 && (count == null
@@ -90,27 +96,22 @@ public final class RingWriteCommand implements Callable<Integer> {
                 Files.deleteIfExists(path);
             }
         } catch (IllegalArgumentException | UnsupportedOperationException e) {
-            err.println("wirespeed ring-write: " + e.getMessage());
-            return ExitCode.USAGE;
+            return usage(e.getMessage());
         } catch (IOException e) {
-            err.println("wirespeed ring-write: --replace: " + e);
-            return ExitCode.IO_FAILURE;
+            return fail(ExitCode.IO_FAILURE, "--replace: " + e);
         }
         try (ShmLink link = impl.open(path, true, capacity, sleep); Outbound writer = link.outbound("")) {
             if (size.max() > link.maxFrameLength()) {
-                err.println("wirespeed ring-write: --size " + size + " is longer than the ring's maxFrameLength="
-                        + link.maxFrameLength() + " (--impl " + impl + " --capacity " + capacity + ")");
-                return ExitCode.USAGE;
+                return usage("--size " + size + " is longer than the ring's maxFrameLength=" + link.maxFrameLength()
+                        + " (--impl " + impl + " --capacity " + capacity + ")");
             }
             err.println("ring at " + path);
             err.flush();
             return idleMs > 0 ? idle(writer, err) : stream(writer, err);
         } catch (IllegalArgumentException e) {
-            err.println("wirespeed ring-write: " + e.getMessage());
-            return ExitCode.USAGE;
+            return usage(e.getMessage());
         } catch (IOException | IllegalStateException e) {
-            err.println("wirespeed ring-write: " + e);
-            return ExitCode.IO_FAILURE;
+            return fail(ExitCode.IO_FAILURE, e.toString());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return ExitCode.IO_FAILURE;
@@ -119,6 +120,8 @@ public final class RingWriteCommand implements Callable<Integer> {
 
     /** {@return how the link's writer wakes: a reader's sleep it wakes, or {@link Sleep#SPIN} for none} */
     private Sleep wakes() {
+        ShmImpl impl = args.get(IMPL);
+        String wake = args.get(WAKE);
         if (wake == null) {
             return impl == ShmImpl.WIRESPEED ? Sleep.FUTEX : Sleep.SPIN;
         }
@@ -137,6 +140,8 @@ public final class RingWriteCommand implements Callable<Integer> {
     }
 
     private int stream(Outbound writer, PrintWriter err) {
+        SizeRange size = args.get(SIZE);
+        Long count = args.get(COUNT);
         ByteBuffer pattern = ByteBuffer.wrap(SequenceStream.pattern(size.max()));
         SizeRange.Sizes next = size.sizes();
         long frames = count == null ? Long.MAX_VALUE : count;
@@ -154,8 +159,12 @@ public final class RingWriteCommand implements Callable<Integer> {
         return ExitCode.OK;
     }
 
-    /** The warm-up burst, then each frame after {@link #idleMs} of idle, stamped with its send time. */
+    /** The warm-up burst, then each frame after {@code --idle-ms} of idle, stamped with its send time. */
     private int idle(Outbound writer, PrintWriter err) throws InterruptedException {
+        SizeRange size = args.get(SIZE);
+        Long count = args.get(COUNT);
+        long idleMs = args.get(IDLE_MS);
+        long burst = args.get(BURST);
         ByteBuffer body = ByteBuffer.allocate(size.max());
         for (long i = 0; i < burst + count; i++) {
             if (i >= burst) {
