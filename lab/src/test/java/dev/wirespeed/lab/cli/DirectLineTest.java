@@ -131,6 +131,15 @@ class DirectLineTest {
     }
 
     @Test
+    void eachTableIsNamedAsPicocliNamesItsCommand() {
+        for (String name : COMMANDS) {
+            DirectCommand command = DirectLine.command(name);
+            assertEquals(name, command.args.options().command());
+            assertEquals(name, ((picocli.CommandLine.Model.CommandSpec) PicocliOptions.spec(command)).name());
+        }
+    }
+
+    @Test
     void aLineLeavesOutOptionsAtTheirDefault() {
         Args echo = Args.of(EchoCommand.OPTIONS).with(EchoCommand.TRANSPORT, dev.wirespeed.lab.Transport.TCP)
                 .with(ListenOptions.PORT, 0).with(EchoCommand.LOOPS, 1).with(EchoCommand.SPIN, false)

@@ -29,6 +29,13 @@ import org.junit.jupiter.api.Test;
 
 /** The idle experiment's rows, counts and findings, on synthetic results. */
 class IdleExperimentTest {
+    /** Lines of the client, the echo and the ping that a row completes. */
+    private static final Args CLIENT = Args.of(ClientCommand.OPTIONS).with(ClientCommand.TRANSPORT, Transport.TCP);
+    private static final Args ECHO = Args.of(EchoCommand.OPTIONS).with(EchoCommand.TRANSPORT, Transport.TCP)
+            .with(ListenOptions.PORT, 0);
+    private static final Args PING = Args.of(PingCommand.OPTIONS).with(PingCommand.TRANSPORT, Transport.TCP)
+            .with(PingCommand.COUNT, 1L);
+
     private static final LabContext LAB = new LabContext(Mode.DEFAULT, new Jvm("unused", null),
             new PrintWriter(Writer.nullWriter()), false);
     private static final Placement APART = new Placement(Placement.Kind.DIFFERENT_CORES, 0, 1);
@@ -173,11 +180,5 @@ class IdleExperimentTest {
             }
         }
     }
-
-    private static final Args CLIENT = Args.of(ClientCommand.OPTIONS).with(ClientCommand.TRANSPORT, Transport.TCP);
-    private static final Args ECHO = Args.of(EchoCommand.OPTIONS).with(EchoCommand.TRANSPORT, Transport.TCP)
-            .with(ListenOptions.PORT, 0);
-    private static final Args PING = Args.of(PingCommand.OPTIONS).with(PingCommand.TRANSPORT, Transport.TCP)
-            .with(PingCommand.COUNT, 1L);
 
 }
