@@ -3,7 +3,6 @@ package dev.wirespeed.shm;
 import dev.wirespeed.frame.FrameHandler;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
-import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 
@@ -58,6 +57,8 @@ public final class ManyToOneReader {
     /** The position an uncommitted record stopped the reader at, -1 for none; when its claim was last looked at. */
     private long stoppedAt = -1;
     private long lookedAt;
+    /** This reader's looks, for {@link #take}'s wait. */
+    private final RingWait.Looks looks;
 
     ManyToOneReader(ManyToOneRing ring, MemorySegment region, int capacity) {
         this.ring = ring;
@@ -71,6 +72,17 @@ public final class ManyToOneReader {
         this.sleepWord = region.asSlice(SharedRing.SLEEPING_OFFSET, 4);
         this.head = (long) SharedRing.LONG.getAcquire(region, SharedRing.HEAD_OFFSET);
         this.tailSeen = head;
+        this.looks = new RingWait.Looks() {
+            @Override
+            public int read(FrameHandler handler, int limit) throws IOException {
+                return ManyToOneReader.this.read(handler, limit);
+            }
+
+            @Override
+            public boolean ended(boolean slept) {
+                return false; // the ring has no end: writers may come at any time
+            }
+        };
     }
 
     /**
@@ -148,27 +160,7 @@ public final class ManyToOneReader {
         if (n > 0 || timeout.isNegative() || timeout.isZero()) {
             return n;
         }
-        long deadline = System.nanoTime() + timeout.toNanos();
-        for (int i = 0; i < SPINS; i++) {
-            Thread.onSpinWait();
-            if ((n = read(handler, limit)) > 0) {
-                return n;
-            }
-        }
-        try {
-            while (true) {
-                SharedRing.INT.setVolatile(region, SharedRing.SLEEPING_OFFSET, 1);
-                VarHandle.fullFence(); // the word set before the record's is looked at: see ManyToOneRing
-                n = read(handler, limit);
-                long left = deadline - System.nanoTime();
-                if (n > 0 || left <= 0) {
-                    return n;
-                }
-                sleep.sleep(sleepWord, 1, Math.min(left, CHECK_NANOS));
-            }
-        } finally {
-            SharedRing.INT.setVolatile(region, SharedRing.SLEEPING_OFFSET, 0);
-        }
+        return RingWait.await(looks, handler, limit, region, sleepWord, sleep, System.nanoTime() + timeout.toNanos());
     }
 
     /** {@return the frames handed over so far} */

@@ -3,7 +3,6 @@ package dev.wirespeed.shm;
 import dev.wirespeed.frame.FrameHandler;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
-import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 
@@ -27,7 +26,6 @@ public final class RingReader {
     static final int SPINS = 1_000;
     /** The longest sleep of {@link #take}: after it the reader looks whether its writer is still there. */
     static final long CHECK_MILLIS = 100;
-    private static final long CHECK_NANOS = CHECK_MILLIS * 1_000_000;
     private final SharedRing ring;
     private final MemorySegment region;
     private final int capacity;
@@ -42,6 +40,8 @@ public final class RingReader {
     /** The writer's tail as last read: the reader reads it again only once it has caught up. */
     private long tailSeen;
     private long frames;
+    /** This reader's looks, for {@link #take}'s wait. */
+    private final RingWait.Looks looks;
 
     RingReader(SharedRing ring, MemorySegment region, int capacity) {
         this.ring = ring;
@@ -54,6 +54,17 @@ public final class RingReader {
         this.sleepWord = region.asSlice(SharedRing.SLEEPING_OFFSET, 4);
         this.head = (long) SharedRing.LONG.getAcquire(region, SharedRing.HEAD_OFFSET);
         this.tailSeen = head;
+        this.looks = new RingWait.Looks() {
+            @Override
+            public int read(FrameHandler handler, int limit) throws IOException {
+                return RingReader.this.read(handler, limit);
+            }
+
+            @Override
+            public boolean ended(boolean slept) throws PeerGoneException {
+                return writerEnded(slept);
+            }
+        };
     }
 
     /**
@@ -131,27 +142,7 @@ public final class RingReader {
         if (timeout.isNegative() || timeout.isZero()) {
             return writerEnded(false) ? -1 : 0;
         }
-        long deadline = System.nanoTime() + timeout.toNanos();
-        for (int i = 0; i < SPINS; i++) {
-            Thread.onSpinWait();
-            if ((n = read(handler, limit)) > 0) {
-                return n;
-            }
-        }
-        boolean slept = false;
-        while (true) {
-            SharedRing.INT.setVolatile(region, SharedRing.SLEEPING_OFFSET, 1);
-            VarHandle.fullFence(); // the word set before the tail is looked at: see SharedRing
-            n = read(handler, limit);
-            long left = deadline - System.nanoTime();
-            boolean ended = n == 0 && left > 0 && writerEnded(slept);
-            if (n > 0 || left <= 0 || ended) {
-                SharedRing.INT.setVolatile(region, SharedRing.SLEEPING_OFFSET, 0);
-                return ended ? -1 : n;
-            }
-            sleep.sleep(sleepWord, 1, Math.min(left, CHECK_NANOS));
-            slept = true;
-        }
+        return RingWait.await(looks, handler, limit, region, sleepWord, sleep, System.nanoTime() + timeout.toNanos());
     }
 
     /**

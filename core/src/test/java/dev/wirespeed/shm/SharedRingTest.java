@@ -289,6 +289,43 @@ class SharedRingTest {
         assertEquals(9, taken.get(20, TimeUnit.SECONDS), "the frame written while the reader waited");
     }
 
+    @Test
+    void aHandlerThatThrowsInATakeThatSleptLeavesTheReaderAwakeInTheHeader() throws Exception {
+        SharedRing ring = create(4096);
+        RingReader reader = ring.reader();
+        RingWriter writer = ring.writer(RingSleep.polling());
+        int[] sleeps = {0};
+        RingSleep sleepThenWrite = new RingSleep() {
+            @Override
+            public void sleep(java.lang.foreign.MemorySegment word, int expected, long nanos) {
+                assertEquals(1, word.get(java.lang.foreign.ValueLayout.JAVA_INT, 0), "the word while asleep");
+                assertEquals(1, sleepingWord(ring), "the header's word while asleep");
+                sleeps[0]++;
+                assertTrue(writer.offer(7, ByteBuffer.allocate(0)));
+            }
+
+            @Override
+            public void wake(java.lang.foreign.MemorySegment word) {
+            }
+        };
+        IOException thrown = assertThrows(IOException.class, () -> reader.take((type, body) -> {
+            throw new IOException("refused frame of type " + type);
+        }, 10, sleepThenWrite, java.time.Duration.ofSeconds(20)));
+        assertEquals("refused frame of type 7", thrown.getMessage());
+        assertEquals(1, sleeps[0]);
+        assertEquals(0, sleepingWord(ring), "the reader no longer says it sleeps, so a writer wakes nobody");
+    }
+
+    /** {@return the sleeping word of {@code ring}'s header, read from its file} */
+    private static int sleepingWord(SharedRing ring) {
+        try {
+            byte[] header = Files.readAllBytes(ring.file());
+            return ByteBuffer.wrap(header).order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt((int) SharedRing.SLEEPING_OFFSET);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     /** {@return a child process that writes {@code frames} frames into {@code ring} (-1: until killed)} */
     private static Process writerChild(SharedRing ring, int frames) throws IOException {
         String java = ProcessHandle.current().info().command().orElse(System.getProperty("java.home") + "/bin/java");

@@ -18,6 +18,7 @@ import jdk.jfr.Event;
 import jdk.jfr.Name;
 import jdk.jfr.Recording;
 import jdk.jfr.StackTrace;
+import jdk.jfr.consumer.RecordedClass;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedMethod;
 import jdk.jfr.consumer.RecordedThread;
@@ -95,6 +96,8 @@ public final class SteadyState {
     private static final long MAX_WAIT_MILLIS = 30_000;
     private static final String COMPILATION = "jdk.Compilation";
     private static final String DEOPTIMIZATION = "jdk.Deoptimization";
+    /** Classes loaded, hidden ones (a method handle's forms) included: named beside a window that allocated. */
+    private static final String CLASS_LOAD = "jdk.ClassLoad";
     private static final String EDGE = "dev.wirespeed.testing.SteadyStateWindow";
 
     /** One operation of the path under test. */
@@ -173,6 +176,7 @@ public final class SteadyState {
         try (Recording jit = new Recording()) {
             jit.enable(COMPILATION).withThreshold(Duration.ZERO);
             jit.enable(DEOPTIMIZATION).withoutStackTrace();
+            jit.enable(CLASS_LOAD).withThreshold(Duration.ZERO).withoutStackTrace();
             jit.enable(Edge.class);
             jit.start();
             mark(-1, false); // the event's class loaded and its commit run before the windows
@@ -248,8 +252,15 @@ public final class SteadyState {
     record Verdict(String failure, List<Integer> setAside) {
     }
 
-    /** The JIT's work during one window: compiled and deoptimised methods, in words. */
-    record JitWindow(List<String> compiled, List<String> deoptimised) {
+    /**
+     * The JIT's work during one window: compiled and deoptimised methods, in words; and the classes loaded in
+     * it, which the failure's table names beside a window that allocated (they do not set a window aside).
+     */
+    record JitWindow(List<String> compiled, List<String> deoptimised, List<String> loaded) {
+        JitWindow(List<String> compiled, List<String> deoptimised) {
+            this(compiled, deoptimised, new ArrayList<>());
+        }
+
         boolean active() {
             return !compiled.isEmpty() || !deoptimised.isEmpty();
         }
@@ -317,12 +328,17 @@ public final class SteadyState {
             }
             for (RecordedEvent e : events) {
                 String type = e.getEventType().getName();
-                if (!type.equals(COMPILATION) && !type.equals(DEOPTIMIZATION)) {
+                if (!type.equals(COMPILATION) && !type.equals(DEOPTIMIZATION) && !type.equals(CLASS_LOAD)) {
                     continue;
                 }
                 for (int w = 0; w < measured; w++) {
                     if (!e.getEndTime().isBefore(starts[w]) && !e.getStartTime().isAfter(ends[w])) {
-                        if (type.equals(COMPILATION)) {
+                        if (type.equals(CLASS_LOAD)) {
+                            RecordedClass loaded = e.getValue("loadedClass");
+                            RecordedThread thread = e.getThread();
+                            windows.get(w).loaded().add((loaded == null ? "?" : loaded.getName()) + " (on "
+                                    + (thread == null ? "?" : thread.getJavaName()) + ")");
+                        } else if (type.equals(COMPILATION)) {
                             windows.get(w).compiled().add(method(e.getValue("method")) + " (id " + e.getValue("compileId")
                                     + ", level " + e.getValue("compileLevel") + (e.getBoolean("isOsr") ? ", OSR" : "")
                                     + (e.getBoolean("succeded") ? "" : ", failed") + ")");
@@ -418,9 +434,13 @@ public final class SteadyState {
         }
         for (int w = 0; w < bytes.length; w++) {
             JitWindow jit = activity.get(w);
-            if (jit.active() && Arrays.stream(bytes[w]).anyMatch(b -> b != 0)) {
+            boolean allocated = Arrays.stream(bytes[w]).anyMatch(b -> b != 0);
+            if (jit.active() && allocated) {
                 s.append("window ").append(w).append(" compiled ").append(jit.compiled()).append(" deoptimised ")
                         .append(jit.deoptimised()).append('\n');
+            }
+            if (!jit.loaded().isEmpty() && allocated) {
+                s.append("window ").append(w).append(" loaded ").append(jit.loaded()).append('\n');
             }
         }
         return s.toString();

@@ -99,6 +99,20 @@ class SteadyStateTest {
     }
 
     @Test
+    void theTableNamesTheClassesLoadedInAWindowThatAllocatedAndOnlyThere() {
+        long[][] bytes = {{0}, {2688}};
+        SteadyState.JitWindow loading = new SteadyState.JitWindow(List.of(), List.of(),
+                List.of("java.lang.invoke.LambdaForm$MH/0x1 (on main)"));
+        assertEquals("""
+                window | main bytes | compilations | deoptimisations | judged
+                0 | 0 | 0 | 0 | clean
+                1 | 2688 | 0 | 0 | failed
+                window 1 loaded [java.lang.invoke.LambdaForm$MH/0x1 (on main)]
+                """, SteadyState.table(List.of("main"), bytes, List.of(loading, loading),
+                new SteadyState.Verdict("window 1 allocated", List.of())));
+    }
+
+    @Test
     void anOperationThatAllocatesNothingPasses() throws Exception {
         long[] sum = {0};
         SteadyState.assertAllocatesNothingPerOperation("sums", List.of(Thread.currentThread()), 0, i -> sum[0] += i);

@@ -1,5 +1,6 @@
 package dev.wirespeed.lab;
 
+import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
@@ -24,14 +25,21 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.function.Executable;
 
 /**
  * Hostile peers against the client command: what the user sees (exit code, message) and that every frame
@@ -253,33 +261,90 @@ class FaultsTest {
     }
 
     @Test
-    void anIdlePeerIsAReadTimeoutWithExitCodeFiveForEveryStrategy() throws Exception {
-        byte[] stream = new Frames().sequence(0, 100, 100).toByteArray();
-        for (Strategies strategy : Strategies.values()) {
-            if (!strategy.supports(Transport.TCP)) {
-                continue;
+    void anIdlePeerIsAReadTimeoutWithExitCodeFiveForEveryStrategy() {
+        List<Strategies> tcp = Stream.of(Strategies.values()).filter(s -> s.supports(Transport.TCP)).toList();
+        List<Strategies> blocking = tcp.stream().filter(s -> !s.polls()).toList();
+        List<Strategies> polling = tcp.stream().filter(Strategies::polls).toList();
+        // Each client waits out its peer's silence, 2.5 s or a little more: they wait side by side, each
+        // against its own peer and its own clock. What races a clock is a client's start, its connect and
+        // its 100 frames, so those come one client at a time, on a machine where every other client sits
+        // in its silence: the blocking ones asleep in a read, then the busy-polling ones, one at a time
+        // from start to end, as each takes a core while it waits.
+        Semaphore turn = new Semaphore(1, true);
+        CountDownLatch blockingRead = new CountDownLatch(blocking.size());
+        List<Future<?>> clients = new ArrayList<>();
+        try (ExecutorService threads = Executors.newThreadPerTaskExecutor(Thread.ofPlatform().name("idle-", 0)
+                .factory())) {
+            for (Strategies strategy : blocking) {
+                clients.add(threads.submit(() -> {
+                    idlePeerIsAReadTimeout(strategy, turn, blockingRead::countDown);
+                    return null;
+                }));
             }
-            CountDownLatch clientDone = new CountDownLatch(1);
-            AtomicBoolean peerGaveUp = new AtomicBoolean();
-            int port = peer(connection -> {
-                writeFully(connection, stream);
-                // Then silence, the connection open until the client has ended: its end is its own timeout's.
-                peerGaveUp.set(!clientDone.await(3, TimeUnit.MINUTES));
-            });
+            clients.add(threads.submit(() -> {
+                assertTrue(blockingRead.await(2, TimeUnit.MINUTES), "the blocking clients' frames, in 2 minutes");
+                assertAll(polling.stream().map(strategy -> (Executable) () -> idlePeerIsAReadTimeout(strategy, turn,
+                        () -> { })));
+                return null;
+            }));
+            assertAll(clients.stream().map(client -> (Executable) () -> awaitClient(client)));
+        }
+    }
+
+    /** Waits for one client's case, its assertion failures rethrown as they were. */
+    private static void awaitClient(Future<?> client) throws Throwable {
+        try {
+            client.get(3, TimeUnit.MINUTES);
+        } catch (ExecutionException e) {
+            throw e.getCause();
+        }
+    }
+
+    /**
+     * The peer sends 100 frames then stays silent: the client gives up on its read timeout with the 100
+     * kept. The client starts on its {@code turn}, and gives the turn back, and runs {@code read}, once it
+     * has read the 100 frames (or has ended without them).
+     */
+    private static void idlePeerIsAReadTimeout(Strategies strategy, Semaphore turn, Runnable read)
+            throws Exception {
+        byte[] stream = new Frames().sequence(0, 100, 100).toByteArray();
+        CountDownLatch clientDone = new CountDownLatch(1);
+        AtomicBoolean peerGaveUp = new AtomicBoolean();
+        int port = peer(connection -> {
+            writeFully(connection, stream);
+            // Then silence, the connection open until the client has ended: its end is its own timeout's.
+            peerGaveUp.set(!clientDone.await(3, TimeUnit.MINUTES));
+        });
+        assertTrue(turn.tryAcquire(2, TimeUnit.MINUTES), strategy + ": no turn to start in 2 minutes");
+        AtomicBoolean given = new AtomicBoolean();
+        Runnable giveBack = () -> {
+            if (given.compareAndSet(false, true)) {
+                turn.release();
+                read.run();
+            }
+        };
+        Result result;
+        try {
             // The timeout counts from the client's start, its connect included (the command's rule), and the
             // watchdog's clock from its first check, a quarter of the timeout in: the client has 3.1 s to
             // connect and read the 100 frames before the timeout could fire with fewer, where a cold Netty
-            // connect takes a few hundred ms, and more on a loaded machine. The price is the silence each
-            // strategy waits out, 2.5 s or a little more, one strategy after another: clients run at once
-            // would load the machine they race against (the spinning ones take a core each).
-            Result result = client(port, strategy.cliName(), "--read-timeout", "2500");
-            clientDone.countDown();
-            assertFalse(peerGaveUp.get(), strategy + ": the peer closed, after 3 minutes, before the client gave up");
-            assertEquals(ExitCode.IO_FAILURE, result.code(), strategy + ": " + result.err());
-            assertEquals("wirespeed client: read timed out: no complete frame for 2500 ms (after 100 complete frames, "
-                    + "10800 bytes)\n", result.err(), strategy.cliName());
-            assertTrue(result.out().endsWith("{\"summary\":true,\"frames\":100,\"bytes\":10800,\"verified\":false}\n"),
-                    strategy + ": " + result.out());
+            // connect takes a few hundred ms, and more on a loaded machine. Rounds of 100 frames: the first
+            // round's line says the client has them all.
+            result = client(port, strategy.cliName(), line -> {
+                if (line.startsWith("{\"round\":1,\"messages\":100,")) {
+                    giveBack.run();
+                }
+            }, "--messages", "100", "--read-timeout", "2500");
+        } finally {
+            giveBack.run();
         }
+        clientDone.countDown();
+        assertFalse(peerGaveUp.get(), strategy + ": the peer closed, after 3 minutes, before the client gave up");
+        assertEquals(ExitCode.IO_FAILURE, result.code(), strategy + ": " + result.err());
+        assertEquals("wirespeed client: read timed out: no complete frame for 2500 ms (after 100 complete frames, "
+                + "10800 bytes)\n", result.err(), strategy.cliName());
+        assertTrue(result.out().startsWith("{\"round\":1,\"messages\":100,") && result.out().endsWith(
+                "{\"summary\":true,\"frames\":100,\"bytes\":10800,\"verified\":false}\n"),
+                strategy + ": " + result.out());
     }
 }

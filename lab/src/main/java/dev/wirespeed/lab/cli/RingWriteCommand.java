@@ -2,19 +2,21 @@ package dev.wirespeed.lab.cli;
 
 import dev.wirespeed.lab.ExitCode;
 import dev.wirespeed.lab.server.SizeRange;
+import dev.wirespeed.lab.shm.Layout;
 import dev.wirespeed.lab.shm.Outbound;
 import dev.wirespeed.lab.shm.PingPong;
 import dev.wirespeed.lab.shm.ShmImpl;
 import dev.wirespeed.lab.shm.ShmLink;
 import dev.wirespeed.lab.shm.Sleep;
+import dev.wirespeed.lab.shm.WriterStreams;
 import dev.wirespeed.testkit.SequenceStream;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 
 /** {@code wirespeed ring-write}: the sequence stream into shared memory, for {@code ring-read}. */
@@ -25,23 +27,48 @@ import picocli.CommandLine.Command;
                 + "the last frame and ends), or when the reader goes away. --impl agrona writes through Agrona's "
                 + "OneToOneRingBuffer over the file instead, --impl aeron through Aeron's IPC, with a media driver "
                 + "embedded in this process (its directory PATH-aeron).",
-            "Prints 'ring at PATH' on standard error once the ring is made. docs/shared-ring.md has its layout."})
+            "With --layout many-to-one it is one of several writers (each with a --writer number of its own) into a "
+                + "ring that 'wirespeed ring-read --layout many-to-one --writers N' made (the library's ManyToOneRing; "
+                + "with --impl agrona Agrona's ManyToOneRingBuffer; with --impl aeron a concurrent publication, whose "
+                + "driver the reader embeds): it waits for the ring, then writes its own stream, frame i of type "
+                + "--writer with i in the body's first 8 bytes, and after --count frames an empty frame of that type, "
+                + "its end; the reader checks each writer's stream apart. Endless, it stops once the reader is gone.",
+            "Prints 'ring at PATH' on standard error once the ring is made ('writer W on PATH' once a many-to-one "
+                + "writer has joined). docs/shared-ring.md has both layouts."})
 public final class RingWriteCommand extends DirectCommand {
+    /** The idle before each of the {@link #WARM_WAKES} frames: long enough for the reader to fall asleep. */
+    static final long WARM_IDLE_MS = 1;
+
+    /** The ring's capacity where {@link #CAPACITY} is absent. */
+    static final int DEFAULT_CAPACITY = 1 << 20;
+
     /** {@code --impl}. */
     public static final Opt<ShmImpl> IMPL = RingReadCommand.IMPL;
 
+    /** {@code --layout}. */
+    public static final Opt<Layout> LAYOUT = Opt.ofName("--layout", "--layout", Layout.values(), Layout.ONE_TO_ONE,
+            "one-to-one (this the one writer, which makes the ring) or many-to-one (this one of many writers into the "
+            + "ring the reader made) (default ${DEFAULT-VALUE})");
+
+    /** {@code --writer}; absent: 0 with {@code --layout many-to-one}, refused with any other. */
+    public static final Opt<Integer> WRITER = Opt.ofInt("--writer", null, "with --layout many-to-one, this writer's "
+            + "number, 0 to the reader's --writers less 1: the type of its frames (default 0)");
+
     /** {@code --path}. */
     public static final Opt<Path> PATH = Opt.ofPath("--path", Path.of("/dev/shm/wirespeed.ring"), "the ring's file, "
-            + "made anew (default ${DEFAULT-VALUE})");
+            + "made anew; with --layout many-to-one the reader's (default ${DEFAULT-VALUE})");
 
     /** {@code --replace}. */
     public static final Opt<Boolean> REPLACE = Opt.flag("--replace", "delete a file already at --path first (a ring "
-            + "left by a writer that died)");
+            + "left by a writer that died); not with --layout many-to-one, whose reader makes the ring");
 
-    /** {@code --capacity}. */
-    public static final Opt<Integer> CAPACITY = Opt.ofInt("--capacity", 1 << 20, "bytes of frames the ring holds: a "
-            + "power of two from 4096 to 1073741824 (default ${DEFAULT-VALUE}); Aeron's streams take its driver's "
-            + "default");
+    /**
+     * {@code --capacity}; absent: {@link #DEFAULT_CAPACITY}, and the only way a many-to-one writer takes it, as
+     * its reader makes the ring.
+     */
+    public static final Opt<Integer> CAPACITY = Opt.ofInt("--capacity", null, "bytes of frames the ring holds: a "
+            + "power of two from 4096 to 1073741824 (default " + DEFAULT_CAPACITY + "); Aeron's streams take its "
+            + "driver's default; not with --layout many-to-one, whose reader makes the ring");
 
     /** {@code --size}. */
     public static final Opt<SizeRange> SIZE = ServerCommand.SIZE;
@@ -63,9 +90,15 @@ public final class RingWriteCommand extends DirectCommand {
     public static final Opt<Long> BURST = Opt.ofLong("--burst", 0L, "with --idle-ms, frames sent at once first "
             + "(default ${DEFAULT-VALUE})");
 
+    /** {@code --warm-wakes}. */
+    public static final Opt<Long> WARM_WAKES = Opt.ofLong("--warm-wakes", 0L, "with --idle-ms, frames sent after the "
+            + "burst each after " + WARM_IDLE_MS + " ms of idle (stamped 0), so that the reader falls asleep and is "
+            + "woken this many times before the counted frames: the code of a wake-up is then compiled in both "
+            + "processes, as in a program that has run a while (default ${DEFAULT-VALUE})");
+
     /** The options of {@code ring-write}. */
-    public static final Options OPTIONS = Options.of("ring-write",
-            List.of(IMPL, PATH, REPLACE, CAPACITY, SIZE, COUNT, WAKE, IDLE_MS, BURST));
+    public static final Options OPTIONS = Options.of("ring-write", List.of(IMPL, LAYOUT, WRITER, PATH, REPLACE,
+            CAPACITY, SIZE, COUNT, WAKE, IDLE_MS, BURST, WARM_WAKES));
 
     /** A command with every option at its default. */
     public RingWriteCommand() {
@@ -75,21 +108,30 @@ public final class RingWriteCommand extends DirectCommand {
     @Override
     public Integer call() {
         ShmImpl impl = args.get(IMPL);
+        Layout layout = args.get(LAYOUT);
+        Integer writer = args.get(WRITER);
         Path path = args.get(PATH);
         boolean replace = args.get(REPLACE);
-        int capacity = args.get(CAPACITY);
+        Integer capacity = args.get(CAPACITY);
         SizeRange size = args.get(SIZE);
         Long count = args.get(COUNT);
         long idleMs = args.get(IDLE_MS);
         long burst = args.get(BURST);
+        long warmWakes = args.get(WARM_WAKES);
         PrintWriter err = err();
+        boolean many = layout == Layout.MANY_TO_ONE;
         Sleep sleep;
         try {
-            if (count != null && count < 0 || idleMs < 0 || burst < 0 || idleMs > 0 && (count == null
+            if (count != null && count < 0 || idleMs < 0 || burst < 0 || warmWakes < 0 || idleMs > 0 && (count == null
                     || size.min() < 8)) {
                 throw new IllegalArgumentException("--count=" + count + " must be >= 0, --idle-ms=" + idleMs + " and "
-                        + "--burst=" + burst + " >= 0; --idle-ms needs --count and bodies of at least 8 bytes, not "
-                        + "--size " + size);
+                        + "--burst=" + burst + ", --warm-wakes=" + warmWakes + " >= 0; --idle-ms needs --count and "
+                        + "bodies of at least 8 bytes, not --size " + size);
+            }
+            if (many) {
+                writer = checkMany();
+            } else if (writer != null) {
+                throw new IllegalArgumentException("--writer=" + writer + " is for --layout many-to-one");
             }
             sleep = wakes();
             if (replace) {
@@ -100,14 +142,15 @@ public final class RingWriteCommand extends DirectCommand {
         } catch (IOException e) {
             return fail(ExitCode.IO_FAILURE, "--replace: " + e);
         }
-        try (ShmLink link = impl.open(path, true, capacity, sleep); Outbound writer = link.outbound("")) {
+        int bytes = capacity == null ? DEFAULT_CAPACITY : capacity;
+        try (ShmLink link = impl.open(path, !many, many ? 0 : bytes, sleep, layout); Outbound out = link.outbound("")) {
             if (size.max() > link.maxFrameLength()) {
                 return usage("--size " + size + " is longer than the ring's maxFrameLength=" + link.maxFrameLength()
-                        + " (--impl " + impl + " --capacity " + capacity + ")");
+                        + " (--impl " + impl + (many ? "" : " --capacity " + bytes) + ")");
             }
-            err.println("ring at " + path);
+            err.println(many ? "writer " + writer + " on " + path : "ring at " + path);
             err.flush();
-            return idleMs > 0 ? idle(writer, err) : stream(writer, err);
+            return many ? manyStream(out, err, writer) : idleMs > 0 ? idle(out, err) : stream(out, err);
         } catch (IllegalArgumentException e) {
             return usage(e.getMessage());
         } catch (IOException | IllegalStateException e) {
@@ -116,6 +159,22 @@ public final class RingWriteCommand extends DirectCommand {
             Thread.currentThread().interrupt();
             return ExitCode.IO_FAILURE;
         }
+    }
+
+    /**
+     * {@return a many-to-one writer's number}, refusing what such a writer does not take: the reader makes the
+     * ring; a body holds the index
+     */
+    private int checkMany() {
+        int writer = args.get(WRITER) == null ? 0 : args.get(WRITER);
+        SizeRange size = args.get(SIZE);
+        if (writer < 0 || args.get(CAPACITY) != null || args.get(REPLACE) || args.get(IDLE_MS) > 0
+                || size.min() < WriterStreams.MIN_BODY) {
+            throw new IllegalArgumentException("--layout many-to-one takes --writer=" + writer + " >= 0, bodies of "
+                    + "at least " + WriterStreams.MIN_BODY + " bytes (the frame's index), not --size " + size.min()
+                    + "-" + size.max() + ", and no --capacity, --replace (the reader makes the ring) nor --idle-ms");
+        }
+        return writer;
     }
 
     /** {@return how the link's writer wakes: a reader's sleep it wakes, or {@link Sleep#SPIN} for none} */
@@ -159,19 +218,51 @@ public final class RingWriteCommand extends DirectCommand {
         return ExitCode.OK;
     }
 
-    /** The warm-up burst, then each frame after {@code --idle-ms} of idle, stamped with its send time. */
+    /** This writer's stream of {@link WriterStreams}, then its end where it has a count. */
+    private int manyStream(Outbound out, PrintWriter err, int writer) {
+        SizeRange size = args.get(SIZE);
+        Long count = args.get(COUNT);
+        byte[] pattern = SequenceStream.pattern(size.max());
+        ByteBuffer body = ByteBuffer.allocate(size.max());
+        SizeRange.Sizes next = size.sizes();
+        long frames = count == null ? Long.MAX_VALUE : count;
+        for (long i = 0; i <= frames; i++) {
+            if (i < frames) {
+                WriterStreams.fill(body.clear(), pattern, i, next.next());
+            } else if (count != null) {
+                body.clear().limit(0); // the end
+            } else {
+                break;
+            }
+            for (int spins = 0; !out.offer(writer, body); spins++) {
+                if ((spins & 0xFFFF) == 0xFFFF && out.readerGone()) {
+                    err.println("wirespeed ring-write: the reader went away after frame " + i + " of writer " + writer);
+                    return ExitCode.OK;
+                }
+                PingPong.idle(spins); // the ring full: the reader, on this core perhaps, needs the CPU
+            }
+        }
+        return ExitCode.OK;
+    }
+
+    /**
+     * The warm-up burst, the warm-up wake-ups, then each frame after {@code --idle-ms} of idle, stamped with its
+     * send time.
+     */
     private int idle(Outbound writer, PrintWriter err) throws InterruptedException {
         SizeRange size = args.get(SIZE);
         Long count = args.get(COUNT);
         long idleMs = args.get(IDLE_MS);
         long burst = args.get(BURST);
+        long warmWakes = args.get(WARM_WAKES);
         ByteBuffer body = ByteBuffer.allocate(size.max());
-        for (long i = 0; i < burst + count; i++) {
-            if (i >= burst) {
-                TimeUnit.MILLISECONDS.sleep(idleMs); // the idle period itself, not a wait for something
+        long counted = burst + warmWakes;
+        for (long i = 0; i < counted + count; i++) {
+            if (i >= burst) { // the idle period itself, not a wait for something
+                TimeUnit.MILLISECONDS.sleep(i < counted ? WARM_IDLE_MS : idleMs);
             }
             for (int spins = 0;; spins++) {
-                body.clear().putLong(0, i >= burst ? System.nanoTime() : 0);
+                body.clear().putLong(0, i >= counted ? System.nanoTime() : 0);
                 if (writer.offer(SequenceStream.type(i), body)) {
                     break;
                 }

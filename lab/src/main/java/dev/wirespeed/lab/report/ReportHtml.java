@@ -24,7 +24,8 @@ import java.util.TreeSet;
  * do not hold here), then for every experiment, placement and unit a bar chart (medians, a whisker
  * from min to max, the article's figure as a tick) with its table, a percentile chart per placement
  * for latency, every finding with its figures, and the rows set aside (which judge no finding) with
- * why. Rows are coloured by {@link Role}.
+ * why; the charts' tables mark the cells set aside as the text tables do. Rows are coloured by
+ * {@link Role}.
  */
 public final class ReportHtml {
     /** The SVG coordinate width; the charts scale to the page's width. */
@@ -74,9 +75,11 @@ public final class ReportHtml {
                     .filter(m -> m.series().experiment().equals(experiment.name())).toList();
             html.append("<h2 id=\"").append(escape(experiment.name())).append("\">").append(escape(experiment.name()))
                     .append("</h2>\n<p>").append(escape(experiment.description())).append("</p>\n");
-            charts(rows, html);
+            List<SetAside> setAside = report.setAside().stream().filter(s -> s.experiment().equals(experiment.name()))
+                    .toList();
+            charts(rows, setAside, html);
             findings(report.findings().stream().filter(f -> f.experiment().equals(experiment.name())).toList(), html);
-            setAside(report.setAside().stream().filter(s -> s.experiment().equals(experiment.name())).toList(), html);
+            setAside(setAside, html);
         }
         if (!report.notes().isEmpty()) {
             html.append("<h2>Notes</h2>\n<ul>\n");
@@ -157,8 +160,9 @@ public final class ReportHtml {
     /**
      * One bar chart per placement and unit (throughput and memory; CPU time stays in results.json), and
      * per size where an experiment measures several sizes; a percentile chart per placement for latency.
+     * Each chart's table marks the cells of {@code setAside} as the text tables do.
      */
-    private static void charts(List<Measurement> rows, StringBuilder html) {
+    private static void charts(List<Measurement> rows, List<SetAside> setAside, StringBuilder html) {
         Set<Long> sizes = new TreeSet<>();
         rows.forEach(m -> sizes.add(m.series().size()));
         Map<String, List<Measurement>> bars = new LinkedHashMap<>();
@@ -173,7 +177,7 @@ public final class ReportHtml {
         for (var chart : bars.entrySet()) {
             html.append("<h3>").append(escape(chart.getKey())).append("</h3>\n");
             html.append(barChart(chart.getKey(), chart.getValue()));
-            html.append(table(chart.getValue()));
+            html.append(table(chart.getValue(), setAside));
         }
         Map<String, List<Measurement>> latency = new LinkedHashMap<>();
         for (Measurement m : rows) {
@@ -185,7 +189,7 @@ public final class ReportHtml {
         for (var chart : latency.entrySet()) {
             html.append("<h3>").append(escape(chart.getKey())).append("</h3>\n");
             html.append(percentileChart(chart.getKey(), chart.getValue()));
-            html.append(percentileTable(chart.getValue()));
+            html.append(percentileTable(chart.getValue(), setAside));
         }
     }
 
@@ -308,7 +312,12 @@ public final class ReportHtml {
         return svg.append("</svg>\n").toString();
     }
 
-    private static String percentileTable(List<Measurement> rows) {
+    /** {@return whether a row of {@code setAside} distrusts {@code figure}} */
+    private static boolean setAside(Measurement figure, List<SetAside> setAside) {
+        return setAside.stream().anyMatch(row -> row.covers(figure));
+    }
+
+    private static String percentileTable(List<Measurement> rows, List<SetAside> setAside) {
         Map<String, Map<Percentile, Measurement>> byCase = new LinkedHashMap<>();
         for (Measurement m : rows) {
             byCase.computeIfAbsent(m.series().name(), k -> new EnumMap<>(Percentile.class)).put(m.percentile(), m);
@@ -322,8 +331,9 @@ public final class ReportHtml {
             table.append("<tr><td>").append(escape(entry.getKey())).append("</td>");
             for (Percentile p : Percentile.values()) {
                 Measurement m = entry.getValue().get(p);
-                table.append(m == null ? "<td>-</td>" : String.format(Locale.ROOT, "<td>%.1f [%.1f-%.1f]</td>",
-                        m.stats().median(), m.stats().min(), m.stats().max()));
+                table.append(m == null ? "<td>-</td>" : "<td>" + SetAside.marked(String.format(Locale.ROOT,
+                        "%.1f [%.1f-%.1f]", m.stats().median(), m.stats().min(), m.stats().max()), setAside(m, setAside))
+                        + "</td>");
             }
             Measurement p50 = entry.getValue().get(Percentile.P50);
             Measurement p90 = entry.getValue().get(Percentile.P90);
@@ -334,13 +344,14 @@ public final class ReportHtml {
         return table.append("</table>\n").toString();
     }
 
-    private static String table(List<Measurement> rows) {
+    private static String table(List<Measurement> rows, List<SetAside> setAside) {
         StringBuilder table = new StringBuilder("<table><tr><th>case</th><th>" + escape(rows.get(0).unit().symbol())
                 + " median</th><th>min</th><th>max</th><th>runs</th><th>% of ceiling</th><th>published</th></tr>\n");
         for (Measurement m : rows) {
             table.append(String.format(Locale.ROOT,
                     "<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%d</td><td>%s</td><td>%s</td></tr>\n",
-                    escape(m.series().name()), number(m.stats().median()), number(m.stats().min()), number(m.stats().max()),
+                    escape(m.series().name()), SetAside.marked(number(m.stats().median()), setAside(m, setAside)),
+                    number(m.stats().min()), number(m.stats().max()),
                     m.stats().runs(), m.ofCeiling() == null ? "-" : String.format(Locale.ROOT, "%.0f%%", 100 * m.ofCeiling()),
                     m.published() == null ? "-" : number(m.published())));
         }

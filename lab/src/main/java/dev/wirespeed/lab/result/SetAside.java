@@ -51,6 +51,44 @@ public record SetAside(String experiment, String row, Placement placement, Perce
         return percentile == null ? row : row + " " + percentile.label();
     }
 
+    /**
+     * {@return {@code cell}, a table's cell of a figure, marked where the figure is set aside}: {@code
+     * "608.0 [580.0-640.0] set aside"}; every table of every experiment marks its cells so
+     *
+     * @param cell the cell's text
+     * @param setAside whether the lab sets the cell's figure aside
+     */
+    public static String marked(String cell, boolean setAside) {
+        return setAside ? cell + " set aside" : cell;
+    }
+
+    /**
+     * {@return whether {@code figure} is the one this row distrusts}: the same experiment, row, placement
+     * and percentile, in the unit of the reason
+     *
+     * @param figure a row of {@code results.json}
+     */
+    public boolean covers(Measurement figure) {
+        return experiment.equals(figure.series().experiment()) && row.equals(figure.series().name())
+                && placement.equals(figure.placement()) && Objects.equals(percentile, figure.percentile())
+                && reason.unit() == figure.unit();
+    }
+
+    /**
+     * {@return the note under a table saying what the spread rule sets aside}
+     *
+     * @param figures which of the table's figures the rule applies to: {@code "a percentile the findings judge"}
+     */
+    public static String spreadNote(String figures) {
+        return figures + " whose runs spread wider than their median (max - min > median) is set aside and judges "
+                + "no finding";
+    }
+
+    /** {@return the note under its table: {@code set aside, judging nothing: netty-nio at different cores: ...}} */
+    public String note() {
+        return "set aside, judging nothing: " + this;
+    }
+
     /** {@return the row, where it ran and why it is set aside: {@code netty-nio at different cores: ...}} */
     @Override
     public String toString() {

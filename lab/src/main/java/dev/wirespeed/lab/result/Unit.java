@@ -22,6 +22,8 @@ public enum Unit {
     CPU_US_PER_HANDSHAKE("cpu us/handshake"),
     /** A process's CPU time (user and system, every thread) over a span of wall time, in percent of one core. */
     CORE_PERCENT("% of a core"),
+    /** A count of connections: those a server holds, say. */
+    CONNECTIONS("connections"),
     /** A ratio of two figures of one unit. */
     RATIO("x");
 

@@ -1,7 +1,6 @@
 package dev.wirespeed.lab.shm;
 
 import io.aeron.Aeron;
-import io.aeron.ExclusivePublication;
 import io.aeron.Publication;
 import io.aeron.Subscription;
 import io.aeron.driver.MediaDriver;
@@ -19,36 +18,52 @@ import org.agrona.concurrent.UnsafeBuffer;
 /**
  * {@link ShmImpl#AERON}: Aeron's IPC channel ({@code aeron:ipc}), a stream per direction, through a media
  * driver that the owner runs embedded in its process (one conductor thread for the driver's work,
- * Agrona's backoff when idle), in the directory {@code BASE-aeron}; the other side's client connects to
- * it there. A message holds the frame: its type (4 bytes), then its body; an empty message marks the
- * writer's close. The owner's driver and its directory go when it closes.
+ * Agrona's backoff when idle), in the directory {@code BASE-aeron}; the other side's clients connect to
+ * it there. {@link Layout#ONE_TO_ONE}: the writer's an exclusive publication, a log of its own; {@link
+ * Layout#MANY_TO_ONE}: each writer's a concurrent publication of the stream, which the driver gives every
+ * client of the same stream as one log, their frames ordered by Aeron's claim of its tail, as a
+ * many-to-one ring's. A message holds the frame: its type (4 bytes), then its body; an empty message marks
+ * a one-to-one writer's close (a many-to-one writer's close marks nothing). The owner's driver and its
+ * directory go when it closes.
  */
 final class AeronLink implements ShmLink {
     /** The channel of every stream: IPC, through the driver's shared memory. */
     static final String CHANNEL = "aeron:ipc";
     private final Path base;
     private final Sleep sleep;
+    private final Layout layout;
     private final MediaDriver driver;
     private final Aeron aeron;
     private final List<AutoCloseable> ends = new ArrayList<>();
 
-    AeronLink(Path base, boolean owner, Sleep sleep) {
+    AeronLink(Path base, boolean owner, Sleep sleep, Layout layout) {
         new Waits(sleep, "aeron"); // refuses a sleep it does not take
         this.base = base;
         this.sleep = sleep;
+        this.layout = layout;
         String dir = directory(base).toString();
         this.driver = owner ? MediaDriver.launch(new MediaDriver.Context().aeronDirectoryName(dir)
                 .threadingMode(ThreadingMode.SHARED).sharedIdleStrategy(new BackoffIdleStrategy())
                 .dirDeleteOnStart(true).dirDeleteOnShutdown(true)) : null;
         try {
             this.aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(dir)
-                    .driverTimeoutMs(ShmFiles.WAIT_MILLIS));
+                    .driverTimeoutMs(ShmFiles.WAIT_MILLIS).errorHandler(AeronLink::onClientError));
         } catch (RuntimeException e) {
             if (driver != null) {
                 driver.close();
             }
             throw e;
         }
+    }
+
+    /**
+     * Says what went wrong in the client's conductor thread. Aeron's default handler ends the JVM where the
+     * driver is gone, which a side whose owner closed first meets as it closes in turn, and which in one JVM
+     * (the tests run both sides in one) would end the other side with it: here the client closes, and the
+     * link's ends find their publication or subscription closed.
+     */
+    private static void onClientError(Throwable e) {
+        System.err.println("aeron client: " + e);
     }
 
     /** {@return the media driver's directory of a link at {@code base}} */
@@ -68,7 +83,8 @@ final class AeronLink implements ShmLink {
 
     @Override
     public Outbound outbound(String name) {
-        ExclusivePublication publication = aeron.addExclusivePublication(CHANNEL, stream(name));
+        Publication publication = layout == Layout.ONE_TO_ONE ? aeron.addExclusivePublication(CHANNEL, stream(name))
+                : aeron.addPublication(CHANNEL, stream(name));
         ends.add(publication);
         BufferClaim claim = new BufferClaim();
         int max = publication.maxPayloadLength() - 4;
@@ -109,6 +125,10 @@ final class AeronLink implements ShmLink {
 
             @Override
             public void close() {
+                if (layout == Layout.MANY_TO_ONE) {
+                    publication.close(); // the other writers write on: the reader is never told
+                    return;
+                }
                 UnsafeBuffer none = new UnsafeBuffer(new byte[0]);
                 long deadline = System.nanoTime() + ShmFiles.WAIT_MILLIS * 1_000_000;
                 while (publication.offer(none, 0, 0) < 0 && publication.isConnected() && System.nanoTime() - deadline < 0) {

@@ -10,16 +10,20 @@ import java.util.ArrayList;
 import java.util.List;
 import org.agrona.IoUtil;
 import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
+import org.agrona.concurrent.ringbuffer.RingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 
 /**
- * {@link ShmImpl#AGRONA}: Agrona's {@link OneToOneRingBuffer} over a file mapped by both processes, one per
- * direction, made whole under another name and then renamed, as the shared ring's file is. A message
- * holds the frame: its type (4 bytes), then its body; a message of type {@value #END} marks the writer's
- * close. The reader's close sets the ring's consumer heartbeat to -1, which the writer reads as gone.
- * The files stay when closed.
+ * {@link ShmImpl#AGRONA}: Agrona's {@link OneToOneRingBuffer} ({@link Layout#ONE_TO_ONE}) or {@link
+ * ManyToOneRingBuffer} ({@link Layout#MANY_TO_ONE}) over a file mapped by every process, one per direction,
+ * made whole under another name and then renamed, as the shared ring's file is. A message holds the frame:
+ * its type (4 bytes), then its body; a message of type {@value #END} marks a one-to-one writer's close (a
+ * many-to-one writer's close marks nothing). The reader's close sets the ring's consumer heartbeat to -1,
+ * which the writers read as gone. The files stay when closed.
  */
 final class AgronaLink implements ShmLink {
     /** The type of the messages that carry frames: Agrona's types start at 1. */
@@ -30,14 +34,20 @@ final class AgronaLink implements ShmLink {
     private final boolean owner;
     private final int capacity;
     private final Sleep sleep;
+    private final Layout layout;
     private final List<MappedByteBuffer> mapped = new ArrayList<>();
 
-    AgronaLink(Path base, boolean owner, int capacity, Sleep sleep) {
+    AgronaLink(Path base, boolean owner, int capacity, Sleep sleep, Layout layout) {
         new Waits(sleep, "agrona"); // refuses a sleep it does not take
         this.base = base;
         this.owner = owner;
         this.capacity = capacity;
         this.sleep = sleep;
+        this.layout = layout;
+    }
+
+    private RingBuffer ring(AtomicBuffer buffer) {
+        return layout == Layout.ONE_TO_ONE ? new OneToOneRingBuffer(buffer) : new ManyToOneRingBuffer(buffer);
     }
 
     private MappedByteBuffer map(String name) throws IOException {
@@ -61,7 +71,7 @@ final class AgronaLink implements ShmLink {
 
     @Override
     public Outbound outbound(String name) throws IOException {
-        OneToOneRingBuffer ring = new OneToOneRingBuffer(new UnsafeBuffer(map(name)));
+        RingBuffer ring = ring(new UnsafeBuffer(map(name)));
         int max = maxFrameLength();
         return new Outbound() {
             @Override
@@ -90,6 +100,9 @@ final class AgronaLink implements ShmLink {
 
             @Override
             public void close() {
+                if (layout == Layout.MANY_TO_ONE) {
+                    return; // the other writers write on: the reader is never told
+                }
                 UnsafeBuffer none = new UnsafeBuffer(new byte[0]);
                 long deadline = System.nanoTime() + ShmFiles.WAIT_MILLIS * 1_000_000;
                 while (!ring.write(END, none, 0, 0) && !readerGone() && System.nanoTime() - deadline < 0) {
@@ -102,7 +115,7 @@ final class AgronaLink implements ShmLink {
     @Override
     public Inbound inbound(String name) throws IOException {
         MappedByteBuffer buffer = map(name);
-        OneToOneRingBuffer ring = new OneToOneRingBuffer(new UnsafeBuffer(buffer));
+        RingBuffer ring = ring(new UnsafeBuffer(buffer));
         ByteBuffer view = buffer.asReadOnlyBuffer();
         Waits waits = new Waits(sleep, "agrona");
         return new CallbackInbound(waits) {

@@ -4,8 +4,9 @@ import java.nio.ByteBuffer;
 
 /**
  * The writing end of one direction of a {@link ShmLink}: frames of a type and a body, handed to the
- * reading end in order. Closing it tells the reader that no frame follows: its {@link Inbound#await}
- * then returns -1 once it has read every frame before.
+ * reading end in order. Closing the one writer of a {@link Layout#ONE_TO_ONE} link tells the reader that no
+ * frame follows: its {@link Inbound#await} then returns -1 once it has read every frame before; closing one
+ * of a {@link Layout#MANY_TO_ONE} link's writers tells the reader nothing.
  *
  * <p>Thread safety: one thread at a time.
  */
@@ -25,7 +26,7 @@ public interface Outbound extends AutoCloseable {
     /** {@return whether the reading end is gone: closed, or its process ended}; false where the peer cannot tell */
     boolean readerGone();
 
-    /** Marks the end of the frames for the reader and releases this end. */
+    /** Marks the end of the frames for the reader (where it is the one writer) and releases this end. */
     @Override
     void close();
 }

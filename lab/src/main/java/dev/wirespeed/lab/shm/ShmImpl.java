@@ -6,9 +6,15 @@ import java.nio.file.Path;
 
 /** A peer that moves frames through shared memory between two processes: the {@code --impl} of the {@code ring-*} commands. */
 public enum ShmImpl implements CliName {
-    /** The library's {@code dev.wirespeed.shm.SharedRing}, a file per direction. */
+    /**
+     * The library's {@code dev.wirespeed.shm.SharedRing}, a file per direction; {@code ManyToOneRing} where many
+     * write.
+     */
     WIRESPEED(Sleep.FUTEX),
-    /** Agrona's {@code OneToOneRingBuffer} over a file mapped by both, a file per direction. */
+    /**
+     * Agrona's {@code OneToOneRingBuffer} over a file mapped by both, a file per direction; {@code
+     * ManyToOneRingBuffer} where many write.
+     */
     AGRONA(Sleep.BACKOFF),
     /** Aeron's IPC channel, a stream per direction, through a media driver the owner embeds. */
     AERON(Sleep.BACKOFF);
@@ -36,12 +42,31 @@ public enum ShmImpl implements CliName {
      * @throws IOException if the link cannot be made or mapped
      */
     public ShmLink open(Path base, boolean owner, int capacity, Sleep sleep) throws IOException {
+        return open(base, owner, capacity, sleep, Layout.ONE_TO_ONE);
+    }
+
+    /**
+     * {@return this process's side of a link at {@code base} of {@code layout}}: as {@link #open(Path, boolean,
+     * int, Sleep)}; where many write, the reader's side owns the link, and a writer's {@link Outbound#close}
+     * ends nothing
+     *
+     * @param base the path the link's files are named after
+     * @param owner whether this side makes what every side maps: the writer's of a one-to-one link, the
+     *     reader's of a many-to-one link
+     * @param capacity bytes of each ring, for the owner (a power of two from 4096)
+     * @param sleep how its readers wait
+     * @param layout how many write into each direction
+     * @throws IllegalArgumentException if this peer has no such sleep, naming the ones it has
+     * @throws IOException if the link cannot be made or mapped
+     */
+    public ShmLink open(Path base, boolean owner, int capacity, Sleep sleep, Layout layout) throws IOException {
         return switch (this) {
-            case WIRESPEED -> new WirespeedLink(base, owner, capacity, sleep);
-            case AGRONA -> new AgronaLink(base, owner, capacity, sleep);
+            case WIRESPEED -> layout == Layout.ONE_TO_ONE ? new WirespeedLink(base, owner, capacity, sleep)
+                    : new WirespeedManyLink(base, owner, capacity, sleep);
+            case AGRONA -> new AgronaLink(base, owner, capacity, sleep, layout);
             case AERON -> {
                 try {
-                    yield new AeronLink(base, owner, sleep);
+                    yield new AeronLink(base, owner, sleep, layout);
                 } catch (RuntimeException e) {
                     if (e instanceof IllegalArgumentException) {
                         throw e;

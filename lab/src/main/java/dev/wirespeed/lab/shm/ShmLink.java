@@ -3,9 +3,10 @@ package dev.wirespeed.lab.shm;
 /**
  * One process's side of a peer's shared memory under one name: the directions it writes and reads,
  * each by a name of its own (the empty name for a stream's one direction; {@code ping} and {@code pong}
- * for a ping-pong's two). The side that owns the link makes what both sides map (the ring files, or
- * Aeron's embedded media driver) and removes it when closed; the other maps what the owner made,
- * waiting a while for it to be there.
+ * for a ping-pong's two). The side that owns the link makes what every side maps (the ring files, or
+ * Aeron's embedded media driver) and removes it when closed; the others map what the owner made,
+ * waiting a while for it to be there. The owner is the writer's side where one writes ({@link
+ * Layout#ONE_TO_ONE}), the reader's where many do ({@link Layout#MANY_TO_ONE}).
  *
  * <p>Thread safety: one thread at a time; each end it hands out to one thread.
  */

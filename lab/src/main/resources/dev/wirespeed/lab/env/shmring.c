@@ -28,18 +28,20 @@
  *       time counts from then (coordinated omission corrected), as 'pingpong ping'. none (the
  *       default) publishes each frame with the release store alone, as 'ring-ping' does, for an echo
  *       that spins; futex wakes an echo that sleeps on the futex, at the price of a full fence a frame.
- *   shmring write-idle PATH CAPACITY COUNT SIZE IDLE_MS BURST
- *       'ring-write --wake futex --idle-ms IDLE_MS --burst BURST --count COUNT' in C: makes the ring PATH
- *       as write does, sends BURST frames at once, then COUNT frames each after IDLE_MS of idle. Frame i
+ *   shmring write-idle PATH CAPACITY COUNT SIZE IDLE_MS BURST [WARM_WAKES]
+ *       'ring-write --wake futex --idle-ms IDLE_MS --burst BURST --warm-wakes WARM_WAKES --count COUNT' in
+ *       C: makes the ring PATH as write does, sends BURST frames at once, WARM_WAKES frames (default 0)
+ *       each after 1 ms of idle, then COUNT frames each after IDLE_MS of idle. Frame i
  *       has type i and SIZE bodies (at least 8 bytes): the first 8 the send time, big-endian nanoseconds
- *       of CLOCK_MONOTONIC (System.nanoTime's clock), taken before the frame is written (0 in the burst's
- *       frames), the rest 0. Each frame is published with a full fence after the tail, and the reader
- *       woken if its word says it sleeps, as SharedRing.writer(Futex). Then closes its end.
+ *       of CLOCK_MONOTONIC (System.nanoTime's clock), taken before the frame is written (0 in the
+ *       burst's and the warm wake-ups' frames), the rest 0. Each frame is published with a full fence
+ *       after the tail, and the reader woken if its word says it sleeps, as SharedRing.writer(Futex).
+ *       Then closes its end.
  *   shmring read-wakes PATH
- *       'ring-read --wakes --sleep futex' in C: takes the frames as RingReader.take does, 1 s a take as
- *       the command waits (one look, 1,000 more, then the sleeping word set, a full fence, one more look
- *       and FUTEX_WAIT for 100 ms at most, the writer's process looked for after a sleep that brought
- *       nothing), checks each frame (type i, the stamps 0 and then rising, every byte past them 0), and
+ *       'ring-read --wakes --sleep futex' in C: takes the frames as RingReader.take does, 60 s a take
+ *       as the command waits, longer than any idle period (one look, 1,000 more, then the sleeping word
+ *       set, a full fence, one more look and FUTEX_WAIT for 100 ms at most, the writer's process looked
+ *       for after a sleep that brought nothing), checks each frame (type i, the stamps 0 and then rising, every byte past them 0), and
  *       takes the time once it holds a stamped frame, as the Java reader's handler does. Once the writer
  *       closed its end prints the wake-ups line of 'ring-read --wakes': {"wakes":..,"idleMs":..,
  *       "cpuShare":..,"p50":..,"max":..,"unit":"us"}, every stamped frame but the first counted, idleMs
@@ -52,6 +54,24 @@
  *       sleeper's CPU time over the idle periods' wall time, and the wake-ups in microseconds. A
  *       CPU of -1 leaves that side unpinned. The floor under write-idle and read-wakes: the kernel's
  *       part of their wake-up, without a ring, a spin or a frame.
+ *
+ *   shmring many-read PATH CAPACITY WRITERS MESSAGES ROUNDS
+ *       makes the ring PATH of layout 2 (docs/shared-ring.md: many writers, one reader), as
+ *       ManyToOneRing.create does, takes its reader's end, prints "ring at PATH" on stderr, and reads what
+ *       writers 0 to WRITERS - 1 ('many-write', or 'ring-write --layout many-to-one') write into it, each
+ *       writer's stream checked apart as 'ring-read --layout many-to-one --verify' checks it (frame i of
+ *       writer w: type w, i as 8 big-endian bytes, then body byte k (i + k) mod 256; an empty body its end),
+ *       spinning while nothing is committed (yielding the CPU every 8 empty looks); zeros over the records
+ *       it is done with, 1,024 frames at most, before it gives them back. Prints a JSON round line each
+ *       MESSAGES frames, counted from the first frame after every writer's first; ends after ROUNDS rounds
+ *       (0: none is a limit) or once every writer sent its end; prints the summary line. A writer's claim
+ *       left open stops it: the Java reader's rule for a writer that died is not in this ceiling.
+ *   shmring many-write PATH WRITER COUNT SIZE
+ *       waits for the ring PATH of layout 2, takes a writer slot as ManyToOneRing.writer() does, prints
+ *       "writer WRITER on PATH" on stderr, and writes writer WRITER's stream of SIZE-byte bodies (SIZE >=
+ *       8) into it: each frame claimed (announced in the slot, then a compare-and-set of the tail), written,
+ *       and committed by a release store of its word, waking nobody; COUNT frames, then its end (0: until
+ *       the reader goes away); then gives its slot back.
  *
  * Exit codes: 0 ok, 2 usage, 3 a broken ring, 4 a frame that is not the one expected, 5 I/O failure
  * (read-wakes: also a writer that ended without closing its end, or fewer than 2 stamped frames).
@@ -572,16 +592,19 @@ static unsigned char *take_record(struct ring *r, int64_t timeout_ns, int *ended
     }
 }
 
-static int write_idle(const char *path, uint32_t capacity, long count, uint32_t size, long idle_ms, long burst) {
+static int write_idle(const char *path, uint32_t capacity, long count, uint32_t size, long idle_ms, long burst,
+                      long warm_wakes) {
     struct ring r;
     if (!open_writer(&r, path, capacity, size)) return 2;
-    struct timespec idle = {idle_ms / 1000, (idle_ms % 1000) * 1000000};
-    for (long i = 0; i < burst + count; i++) {
-        if (i >= burst) nanosleep(&idle, NULL); /* the idle period itself, not a wait for something */
+    struct timespec idle = {idle_ms / 1000, (idle_ms % 1000) * 1000000}, warm = {0, 1000000};
+    long counted = burst + warm_wakes;
+    for (long i = 0; i < counted + count; i++) {
+        /* the idle period itself, not a wait for something */
+        if (i >= burst) nanosleep(i < counted ? &warm : &idle, NULL);
         unsigned char *record;
         uint64_t stamp;
         for (long spins = 0;; spins++) {
-            stamp = i >= burst ? now_ns(CLOCK_MONOTONIC) : 0;
+            stamp = i >= counted ? now_ns(CLOCK_MONOTONIC) : 0;
             if ((record = claim(&r, size)) != NULL) break;
             if ((spins & 0xFFFF) == 0xFFFF
                 && __atomic_load_n((int64_t *) (r.base + OFF_READER), __ATOMIC_ACQUIRE) == -1) {
@@ -610,7 +633,7 @@ static int read_wakes(const char *path) {
     uint64_t last_stamp = 0, last_wall = 0, last_cpu = 0, idle_wall = 0, idle_cpu = 0;
     for (;;) {
         int ended;
-        unsigned char *record = take_record(&r, 1000000000LL, &ended); /* 1 s a take, as ring-read waits */
+        unsigned char *record = take_record(&r, 60000000000LL, &ended); /* as ring-read --wakes waits */
         if (record == NULL) {
             if (ended) break;
             continue; /* the take's time passed: take again, as ring-read does */
@@ -741,14 +764,294 @@ static int futex_probe(long count, long idle_ms, int waker_cpu, int sleeper_cpu)
     return 0;
 }
 
+/* Layout 2: many writers, one reader (docs/shared-ring.md). */
+#define HEADER2 12288
+#define MAGIC2 0x0002474E49525357ULL /* "WSRING", layout 2, little-endian */
+#define OFF_WRITERS 16
+#define OFF_SLOTS 4096
+#define SLOT_BYTES 128
+#define MAX_WRITERS 64
+#define SLOT_CLAIM 16
+#define SLOT_CLAIM_BYTES 24
+#define READ_BATCH 1024
+
+static int64_t *slot64(struct ring *r, int slot, int field) {
+    return (int64_t *) (r->base + OFF_SLOTS + slot * SLOT_BYTES + field);
+}
+
+/* The commit word at ring position `at`: little-endian, the platforms' own order. */
+static int32_t *commit_word(struct ring *r, uint64_t at) {
+    return (int32_t *) (r->data + (at & (r->capacity - 1)));
+}
+
+static void create_ring2(struct ring *r, const char *path, uint32_t capacity) {
+    char draft[4096];
+    snprintf(draft, sizeof draft, "%s.new-%d", path, getpid());
+    int fd = open(draft, O_RDWR | O_CREAT | O_EXCL, 0600);
+    if (fd < 0) die(draft);
+    if (ftruncate(fd, HEADER2 + (off_t) capacity) < 0) die("ftruncate");
+    r->base = mmap(NULL, HEADER2 + (size_t) capacity, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (r->base == MAP_FAILED) die("mmap");
+    close(fd);
+    r->data = r->base + HEADER2;
+    r->capacity = capacity;
+    r->max_frame = capacity / 2 - 8;
+    uint32_t writers = MAX_WRITERS;
+    memcpy(r->base + OFF_CAPACITY, &capacity, 4);
+    memcpy(r->base + OFF_MAX_FRAME, &r->max_frame, 4);
+    memcpy(r->base + OFF_WRITERS, &writers, 4);
+    for (int i = 0; i < MAX_WRITERS; i++) *slot64(r, i, SLOT_CLAIM) = -1;
+    __atomic_store_n((uint64_t *) r->base, MAGIC2, __ATOMIC_RELEASE);
+    if (link(draft, path) < 0) { unlink(draft); die(path); }
+    unlink(draft);
+}
+
+static void open_ring2(struct ring *r, const char *path) {
+    int fd = -1;
+    for (int i = 0; i < 10000 && (fd = open(path, O_RDWR)) < 0 && errno == ENOENT; i++) usleep(1000);
+    if (fd < 0) die(path);
+    struct stat st;
+    if (fstat(fd, &st) < 0) die("fstat");
+    if (st.st_size < HEADER2 + 4096) {
+        fprintf(stderr, "shmring: not a shared ring of layout 2: %s has %lld bytes\n", path, (long long) st.st_size);
+        exit(3);
+    }
+    r->base = mmap(NULL, st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (r->base == MAP_FAILED) die("mmap");
+    close(fd);
+    r->data = r->base + HEADER2;
+    uint64_t magic = __atomic_load_n((uint64_t *) r->base, __ATOMIC_ACQUIRE);
+    uint32_t writers;
+    memcpy(&r->capacity, r->base + OFF_CAPACITY, 4);
+    memcpy(&r->max_frame, r->base + OFF_MAX_FRAME, 4);
+    memcpy(&writers, r->base + OFF_WRITERS, 4);
+    if (magic != MAGIC2 || (uint64_t) st.st_size != HEADER2 + (uint64_t) r->capacity
+        || r->max_frame != r->capacity / 2 - 8 || writers != MAX_WRITERS) {
+        fprintf(stderr, "shmring: not a shared ring of layout 2: %s magic=0x%llx capacity=%u maxFrameLength=%u "
+                "writers=%u size=%lld\n", path, (unsigned long long) magic, r->capacity, r->max_frame, writers,
+                (long long) st.st_size);
+        exit(3);
+    }
+}
+
+/* Whether process `pid` is gone (no such process: the start time is not compared in this ceiling). */
+static int gone(int64_t pid) { return pid > 0 && kill((pid_t) pid, 0) < 0 && errno == ESRCH; }
+
+/* Takes the first free writer slot as WriterSlots.take does; returns its index. */
+static int take_slot(struct ring *r) {
+    int64_t me = getpid();
+    for (int i = 0; i < MAX_WRITERS; i++) {
+        int64_t *holder = slot64(r, i, 0);
+        int64_t h = __atomic_load_n(holder, __ATOMIC_ACQUIRE);
+        int free = h == 0 || h == -1 || (h > 0 && gone(h)) || (h <= -2 && gone(-2 - h));
+        int64_t claim = __atomic_load_n(slot64(r, i, SLOT_CLAIM), __ATOMIC_ACQUIRE);
+        if (!free || (claim != -1 && (uint64_t) claim >= __atomic_load_n(word64(r, OFF_HEAD), __ATOMIC_ACQUIRE))) {
+            continue;
+        }
+        if (!__atomic_compare_exchange_n(holder, &h, -2 - me, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) continue;
+        *slot64(r, i, 8) = start_millis();
+        __atomic_store_n(slot64(r, i, SLOT_CLAIM), -1, __ATOMIC_RELEASE);
+        __atomic_store_n(holder, me, __ATOMIC_RELEASE);
+        return i;
+    }
+    fprintf(stderr, "shmring: every one of the %d writer slots is taken\n", MAX_WRITERS);
+    exit(5);
+}
+
+/*
+ * Claims room for a body of `length` as ManyToOneWriter.claim does: the tail loaded, the room checked
+ * against the head, the claim announced in the slot, then the tail's compare-and-set. Returns the record's
+ * ring position and sets *claim_at and *padding, or returns -1 (no room) with the announcement withdrawn.
+ */
+static int64_t claim2(struct ring *r, int slot, uint32_t length, uint64_t *claim_at, uint32_t *padding) {
+    uint32_t size = record_size(length);
+    int announced = 0;
+    for (;;) {
+        uint64_t tail = __atomic_load_n(word64(r, OFF_TAIL), __ATOMIC_ACQUIRE);
+        uint32_t to_end = r->capacity - (uint32_t) (tail & (r->capacity - 1));
+        uint32_t pad = size > to_end ? to_end : 0;
+        uint32_t bytes = pad + size;
+        if (tail + bytes - r->other_seen > r->capacity) {
+            r->other_seen = __atomic_load_n(word64(r, OFF_HEAD), __ATOMIC_ACQUIRE);
+            if (tail + bytes - r->other_seen > r->capacity) {
+                if (announced) __atomic_store_n(slot64(r, slot, SLOT_CLAIM), -1, __ATOMIC_RELEASE);
+                return -1;
+            }
+        }
+        *(int32_t *) slot64(r, slot, SLOT_CLAIM_BYTES) = (int32_t) bytes;
+        __atomic_store_n(slot64(r, slot, SLOT_CLAIM), (int64_t) tail, __ATOMIC_RELEASE);
+        announced = 1;
+        if (__atomic_compare_exchange_n(word64(r, OFF_TAIL), &tail, tail + bytes, 0, __ATOMIC_SEQ_CST,
+                                        __ATOMIC_RELAXED)) {
+            *claim_at = tail;
+            *padding = pad;
+            return (int64_t) (tail + pad);
+        }
+    }
+}
+
+static int reader_gone(struct ring *r) {
+    int64_t holder = __atomic_load_n((int64_t *) (r->base + OFF_READER), __ATOMIC_ACQUIRE);
+    return holder == -1 || gone(holder);
+}
+
+static int many_write(const char *path, int writer, long count, uint32_t size) {
+    struct ring r;
+    open_ring2(&r, path);
+    if (size > r.max_frame) {
+        fprintf(stderr, "shmring: SIZE=%u is longer than maxFrameLength=%u\n", size, r.max_frame);
+        return 2;
+    }
+    r.other_seen = __atomic_load_n(word64(&r, OFF_HEAD), __ATOMIC_ACQUIRE);
+    int slot = take_slot(&r);
+    fprintf(stderr, "writer %d on %s\n", writer, path);
+    fflush(stderr);
+    int reader_there = 1;
+    for (long i = 0; reader_there && (count == 0 || i <= count); i++) {
+        uint32_t length = count > 0 && i == count ? 0 : size; /* after COUNT frames, the end */
+        uint64_t claim_at;
+        uint32_t padding;
+        int64_t at;
+        for (long spins = 0; (at = claim2(&r, slot, length, &claim_at, &padding)) < 0; spins++) {
+            if ((spins & 0xFFFF) == 0xFFFF && !(reader_there = !reader_gone(&r))) break;
+            if (spins % 8 == 7) sched_yield(); else SPIN_PAUSE();
+        }
+        if (at < 0) break; /* the reader went away */
+        unsigned char *record = r.data + ((uint64_t) at & (r.capacity - 1));
+        put32(record + 4, (uint32_t) writer);
+        if (length > 0) {
+            put64(record + 8, (uint64_t) i);
+            for (uint32_t k = 8; k < length; k++) record[8 + k] = (unsigned char) (i + k);
+        }
+        __atomic_store_n(commit_word(&r, (uint64_t) at), (int32_t) (8 + length), __ATOMIC_RELEASE);
+        if (padding > 0) __atomic_store_n(commit_word(&r, claim_at), -(int32_t) padding, __ATOMIC_RELEASE);
+    }
+    __atomic_store_n(slot64(&r, slot, SLOT_CLAIM), -1, __ATOMIC_RELEASE);
+    __atomic_store_n(slot64(&r, slot, 0), -1, __ATOMIC_RELEASE);
+    return 0;
+}
+
+/* Writes zeros over ring positions `from` to `to`, then gives them back: the head stored with release semantics. */
+static void give_back(struct ring *r, uint64_t from, uint64_t to) {
+    uint32_t mask = r->capacity - 1;
+    while (from < to) {
+        uint32_t offset = (uint32_t) (from & mask);
+        uint64_t n = to - from < (uint64_t) (r->capacity - offset) ? to - from : r->capacity - offset;
+        memset(r->data + offset, 0, n);
+        from += n;
+    }
+    __atomic_store_n(word64(r, OFF_HEAD), to, __ATOMIC_RELEASE);
+}
+
+static void corrupt2(struct ring *r, uint64_t at, int32_t word) {
+    fprintf(stderr, "shmring: a record at position=%llu has word=%d: maxFrameLength=%u capacity=%u tail=%llu\n",
+            (unsigned long long) at, word, r->max_frame, r->capacity,
+            (unsigned long long) __atomic_load_n(word64(r, OFF_TAIL), __ATOMIC_ACQUIRE));
+    exit(3);
+}
+
+static int many_read(const char *path, uint32_t capacity, int writers, long messages, long rounds) {
+    struct ring r;
+    create_ring2(&r, path, capacity);
+    take(&r, OFF_READER, "reader");
+    fprintf(stderr, "ring at %s\n", path);
+    fflush(stderr);
+    uint64_t head = 0, tail_seen = 0;
+    uint64_t *next = calloc(writers, sizeof(uint64_t));
+    char *ended = calloc(writers, 1);
+    if (next == NULL || ended == NULL) die("calloc");
+    int started = 0, ends = 0, counting = 0;
+    long frames = 0, round_frames = 0, round = 0;
+    long long bytes = 0, round_bytes = 0;
+    uint64_t t0 = 0, c0 = 0;
+    long empty = 0;
+    while ((rounds == 0 || round < rounds) && ends < writers) {
+        uint64_t at = head;
+        int n = 0;
+        while (n < READ_BATCH && at - head < capacity && (rounds == 0 || round < rounds)) {
+            int32_t word = __atomic_load_n(commit_word(&r, at), __ATOMIC_ACQUIRE);
+            if (word == 0) break;
+            uint32_t offset = (uint32_t) (at & (capacity - 1));
+            uint32_t size = word < 0 ? (uint32_t) -word : record_size((uint32_t) word - 8);
+            if ((word < 0 ? (-word & 7) != 0 : (word < 8 || (uint32_t) word > r.max_frame + 8))
+                || offset + size > capacity) corrupt2(&r, at, word);
+            if (at + size > tail_seen) {
+                tail_seen = __atomic_load_n(word64(&r, OFF_TAIL), __ATOMIC_ACQUIRE);
+                if (at + size > tail_seen) corrupt2(&r, at, word);
+            }
+            if (word > 0) {
+                unsigned char *record = r.data + offset;
+                uint32_t w = get32(record + 4), length = (uint32_t) word - 8;
+                if (w >= (uint32_t) writers || ended[w]) {
+                    fprintf(stderr, "shmring: a frame of writer %u at position=%llu: writers 0 to %d, ended %d\n", w,
+                            (unsigned long long) at, writers - 1, w < (uint32_t) writers ? ended[w] : 0);
+                    return 4;
+                }
+                if (length == 0) {
+                    ended[w] = 1;
+                    ends++;
+                } else {
+                    uint64_t i = next[w];
+                    int same = length >= 8 && get64(record + 8) == i;
+                    for (uint32_t k = 8; same && k < length; k++) same = record[8 + k] == (unsigned char) (i + k);
+                    if (!same) {
+                        fprintf(stderr, "shmring: writer %u's frame %llu is not the one expected (length=%u)\n", w,
+                                (unsigned long long) i, length);
+                        return 4;
+                    }
+                    if (next[w]++ == 0) started++;
+                    if (counting) {
+                        frames++;
+                        bytes += 8 + length;
+                        round_bytes += 8 + length;
+                        if (++round_frames == messages) {
+                            uint64_t t1 = now_ns(CLOCK_MONOTONIC), c1 = now_ns(CLOCK_THREAD_CPUTIME_ID);
+                            double ns = (double) (t1 - t0);
+                            printf("{\"round\":%ld,\"messages\":%ld,\"bytes\":%lld,\"ms\":%lld,\"msgPerSec\":%lld,"
+                                   "\"mbPerSec\":%.1f,\"cpuNsPerMsg\":%.1f}\n", ++round, round_frames, round_bytes,
+                                   (long long) (ns / 1e6), (long long) (round_frames * 1e9 / ns),
+                                   round_bytes * 1e3 / ns, (double) (c1 - c0) / round_frames);
+                            fflush(stdout);
+                            round_frames = 0;
+                            round_bytes = 0;
+                            t0 = now_ns(CLOCK_MONOTONIC);
+                            c0 = now_ns(CLOCK_THREAD_CPUTIME_ID);
+                        }
+                    } else if (started == writers) {
+                        counting = 1; /* the rounds count from the next frame */
+                        t0 = now_ns(CLOCK_MONOTONIC);
+                        c0 = now_ns(CLOCK_THREAD_CPUTIME_ID);
+                    }
+                }
+                n++;
+            }
+            at += size;
+        }
+        if (at != head) {
+            give_back(&r, head, at);
+            head = at;
+            empty = 0;
+        } else if (++empty % 8 == 0) {
+            sched_yield();
+        } else {
+            SPIN_PAUSE();
+        }
+    }
+    close_end(&r, OFF_READER);
+    printf("{\"summary\":true,\"frames\":%ld,\"bytes\":%lld,\"verified\":true}\n", frames, bytes);
+    return 0;
+}
+
 static int usage(void) {
     fprintf(stderr, "usage: shmring write PATH CAPACITY COUNT SIZE futex|none\n"
                     "       shmring read PATH MESSAGES ROUNDS spin|futex\n"
                     "       shmring echo PATH spin|futex\n"
                     "       shmring ping PATH COUNT WARMUP SIZE [RATE [futex|none]]\n"
-                    "       shmring write-idle PATH CAPACITY COUNT SIZE IDLE_MS BURST\n"
+                    "       shmring write-idle PATH CAPACITY COUNT SIZE IDLE_MS BURST [WARM_WAKES]\n"
                     "       shmring read-wakes PATH\n"
-                    "       shmring futex COUNT IDLE_MS WAKER_CPU SLEEPER_CPU\n");
+                    "       shmring futex COUNT IDLE_MS WAKER_CPU SLEEPER_CPU\n"
+                    "       shmring many-read PATH CAPACITY WRITERS MESSAGES ROUNDS\n"
+                    "       shmring many-write PATH WRITER COUNT SIZE\n");
     return 2;
 }
 
@@ -790,17 +1093,17 @@ int main(int argc, char **argv) {
         }
         return ping(argv[2], count, warmup, (uint32_t) size, rate, argc == 8 && !strcmp(argv[7], "futex"));
     }
-    if (argc == 8 && !strcmp(argv[1], "write-idle")) {
+    if ((argc == 8 || argc == 9) && !strcmp(argv[1], "write-idle")) {
         long capacity = atol(argv[3]), count = atol(argv[4]), size = atol(argv[5]), idle_ms = atol(argv[6]),
-             burst = atol(argv[7]);
+             burst = atol(argv[7]), warm_wakes = argc == 9 ? atol(argv[8]) : 0;
         if (capacity < 4096 || capacity > (1L << 30) || (capacity & (capacity - 1)) != 0 || count < 0 || size < 8
-            || idle_ms < 0 || burst < 0) {
+            || idle_ms < 0 || burst < 0 || warm_wakes < 0) {
             fprintf(stderr, "shmring: CAPACITY=%ld must be a power of two from 4096 to 1073741824, COUNT=%ld >= 0, "
-                    "SIZE=%ld >= 8 (the stamp), IDLE_MS=%ld >= 0, BURST=%ld >= 0\n", capacity, count, size, idle_ms,
-                    burst);
+                    "SIZE=%ld >= 8 (the stamp), IDLE_MS=%ld >= 0, BURST=%ld >= 0, WARM_WAKES=%ld >= 0\n", capacity,
+                    count, size, idle_ms, burst, warm_wakes);
             return 2;
         }
-        return write_idle(argv[2], (uint32_t) capacity, count, (uint32_t) size, idle_ms, burst);
+        return write_idle(argv[2], (uint32_t) capacity, count, (uint32_t) size, idle_ms, burst, warm_wakes);
     }
     if (argc == 3 && !strcmp(argv[1], "read-wakes")) {
         return read_wakes(argv[2]);
@@ -813,6 +1116,25 @@ int main(int argc, char **argv) {
             return 2;
         }
         return futex_probe(count, idle_ms, atoi(argv[4]), atoi(argv[5]));
+    }
+    if (argc == 7 && !strcmp(argv[1], "many-read")) {
+        long capacity = atol(argv[3]), writers = atol(argv[4]), messages = atol(argv[5]), rounds = atol(argv[6]);
+        if (capacity < 4096 || capacity > (1L << 30) || (capacity & (capacity - 1)) != 0 || writers < 1
+            || writers > MAX_WRITERS || messages < 1 || rounds < 0) {
+            fprintf(stderr, "shmring: CAPACITY=%ld must be a power of two from 4096 to 1073741824, WRITERS=%ld 1 to "
+                    "%d, MESSAGES=%ld >= 1, ROUNDS=%ld >= 0\n", capacity, writers, MAX_WRITERS, messages, rounds);
+            return 2;
+        }
+        return many_read(argv[2], (uint32_t) capacity, (int) writers, messages, rounds);
+    }
+    if (argc == 6 && !strcmp(argv[1], "many-write")) {
+        long writer = atol(argv[3]), count = atol(argv[4]), size = atol(argv[5]);
+        if (writer < 0 || writer >= MAX_WRITERS || count < 0 || size < 8) {
+            fprintf(stderr, "shmring: WRITER=%ld must be 0 to %d, COUNT=%ld >= 0, SIZE=%ld >= 8 (the index)\n", writer,
+                    MAX_WRITERS - 1, count, size);
+            return 2;
+        }
+        return many_write(argv[2], (int) writer, count, (uint32_t) size);
     }
     return usage();
 }

@@ -1,6 +1,7 @@
 package dev.wirespeed.lab.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -149,6 +150,23 @@ class DirectLineTest {
                 .with(ListenOptions.PORT, 0).with(EchoCommand.LOOP), echo);
     }
 
+    /**
+     * An option that a command refuses in one layout, given or not, has no default: given at the value it
+     * takes when absent, it is still given, to both parsers and in the line written back.
+     */
+    @Test
+    void anOptionGivenAtTheValueItTakesWhenAbsentIsStillGiven() {
+        List<List<String>> lines = List.of(List.of("ring-read", "--capacity", "1048576"),
+                List.of("ring-write", "--capacity", "1048576"), List.of("ring-write", "--writer", "0"));
+        for (List<String> line : lines) {
+            String[] args = line.toArray(String[]::new);
+            Args parsed = DirectLine.parse(args).args;
+            assertEquals(picocli(args), parsed);
+            assertEquals(line, parsed.toArgs());
+            assertFalse(parsed.equals(Args.of(parsed.options())), String.join(" ", line));
+        }
+    }
+
     @Test
     void aLineWithoutARequiredOptionIsRefusedNamingIt() {
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> Args.of(PingCommand.OPTIONS)
@@ -212,6 +230,14 @@ class DirectLineTest {
                 List.of("ring-read", "--impl", "aeron", "--path", "/dev/shm/x", "--messages", "1000", "--rounds", "3",
                         "--verify", "--json", "--sleep", "spin"),
                 List.of("ring-read", "--path", "/dev/shm/x", "--wakes", "--sleep", "futex"),
+                List.of("ring-write", "--impl", "wirespeed", "--path", "/dev/shm/x", "--capacity", "1048576", "--size",
+                        "100", "--wake", "futex", "--idle-ms", "1000", "--count", "11", "--burst", "20000",
+                        "--warm-wakes", "2000"),
+                List.of("ring-read", "--layout", "many-to-one", "--impl", "aeron", "--path", "/dev/shm/x", "--capacity",
+                        "1048576", "--writers", "4", "--messages", "1000", "--rounds", "3", "--verify", "--json",
+                        "--sleep", "spin", "--replace"),
+                List.of("ring-write", "--layout", "many-to-one", "--impl", "agrona", "--path", "/dev/shm/x", "--writer",
+                        "3", "--size", "100", "--wake", "none", "--count", "1000000"),
                 List.of("ring-ping", "--impl", "wirespeed", "--path", "/dev/shm/x", "--count", "1000", "--warmup", "10",
                         "--size", "100", "--rate", "1000", "--json"),
                 List.of("ring-echo", "--impl", "wirespeed", "--path", "/dev/shm/x", "--capacity", "65536", "--sleep",

@@ -187,7 +187,8 @@ class LabCommandTest {
                     + "fewer than 10 beyond it is a hint, not a figure, and no target is judged on it", "open loop: frame "
                     + "i is due at i / 20,000 s and its round trip counts from then (coordinated omission corrected); "
                     + "the echo is the closed-loop row's", "the C ping-pong warms up for 1,000 round trips: it has no JIT "
-                    + "to wait for"), table.notes());
+                    + "to wait for", "a percentile the findings judge whose runs spread wider than their median (max - "
+                    + "min > median) is set aside and judges no finding"), table.notes());
         }
     }
 

@@ -52,6 +52,7 @@ class ShmringInteropTest {
     private static final int BURST = 100;
     private static final int IDLE_MS = 200;
     private static final int STAMPED = 3;
+    private static final int WARM_WAKES = 20;
     private Path dir;
     private Path shmring;
 
@@ -132,7 +133,7 @@ class ShmringInteropTest {
         Path path = dir.resolve("idle-java-to-c");
         CompletableFuture<Run> writer = RingCommands.start("ring-write", "--path", path.toString(), "--capacity",
                 "65536", "--size", "100", "--wake", "futex", "--idle-ms", String.valueOf(IDLE_MS), "--count",
-                String.valueOf(STAMPED), "--burst", String.valueOf(BURST));
+                String.valueOf(STAMPED), "--burst", String.valueOf(BURST), "--warm-wakes", String.valueOf(WARM_WAKES));
         Process reader = new ProcessBuilder(shmring.toString(), "read-wakes", path.toString()).start();
         List<ChildReport> reports = Children.reports(reader, "shmring read-wakes", 1);
         assertEquals(ExitCode.OK, writer.get(30, TimeUnit.SECONDS).code());
@@ -146,7 +147,8 @@ class ShmringInteropTest {
     void theJavaWakesReaderTakesTheCIdleWritersFramesAsTheJavaWriterSendsThem() throws Exception {
         Path path = dir.resolve("idle-c-frames");
         Process writer = new ProcessBuilder(shmring.toString(), "write-idle", path.toString(), "65536",
-                String.valueOf(STAMPED), "100", String.valueOf(IDLE_MS), String.valueOf(BURST)).start();
+                String.valueOf(STAMPED), "100", String.valueOf(IDLE_MS), String.valueOf(BURST),
+                String.valueOf(WARM_WAKES)).start();
         try {
             BufferedReader err = new BufferedReader(new InputStreamReader(writer.getErrorStream(), StandardCharsets.UTF_8));
             assertEquals("ring at " + path, err.readLine());
@@ -170,9 +172,11 @@ class ShmringInteropTest {
                     // until the writer closed its end after its last frame
                 }
             }
-            assertEquals(BURST + STAMPED, frames[0]);
-            assertTrue(stamps.subList(0, BURST).stream().allMatch(t -> t == 0), "the burst's frames carry 0");
-            List<Long> sent = stamps.subList(BURST, BURST + STAMPED);
+            int unstamped = BURST + WARM_WAKES;
+            assertEquals(unstamped + STAMPED, frames[0]);
+            assertTrue(stamps.subList(0, unstamped).stream().allMatch(t -> t == 0),
+                    "the burst's and the warm wake-ups' frames carry 0: " + stamps.subList(0, unstamped));
+            List<Long> sent = stamps.subList(unstamped, unstamped + STAMPED);
             for (int i = 1; i < STAMPED; i++) {
                 assertTrue(sent.get(i) - sent.get(i - 1) >= TimeUnit.MILLISECONDS.toNanos(IDLE_MS), "stamps " + sent
                         + " are an idle period apart at least");
@@ -223,7 +227,7 @@ class ShmringInteropTest {
         assertTrue(p.waitFor(30, TimeUnit.SECONDS));
         assertEquals(2, p.exitValue(), out);
         assertEquals("shmring: CAPACITY=65536 must be a power of two from 4096 to 1073741824, COUNT=2 >= 0, SIZE=4 >= 8 "
-                + "(the stamp), IDLE_MS=10 >= 0, BURST=0 >= 0", out.strip());
+                + "(the stamp), IDLE_MS=10 >= 0, BURST=0 >= 0, WARM_WAKES=0 >= 0", out.strip());
     }
 
     @Test

@@ -4,6 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.wirespeed.lab.env.Tools;
+import dev.wirespeed.lab.result.Percentile;
+import dev.wirespeed.lab.result.SetAside;
+import dev.wirespeed.lab.result.Stats;
+import dev.wirespeed.lab.result.Unit;
 import dev.wirespeed.testing.Environment.Feature;
 import dev.wirespeed.testing.Environment;
 import java.nio.charset.StandardCharsets;
@@ -83,6 +87,30 @@ class ReportRenderTest {
         String trusted = ReportHtml.render(new LabReport(sample.schema(), sample.provenance(), sample.machine(),
                 sample.mode(), sample.experiments(), sample.measurements(), sample.findings(), List.of(), sample.notes()));
         assertTrue(!trusted.contains("Set aside") && !trusted.contains("set aside"), "nothing set aside, no section");
+    }
+
+    @Test
+    void theChartsTablesMarkTheCellsSetAsideAsTheTextTablesDo() {
+        LabReport sample = SampleReport.create();
+        List<SetAside> setAside = List.of(
+                new SetAside("tcp", "zero-copy", SampleReport.APART, null, new SetAside.Reason(SetAside.Cause.SPREAD,
+                        Unit.MB_PER_S, new Stats(2483.2, 900, 4000, 3), null, null)),
+                new SetAside("latency", "native-spin", SampleReport.TOGETHER, Percentile.P50, new SetAside.Reason(
+                        SetAside.Cause.SPREAD, Unit.MICROSECONDS, new Stats(6.1, 2, 90, 3), null, null)));
+        String html = ReportHtml.render(new LabReport(sample.schema(), sample.provenance(), sample.machine(),
+                sample.mode(), sample.experiments(), sample.measurements(), sample.findings(), setAside, sample.notes()));
+        int together = html.indexOf("<h3>same core, MB/s</h3>");
+        int apartMarked = html.indexOf("<tr><td>zero-copy</td><td>2,483 set aside</td><td>2,359</td><td>2,607</td>");
+        int togetherPlain = html.indexOf("<tr><td>zero-copy</td><td>2,483</td><td>2,359</td><td>2,607</td>");
+        assertTrue(0 < apartMarked && apartMarked < together && together < togetherPlain,
+                "zero-copy marked at different cores only: " + html);
+        int apartPlain = html.indexOf("<tr><td>native-spin</td><td>6.1 [5.5-6.7]</td><td>6.4 [5.8-7.0]</td>");
+        int togetherMarked = html.indexOf("<tr><td>native-spin</td><td>6.1 [5.5-6.7] set aside</td><td>6.4 [5.8-7.0]</td>");
+        assertTrue(0 < apartPlain && apartPlain < togetherMarked, "native-spin's p50 marked on the same core only, "
+                + "its p90 not: " + html);
+        assertEquals(2, Pattern.compile(" set aside</td>").matcher(html).results().count(), html);
+        assertEquals(0, Pattern.compile(" set aside</td>").matcher(ReportHtml.render(SampleReport.create())).results()
+                .count(), "rows set aside that no chart shows mark nothing");
     }
 
     @Test

@@ -35,10 +35,11 @@ import javax.net.ssl.SSLSocket;
  * #TLS_RECORD_BYTES} for {@link Attack#TLS_RECORD} (after the handshake, whose bytes are not counted)
  * and one ClientHello for {@link Attack#TLS_HANDSHAKE}. A connection the server closes stops being
  * attacked; it counts in {@link #broken()}. No connection reads, but for {@link Attack#TLS_RECORD}'s
- * handshake.
+ * handshake. {@code 0 <= held() <= connections()}: the connections the server has neither closed nor
+ * reset, whether or not a write has shown it.
  *
- * <p>Thread safety: opened and closed by one thread; {@link #sent}, {@link #totalSent} and {@link
- * #broken} may be read from any thread.
+ * <p>Thread safety: opened, read by {@link #held} and closed by one thread; {@link #sent}, {@link
+ * #totalSent} and {@link #broken} may be read from any thread.
  */
 final class Attacker implements AutoCloseable {
     /** Body bytes an {@link Attack#ANNOUNCED} connection sends of the 16 MiB it announces. */
@@ -67,6 +68,8 @@ final class Attacker implements AutoCloseable {
 
     private final Attack attack;
     private final List<SocketChannel> channels;
+    /** Each connection's local port, set as it connects. */
+    private final int[] localPorts;
     /** Bytes sent on each connection: written by the opening thread, then by the attacking thread alone. */
     private final AtomicLongArray sent;
     /** Per connection, 1 once its server closed it (a write failed). */
@@ -85,6 +88,7 @@ final class Attacker implements AutoCloseable {
         this.server = server;
         this.tls = tls;
         this.channels = new ArrayList<>(connections);
+        this.localPorts = new int[connections];
         this.sent = new AtomicLongArray(connections);
         this.failed = new AtomicLongArray(connections);
         this.dripInterval = dripInterval;
@@ -137,6 +141,7 @@ final class Attacker implements AutoCloseable {
                 attacker.channels.add(channel);
                 channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
                 channel.connect(server);
+                attacker.localPorts[c] = ((InetSocketAddress) channel.getLocalAddress()).getPort();
                 if (attack == Attack.TLS_RECORD) {
                     // Each handshake done before the next connection opens: the server caps the handshakes
                     // in progress on a loop (maxHandshakes), and this attack is about what comes after them.
@@ -355,6 +360,23 @@ final class Attacker implements AutoCloseable {
             broken += (int) failed.get(c);
         }
         return broken;
+    }
+
+    /**
+     * {@return how many connections the server holds}: those whose end here the kernel still counts
+     * established, the server having neither closed them (they would be waiting for this end's close) nor
+     * reset them. A connection counts from its connect on, accepted by the server or still in its backlog:
+     * a round trip on a new connection, which the server accepts after these, makes sure it has accepted them.
+     *
+     * @throws IOException if the kernel's table of TCP connections cannot be read
+     */
+    int held() throws IOException {
+        BitSet established = Established.localPorts(server);
+        int held = 0;
+        for (int c = 0; c < channels.size(); c++) {
+            held += established.get(localPorts[c]) ? 1 : 0;
+        }
+        return held;
     }
 
     /** Stops the attacking thread and closes every connection. */

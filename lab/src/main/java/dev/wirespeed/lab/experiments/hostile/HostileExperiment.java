@@ -65,11 +65,14 @@ import javax.net.ssl.TrustManagerFactory;
  *   <li>the honest load, the lab's C generator ({@code many load}: {@value #HONEST_CONNECTIONS}
  *       connections, {@value #WINDOW} frames of {@value #SIZE} bytes in flight on each, every echo
  *       checked), warm-up rounds and then measured rounds of a fixed count of frames;
- *   <li>the server's resident memory ({@code VmRSS}) once the load has gone and it stops changing;
- *   <li>the attack opened ({@link Attacker}) and in place, then a round trip on a new connection (which
- *       the server accepts after the hostile ones), then the resident memory once it stops changing;
- *   <li>the same honest load again (one warm-up round), the attack still in place;
- *   <li>the attack closed, then whether the server's process is alive and serves one round trip on a
+ *   <li>a first attack ({@link Attacker}) of a {@value #FIRST_PART}th as many connections as the
+ *       second, in place, then a round trip on a new connection (which the server accepts after the
+ *       hostile ones), then the server's memory: its live heap, its resident memory ({@code VmRSS}) once it
+ *       stops changing, and the hostile connections it holds;
+ *   <li>the second attack, of the same kind, opened and in place beside the first, then a round trip,
+ *       then the same readings;
+ *   <li>the same honest load again (one warm-up round), both attacks still in place;
+ *   <li>the attacks closed, then whether the server's process is alive and serves one round trip on a
  *       new connection.
  * </ol>
  *
@@ -78,9 +81,10 @@ import javax.net.ssl.TrustManagerFactory;
  * run; their honest load is the library's client loop over TLS ({@code wirespeed load --tls}) on the
  * same engine, since the C generator speaks no TLS.
  *
- * <p>Memory per hostile connection is the resident memory with the attack in place less that before
- * it, over the hostile connections; the honest rate kept is the median of the rounds under
- * the attack over the median of the rounds without it, every run's rounds together.
+ * <p>Memory per hostile connection is the growth of the resident memory and the live heap from the
+ * first reading to the second, over the growth of the hostile connections the server holds (see {@link
+ * #perHeld}); the honest rate kept is the median of the rounds under the attack over the median of the
+ * rounds without it, every run's rounds together.
  */
 public final class HostileExperiment implements Experiment<HostileCase, HostileResult> {
     /** The experiment's name on the command line. */
@@ -95,6 +99,8 @@ public final class HostileExperiment implements Experiment<HostileCase, HostileR
     static final double KEPT_TARGET = 0.9;
     /** Resident memory is counted in pages: a growth per connection below one page over the connections is none seen. */
     static final int PAGE = 4096;
+    /** The first attack has a {@value}th of the second's connections, at least one. */
+    static final int FIRST_PART = 10;
     /** How long a round trip on a new connection may take before the server counts as not serving. */
     static final Duration ROUND_TRIP_TIMEOUT = Duration.ofSeconds(5);
 
@@ -115,6 +121,11 @@ public final class HostileExperiment implements Experiment<HostileCase, HostileR
         int connections(Attack attack) {
             return attack == Attack.NO_READ ? noReaders : hostile;
         }
+
+        /** {@return the connections of the first attack of {@code attack}, in place before the first reading} */
+        int first(Attack attack) {
+            return Math.max(1, connections(attack) / FIRST_PART);
+        }
     }
 
     /** An experiment. */
@@ -130,7 +141,7 @@ public final class HostileExperiment implements Experiment<HostileCase, HostileR
     public String description() {
         return "hostile peers: an announced 16 MiB frame never sent, a frame dripped a byte a second, idle connections, "
                 + "and a peer that never reads, against the library's event loop (Selector, epoll, io_uring) and "
-                + "Netty's echo: memory per hostile connection, the honest load's rate kept, and whether each still serves";
+                + "Netty's echo: memory per hostile connection held, the honest load's rate kept, and whether each still serves";
     }
 
     /** A deep dive of ours, not an article's: it runs when named, or with {@code --full}. */
@@ -213,16 +224,19 @@ public final class HostileExperiment implements Experiment<HostileCase, HostileR
                     trusting = trusting(identity.certificate());
                 }
                 SSLContext tls = kase.tls() == Tls.NONE ? null : trusting;
+                int first = settings.first(kase.attack());
                 List<Double> before = new ArrayList<>();
                 List<Double> with = new ArrayList<>();
-                List<Double> perConnection = new ArrayList<>();
+                List<Double> heldBefore = new ArrayList<>();
+                List<Double> heldWith = new ArrayList<>();
+                List<Double> perHeld = new ArrayList<>();
                 List<Double> alone = new ArrayList<>();
                 List<Double> underAttack = new ArrayList<>();
                 int alive = 0;
                 int served = 0;
                 for (int run = 1; run <= settings.runs(); run++) {
-                    lab.progress(String.format(Locale.ROOT, "hostile: %s, %,d connections, against %s, run %d/%d",
-                            kase.attackLabel(), connections, kase.server().label(), run, settings.runs()));
+                    lab.progress(String.format(Locale.ROOT, "hostile: %s, %,d + %,d connections, against %s, run %d/%d",
+                            kase.attackLabel(), first, connections, kase.server().label(), run, settings.runs()));
                     server = lab.jvm().start(placement.serverCpu(), "echo-hostile-" + kase.server().name()
                             .toLowerCase(Locale.ROOT) + (tls == null ? "" : "-tls"), SERVER_OPTIONS, echoArgs(kase));
                     try {
@@ -230,28 +244,40 @@ public final class HostileExperiment implements Experiment<HostileCase, HostileR
                                 Integer.parseInt(Children.awaitListening(server, null)));
                         String what = "the honest load against " + kase.server().label();
                         alone.addAll(honest(address, kase.tls(), what, settings.warmupRounds()));
-                        long heapBefore = Jvm.liveHeapKib(server.pid());
-                        long rssBefore = settledResidentKib(server);
-                        long rssWith;
-                        long heapWith;
-                        try (Attacker attacker = Attacker.open(kase.attack(), address, connections,
-                                placement.clientCpu(), tls)) {
-                            attacker.awaitInPlace(Duration.ofMillis(200), Duration.ofSeconds(10));
-                            roundTrip(address, tls); // accepted after the hostile connections: they are all in
-                            heapWith = Jvm.liveHeapKib(server.pid());
-                            rssWith = settledResidentKib(server);
-                            try {
-                                // As many warm-up rounds as alone: over TLS the load is a new JVM, cold each time.
-                                underAttack.addAll(honest(address, kase.tls(), what + " under attack",
-                                        settings.warmupRounds()));
-                            } catch (IOException e) {
-                                lab.note("hostile: " + e.getMessage());
-                                underAttack.add(0.0);
+                        Reading atFirst;
+                        Reading atBoth;
+                        // Memory per hostile connection is a slope between two readings, each with an attack in
+                        // place, rather than the growth from no attack at all: the attack's first connections bring
+                        // one-off growth (the JIT's code for their paths, C heap and libcrypto pages and metaspace
+                        // touched for the first time) that a division over the connections would count as theirs.
+                        // A throwaway attack, opened and closed before the first reading, would bring that growth
+                        // too, but leave what it freed resident for the measured attack to reuse, counting too
+                        // little: so the first attack stays in place. It is smaller than the library's cap on TLS
+                        // handshakes in progress (maxHandshakes, 256 by default), so that a capped server holds all
+                        // of it. The connections held are counted at each reading, not assumed: past its cap the
+                        // library's server resets its oldest handshake, and a handshake timeout closes the rest.
+                        try (Attacker firstAttack = Attacker.open(kase.attack(), address, first, placement.clientCpu(),
+                                tls)) {
+                            atFirst = reading(firstAttack, null, address, tls);
+                            try (Attacker attacker = Attacker.open(kase.attack(), address, connections,
+                                    placement.clientCpu(), tls)) {
+                                atBoth = reading(firstAttack, attacker, address, tls);
+                                try {
+                                    // As many warm-up rounds as alone: over TLS the load is a new JVM, cold each time.
+                                    underAttack.addAll(honest(address, kase.tls(), what + " under attack",
+                                            settings.warmupRounds()));
+                                } catch (IOException e) {
+                                    lab.note("hostile: " + e.getMessage());
+                                    underAttack.add(0.0);
+                                }
                             }
                         }
-                        before.add((double) rssBefore);
-                        with.add((double) rssWith);
-                        perConnection.add(perConnection(rssBefore + heapBefore, rssWith + heapWith, connections));
+                        before.add((double) atFirst.rssKib());
+                        with.add((double) atBoth.rssKib());
+                        heldBefore.add((double) atFirst.held());
+                        heldWith.add((double) atBoth.held());
+                        perHeld.add(perHeld(atFirst.rssKib() + atFirst.heapKib(), atBoth.rssKib() + atBoth.heapKib(),
+                                atFirst.held(), atBoth.held()));
                         boolean servedAfter = roundTrip(address, tls);
                         if (server.isAlive()) {
                             alive++;
@@ -263,8 +289,31 @@ public final class HostileExperiment implements Experiment<HostileCase, HostileR
                         lab.stepDone();
                     }
                 }
-                return new HostileResult(connections, Stats.of(before), Stats.of(with), Stats.of(perConnection),
-                        Stats.of(alone), Stats.of(underAttack), settings.runs(), alive, served);
+                return new HostileResult(first, connections, Stats.of(heldBefore), Stats.of(heldWith),
+                        Stats.of(before), Stats.of(with), Stats.of(perHeld), Stats.of(alone), Stats.of(underAttack),
+                        settings.runs(), alive, served);
+            }
+
+            /**
+             * {@return the server's memory and the hostile connections it holds, once {@code attackers} are in
+             * place}: a round trip on a new connection first, which the server accepts after theirs; then the
+             * live heap, the resident memory once it settles, and, last, the connections held, so that one a
+             * handshake timeout closes during the reading counts as not held
+             *
+             * @param first the first attacker
+             * @param more a second attacker, or null
+             * @param address the server
+             * @param tls a client context for a server on TLS, else null
+             */
+            private Reading reading(Attacker first, Attacker more, InetSocketAddress address, SSLContext tls)
+                    throws IOException, InterruptedException {
+                for (Attacker a : more == null ? List.of(first) : List.of(first, more)) {
+                    a.awaitInPlace(Duration.ofMillis(200), Duration.ofSeconds(10));
+                }
+                roundTrip(address, tls);
+                long heap = Jvm.liveHeapKib(server.pid());
+                long rss = settledResidentKib(server);
+                return new Reading(rss, heap, first.held() + (more == null ? 0 : more.held()));
             }
 
             private List<String> echoArgs(HostileCase kase) {
@@ -377,16 +426,36 @@ public final class HostileExperiment implements Experiment<HostileCase, HostileR
     static final long SETTLE_MILLIS = 200;
 
     /**
-     * {@return the resident memory per hostile connection, in bytes}: the growth over the connections,
-     * floored at one page over them, the least growth {@code VmRSS} shows, so that a server that grew by
-     * nothing (or shrank, as a collector returns pages) counts as the finest figure the measurement gives
+     * One reading of a server's memory with hostile connections in place.
      *
-     * @param beforeKib resident KiB before the attack
-     * @param withKib resident KiB with it
-     * @param connections hostile connections, {@code >= 1}
+     * @param rssKib its resident KiB
+     * @param heapKib its live heap's KiB after a full collection
+     * @param held the hostile connections it held
      */
-    static double perConnection(long beforeKib, long withKib, int connections) {
-        return Math.max((withKib - beforeKib) * 1024.0 / connections, (double) PAGE / connections);
+    record Reading(long rssKib, long heapKib, int held) {
+    }
+
+    /**
+     * {@return the memory per hostile connection held, in bytes}: the growth from the first reading to the
+     * second over the growth of the connections the server held, floored at one page over them, the least
+     * growth {@code VmRSS} shows, so that a server that grew by nothing (or shrank, as a collector returns
+     * pages) counts as the finest figure the measurement gives. A server that held no more at the second
+     * reading than at the first counts as holding one more.
+     *
+     * <p>Over the connections held, not those opened: a server closes or resets some (the library resets
+     * its oldest TLS handshake past {@code maxHandshakes}, and a handshake timeout closes them all), and
+     * what it no longer holds costs it nothing; over those opened, a server that holds half of them would
+     * read as costing half as much for each it holds. Servers that hold different numbers are compared
+     * each per connection it holds, and the tables show how many.
+     *
+     * @param beforeKib KiB at the first reading
+     * @param withKib KiB at the second
+     * @param heldBefore hostile connections held at the first reading, {@code >= 0}
+     * @param heldWith hostile connections held at the second, {@code >= 0}
+     */
+    static double perHeld(long beforeKib, long withKib, int heldBefore, int heldWith) {
+        int held = Math.max(1, heldWith - heldBefore);
+        return Math.max((withKib - beforeKib) * 1024.0 / held, (double) PAGE / held);
     }
 
     /** {@return a TLS client context that trusts the certificates of a PEM file} */
@@ -447,7 +516,8 @@ public final class HostileExperiment implements Experiment<HostileCase, HostileR
         for (HostileCase kase : results.cases()) {
             HostileResult r = results.get(kase);
             Series series = series(kase);
-            rows.add(series.at(placement, Unit.BYTES, r.bytesPerConnection()));
+            rows.add(series.at(placement, Unit.BYTES, r.bytesPerHeld()));
+            rows.add(series.at(placement, Unit.CONNECTIONS, r.heldWith()));
             rows.add(series.at(placement, Unit.MSG_PER_S, r.underAttack()));
             rows.add(new Series(NAME, kase.server().label() + ", honest load alone, " + kase.attackLabel() + " runs",
                     kase.server().role(), Medium.TCP, SIZE).at(placement, Unit.MSG_PER_S, r.alone()));
@@ -464,11 +534,11 @@ public final class HostileExperiment implements Experiment<HostileCase, HostileR
         List<List<String>> rows = new ArrayList<>();
         for (HostileCase kase : results.cases()) {
             HostileResult r = results.get(kase);
-            rows.add(List.of(kase.attackLabel(), kase.server().label(), String.format(Locale.ROOT, "%,d",
-                    r.connections()),
+            rows.add(List.of(kase.attackLabel(), kase.server().label(), String.format(Locale.ROOT, "%,d + %,d",
+                    r.first(), r.connections()), spread(r.heldBefore(), 1, "%,.0f"), spread(r.heldWith(), 1, "%,.0f"),
                     String.format(Locale.ROOT, "%,.1f", r.rssBeforeKib().median() / 1024),
                     String.format(Locale.ROOT, "%,.1f", r.rssWithKib().median() / 1024),
-                    spread(r.bytesPerConnection(), 1.0 / 1024, "%,.2f"),
+                    spread(r.bytesPerHeld(), 1.0 / 1024, "%,.2f"),
                     spread(r.alone(), 1, "%,.0f"), spread(r.underAttack(), 1, "%,.0f"),
                     String.format(Locale.ROOT, "%.2fx", r.kept()),
                     r.alive() + "/" + r.runs(), r.served() + "/" + r.runs()));
@@ -479,7 +549,8 @@ public final class HostileExperiment implements Experiment<HostileCase, HostileR
         return List.of(new Table(String.format(Locale.ROOT, "hostile: attacks on echo servers over TCP loopback, "
                 + "beside an honest load of %d connections; median of %d run(s), each a fresh server, [min-max]; %s (%s)",
                 HONEST_CONNECTIONS, settings.runs(), placement, placement.cpus()),
-                List.of("attack", "server", "hostile conns", "RSS before MiB", "RSS with MiB", "KiB per hostile conn",
+                List.of("attack", "server", "hostile conns", "held before", "held with", "RSS before MiB",
+                        "RSS with MiB", "KiB per held conn",
                         "honest frames/s alone", "under attack", "kept", "alive", "served after"),
                 rows, List.of(String.format(Locale.ROOT, "attacks, from the lab's JVM on the load's CPU: %s: %s; %s: "
                         + "%s; %s: %s; %s: %s, %,d connections, each at most %,d bytes; over TLS, %s: %s; %s: %s",
@@ -495,14 +566,25 @@ public final class HostileExperiment implements Experiment<HostileCase, HostileR
                                 + "('wirespeed load --tls') on the server's engine, trusting its self-signed EC P-256 "
                                 + "certificate", HONEST_CONNECTIONS, WINDOW, SIZE,
                                 settings.framesPerConnection(), settings.rounds(), settings.warmupRounds() + 1),
+                        String.format(Locale.ROOT, "hostile conns: a first attack of a %dth, then the attack; before: "
+                                + "the first in place, after the honest load alone; with: both in place, before the "
+                                + "honest load under them; held: the hostile connections the server had neither closed "
+                                + "nor reset (the attacker's end established, /proc/net/tcp): the library's server "
+                                + "resets its oldest TLS handshake past its cap of those in progress (maxHandshakes), "
+                                + "Netty's has none", FIRST_PART),
                         "RSS: the server process's VmRSS once two readings 200 ms apart agree, its heap a fixed 512 MiB "
-                                + "touched at the start (" + String.join(" ", SERVER_OPTIONS) + "); before: after the "
-                                + "honest load alone; with: the attack in place, before the honest load under it; per "
-                                + "hostile connection: the growth of RSS and of the live heap (after a full collection, "
-                                + "jcmd GC.run) over the connections, at least one 4 KiB page over them",
+                                + "touched at the start (" + String.join(" ", SERVER_OPTIONS) + "); per held "
+                                + "connection: the growth of RSS and of the live heap (after a full collection, jcmd "
+                                + "GC.run) from before to with, over the growth of the connections held, at least one "
+                                + "4 KiB page over them",
                         "alive: the server's process was running after the attack closed; served after: it then "
                                 + "echoed one frame on a new connection within " + ROUND_TRIP_TIMEOUT.toSeconds()
                                 + " s")));
+    }
+
+    /** {@return the medians of the connections held at the two readings, as a finding names them} */
+    private static String held(HostileResult r) {
+        return String.format(Locale.ROOT, "held %,.0f, then %,.0f", r.heldBefore().median(), r.heldWith().median());
     }
 
     private static String spread(Stats s, double scale, String format) {
@@ -528,8 +610,8 @@ public final class HostileExperiment implements Experiment<HostileCase, HostileR
         List<Check> memory = new ArrayList<>();
         for (HostileCase kase : results.cases(k -> k.server() != HostileServer.NETTY)) {
             HostileResult r = results.get(kase);
-            String where = String.format(Locale.ROOT, "%s, %s, %,d connections, %s", NAME, kase.attackLabel(),
-                    r.connections(), placement);
+            String where = String.format(Locale.ROOT, "%s, %s, %,d + %,d connections, %s", NAME, kase.attackLabel(),
+                    r.first(), r.connections(), placement);
             String label = kase.server().label();
             serves.add(new Check(where, new Figure(label + " runs alive and serving after it",
                     Stats.exact((double) Math.min(r.alive(), r.served()) / r.runs()), Unit.RATIO),
@@ -538,9 +620,10 @@ public final class HostileExperiment implements Experiment<HostileCase, HostileR
                     new Figure("alone", r.alone(), Unit.MSG_PER_S)));
             HostileCase netty = new HostileCase(HostileServer.NETTY, kase.attack(), kase.tls());
             if (results.has(netty)) {
-                memory.add(new Check(where, new Figure(label + " per hostile connection", r.bytesPerConnection(),
-                        Unit.BYTES), new Figure(HostileServer.NETTY.label(), results.get(netty).bytesPerConnection(),
-                                Unit.BYTES)));
+                HostileResult n = results.get(netty);
+                memory.add(new Check(where, new Figure(label + " per hostile connection held (" + held(r) + ")",
+                        r.bytesPerHeld(), Unit.BYTES), new Figure(HostileServer.NETTY.label() + " (" + held(n) + ")",
+                                n.bytesPerHeld(), Unit.BYTES)));
             }
         }
         List<Finding> findings = new ArrayList<>();
@@ -552,8 +635,8 @@ public final class HostileExperiment implements Experiment<HostileCase, HostileR
                     kept));
         }
         if (!memory.isEmpty()) {
-            findings.add(Finding.target(NAME, "a hostile connection costs the library's echo at most the resident "
-                    + "memory it costs Netty's, under the same attack", Rule.atMost(1.0), memory));
+            findings.add(Finding.target(NAME, "a hostile connection it holds costs the library's echo at most the "
+                    + "memory one costs Netty's, under the same attack", Rule.atMost(1.0), memory));
         }
         return findings;
     }

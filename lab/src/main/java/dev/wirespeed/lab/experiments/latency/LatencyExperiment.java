@@ -80,6 +80,9 @@ public final class LatencyExperiment implements Experiment<LatencyCell, Distribu
         return bounds;
     }
 
+    /** The table note saying which cells are set aside. */
+    static final String SPREAD_NOTE = SetAside.spreadNote("a percentile the findings judge");
+
     /** The percentiles its findings judge: p50 and p99 against the JDK's path, and those of {@link #C_BOUNDS}. */
     static final Set<Percentile> JUDGED = judged();
 
@@ -329,27 +332,34 @@ public final class LatencyExperiment implements Experiment<LatencyCell, Distribu
             }
             header.add("article p50 / p90");
             List<List<String>> lines = new ArrayList<>();
+            List<SetAside> setAside = new ArrayList<>();
             for (LatencyCell cell : results.cases(c -> c.placement().equals(placement))) {
                 Distribution d = results.get(cell);
                 List<String> line = new ArrayList<>(List.of(cell.row().name()));
                 for (Percentile p : Percentile.values()) {
                     Stats s = d.get(p);
-                    line.add(p == Percentile.P50 ? String.format(Locale.ROOT, "%,.1f [%,.1f-%,.1f]", s.median(), s.min(),
-                            s.max()) : String.format(Locale.ROOT, "%,.1f", s.median()));
+                    SetAside row = judgedSetAside(cell, d, p, lab);
+                    if (row != null) {
+                        setAside.add(row);
+                    }
+                    line.add(SetAside.marked(p == Percentile.P50 ? String.format(Locale.ROOT, "%,.1f [%,.1f-%,.1f]",
+                            s.median(), s.min(), s.max()) : String.format(Locale.ROOT, "%,.1f", s.median()), row != null));
                 }
                 double p50 = Published.latencyUs(cell.row(), Percentile.P50);
                 line.add(Double.isNaN(p50) ? "-" : String.format(Locale.ROOT, "%.1f / %.1f", p50,
                         Published.latencyUs(cell.row(), Percentile.P90)));
                 lines.add(line);
             }
+            List<String> notes = new ArrayList<>(List.of(Percentile.tailNote(count(lab)), String.format(Locale.ROOT,
+                    "open loop: frame i is due at i / %,d s and its round trip counts from then (coordinated omission "
+                    + "corrected); the echo is the closed-loop row's", OPEN_LOOP_RATE), String.format(Locale.ROOT,
+                    "the C ping-pong warms up for %,d round trips: it has no JIT to wait for", cWarmup(lab)),
+                    SPREAD_NOTE));
+            setAside.forEach(row -> notes.add(row.note()));
             tables.add(new Table(String.format(Locale.ROOT, "latency: TCP loopback round trips, %d-byte bodies, %d "
                     + "measured after %d warm-up (%s), microseconds, median of %d run(s); %s (%s)", SIZE, count(lab),
                     warmup(lab), lab.mode().pingWarmup().describe(), lab.mode().runs(), placement, placement.cpus()),
-                    header, lines,
-                    List.of(Percentile.tailNote(count(lab)), String.format(Locale.ROOT, "open loop: frame i is due at "
-                            + "i / %,d s and its round trip counts from then (coordinated omission corrected); the "
-                            + "echo is the closed-loop row's", OPEN_LOOP_RATE), String.format(Locale.ROOT, "the C "
-                            + "ping-pong warms up for %,d round trips: it has no JIT to wait for", cWarmup(lab)))));
+                    header, lines, notes));
         }
         return tables;
     }
@@ -482,16 +492,25 @@ public final class LatencyExperiment implements Experiment<LatencyCell, Distribu
     }
 
     /**
+     * {@return {@code p} of {@code cell} set aside where a finding could read it, or null}: a percentile
+     * the findings judge ({@link #JUDGED}) and the run's round trips decide, whose runs spread wider than
+     * their median
+     */
+    private SetAside judgedSetAside(LatencyCell cell, Distribution d, Percentile p, LabContext lab) {
+        return JUDGED.contains(p) && p.decidedBy(count(lab)) ? setAside(cell, d, p) : null;
+    }
+
+    /**
      * {@inheritDoc} Here: each cell's percentiles that findings judge ({@link #JUDGED}, those the run's
-     * round trips decide) whose runs spread wider than their median.
+     * round trips decide) whose runs spread wider than their median; the tables mark the same cells.
      */
     @Override
     public List<SetAside> setAside(Results<LatencyCell, Distribution> results, LabContext lab) {
         List<SetAside> rows = new ArrayList<>();
         for (LatencyCell cell : results.cases()) {
-            for (Percentile p : JUDGED) {
-                SetAside row = setAside(cell, results.get(cell), p);
-                if (row != null && p.decidedBy(count(lab))) {
+            for (Percentile p : Percentile.values()) {
+                SetAside row = judgedSetAside(cell, results.get(cell), p, lab);
+                if (row != null) {
                     rows.add(row);
                 }
             }

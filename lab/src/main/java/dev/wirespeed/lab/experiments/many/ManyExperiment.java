@@ -13,6 +13,7 @@ import dev.wirespeed.lab.result.Percentile;
 import dev.wirespeed.lab.result.Placement;
 import dev.wirespeed.lab.result.Role;
 import dev.wirespeed.lab.result.Series;
+import dev.wirespeed.lab.result.SetAside;
 import dev.wirespeed.lab.result.Table;
 import dev.wirespeed.lab.result.Unit;
 import java.io.IOException;
@@ -31,6 +32,9 @@ import java.util.Optional;
  * and full TLS handshakes a second ({@link ManyHandshakes}); then the server's
  * resident memory per idle connection, with thousands held open after one round trip each. The server runs on one CPU
  * and the load on the other, so that the load never limits the server.
+ *
+ * <p>A row whose rounds' rate spread wider than their median is set aside ({@link #setAside(ManyCase,
+ * ManyResult, Placement)}), and a timed target that reads it is left out with a note.
  *
  * <p>This class says what is measured (the cases per mode) and how it is reported ({@link #measurements});
  * {@link ManyRunner} runs the cases, {@link ManyTables} and {@link ManyFindings} make the tables and judge
@@ -183,7 +187,13 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
     }
 
     private Series series(ManyCase kase) {
-        String name = switch (kase) {
+        return new Series(name(), row(kase), kase instanceof ManyCase.Driven ? Role.LIBRARY : kase.server().role(),
+                Medium.TCP, SIZE);
+    }
+
+    /** {@return the row's name of {@code kase}, as its measurements name it} */
+    static String row(ManyCase kase) {
+        return switch (kase) {
             case ManyCase.Load load -> String.format(Locale.ROOT, "%s, %d connections", load.server().label(),
                     load.connections());
             case ManyCase.Idle idle -> String.format(Locale.ROOT, "%s, %d idle connections", idle.server().label(),
@@ -199,8 +209,30 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
             case ManyCase.Handshakes handshakes -> String.format(Locale.ROOT, "%s, full TLS handshakes (%s engine), %d "
                     + "connections", handshakes.server().label(), handshakes.engine(), handshakes.connections());
         };
-        return new Series(name(), name, kase instanceof ManyCase.Driven ? Role.LIBRARY : kase.server().role(),
-                Medium.TCP, SIZE);
+    }
+
+    /**
+     * {@return {@code kase} set aside, or null where the lab trusts it}: a row whose rounds' rate (frames or
+     * handshakes a second; beside a slow reader, either rate) spread wider than their median, as the latency
+     * experiment's runs: the machine, not the server, made the figure, and every timed figure of the row
+     * (its CPU per frame, its tail) was measured over the same rounds. An idle row's one figure has no rounds
+     * to disagree; the memory targets read no row's set-aside status, as no clock shaped their figures.
+     *
+     * @param kase a case that ran
+     * @param result its result
+     * @param placement where the server and the load ran
+     */
+    static SetAside setAside(ManyCase kase, ManyResult result, Placement placement) {
+        SetAside.Reason reason = switch (result) {
+            case ManyResult.Load r -> SetAside.Reason.spread(r.framesPerSecond(), Unit.MSG_PER_S);
+            case ManyResult.Slow r -> {
+                SetAside.Reason beside = SetAside.Reason.spread(r.besideSlow(), Unit.MSG_PER_S);
+                yield beside != null ? beside : SetAside.Reason.spread(r.alone(), Unit.MSG_PER_S);
+            }
+            case ManyResult.Handshakes r -> SetAside.Reason.spread(r.handshakesPerSecond(), Unit.HANDSHAKES_PER_S);
+            case ManyResult.Idle r -> null;
+        };
+        return SetAside.of(NAME, row(kase), placement, null, reason);
     }
 
     @Override
@@ -237,6 +269,19 @@ public final class ManyExperiment implements Experiment<ManyCase, ManyResult> {
 
     @Override
     public List<Finding> findings(Results<ManyCase, ManyResult> results, LabContext lab) {
-        return ManyFindings.judge(results, settings(lab), placement(lab));
+        return ManyFindings.judge(results, settings(lab), placement(lab), lab::note);
+    }
+
+    /** {@inheritDoc} Here: the rows of {@link #setAside(ManyCase, ManyResult, Placement)}. */
+    @Override
+    public List<SetAside> setAside(Results<ManyCase, ManyResult> results, LabContext lab) {
+        List<SetAside> rows = new ArrayList<>();
+        for (ManyCase kase : results.cases()) {
+            SetAside row = setAside(kase, results.get(kase), placement(lab));
+            if (row != null) {
+                rows.add(row);
+            }
+        }
+        return rows;
     }
 }

@@ -13,6 +13,8 @@ import dev.wirespeed.lab.result.Unit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /** The targets {@link ManyExperiment} judges, each where the cases it compares ran. */
 final class ManyFindings {
@@ -25,9 +27,13 @@ final class ManyFindings {
      * @param results every case's result
      * @param settings the run's mode's settings: the loads at the most connections are judged
      * @param placement where the server and the load ran
+     * @param notes told of each target left out, as it reads a row set aside, and why
      */
-    static List<Finding> judge(Results<ManyCase, ManyResult> results, Settings settings, Placement placement) {
+    static List<Finding> judge(Results<ManyCase, ManyResult> results, Settings settings, Placement placement,
+            Consumer<String> notes) {
         List<Finding> findings = new ArrayList<>();
+        // A timed target reads rows, each perhaps set aside; not the memory targets, which no clock shaped.
+        Supplier<ManyReads> target = () -> new ManyReads(results, placement, notes);
         int most = settings.connections().getLast();
         String where = String.format(Locale.ROOT, "%s, %,d connections, %s", NAME, most, placement);
         ManyCase.Load c = new ManyCase.Load(ManyServer.C_EPOLL, most);
@@ -40,78 +46,91 @@ final class ManyFindings {
             }
         }
         if (!loops.isEmpty() && results.has(c)) {
-            findings.add(Finding.target(NAME, "the library's event loop echoes at least 0.9x the frames a second of "
-                    + "the C epoll server", Rule.atLeast(0.9),
-                    loops.stream().map(l -> new Check(where, rate(results, l), rate(results, c))).toList()));
-            findings.add(Finding.target(NAME, "the library's event loop costs the server at most 1/0.9 of the C epoll "
-                    + "server's CPU per frame (C's CPU per frame over the loop's, at least 0.9x): the first target seen "
-                    + "from the server, whoever limits the rate", Rule.atLeast(0.9),
-                    loops.stream().map(l -> new Check(where, cpu(results, c), cpu(results, l))).toList()));
+            ManyReads asFast = target.get();
+            asFast.decide(findings, Finding.target(NAME, "the library's event loop echoes at least 0.9x the frames a "
+                    + "second of the C epoll server", Rule.atLeast(0.9),
+                    loops.stream().map(l -> new Check(where, rate(asFast, l), rate(asFast, c))).toList()));
+            ManyReads asCheap = target.get();
+            asCheap.decide(findings, Finding.target(NAME, "the library's event loop costs the server at most 1/0.9 of "
+                    + "the C epoll server's CPU per frame (C's CPU per frame over the loop's, at least 0.9x): the first "
+                    + "target seen from the server, whoever limits the rate", Rule.atLeast(0.9),
+                    loops.stream().map(l -> new Check(where, cpu(asCheap, c), cpu(asCheap, l))).toList()));
         }
         ManyCase.Load epollLoop = new ManyCase.Load(ManyServer.LOOP_EPOLL, most);
         if (results.has(epollLoop) && results.has(c)) {
-            findings.add(Finding.target(NAME, "the library's event loop over epoll costs the server no more CPU per "
-                    + "frame than the C epoll server (C's CPU per frame over the loop's, at least 1.0x): the same "
-                    + "system calls, so the difference is the loop's own user time", Rule.atLeast(1.0),
-                    List.of(new Check(where, cpu(results, c), cpu(results, epollLoop)))));
+            ManyReads noDearer = target.get();
+            noDearer.decide(findings, Finding.target(NAME, "the library's event loop over epoll costs the server no "
+                    + "more CPU per frame than the C epoll server (C's CPU per frame over the loop's, at least 1.0x): "
+                    + "the same system calls, so the difference is the loop's own user time", Rule.atLeast(1.0),
+                    List.of(new Check(where, cpu(noDearer, c), cpu(noDearer, epollLoop)))));
         }
         if (!loops.isEmpty() && results.has(netty)) {
-            findings.add(Finding.target(NAME, "the library's event loop echoes at least 1.2x the frames a second of "
-                    + "Netty's, one loop each", Rule.atLeast(1.2),
-                    loops.stream().map(l -> new Check(where, rate(results, l), rate(results, netty))).toList()));
-            findings.add(Finding.target(NAME, "the library's event loop costs the server at most 1/1.2 of Netty's "
-                    + "CPU per frame (Netty's over the loop's, at least 1.2x)", Rule.atLeast(1.2),
-                    loops.stream().map(l -> new Check(where, cpu(results, netty), cpu(results, l))).toList()));
-            ManyResult.Load theirs = (ManyResult.Load) results.get(netty);
+            ManyReads faster = target.get();
+            faster.decide(findings, Finding.target(NAME, "the library's event loop echoes at least 1.2x the frames a "
+                    + "second of Netty's, one loop each", Rule.atLeast(1.2),
+                    loops.stream().map(l -> new Check(where, rate(faster, l), rate(faster, netty))).toList()));
+            ManyReads cheaper = target.get();
+            cheaper.decide(findings, Finding.target(NAME, "the library's event loop costs the server at most 1/1.2 of "
+                    + "Netty's CPU per frame (Netty's over the loop's, at least 1.2x)", Rule.atLeast(1.2),
+                    loops.stream().map(l -> new Check(where, cpu(cheaper, netty), cpu(cheaper, l))).toList()));
+            ManyReads tailReads = target.get();
+            ManyResult.Load theirs = (ManyResult.Load) tailReads.read(netty);
             List<Check> tails = new ArrayList<>();
             for (ManyCase.Load l : loops) {
-                ManyResult.Load ours = (ManyResult.Load) results.get(l);
+                ManyResult.Load ours = (ManyResult.Load) tailReads.read(l);
                 tails.add(new Check(where, new Figure(l.server().label() + " p99", ours.p99(), Unit.MICROSECONDS),
                         new Figure(netty.server().label() + " p99", theirs.p99(), Unit.MICROSECONDS)));
                 tails.add(new Check(where, new Figure(l.server().label() + " p99.9", ours.p999(), Unit.MICROSECONDS),
                         new Figure(netty.server().label() + " p99.9", theirs.p999(), Unit.MICROSECONDS)));
             }
-            findings.add(Finding.target(NAME, "the library's event loop's latency under that load is no worse than "
-                    + "Netty's at p99 and p99.9", Rule.atMost(1.0), tails));
+            tailReads.decide(findings, Finding.target(NAME, "the library's event loop's latency under that load is no "
+                    + "worse than Netty's at p99 and p99.9", Rule.atMost(1.0), tails));
         }
         ManyCase.Load epoll = new ManyCase.Load(ManyServer.LOOP_EPOLL, most);
         ManyCase.Load uring = new ManyCase.Load(ManyServer.LOOP_URING, most);
         if (results.has(epoll) && results.has(uring)) {
             // On loopback, and across the veth link where it was made: the kernel's TCP work differs between them.
-            List<Check> faster = new ArrayList<>(List.of(new Check(where, rate(results, uring), rate(results, epoll))));
-            List<Check> cheaper = new ArrayList<>(List.of(new Check(where, cpu(results, epoll), cpu(results, uring))));
+            ManyReads fasterReads = target.get();
+            ManyReads cheaperReads = target.get();
+            List<Check> faster = new ArrayList<>(List.of(new Check(where, rate(fasterReads, uring),
+                    rate(fasterReads, epoll))));
+            List<Check> cheaper = new ArrayList<>(List.of(new Check(where, cpu(cheaperReads, epoll),
+                    cpu(cheaperReads, uring))));
             ManyCase.Across epollFar = new ManyCase.Across(ManyServer.LOOP_EPOLL, most);
             ManyCase.Across uringFar = new ManyCase.Across(ManyServer.LOOP_URING, most);
             if (results.has(epollFar) && results.has(uringFar)) {
                 String far = String.format(Locale.ROOT, "%s, %,d connections across a veth link", NAME, most);
-                faster.add(new Check(far, rate(results, uringFar), rate(results, epollFar)));
-                cheaper.add(new Check(far, cpu(results, epollFar), cpu(results, uringFar)));
+                faster.add(new Check(far, rate(fasterReads, uringFar), rate(fasterReads, epollFar)));
+                cheaper.add(new Check(far, cpu(cheaperReads, epollFar), cpu(cheaperReads, uringFar)));
             }
-            findings.add(Finding.target(NAME, "the library's event loop over io_uring echoes at least 1.2x the frames "
-                    + "a second of the same loop over epoll", Rule.atLeast(1.2), faster));
-            findings.add(Finding.target(NAME, "the library's event loop over io_uring costs the server at most 1/1.2 "
-                    + "of its CPU per frame over epoll (epoll's over io_uring's, at least 1.2x): the same target seen "
-                    + "from the server, whoever limits the rate", Rule.atLeast(1.2), cheaper));
+            fasterReads.decide(findings, Finding.target(NAME, "the library's event loop over io_uring echoes at least "
+                    + "1.2x the frames a second of the same loop over epoll", Rule.atLeast(1.2), faster));
+            cheaperReads.decide(findings, Finding.target(NAME, "the library's event loop over io_uring costs the "
+                    + "server at most 1/1.2 of its CPU per frame over epoll (epoll's over io_uring's, at least 1.2x): "
+                    + "the same target seen from the server, whoever limits the rate", Rule.atLeast(1.2), cheaper));
         }
         ManyCase.Load nettyUring = new ManyCase.Load(ManyServer.NETTY_URING, most);
         if (results.has(uring) && results.has(nettyUring)) {
-            findings.add(Finding.target(NAME, "the library's event loop over io_uring costs the server at most 1/1.2 "
-                    + "of Netty's io_uring transport's CPU per frame (Netty's over the loop's, at least 1.2x)",
-                    Rule.atLeast(1.2), List.of(new Check(where, cpu(results, nettyUring), cpu(results, uring)))));
+            ManyReads uringCheaper = target.get();
+            uringCheaper.decide(findings, Finding.target(NAME, "the library's event loop over io_uring costs the "
+                    + "server at most 1/1.2 of Netty's io_uring transport's CPU per frame (Netty's over the loop's, at "
+                    + "least 1.2x)", Rule.atLeast(1.2), List.of(new Check(where, cpu(uringCheaper, nettyUring),
+                            cpu(uringCheaper, uring)))));
         }
+        ManyReads drivesReads = target.get();
         List<Check> drives = new ArrayList<>();
         for (ManyLoad generator : ManyLoad.values()) {
             ManyCase.Driven driven = new ManyCase.Driven(generator, most);
             if (generator != ManyLoad.C && results.has(driven) && results.has(c)) {
                 drives.add(new Check(where, new Figure(generator.label(),
-                        ((ManyResult.Load) results.get(driven)).framesPerSecond(), Unit.MSG_PER_S),
-                        new Figure(ManyLoad.C.label(), ((ManyResult.Load) results.get(c)).framesPerSecond(),
+                        ((ManyResult.Load) drivesReads.read(driven)).framesPerSecond(), Unit.MSG_PER_S),
+                        new Figure(ManyLoad.C.label(), ((ManyResult.Load) drivesReads.read(c)).framesPerSecond(),
                                 Unit.MSG_PER_S)));
             }
         }
         if (!drives.isEmpty()) {
-            findings.add(Finding.target(NAME, "the library's client loop drives the C epoll echo at least 0.9x as "
-                    + "fast as the C load generator does, the same load", Rule.atLeast(0.9), drives));
+            drivesReads.decide(findings, Finding.target(NAME, "the library's client loop drives the C epoll echo at "
+                    + "least 0.9x as fast as the C load generator does, the same load", Rule.atLeast(0.9), drives));
         }
         for (boolean openssl : List.of(false, true)) {
             ManyCase.Tls ourTls = new ManyCase.Tls(ManyServer.LOOP_EPOLL, most, openssl);
@@ -122,32 +141,38 @@ final class ManyFindings {
             String engine = ourTls.engine();
             String overTls = String.format(Locale.ROOT, "%s over TLS (%s engines), %,d connections, %s", NAME, engine,
                     most, placement);
-            findings.add(Finding.target(NAME, "over TLS, the library's event loop costs the server at most 1/1.2 of "
-                    + "Netty's CPU per frame, the " + engine + " engine each (Netty's over the loop's, at least 1.2x)",
-                    Rule.atLeast(1.2), List.of(new Check(overTls, cpu(results, nettyTls), cpu(results, ourTls)))));
-            ManyResult.Load ours = (ManyResult.Load) results.get(ourTls);
-            ManyResult.Load theirs = (ManyResult.Load) results.get(nettyTls);
-            findings.add(Finding.target(NAME, "over TLS, the library's event loop's latency under that load is no "
-                    + "worse than Netty's at p99 and p99.9, the " + engine + " engine each", Rule.atMost(1.0), List.of(
+            ManyReads tlsCheaper = target.get();
+            tlsCheaper.decide(findings, Finding.target(NAME, "over TLS, the library's event loop costs the server at "
+                    + "most 1/1.2 of Netty's CPU per frame, the " + engine + " engine each (Netty's over the loop's, at "
+                    + "least 1.2x)", Rule.atLeast(1.2), List.of(new Check(overTls, cpu(tlsCheaper, nettyTls),
+                            cpu(tlsCheaper, ourTls)))));
+            ManyReads tlsTails = target.get();
+            ManyResult.Load ours = (ManyResult.Load) tlsTails.read(ourTls);
+            ManyResult.Load theirs = (ManyResult.Load) tlsTails.read(nettyTls);
+            tlsTails.decide(findings, Finding.target(NAME, "over TLS, the library's event loop's latency under that "
+                    + "load is no worse than Netty's at p99 and p99.9, the " + engine + " engine each", Rule.atMost(1.0),
+                    List.of(
                             new Check(overTls, new Figure(ourTls.server().label() + " p99", ours.p99(), Unit.MICROSECONDS),
                                     new Figure(nettyTls.server().label() + " p99", theirs.p99(), Unit.MICROSECONDS)),
                             new Check(overTls, new Figure(ourTls.server().label() + " p99.9", ours.p999(),
                                     Unit.MICROSECONDS), new Figure(nettyTls.server().label() + " p99.9", theirs.p999(),
                                             Unit.MICROSECONDS)))));
         }
-        findings.addAll(ManyHandshakes.findings(results, placement));
+        findings.addAll(ManyHandshakes.findings(results, placement, notes));
         ManyCase.Load recorded = new ManyCase.Load(ManyServer.LOOP_EPOLL_JFR, most);
         if (results.has(epoll) && results.has(recorded)) {
-            findings.add(Finding.target(NAME, "the server's JFR events, on and recorded, cost the loop at most 10% "
-                    + "more CPU per frame", Rule.atMost(1.1), List.of(new Check(where, cpu(results, recorded),
-                            cpu(results, epoll)))));
+            ManyReads jfr = target.get();
+            jfr.decide(findings, Finding.target(NAME, "the server's JFR events, on and recorded, cost the loop at most "
+                    + "10% more CPU per frame", Rule.atMost(1.1), List.of(new Check(where, cpu(jfr, recorded),
+                            cpu(jfr, epoll)))));
         }
+        ManyReads keepReads = target.get();
         List<Check> keep = new ArrayList<>();
         List<Check> bounded = new ArrayList<>();
         for (ManyServer loop : LOOPS) {
             ManyCase.Slow slow = new ManyCase.Slow(loop, SLOW_CASE_CONNECTIONS);
             if (results.has(slow)) {
-                ManyResult.Slow r = (ManyResult.Slow) results.get(slow);
+                ManyResult.Slow r = (ManyResult.Slow) keepReads.read(slow);
                 String at = String.format(Locale.ROOT, "%s, %d connections and a slow reader", NAME, slow.connections());
                 keep.add(new Check(at, new Figure(loop.label() + " beside the slow reader", r.besideSlow(),
                         Unit.MSG_PER_S), new Figure(loop.label() + " alone", r.alone(), Unit.MSG_PER_S)));
@@ -157,8 +182,8 @@ final class ManyFindings {
             }
         }
         if (!keep.isEmpty()) {
-            findings.add(Finding.target(NAME, "beside a slow reader, the library's event loop's other connections "
-                    + "keep at least 90% of their frames a second", Rule.atLeast(0.9), keep));
+            keepReads.decide(findings, Finding.target(NAME, "beside a slow reader, the library's event loop's other "
+                    + "connections keep at least 90% of their frames a second", Rule.atLeast(0.9), keep));
             findings.add(Finding.target(NAME, "a slow reader grows the library's event loop's resident memory by "
                     + "at most 4 MiB", Rule.atMost(1.0), bounded));
         }
@@ -180,13 +205,14 @@ final class ManyFindings {
     }
 
     /** {@code kase}: a load on loopback or across the link, whose result is a {@link ManyResult.Load}. */
-    private static Figure cpu(Results<ManyCase, ManyResult> results, ManyCase kase) {
-        return new Figure(kase.server().label() + " server CPU", ((ManyResult.Load) results.get(kase)).serverCpuNsPerFrame(),
-                Unit.CPU_NS_PER_MSG);
+    private static Figure cpu(ManyReads reads, ManyCase kase) {
+        ManyResult.Load load = (ManyResult.Load) reads.read(kase);
+        return new Figure(kase.server().label() + " server CPU", load.serverCpuNsPerFrame(), Unit.CPU_NS_PER_MSG);
     }
 
     /** {@code kase}: a load on loopback or across the link, whose result is a {@link ManyResult.Load}. */
-    private static Figure rate(Results<ManyCase, ManyResult> results, ManyCase kase) {
-        return new Figure(kase.server().label(), ((ManyResult.Load) results.get(kase)).framesPerSecond(), Unit.MSG_PER_S);
+    private static Figure rate(ManyReads reads, ManyCase kase) {
+        ManyResult.Load load = (ManyResult.Load) reads.read(kase);
+        return new Figure(kase.server().label(), load.framesPerSecond(), Unit.MSG_PER_S);
     }
 }

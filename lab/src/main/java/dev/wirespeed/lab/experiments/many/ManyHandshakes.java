@@ -28,6 +28,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -237,8 +238,10 @@ final class ManyHandshakes {
      *
      * @param results every case's result
      * @param placement where the server and the load ran
+     * @param notes told of each target left out, as it reads a row set aside, and why
      */
-    static List<Finding> findings(Results<ManyCase, ManyResult> results, Placement placement) {
+    static List<Finding> findings(Results<ManyCase, ManyResult> results, Placement placement,
+            Consumer<String> notes) {
         List<Finding> findings = new ArrayList<>();
         String where = String.format(Locale.ROOT, "%s, full TLS 1.3 handshakes, %d connections, %s", ManyExperiment.NAME,
                 CONNECTIONS, placement);
@@ -246,27 +249,30 @@ final class ManyHandshakes {
             ManyCase.Handshakes ours = new ManyCase.Handshakes(ManyServer.LOOP_EPOLL, CONNECTIONS, openssl);
             ManyCase.Handshakes netty = new ManyCase.Handshakes(ManyServer.NETTY, CONNECTIONS, openssl);
             if (results.has(ours) && results.has(netty)) {
-                findings.add(Finding.target(ManyExperiment.NAME, "a full TLS 1.3 handshake costs the library's epoll "
-                        + "loop at most the server CPU it costs Netty's, the " + ours.engine() + " engine each: at "
-                        + "least 1x Netty's handshakes per server CPU-second (Netty's CPU per handshake over the "
-                        + "loop's), whoever limits the handshakes a second", Rule.atLeast(1.0),
-                        List.of(new Check(where, cpu(results, netty), cpu(results, ours)))));
+                ManyReads reads = new ManyReads(results, placement, notes);
+                reads.decide(findings, Finding.target(ManyExperiment.NAME, "a full TLS 1.3 handshake costs the "
+                        + "library's epoll loop at most the server CPU it costs Netty's, the " + ours.engine()
+                        + " engine each: at least 1x Netty's handshakes per server CPU-second (Netty's CPU per "
+                        + "handshake over the loop's), whoever limits the handshakes a second", Rule.atLeast(1.0),
+                        List.of(new Check(where, cpu(reads, netty), cpu(reads, ours)))));
             }
         }
         ManyCase.Handshakes jdk = new ManyCase.Handshakes(ManyServer.LOOP_EPOLL, CONNECTIONS, false);
         ManyCase.Handshakes openssl = new ManyCase.Handshakes(ManyServer.LOOP_EPOLL, CONNECTIONS, true);
         if (results.has(jdk) && results.has(openssl)) {
-            findings.add(Finding.target(ManyExperiment.NAME, "on OpenSSL through FFM the library's epoll loop completes "
-                    + "at least 2x the full TLS 1.3 handshakes per server CPU-second it does on the JDK's engine (the "
-                    + "JDK engine's CPU per handshake over OpenSSL's), whoever limits the handshakes a second",
-                    Rule.atLeast(OPENSSL_OVER_JDK), List.of(new Check(where, cpu(results, jdk), cpu(results, openssl)))));
+            ManyReads reads = new ManyReads(results, placement, notes);
+            reads.decide(findings, Finding.target(ManyExperiment.NAME, "on OpenSSL through FFM the library's epoll "
+                    + "loop completes at least 2x the full TLS 1.3 handshakes per server CPU-second it does on the JDK's "
+                    + "engine (the JDK engine's CPU per handshake over OpenSSL's), whoever limits the handshakes a "
+                    + "second",
+                    Rule.atLeast(OPENSSL_OVER_JDK), List.of(new Check(where, cpu(reads, jdk), cpu(reads, openssl)))));
         }
         return findings;
     }
 
     /** {@return the server's CPU per handshake, named with the handshakes a second it was measured at} */
-    private static Figure cpu(Results<ManyCase, ManyResult> results, ManyCase.Handshakes kase) {
-        ManyResult.Handshakes r = (ManyResult.Handshakes) results.get(kase);
+    private static Figure cpu(ManyReads reads, ManyCase.Handshakes kase) {
+        ManyResult.Handshakes r = (ManyResult.Handshakes) reads.read(kase);
         return new Figure(String.format(Locale.ROOT, "%s at %,.0f handshakes/s: server CPU", label(kase),
                 r.handshakesPerSecond().median()), r.serverCpuUsPerHandshake(), Unit.CPU_US_PER_HANDSHAKE);
     }

@@ -19,6 +19,13 @@ public enum Part {
      */
     STREAM,
     /**
+     * Several {@code ring-write --layout many-to-one --wake none} processes into the one ring of a {@code ring-read
+     * --layout many-to-one --sleep spin} (and the C ring's, layout 2): frames a second in total, each writer's
+     * stream checked apart; the library's {@code ManyToOneRing} beside Agrona's {@code ManyToOneRingBuffer} and
+     * Aeron's concurrent publications of one IPC stream.
+     */
+    MANY_STREAM,
+    /**
      * {@code ring-write --idle-ms} to {@code ring-read --wakes --sleep futex}: the first frame after each idle
      * period, and the reader's CPU meanwhile; beside it the C ring's same steps ({@code shmring write-idle}
      * to {@code read-wakes}) and the kernel's bare futex wake-up ({@code shmring futex}).
@@ -27,9 +34,9 @@ public enum Part {
 
     /**
      * {@return the peers measured, in table order}: the rings (the library's, Agrona's, Aeron's, the C
-     * ring), the stream also the Unix socket; for {@link #IDLE} the library's parking reader, the C ring's
-     * and the C futex probe only (Agrona's and Aeron's readers have no futex); none of C where there is no
-     * C program
+     * ring; where many write, their many-to-one kinds), the stream also the Unix socket; for {@link #IDLE}
+     * the library's parking reader, the C ring's and the C futex probe only (Agrona's and Aeron's readers
+     * have no futex); none of C where there is no C program
      *
      * @param withC whether the C program was built
      */
@@ -37,6 +44,7 @@ public enum Part {
         List<Peer> peers = new ArrayList<>(switch (this) {
             case CLOSED_LOOP, OPEN_LOOP -> List.of(Peer.WIRESPEED, Peer.AGRONA, Peer.AERON, Peer.C);
             case STREAM -> List.of(Peer.WIRESPEED, Peer.AGRONA, Peer.AERON, Peer.C, Peer.UNIX);
+            case MANY_STREAM -> List.of(Peer.WIRESPEED, Peer.AGRONA, Peer.AERON, Peer.C);
             case IDLE -> List.of(Peer.WIRESPEED, Peer.C, Peer.FUTEX);
         });
         if (!withC) {
@@ -53,6 +61,7 @@ public enum Part {
     public String row(Peer peer) {
         return switch (this) {
             case CLOSED_LOOP, STREAM -> peer.label();
+            case MANY_STREAM -> peer.manyLabel();
             case OPEN_LOOP -> String.format(Locale.ROOT, "%s, open loop at %,d/s", peer.label(),
                     ShmExperiment.OPEN_LOOP_RATE);
             case IDLE -> peer == Peer.FUTEX ? peer.label() : peer.label() + ", futex parking";

@@ -4,6 +4,7 @@ import dev.wirespeed.lab.env.CPrograms;
 import dev.wirespeed.lab.experiment.CaseRunner;
 import dev.wirespeed.lab.experiment.Experiment;
 import dev.wirespeed.lab.experiment.LabContext;
+import dev.wirespeed.lab.experiment.Mode;
 import dev.wirespeed.lab.experiment.Results;
 import dev.wirespeed.lab.experiments.latency.Distribution;
 import dev.wirespeed.lab.result.Finding;
@@ -11,6 +12,7 @@ import dev.wirespeed.lab.result.Measurement;
 import dev.wirespeed.lab.result.Percentile;
 import dev.wirespeed.lab.result.Placement;
 import dev.wirespeed.lab.result.Series;
+import dev.wirespeed.lab.result.SetAside;
 import dev.wirespeed.lab.result.Stats;
 import dev.wirespeed.lab.result.Table;
 import dev.wirespeed.lab.result.Unit;
@@ -24,13 +26,16 @@ import java.util.Locale;
 /**
  * Frames through shared memory between two processes (issue 48): the library's {@code SharedRing} beside
  * the C ring of the same layout ({@code shmring.c}), Agrona's {@code OneToOneRingBuffer} over a mapped file
- * and Aeron's IPC channel with an embedded media driver, at every placement. Four parts: a ping-pong of
+ * and Aeron's IPC channel with an embedded media driver, at every placement. Five parts: a ping-pong of
  * {@value #SIZE}-byte bodies closed loop, and open loop at {@value #OPEN_LOOP_RATE} frames a second
  * (coordinated omission corrected); a stream of {@value #SIZE}-byte frames from a writer that wakes nobody
  * to a reader that spins, rings of {@value #CAPACITY} bytes, beside the library's busy-polling reader of a
- * Unix domain socket; and the library's parked reader (the futex) after {@value #IDLE_MILLIS} ms idle
- * periods, its wake-up and its CPU while idle, beside the C ring's reader taking the same steps and the
- * kernel's bare futex wake-up between two C processes. Each part's peers are measured in turn, run after
+ * Unix domain socket; the same stream from each of {@link #WRITERS} writer processes into one many-to-one ring
+ * (the library's {@code ManyToOneRing} beside the C ring of its layout, Agrona's {@code ManyToOneRingBuffer}
+ * and Aeron's concurrent publications), the reader checking each writer's frames in order; and the library's
+ * parked reader (the futex) after {@value #IDLE_MILLIS} ms idle periods, its wake-up and its CPU while idle,
+ * beside the C ring's reader taking the same steps and the kernel's bare futex wake-up between two C
+ * processes. Each part's peers are measured in turn, run after
  * run (see {@link ShmRuns}); a row is the median over runs, with min and max. {@link ShmFindings} judges
  * the targets.
  */
@@ -48,6 +53,11 @@ public final class ShmExperiment implements Experiment<ShmCell, ShmResult> {
     static final int IDLE_MILLIS = 1_000;
     /** Frames the idle part's writer sends at once first, to warm its reader up. */
     static final int BURST = 20_000;
+    /**
+     * The writers' processes of the many-writer stream's cells: every writer runs on the placement's writer CPU,
+     * so on two cores they take turns on one while the reader has the other.
+     */
+    static final List<Integer> WRITERS = List.of(2, 4);
 
     /** Creates the experiment. */
     public ShmExperiment() {
@@ -62,8 +72,9 @@ public final class ShmExperiment implements Experiment<ShmCell, ShmResult> {
     public String description() {
         return "ours (issue 48): frames through shared memory, the library's SharedRing beside the C ring of the "
                 + "same layout, Agrona's OneToOneRingBuffer and Aeron IPC: ping-pong closed and open loop, a stream "
-                + "of 100-byte frames, and a parked reader's wake-up and idle CPU beside the C ring's and the kernel's "
-                + "futex wake-up";
+                + "of 100-byte frames, the stream from 2 and 4 writers into one ManyToOneRing (beside Agrona's "
+                + "ManyToOneRingBuffer and Aeron IPC), and a parked reader's wake-up and idle CPU beside the C ring's "
+                + "and the kernel's futex wake-up";
     }
 
     /** A deep dive of ours, as {@code idle}: it runs when named, or with {@code --full}. */
@@ -82,7 +93,11 @@ public final class ShmExperiment implements Experiment<ShmCell, ShmResult> {
         List<ShmCell> cells = new ArrayList<>();
         for (Placement placement : lab.placements()) {
             for (Part part : Part.values()) {
-                cells.add(new ShmCell(placement, part));
+                if (part == Part.MANY_STREAM) {
+                    WRITERS.forEach(writers -> cells.add(new ShmCell(placement, part, writers)));
+                } else {
+                    cells.add(new ShmCell(placement, part));
+                }
             }
         }
         return cells;
@@ -134,6 +149,16 @@ public final class ShmExperiment implements Experiment<ShmCell, ShmResult> {
         return lab.mode().measuredRounds() + 1;
     }
 
+    /**
+     * {@return frames the idle part's writer sends each after 1 ms of idle after its burst, uncounted}: the reader
+     * falls asleep and is woken this many times first, so that the JIT has compiled the code of a wake-up in both
+     * processes (a path the burst never takes; without it the first wake-ups run deoptimized code), as in a
+     * program that has run a while. The C ring takes the same steps.
+     */
+    static long warmWakes(LabContext lab) {
+        return lab.mode() == Mode.QUICK ? 200 : 2_000;
+    }
+
     /** {@return wake-ups counted per idle run} */
     static long wakes(LabContext lab) {
         return switch (lab.mode()) {
@@ -154,8 +179,8 @@ public final class ShmExperiment implements Experiment<ShmCell, ShmResult> {
         List<Measurement> rows = new ArrayList<>();
         for (ShmCell cell : results.cases()) {
             Placement at = cell.placement();
-            for (Peer peer : Peer.values()) {
-                Series series = new Series(name(), cell.part().row(peer), peer.role(), peer.medium(), SIZE);
+            for (Peer peer : cell.part().peers(true)) {
+                Series series = new Series(name(), cell.row(peer), peer.role(), peer.medium(), SIZE);
                 switch (results.get(cell)) {
                     case ShmResult.Latencies l when l.byPeer().containsKey(peer) -> {
                         for (Percentile p : Percentile.values()) {
@@ -218,12 +243,7 @@ public final class ShmExperiment implements Experiment<ShmCell, ShmResult> {
                 List<List<String>> lines = new ArrayList<>();
                 for (Peer peer : Peer.values()) {
                     if (r.byPeer().containsKey(peer)) {
-                        ShmResult.Rate rate = r.byPeer().get(peer);
-                        Stats msg = rate.msgPerSec();
-                        lines.add(List.of(Part.STREAM.row(peer), String.format(Locale.ROOT, "%,.0f [%,.0f-%,.0f]",
-                                msg.median(), msg.min(), msg.max()), String.format(Locale.ROOT, "%,.1f",
-                                msg.median() * (SIZE + 8) / 1e6), String.format(Locale.ROOT, "%.1f",
-                                rate.cpuNsPerMsg().median())));
+                        lines.add(rateLine(Part.STREAM.row(peer), r.byPeer().get(peer)));
                     }
                 }
                 tables.add(new Table(String.format(Locale.ROOT, "shm: a stream of %d-byte frames, a writer that wakes "
@@ -235,6 +255,30 @@ public final class ShmExperiment implements Experiment<ShmCell, ShmResult> {
                         String.format(Locale.ROOT, "the Unix socket: the stream experiments' Java server (batching "
                         + "512 KiB writes) read by 'client --strategy wirespeed-spin --verify' in their timed rounds, "
                         + "%d of %d ms after a warm-up", lab.mode().measuredRounds(), lab.mode().roundMillis()))));
+            }
+            List<List<String>> many = new ArrayList<>();
+            for (int writers : WRITERS) {
+                ShmCell cell = new ShmCell(placement, Part.MANY_STREAM, writers);
+                if (results.has(cell) && results.get(cell) instanceof ShmResult.Rates r) {
+                    for (Peer peer : Peer.values()) {
+                        if (r.byPeer().containsKey(peer)) {
+                            many.add(rateLine(cell.row(peer), r.byPeer().get(peer)));
+                        }
+                    }
+                }
+            }
+            if (!many.isEmpty()) {
+                tables.add(new Table(String.format(Locale.ROOT, "shm: %d-byte frames from several writer processes "
+                        + "into one ring, writers that wake nobody to a spinning reader that checks each writer's "
+                        + "frames in order, median of %d round(s) of %,d frames in total after one warm-up round, over "
+                        + "%d run(s); %s", SIZE, lab.mode().measuredRounds(), roundFrames(lab), lab.mode().runs(),
+                        where), List.of("case", "msg/s [min-max]", "MB/s", "reader CPU ns/msg"), many, List.of(
+                                String.format(Locale.ROOT, "every writer on the writers' CPU, the reader on its own: "
+                                + "%s; rings of %,d bytes, Aeron's term its driver's default, the reader's process "
+                                + "owning the ring (and Aeron's driver)", placement.cpus(), CAPACITY),
+                                "a frame: its writer's number as its type, its index in that writer's stream in its "
+                                + "first 8 bytes, then the sequence stream's bytes; the rounds count from the first "
+                                + "frame after every writer's first")));
             }
             ShmCell idle = new ShmCell(placement, Part.IDLE);
             if (results.has(idle) && results.get(idle) instanceof ShmResult.Wakeups w) {
@@ -267,6 +311,13 @@ public final class ShmExperiment implements Experiment<ShmCell, ShmResult> {
         return new Stats(100 * cores.median(), 100 * cores.min(), 100 * cores.max(), cores.runs());
     }
 
+    private static List<String> rateLine(String name, ShmResult.Rate rate) {
+        Stats msg = rate.msgPerSec();
+        return List.of(name, String.format(Locale.ROOT, "%,.0f [%,.0f-%,.0f]", msg.median(), msg.min(), msg.max()),
+                String.format(Locale.ROOT, "%,.1f", msg.median() * (SIZE + 8) / 1e6), String.format(Locale.ROOT,
+                "%.1f", rate.cpuNsPerMsg().median()));
+    }
+
     private static List<String> latencyLine(String name, Distribution d) {
         List<String> line = new ArrayList<>(List.of(name));
         for (Percentile p : Percentile.values()) {
@@ -280,5 +331,11 @@ public final class ShmExperiment implements Experiment<ShmCell, ShmResult> {
     @Override
     public List<Finding> findings(Results<ShmCell, ShmResult> results, LabContext lab) {
         return new ShmFindings(name(), results).judge(lab, count(lab));
+    }
+
+    /** {@inheritDoc} Here: the figures of {@link ShmSetAside}, of the kinds the targets compare. */
+    @Override
+    public List<SetAside> setAside(Results<ShmCell, ShmResult> results, LabContext lab) {
+        return ShmSetAside.all(name(), results, count(lab));
     }
 }

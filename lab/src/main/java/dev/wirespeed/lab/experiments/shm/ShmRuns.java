@@ -20,6 +20,7 @@ import dev.wirespeed.lab.result.ChildReport;
 import dev.wirespeed.lab.result.Placement;
 import dev.wirespeed.lab.result.Stats;
 import dev.wirespeed.lab.server.SizeRange;
+import dev.wirespeed.lab.shm.Layout;
 import dev.wirespeed.lab.shm.Sleep;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -38,7 +39,8 @@ import java.util.stream.Stream;
  * in table order, the order reversed every other run, each with processes of its own (a ping-pong's echo
  * serves one ping) whose files lie in a folder of this runner's under {@code /dev/shm}, removed when it
  * closes. The owning end (echo, writer, the futex probe's waker, the socket's server) runs on the
- * placement's server CPU, the other on its client CPU.
+ * placement's server CPU, the other on its client CPU; in the many-writer stream every writer runs on the
+ * server CPU and the reader, which owns that ring, on the client CPU.
  *
  * <p>Thread safety: used by the lab's one thread.
  */
@@ -72,14 +74,14 @@ final class ShmRuns implements CaseRunner<ShmCell, ShmResult> {
         int runs = lab.mode().runs();
         for (int run = 1; run <= runs; run++) {
             for (Peer peer : run % 2 == 1 ? peers : peers.reversed()) {
-                lab.progress("shm " + cell.placement() + ": " + cell.part().row(peer) + " run " + run + "/" + runs);
+                lab.progress("shm " + cell.placement() + ": " + cell.row(peer) + " run " + run + "/" + runs);
                 reports.computeIfAbsent(peer, p -> new ArrayList<>()).addAll(measure(cell, peer));
                 lab.stepDone();
             }
         }
         return switch (cell.part()) {
             case CLOSED_LOOP, OPEN_LOOP -> latencies(reports);
-            case STREAM -> rates(reports);
+            case STREAM, MANY_STREAM -> rates(reports);
             case IDLE -> wakeups(reports);
         };
     }
@@ -90,6 +92,7 @@ final class ShmRuns implements CaseRunner<ShmCell, ShmResult> {
             case CLOSED_LOOP -> List.of(pingPong(at, peer, 0));
             case OPEN_LOOP -> List.of(pingPong(at, peer, ShmExperiment.OPEN_LOOP_RATE));
             case STREAM -> stream(at, peer);
+            case MANY_STREAM -> manyStream(at, peer, cell.writers());
             case IDLE -> List.of(wakes(at, peer));
         };
     }
@@ -173,6 +176,60 @@ final class ShmRuns implements CaseRunner<ShmCell, ShmResult> {
         }
     }
 
+    /**
+     * The many-writer stream: the reader, which makes the ring, then each writer, which waits for it; the reader's
+     * rounds once it has done them, the writers then leaving as the reader is gone.
+     */
+    private List<ChildReport.Round> manyStream(Placement at, Peer peer, int writers)
+            throws IOException, InterruptedException {
+        Path path = next("many");
+        String size = String.valueOf(ShmExperiment.SIZE);
+        String capacity = String.valueOf(ShmExperiment.CAPACITY);
+        String messages = String.valueOf(ShmExperiment.roundFrames(lab));
+        String rounds = String.valueOf(ShmExperiment.rounds(lab));
+        List<String> read;
+        List<List<String>> write = new ArrayList<>();
+        if (peer == Peer.C) {
+            read = Children.pinned(at.clientCpu(), List.of(shmring.toString(), "many-read", path.toString(), capacity,
+                    String.valueOf(writers), messages, rounds));
+            for (int w = 0; w < writers; w++) {
+                write.add(Children.pinned(at.serverCpu(), List.of(shmring.toString(), "many-write", path.toString(),
+                        String.valueOf(w), "0", size)));
+            }
+        } else {
+            String impl = peer.impl().cliName();
+            read = lab.jvm().command(at.clientCpu(), "ring-read-many-" + impl, Args.of(RingReadCommand.OPTIONS)
+                    .with(RingReadCommand.IMPL, peer.impl()).with(RingReadCommand.LAYOUT, Layout.MANY_TO_ONE)
+                    .with(RingReadCommand.WRITERS, writers).with(RingReadCommand.CAPACITY, ShmExperiment.CAPACITY)
+                    .with(RingReadCommand.PATH, path).with(RingReadCommand.MESSAGES, Long.valueOf(messages))
+                    .with(RingReadCommand.ROUNDS, Long.valueOf(rounds)).with(RingReadCommand.VERIFY)
+                    .with(RingReadCommand.JSON).with(RingReadCommand.SLEEP, Sleep.SPIN).toArgs());
+            for (int w = 0; w < writers; w++) {
+                write.add(lab.jvm().command(at.serverCpu(), "ring-write-many-" + impl, Args.of(RingWriteCommand.OPTIONS)
+                        .with(RingWriteCommand.IMPL, peer.impl()).with(RingWriteCommand.LAYOUT, Layout.MANY_TO_ONE)
+                        .with(RingWriteCommand.WRITER, w).with(RingWriteCommand.PATH, path)
+                        .with(RingWriteCommand.SIZE, new SizeRange(ShmExperiment.SIZE, ShmExperiment.SIZE))
+                        .with(RingWriteCommand.WAKE, "none").toArgs()));
+            }
+        }
+        Process reader = new ProcessBuilder(read).start();
+        List<Process> started = new ArrayList<>();
+        try {
+            for (List<String> command : write) { // each waits for the reader's ring
+                Process writer = new ProcessBuilder(command).redirectErrorStream(true).start();
+                Children.drainLater(writer.getInputStream());
+                started.add(writer);
+            }
+            return Children.measuredRounds(reader, "reader of " + Part.MANY_STREAM.row(peer) + ", " + writers
+                    + " writers");
+        } finally {
+            Children.stop(reader); // gone already, unless a writer failed to start
+            for (Process writer : started) {
+                leave(writer);
+            }
+        }
+    }
+
     /** The stream experiments' Java server and busy-polling client over a Unix socket, in their timed rounds. */
     private List<ChildReport.Round> unixStream(Placement at) throws IOException, InterruptedException {
         String path = next("unix").toString();
@@ -202,11 +259,12 @@ final class ShmRuns implements CaseRunner<ShmCell, ShmResult> {
         String capacity = String.valueOf(ShmExperiment.CAPACITY);
         String size = String.valueOf(ShmExperiment.SIZE);
         String burst = String.valueOf(ShmExperiment.BURST);
+        String warm = String.valueOf(ShmExperiment.warmWakes(lab));
         List<String> write;
         List<String> read;
         if (peer == Peer.C) {
             write = Children.pinned(at.serverCpu(), List.of(shmring.toString(), "write-idle", path.toString(),
-                    capacity, count, size, idle, burst));
+                    capacity, count, size, idle, burst, warm));
             read = Children.pinned(at.clientCpu(), List.of(shmring.toString(), "read-wakes", path.toString()));
         } else {
             String impl = peer.impl().cliName();
@@ -216,7 +274,7 @@ final class ShmRuns implements CaseRunner<ShmCell, ShmResult> {
                     .with(RingWriteCommand.SIZE, new SizeRange(ShmExperiment.SIZE, ShmExperiment.SIZE))
                     .with(RingWriteCommand.WAKE, "futex").with(RingWriteCommand.IDLE_MS, (long) ShmExperiment.IDLE_MILLIS)
                     .with(RingWriteCommand.COUNT, Long.valueOf(count)).with(RingWriteCommand.BURST, (long) ShmExperiment.BURST)
-                    .toArgs());
+                    .with(RingWriteCommand.WARM_WAKES, ShmExperiment.warmWakes(lab)).toArgs());
             read = lab.jvm().command(at.clientCpu(), "ring-read-wakes-" + impl, Args.of(RingReadCommand.OPTIONS)
                     .with(RingReadCommand.IMPL, peer.impl()).with(RingReadCommand.PATH, path).with(RingReadCommand.WAKES)
                     .with(RingReadCommand.SLEEP, Sleep.FUTEX).toArgs());

@@ -497,7 +497,7 @@ public final class StreamExperiment implements Experiment<StreamCell, Throughput
                         + dev.wirespeed.lab.client.Rounds.ByTime.MAX_WARMUP_FACTOR + " times the least warm-up"
                         : "warm-up: fixed, not waiting for the JIT to settle (quick mode)",
                 UntimedPass.note("each Java row's client")));
-        setAside(results).forEach(row -> notes.add(UntimedPass.note(row)));
+        setAside(results).forEach(row -> notes.add(row.note()));
         return List.of(new Table(title, header, lines, notes));
     }
 

@@ -94,7 +94,7 @@ public record Throughput(List<Double> mbRounds, List<Double> msgRounds, List<Dou
 
     /** {@return {@code text}, a table cell of this row's figure, marked where the row is set aside} */
     String marked(String text) {
-        return setAside() == null ? text : text + " set aside";
+        return SetAside.marked(text, setAside() != null);
     }
 
     /**

@@ -326,7 +326,7 @@ public final class TlsStreamExperiment implements Experiment<TlsStreamCell, Thro
                 + "over epoll on the " + receiverEngine().label() + ", counting every frame; client CPU: its "
                 + "loop thread's CPU time per frame, and as a share of one CPU (near 100%, the receiver rather "
                 + "than the server may have set the rate)", UntimedPass.note("each row's receiver")));
-        setAside(results).forEach(row -> notes.add(UntimedPass.note(row)));
+        setAside(results).forEach(row -> notes.add(row.note()));
         return List.of(new Table(title, List.of("server", "frames/s [min-max]", "MB/s", "x Netty, same engine",
                 "client CPU ns/frame", "client CPU"), lines, notes));
     }

@@ -3,7 +3,6 @@ package dev.wirespeed.lab.experiments.stream;
 import dev.wirespeed.lab.cli.Args;
 import dev.wirespeed.lab.cli.ClientCommand;
 import dev.wirespeed.lab.experiment.Mode;
-import dev.wirespeed.lab.result.SetAside;
 import java.util.Locale;
 import java.util.function.UnaryOperator;
 
@@ -54,14 +53,5 @@ final class UntimedPass {
         return String.format(Locale.ROOT, "%s also ran once counting frames instead of timing rounds: a row whose "
                 + "timed median strays more than %.0f%% from that pass's, or whose rounds spread wider than their "
                 + "median, is set aside and judges no finding", whose, 100 * Throughput.TIMED_TOLERANCE);
-    }
-
-    /**
-     * {@return the table note of one row set aside}
-     *
-     * @param row the row
-     */
-    static String note(SetAside row) {
-        return "set aside, judging nothing: " + row;
     }
 }

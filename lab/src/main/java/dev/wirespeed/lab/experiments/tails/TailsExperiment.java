@@ -17,6 +17,7 @@ import dev.wirespeed.lab.result.Check;
 import dev.wirespeed.lab.result.ChildReport;
 import dev.wirespeed.lab.result.Figure;
 import dev.wirespeed.lab.result.Finding;
+import dev.wirespeed.lab.result.FindingReads;
 import dev.wirespeed.lab.result.Measurement;
 import dev.wirespeed.lab.result.Medium;
 import dev.wirespeed.lab.result.Percentile;
@@ -24,15 +25,18 @@ import dev.wirespeed.lab.result.Placement;
 import dev.wirespeed.lab.result.Role;
 import dev.wirespeed.lab.result.Rule;
 import dev.wirespeed.lab.result.Series;
+import dev.wirespeed.lab.result.SetAside;
 import dev.wirespeed.lab.result.Stats;
 import dev.wirespeed.lab.result.Table;
 import dev.wirespeed.lab.result.Unit;
 import dev.wirespeed.linux.NativeSocket;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.Map;
 
 /**
@@ -42,7 +46,9 @@ import java.util.Map;
  * the JDK's blocking {@code SocketChannel}, what most users run, and the library's busy-polling
  * {@code NativeSocket}. Each run is a fresh echo and ping of the row's options, and the lab takes every
  * row's first run before any row's second (see {@link TailCell}); a row is the median over its runs of
- * each percentile. Too long for the default run: it runs when named, or with {@code --full}.
+ * each percentile. A row whose runs spread wider than their median at a percentile the targets judge is
+ * set aside ({@link #setAside}), and a target that reads it is left out. Too long for the default run: it
+ * runs when named, or with {@code --full}.
  */
 public final class TailsExperiment implements Experiment<TailCell, ChildReport.Latency> {
     /** Body bytes per frame. */
@@ -51,6 +57,10 @@ public final class TailsExperiment implements Experiment<TailCell, ChildReport.L
     static final double P999_MARGIN = 1.1;
     /** The same for p99.99, decided by ten times fewer round trips. */
     static final double P9999_MARGIN = 1.25;
+    /** The percentiles its targets judge. */
+    static final Set<Percentile> JUDGED = EnumSet.of(Percentile.P999, Percentile.P9999);
+    /** The table note saying which cells are set aside. */
+    static final String SPREAD_NOTE = SetAside.spreadNote("a p99.9 or p99.99, the percentiles the targets judge,");
 
     /** An experiment. */
     public TailsExperiment() {
@@ -187,13 +197,19 @@ public final class TailsExperiment implements Experiment<TailCell, ChildReport.L
                 header.add(p.label() + (p == Percentile.P50 ? " [min-max]" : ""));
             }
             List<List<String>> lines = new ArrayList<>();
+            List<SetAside> setAside = new ArrayList<>();
             for (TailCell.Row row : rows.keySet().stream().filter(r -> r.placement().equals(placement)).toList()) {
                 Distribution d = rows.get(row);
                 List<String> line = new ArrayList<>(List.of(row.name()));
                 for (Percentile p : Percentile.values()) {
                     Stats s = d.get(p);
-                    line.add(p == Percentile.P50 ? String.format(Locale.ROOT, "%,.1f [%,.1f-%,.1f]", s.median(), s.min(),
-                            s.max()) : String.format(Locale.ROOT, "%,.1f", s.median()));
+                    SetAside distrusted = setAside(row, d, p, lab);
+                    if (distrusted != null) {
+                        setAside.add(distrusted);
+                    }
+                    line.add(SetAside.marked(p == Percentile.P50 ? String.format(Locale.ROOT, "%,.1f [%,.1f-%,.1f]",
+                            s.median(), s.min(), s.max()) : String.format(Locale.ROOT, "%,.1f", s.median()),
+                            distrusted != null));
                 }
                 lines.add(line);
             }
@@ -204,6 +220,8 @@ public final class TailsExperiment implements Experiment<TailCell, ChildReport.L
                     notes.add(variant.label() + ": " + String.join(" ", variant.options()));
                 }
             }
+            notes.add(SPREAD_NOTE);
+            setAside.forEach(row -> notes.add(row.note()));
             tables.add(new Table(String.format(Locale.ROOT, "tails: TCP loopback round trips by JVM options, %d-byte "
                     + "bodies, %,d measured after %,d warm-up (%s), microseconds, median of %d run(s), every row's "
                     + "first run before any row's second; %s (%s)", SIZE, count(lab), warmup(lab),
@@ -218,6 +236,8 @@ public final class TailsExperiment implements Experiment<TailCell, ChildReport.L
         Map<TailCell.Row, Distribution> rows = rows(results);
         List<Check> p999 = new ArrayList<>();
         List<Check> p9999 = new ArrayList<>();
+        FindingReads p999Reads = new FindingReads(lab::note);
+        FindingReads p9999Reads = new FindingReads(lab::note);
         for (Placement placement : rows.keySet().stream().map(TailCell.Row::placement).distinct().toList()) {
             for (Impl path : paths()) {
                 TailCell.Row launcher = new TailCell.Row(placement, path, TailVariant.LAUNCHER);
@@ -229,6 +249,13 @@ public final class TailsExperiment implements Experiment<TailCell, ChildReport.L
                 String where = placement + ", " + path.cliName();
                 p999.add(againstBest(where, launcher, others, Percentile.P999, rows));
                 p9999.add(againstBest(where, launcher, others, Percentile.P9999, rows));
+                // Finding the best of the others reads every one of them, as it reads the launcher.
+                for (TailCell.Row row : rows.keySet()) {
+                    if (row.placement().equals(placement) && row.path() == path) {
+                        p999Reads.read(setAside(row, rows.get(row), Percentile.P999, lab));
+                        p9999Reads.read(setAside(row, rows.get(row), Percentile.P9999, lab));
+                    }
+                }
             }
         }
         List<Finding> findings = new ArrayList<>();
@@ -236,15 +263,43 @@ public final class TailsExperiment implements Experiment<TailCell, ChildReport.L
             return findings;
         }
         if (lab.decides(name(), Percentile.P999, count(lab))) {
-            findings.add(Finding.target(name(), String.format(Locale.ROOT, "the launcher's JVM options give a p99.9 "
+            p999Reads.decide(findings, Finding.target(name(), String.format(Locale.ROOT, "the launcher's JVM options give a p99.9 "
                     + "within %.2fx of the best other options': no collector or flag tried pays enough to adopt",
                     P999_MARGIN), Rule.atMost(P999_MARGIN), p999));
         }
         if (lab.decides(name(), Percentile.P9999, count(lab))) {
-            findings.add(Finding.target(name(), String.format(Locale.ROOT, "the launcher's JVM options give a p99.99 "
+            p9999Reads.decide(findings, Finding.target(name(), String.format(Locale.ROOT, "the launcher's JVM options give a p99.99 "
                     + "within %.2fx of the best other options'", P9999_MARGIN), Rule.atMost(P9999_MARGIN), p9999));
         }
         return findings;
+    }
+
+    /**
+     * {@return {@code p} of {@code row} set aside where a target could read it, or null}: a percentile the
+     * targets judge ({@link #JUDGED}) and the run's round trips decide, whose runs spread wider than their
+     * median
+     */
+    private SetAside setAside(TailCell.Row row, Distribution d, Percentile p, LabContext lab) {
+        return JUDGED.contains(p) && p.decidedBy(count(lab))
+                ? SetAside.of(name(), row.name(), row.placement(), p, d.setAside(p)) : null;
+    }
+
+    /**
+     * {@inheritDoc} Here: each row's p99.9 and p99.99 (where the run's round trips decide them) whose runs
+     * spread wider than their median; the tables mark the same cells.
+     */
+    @Override
+    public List<SetAside> setAside(Results<TailCell, ChildReport.Latency> results, LabContext lab) {
+        List<SetAside> setAside = new ArrayList<>();
+        rows(results).forEach((row, d) -> {
+            for (Percentile p : Percentile.values()) {
+                SetAside distrusted = setAside(row, d, p, lab);
+                if (distrusted != null) {
+                    setAside.add(distrusted);
+                }
+            }
+        });
+        return setAside;
     }
 
     private static Check againstBest(String where, TailCell.Row launcher, List<TailCell.Row> others, Percentile p,

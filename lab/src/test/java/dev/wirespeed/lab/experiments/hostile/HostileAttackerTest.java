@@ -15,6 +15,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.Socket;
 import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
@@ -170,6 +171,39 @@ class HostileAttackerTest {
         } finally {
             attacker.close();
             accepted.close();
+        }
+    }
+
+    @Test
+    void heldCountsTheConnectionsTheServerHasNeitherClosedNorReset() throws Exception {
+        Attacker attacker = Attacker.open(Attack.FLOOD, address, 3, -1);
+        List<SocketChannel> accepted = new ArrayList<>();
+        try {
+            for (int c = 0; c < 3; c++) {
+                accepted.add(listener.accept());
+            }
+            assertEquals(3, attacker.held(), "all three established");
+            accepted.get(0).close(); // a FIN: the attacker's end waits for its own close
+            accepted.get(1).setOption(StandardSocketOptions.SO_LINGER, 0).close(); // a reset
+            assertTimeoutPreemptively(DEADLINE, () -> {
+                while (attacker.held() != 1) {
+                    Thread.onSpinWait();
+                }
+            }, () -> "held=" + heldOrFailure(attacker) + " of 3, one closed and one reset by the server");
+            assertEquals(0, attacker.broken(), "no write showed it: the count is the kernel's");
+        } finally {
+            attacker.close();
+            for (SocketChannel a : accepted) {
+                a.close();
+            }
+        }
+    }
+
+    private static String heldOrFailure(Attacker attacker) {
+        try {
+            return String.valueOf(attacker.held());
+        } catch (IOException e) {
+            return e.toString();
         }
     }
 

@@ -12,6 +12,7 @@ import dev.wirespeed.lab.experiment.Mode;
 import dev.wirespeed.lab.experiment.Results;
 import dev.wirespeed.lab.experiments.Experiments;
 import dev.wirespeed.lab.result.Finding;
+import dev.wirespeed.lab.result.Stats;
 import dev.wirespeed.lab.result.Table;
 import java.io.PrintWriter;
 import java.io.Writer;
@@ -64,17 +65,23 @@ class HostileExperimentTest {
         for (HostileCase kase : results.cases()) {
             HostileResult r = results.get(kase);
             assertEquals(settings.hostile(), r.connections(), kase.toString());
+            assertEquals(settings.hostile() / HostileExperiment.FIRST_PART, r.first(), kase.toString());
+            // The announced length is a frame timeout's business, a minute away: each server holds every connection.
+            assertEquals(Stats.exact(r.first()), r.heldBefore(), kase + ": held at the first reading");
+            assertEquals(Stats.exact(r.first() + r.connections()), r.heldWith(), kase + ": held at the second");
             assertEquals(settings.runs(), r.runs(), kase.toString());
             assertEquals(r.runs(), r.alive(), kase + ": the server's process is alive after the attack");
             assertEquals(r.runs(), r.served(), kase + ": a new connection is served after the attack");
             assertEquals(settings.runs() * settings.rounds(), r.alone().runs(), kase.toString());
             assertEquals(settings.runs() * settings.rounds(), r.underAttack().runs(), kase.toString());
-            assertTrue(r.rssBeforeKib().median() > 0 && r.bytesPerConnection().median() > 0, r.toString());
+            assertTrue(r.rssBeforeKib().median() > 0 && r.bytesPerHeld().median() > 0, r.toString());
         }
-        assertEquals(6, experiment.measurements(results, lab).size(), "per case: memory, rate under attack, alone");
+        assertEquals(8, experiment.measurements(results, lab).size(),
+                "per case: memory, connections held, rate under attack, alone");
         List<Table> tables = experiment.tables(results, lab);
         assertEquals(1, tables.size());
         assertEquals(2, tables.get(0).rows().size());
+        assertEquals(List.of("5 + 50", "5", "55"), tables.get(0).rows().get(0).subList(2, 5), "conns, held before, with");
         assertEquals(List.of("alive", "rate", "memory"), experiment.findings(results, lab).stream()
                 .map(HostileExperimentTest::topic).toList());
     }

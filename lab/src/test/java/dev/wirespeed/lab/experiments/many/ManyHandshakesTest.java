@@ -48,7 +48,9 @@ class ManyHandshakesTest {
         for (int i = 0; i < caseThenResult.length; i += 2) {
             results.put((ManyCase) caseThenResult[i], (ManyResult) caseThenResult[i + 1]);
         }
-        return ManyHandshakes.findings(results, APART);
+        return ManyHandshakes.findings(results, APART, note -> {
+            throw new AssertionError("a target left out: " + note);
+        });
     }
 
     private static void assertVerdict(boolean holds, String claim, String figures, List<Finding> findings) {

@@ -2,6 +2,7 @@ package dev.wirespeed.lab.experiments.shm;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.wirespeed.lab.env.Jvm;
@@ -50,6 +51,51 @@ class ShmExperimentTest {
         assertEquals("kernel futex wake-up (C, no ring)", Part.IDLE.row(Peer.FUTEX));
         assertEquals(3 * 5, new ShmExperiment().steps(new ShmCell(APART, Part.STREAM), LAB), "3 runs of 5 peers");
         assertEquals(3 * 3, new ShmExperiment().steps(new ShmCell(APART, Part.IDLE), LAB), "3 runs of 3 peers");
+    }
+
+    @Test
+    void theManyWriterStreamPutsTheManyToOneRingBesideAgronasAndAeronsAndTheCRingOfItsLayoutNamingTheWriters() {
+        assertEquals(List.of(Peer.WIRESPEED, Peer.AGRONA, Peer.AERON, Peer.C), Part.MANY_STREAM.peers(true));
+        assertEquals(List.of(Peer.WIRESPEED, Peer.AGRONA, Peer.AERON), Part.MANY_STREAM.peers(false));
+        ShmCell four = new ShmCell(APART, Part.MANY_STREAM, 4);
+        assertEquals(List.of("wirespeed ManyToOneRing, 4 writers", "Agrona ManyToOneRingBuffer, 4 writers",
+                "Aeron IPC, concurrent publications, 4 writers", "C ring, same layout 2, 4 writers"),
+                Part.MANY_STREAM.peers(true).stream().map(four::row).toList());
+        assertEquals("wirespeed SharedRing", new ShmCell(APART, Part.STREAM).row(Peer.WIRESPEED));
+        assertEquals(3 * 4, new ShmExperiment().steps(four, LAB), "3 runs of 4 peers");
+    }
+
+    @Test
+    void aCellHasOneWriterButInTheManyWriterStreamWhichHasAtLeastTwo() {
+        var one = assertThrows(IllegalArgumentException.class, () -> new ShmCell(APART, Part.MANY_STREAM, 1));
+        assertEquals("writers=1 for part=MANY_STREAM: at least 2 for MANY_STREAM, else 1", one.getMessage());
+        var two = assertThrows(IllegalArgumentException.class, () -> new ShmCell(APART, Part.STREAM, 2));
+        assertEquals("writers=2 for part=STREAM: at least 2 for MANY_STREAM, else 1", two.getMessage());
+    }
+
+    @Test
+    void theManyWriterStreamHasATableOfItsOwnWithBothCountsOfWritersAndARowEachInTheResults() {
+        Results<ShmCell, ShmResult> results = new Results<>();
+        ShmResult.Rate rate = new ShmResult.Rate(new Stats(6e6, 5e6, 7e6, 8), Stats.exact(50));
+        for (int writers : ShmExperiment.WRITERS) {
+            results.put(new ShmCell(APART, Part.MANY_STREAM, writers), new ShmResult.Rates(Map.of(Peer.WIRESPEED, rate,
+                    Peer.AGRONA, rate)));
+        }
+        List<Table> tables = new ShmExperiment().tables(results, LAB);
+        assertEquals(1, tables.size());
+        assertTrue(tables.getFirst().title().startsWith("shm: 100-byte frames from several writer processes into one "
+                + "ring"), tables.getFirst().title());
+        assertEquals(List.of(List.of("wirespeed ManyToOneRing, 2 writers", "6,000,000 [5,000,000-7,000,000]", "648.0",
+                "50.0"), List.of("Agrona ManyToOneRingBuffer, 2 writers", "6,000,000 [5,000,000-7,000,000]", "648.0",
+                "50.0"), List.of("wirespeed ManyToOneRing, 4 writers", "6,000,000 [5,000,000-7,000,000]", "648.0",
+                "50.0"), List.of("Agrona ManyToOneRingBuffer, 4 writers", "6,000,000 [5,000,000-7,000,000]", "648.0",
+                "50.0")), tables.getFirst().rows());
+        List<Measurement> rows = new ShmExperiment().measurements(results, LAB);
+        assertEquals(List.of("wirespeed ManyToOneRing, 2 writers", "Agrona ManyToOneRingBuffer, 2 writers",
+                "wirespeed ManyToOneRing, 4 writers", "Agrona ManyToOneRingBuffer, 4 writers"), rows.stream()
+                .filter(m -> m.unit() == Unit.MSG_PER_S).map(m -> m.series().name()).toList());
+        assertEquals(List.of(Role.LIBRARY, Role.PEER, Role.LIBRARY, Role.PEER), rows.stream()
+                .filter(m -> m.unit() == Unit.MSG_PER_S).map(m -> m.series().role()).toList());
     }
 
     /** One placement: the library and the C ring in each part, the idle part also the futex probe. */

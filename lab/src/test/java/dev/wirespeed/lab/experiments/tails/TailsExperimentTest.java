@@ -14,6 +14,7 @@ import dev.wirespeed.lab.result.ChildReport;
 import dev.wirespeed.lab.result.Finding;
 import dev.wirespeed.lab.result.Percentile;
 import dev.wirespeed.lab.result.Placement;
+import dev.wirespeed.lab.result.SetAside;
 import dev.wirespeed.lab.result.Table;
 import dev.wirespeed.lab.result.Unit;
 import java.io.PrintWriter;
@@ -194,7 +195,48 @@ class TailsExperimentTest {
                 "both ping and echo get the row's options; everything else is the launcher's",
                 "g1: -XX:+UseG1GC", "zgc: -XX:+UseZGC", "epsilon: -XX:+UnlockExperimentalVMOptions -XX:+UseEpsilonGC",
                 "parallel, pre-touched heap: -XX:+AlwaysPreTouch",
-                "parallel, no periodic safepoint: -XX:+UnlockDiagnosticVMOptions -XX:GuaranteedSafepointInterval=0"),
+                "parallel, no periodic safepoint: -XX:+UnlockDiagnosticVMOptions -XX:GuaranteedSafepointInterval=0",
+                "a p99.9 or p99.99, the percentiles the targets judge, whose runs spread wider than their median (max "
+                        + "- min > median) is set aside and judges no finding"),
                 table.notes());
+    }
+
+    /** Every row's p99.9 100 us in each run, but the JDK path's ZGC's: 20, 100 and 400 us, run by run. */
+    private static Results<TailCell, ChildReport.Latency> zgcSpread() {
+        return results(cell -> cell.row().path() == Impl.JDK && cell.row().variant() == TailVariant.ZGC
+                ? new double[] {20, 100, 400}[cell.run() - 1] : 100.0);
+    }
+
+    @Test
+    void aRowWhoseRunsSpreadWiderThanTheirMedianIsSetAsideMarkedAndJudgesNoTarget() {
+        LabContext full = new LabContext(Mode.FULL, new Jvm("unused", null), new PrintWriter(Writer.nullWriter()),
+                false);
+        Results<TailCell, ChildReport.Latency> results = zgcSpread();
+        TailsExperiment tails = new TailsExperiment();
+        List<SetAside> setAside = tails.setAside(results, full);
+        assertEquals(List.of("jdk, zgc p99.9", "jdk, zgc p99.99"), setAside.stream().map(SetAside::name).toList());
+        assertEquals("jdk, zgc p99.9 at different cores: its figures spread from 20.0 to 400.0 us about a median of "
+                + "100.0: wider than the median", setAside.getFirst().toString());
+        assertEquals(List.of(), tails.findings(results, full), "both targets read every row of the JDK path");
+        assertEquals(List.of("tails: not judged, as it reads rows set aside: target: " + P999 + " (<= 1.1x). "
+                + setAside.getFirst(), "tails: not judged, as it reads rows set aside: target: " + P9999
+                + " (<= 1.25x). " + setAside.getLast()), full.notes());
+        Table table = tails.tables(results, full).getFirst();
+        List<String> zgc = table.rows().stream().filter(row -> row.getFirst().equals("jdk, zgc")).findFirst()
+                .orElseThrow();
+        assertEquals(List.of("jdk, zgc", "5.0 [5.0-5.0]", "6.0", "10.0", "100.0 set aside", "200.0 set aside", "400.0"),
+                zgc);
+        assertEquals(1, table.rows().stream().filter(row -> String.join(" ", row).contains("set aside")).count(),
+                table.rows()::toString);
+        assertEquals(setAside.stream().map(SetAside::note).toList(),
+                table.notes().subList(table.notes().size() - 2, table.notes().size()));
+    }
+
+    @Test
+    void aDefaultRunSetsAsideOnlyThePercentileItsRunsDecideAndRunsSpreadAsWideAsTheirMedianAreTrusted() {
+        assertEquals(List.of("jdk, zgc p99.9"), new TailsExperiment().setAside(zgcSpread(), LAB).stream()
+                .map(SetAside::name).toList(), "a default run judges no p99.99, so sets none aside");
+        // 100, 200 and 300 us: max - min is the median, not beyond it.
+        assertEquals(List.of(), new TailsExperiment().setAside(results(cell -> 100.0 * cell.run()), LAB));
     }
 }

@@ -58,6 +58,7 @@ public final class LibSsl {
     public static final int SSL_SENT_SHUTDOWN = 1;
     public static final int SSL_RECEIVED_SHUTDOWN = 2;
     public static final int BIO_CTRL_PENDING = 10;
+    public static final int BIO_C_GET_BUF_MEM_PTR = 115;
     public static final int X509_V_OK = 0;
     public static final int X509_V_ERR_HOSTNAME_MISMATCH = 62;
     public static final int X509_V_ERR_EMAIL_MISMATCH = 63;
@@ -87,7 +88,8 @@ public final class LibSsl {
             "SSL_get0_param", "SSL_get_verify_result", "SSL_get_version", "SSL_get_current_cipher",
             "SSL_CIPHER_standard_name", "SSL_get1_peer_certificate", "SSL_get_peer_cert_chain", "SSL_set_verify",
             "SSL_get_ciphers", "SSL_set_cipher_list", "SSL_set_ciphersuites", "OPENSSL_cipher_name", "SSL_pending",
-            "SSL_CTX_set_cipher_list", "SSL_CTX_set_ciphersuites", "SSL_CTX_get_ciphers");
+            "SSL_CTX_set_cipher_list", "SSL_CTX_set_ciphersuites", "SSL_CTX_get_ciphers", "SSL_set0_rbio",
+            "SSL_set0_wbio");
 
     // Before the static block below, which uses them.
     private static final Linker LINKER = Linker.nativeLinker();
@@ -155,6 +157,8 @@ public final class LibSsl {
     private static final MethodHandle SSL_NEW = ssl("SSL_new", P, P);
     private static final MethodHandle SSL_FREE = ssl("SSL_free", null, P);
     private static final MethodHandle SSL_SET_BIO = ssl("SSL_set_bio", null, P, P, P);
+    private static final MethodHandle SSL_SET0_RBIO = ssl("SSL_set0_rbio", null, P, P);
+    private static final MethodHandle SSL_SET0_WBIO = ssl("SSL_set0_wbio", null, P, P);
     private static final MethodHandle SSL_SET_CONNECT_STATE = ssl("SSL_set_connect_state", null, P);
     private static final MethodHandle SSL_SET_ACCEPT_STATE = ssl("SSL_set_accept_state", null, P);
     private static final MethodHandle SSL_DO_HANDSHAKE = ssl("SSL_do_handshake", I, P);
@@ -392,6 +396,27 @@ public final class LibSsl {
     public static long bioPending(long bio) {
         try {
             return (long) BIO_CTRL.invokeExact(bio, BIO_CTRL_PENDING, 0L, 0L);
+        } catch (Throwable t) {
+            throw failed("BIO_ctrl", t);
+        }
+    }
+
+    /**
+     * {@return the bytes a memory BIO has allocated for its buffer}: the {@code max} of its {@code BUF_MEM}
+     * ({@code BIO_get_mem_ptr}), whose layout {@code buffer.h} makes public: {@code size_t length; char
+     * *data; size_t max; unsigned long flags}
+     */
+    public static long memoryBioCapacity(long bio) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment slot = arena.allocate(ValueLayout.ADDRESS);
+            long rc = (long) BIO_CTRL.invokeExact(bio, BIO_C_GET_BUF_MEM_PTR, 0L, slot.address());
+            MemorySegment buf = slot.get(ValueLayout.ADDRESS, 0);
+            if (rc <= 0 || buf.address() == 0) {
+                throw new IllegalStateException("BIO_get_mem_ptr rc=" + rc + " on a BIO that is no memory BIO");
+            }
+            return buf.reinterpret(3 * Long.BYTES).get(ValueLayout.JAVA_LONG, 2 * Long.BYTES);
+        } catch (IllegalStateException e) {
+            throw e;
         } catch (Throwable t) {
             throw failed("BIO_ctrl", t);
         }
@@ -715,6 +740,24 @@ public final class LibSsl {
             SSL_SET_BIO.invokeExact(ssl, rbio, wbio);
         } catch (Throwable t) {
             throw failed("SSL_set_bio", t);
+        }
+    }
+
+    /** {@code SSL_set0_rbio}: the {@code SSL} owns {@code rbio} from now on, and frees the read BIO it had. */
+    public static void set0Rbio(long ssl, long rbio) {
+        try {
+            SSL_SET0_RBIO.invokeExact(ssl, rbio);
+        } catch (Throwable t) {
+            throw failed("SSL_set0_rbio", t);
+        }
+    }
+
+    /** {@code SSL_set0_wbio}: the {@code SSL} owns {@code wbio} from now on, and frees the write BIO it had. */
+    public static void set0Wbio(long ssl, long wbio) {
+        try {
+            SSL_SET0_WBIO.invokeExact(ssl, wbio);
+        } catch (Throwable t) {
+            throw failed("SSL_set0_wbio", t);
         }
     }
 

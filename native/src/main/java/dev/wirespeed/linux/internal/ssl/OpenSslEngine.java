@@ -51,6 +51,10 @@ import javax.net.ssl.SSLSession;
  * starts with that queue cleared, so that an error another call left on the thread (another engine's,
  * another library's) fails nothing here.
  *
+ * <p>A memory BIO keeps the most it ever held: once the handshake is done, each BIO is replaced by a new,
+ * empty one as soon as it is empty (the write BIO once its last flight is sent), so that a connection
+ * does not keep the handshake's flights, a kilobyte or several of certificates, for its life.
+ *
  * <p>Native memory (the {@code SSL}, its two BIOs and their buffers) is freed as soon as both
  * directions are done ({@link #isInboundDone()} and {@link #isOutboundDone()}), by {@link #close()},
  * or, for an engine dropped without either, by a {@link Cleaner} once it is unreachable. What the
@@ -103,6 +107,9 @@ public final class OpenSslEngine extends SSLEngine implements AutoCloseable {
     private boolean failed;
     /** Bytes waiting in the write BIO, 0 <= pendingOut. */
     private long pendingOut;
+    /** The read BIO, or the write BIO, is the one the handshake filled: to replace once the handshake is done. */
+    private boolean handshakeRbio = true;
+    private boolean handshakeWbio = true;
     /** The verification error of the peer's certificate, 0 for none. */
     private int refusedError;
     private byte[] refusedLeaf;
@@ -250,6 +257,9 @@ public final class OpenSslEngine extends SSLEngine implements AutoCloseable {
             phase = DONE;
             finishedToReport = true;
             agreed();
+            if (LibSsl.bioPending(rbio) == 0) {
+                replaceRbio();
+            }
         } else {
             int error = LibSsl.getError(ssl, rc);
             if (error != LibSsl.SSL_ERROR_WANT_READ && error != LibSsl.SSL_ERROR_WANT_WRITE) {
@@ -257,6 +267,33 @@ public final class OpenSslEngine extends SSLEngine implements AutoCloseable {
             }
         }
         pendingOut = LibSsl.bioPending(wbio);
+        if (phase == DONE && pendingOut == 0) {
+            replaceWbio();
+        }
+    }
+
+    /** Replaces the read BIO the handshake filled, empty, by a new one; where none can be made, keeps it. */
+    private void replaceRbio() {
+        if (handshakeRbio) {
+            handshakeRbio = false;
+            long r = LibSsl.newMemoryBio();
+            if (r != 0) {
+                LibSsl.set0Rbio(ssl, r);
+                rbio = r;
+            }
+        }
+    }
+
+    /** Replaces the write BIO the handshake filled, empty, by a new one; where none can be made, keeps it. */
+    private void replaceWbio() {
+        if (handshakeWbio) {
+            handshakeWbio = false;
+            long w = LibSsl.newMemoryBio();
+            if (w != 0) {
+                LibSsl.set0Wbio(ssl, w);
+                wbio = w;
+            }
+        }
     }
 
     /** Copies what the handshake agreed out of OpenSSL. */
@@ -423,6 +460,9 @@ public final class OpenSslEngine extends SSLEngine implements AutoCloseable {
             }
             produced += n;
             pendingOut = n < want ? 0 : LibSsl.bioPending(wbio);
+        }
+        if (handshakeWbio && pendingOut == 0 && phase == DONE && ssl != 0) {
+            replaceWbio();
         }
         return produced;
     }
@@ -788,6 +828,11 @@ public final class OpenSslEngine extends SSLEngine implements AutoCloseable {
             outboundClosed = true;
             cleanable.clean();
         }
+    }
+
+    /** {@return the bytes the two memory BIOs have allocated for their buffers, 0 once released}: for tests */
+    long bioCapacity() {
+        return ssl == 0 ? 0 : LibSsl.memoryBioCapacity(rbio) + LibSsl.memoryBioCapacity(wbio);
     }
 
     /** {@return whether the native memory is freed}: for tests */

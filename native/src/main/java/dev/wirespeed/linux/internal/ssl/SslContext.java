@@ -29,8 +29,9 @@ import javax.net.ssl.SSLEngine;
  * <p>Settings applied beyond {@link TlsSettings}: renegotiation and compression off; no session cache
  * and no TLS 1.3 session tickets (no engine resumes a session, so tickets would be signed and sent for
  * nothing); a server's cipher preference; a server asking for client certificates names its trusted
- * issuers; {@code SSL_MODE_RELEASE_BUFFERS}, so that an idle connection does not keep OpenSSL's two
- * record buffers (some 34 KB).
+ * issuers; {@code SSL_MODE_RELEASE_BUFFERS}, so that neither an idle connection nor a handshake waiting
+ * for its peer keeps OpenSSL's two record buffers (some 34 KB): OpenSSL 3 frees them as a read finds no
+ * bytes, which leaves {@code SSL_free_buffers} nothing to free.
  *
  * <p>Thread safety: safe for concurrent use ({@code SSL_new} on a shared {@code SSL_CTX} is).
  */

@@ -117,9 +117,20 @@ class OpenSslMemoryTest {
     }
 
     /**
+     * The most of the C heap a server engine waiting for the client's second flight may hold. OpenSSL 3
+     * keeps, while a handshake waits: the {@code SSL}, its handshake message buffer (16 KiB, grown by a
+     * third), the buffering BIO it puts before the write BIO for the handshake (two 4 KiB buffers), the
+     * handshake's keys, some 45 KB in all; and, unless {@code SSL_MODE_RELEASE_BUFFERS} frees them as the
+     * read finds no bytes, its two record buffers too, some 33 KB more. The bound lies between, leaving a
+     * fifth for the JVM's own use of the C heap meanwhile (the JIT's arenas).
+     */
+    static final long WAITING_ENGINE_MOST = 56_000;
+
+    /**
      * A server whose client sent its ClientHello and fell silent: its engine has answered and waits for
      * the client's second flight, until the loop's handshake timeout closes it. What it holds of the C
-     * heap meanwhile is its handshake state, printed here; closed, it gives it back.
+     * heap meanwhile is its handshake state, printed here, without OpenSSL's record buffers; closed, it
+     * gives it back.
      */
     @Test
     void aServerEngineWaitingForTheClientsSecondFlightGivesItsMemoryBackWhenClosed() throws Throwable {
@@ -145,8 +156,40 @@ class OpenSslMemoryTest {
         System.out.println("OpenSslMemoryTest: " + PAIRS + " server engines waiting for the client's second flight "
                 + "hold " + held + " bytes of the C heap (" + held / PAIRS + " per engine); closed, " + after);
         assertTrue(held > PAIRS * 1_000L, "the engines hold at least 1 KB each: held=" + held);
+        assertTrue(held < PAIRS * WAITING_ENGINE_MOST, "the engines hold " + held / PAIRS + " bytes each, at most "
+                + WAITING_ENGINE_MOST + " without OpenSSL's record buffers: held=" + held + " engines=" + PAIRS);
         assertTrue(after < held / 2, "closed engines gave back all but " + after + " of " + held + " bytes");
         ((OpenSslEngine) client).close();
+    }
+
+    /**
+     * A memory BIO keeps the most it ever held: the engines replace both of theirs once the handshake is
+     * done and each is empty, so that an idle connection keeps none of the handshake's flights (a server's
+     * certificates, a kilobyte or several). A handshake in progress has them.
+     */
+    @Test
+    void afterTheHandshakeNeitherEngineKeepsABufferInItsMemoryBios() throws Throwable {
+        SSLEngine client = CLIENT.newEngine("localhost", 443);
+        ByteBuffer hello = ByteBuffer.allocate(1 << 16);
+        client.wrap(ByteBuffer.allocate(0), hello);
+        OpenSslEngine waiting = (OpenSslEngine) waiting(hello.flip(), ByteBuffer.allocate(1 << 16),
+                ByteBuffer.allocate(1 << 16));
+        assertTrue(waiting.bioCapacity() >= hello.limit(), "a handshake in progress holds the ClientHello's "
+                + hello.limit() + " bytes, at least: " + waiting.bioCapacity());
+        waiting.close();
+        ((OpenSslEngine) client).close();
+        Link link = new Link(SERVER, CLIENT);
+        link.handshake();
+        for (SSLEngine e : List.of(link.client.engine, link.server.engine)) {
+            assertEquals(0, ((OpenSslEngine) e).bioCapacity(), e.toString());
+        }
+        link.send(link.client, new byte[100], 100);
+        link.send(link.server, new byte[100], 100);
+        for (SSLEngine e : List.of(link.client.engine, link.server.engine)) {
+            long capacity = ((OpenSslEngine) e).bioCapacity();
+            assertTrue(capacity > 0 && capacity < 1_000, e + ": buffers for a record of 100 bytes, " + capacity);
+        }
+        close(link);
     }
 
     /** {@return a server engine that took {@code hello} and sent its first flight} */
