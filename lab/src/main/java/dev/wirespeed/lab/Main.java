@@ -6,6 +6,7 @@ import dev.wirespeed.lab.cli.EchoCommand;
 import dev.wirespeed.lab.cli.HandshakesCommand;
 import dev.wirespeed.lab.cli.LoadCommand;
 import dev.wirespeed.lab.cli.LabCommand;
+import dev.wirespeed.lab.cli.PicocliOptions;
 import dev.wirespeed.lab.cli.PingCommand;
 import dev.wirespeed.lab.cli.RingEchoCommand;
 import dev.wirespeed.lab.cli.RingPingCommand;
@@ -52,9 +53,9 @@ public final class Main implements Runnable {
      * @param args the command line
      */
     public static void main(String[] args) {
-        // Picocli builds its model of a command from annotations, in code compiled for Java 5 that no
-        // class-data archive holds: most of the start of a short-lived JVM (the lab starts hundreds). The
-        // lines the lab gives its children are parsed without it; any other line is picocli's.
+        // Picocli builds its model of a command in code compiled for Java 5 that no class-data archive
+        // holds: most of the start of a short-lived JVM (the lab starts hundreds). The lines the lab gives
+        // its children are parsed without it, from the same option tables; any other line is picocli's.
         int direct = DirectLine.run(args);
         if (direct >= 0) {
             System.exit(direct);
@@ -84,7 +85,7 @@ public final class Main implements Runnable {
 
     private static CommandLine commandLine(Map<String, Supplier<Object>> commands) {
         CommandLine commandLine = new CommandLine(new Main());
-        commands.forEach((name, command) -> commandLine.addSubcommand(name, command.get()));
+        commands.forEach((name, command) -> commandLine.addSubcommand(name, PicocliOptions.spec(command.get())));
         commandLine.setCaseInsensitiveEnumValuesAllowed(true);
         return commandLine;
     }

@@ -4,7 +4,6 @@ import dev.wirespeed.frame.CorruptFrameException;
 import dev.wirespeed.frame.FrameFormat;
 import dev.wirespeed.frame.FrameTooLongException;
 import dev.wirespeed.frame.TruncatedFrameException;
-import dev.wirespeed.lab.CliName;
 import dev.wirespeed.lab.ExitCode;
 import dev.wirespeed.lab.Idle;
 import dev.wirespeed.lab.Transport;
@@ -24,8 +23,6 @@ import java.io.PrintWriter;
 import java.security.GeneralSecurityException;
 import java.util.List;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine;
 
 /** {@code wirespeed client}: reads the frame stream with one strategy and prints the articles' lines. */
 @Command(name = "client", mixinStandardHelpOptions = true,
@@ -39,106 +36,82 @@ import picocli.CommandLine;
             "Exit codes: 0 success, 2 bad command line, 3 the input broke the wire format, "
                 + "4 --verify found an unexpected frame, 5 I/O failure (refused, reset, --read-timeout)."})
 public final class ClientCommand extends DirectCommand {
-    /** A command whose options picocli sets. */
-    public ClientCommand() {
-    }
-
-    @Option(names = "--transport", required = true, description = "tcp, unix, stdin or file")
-    Transport transport;
-
-    @CommandLine.Mixin
-    ConnectOptions peer = new ConnectOptions();
-
-    @Option(names = "--strategy", required = true, converter = Names.StrategyName.class,
-            description = "unbuffered, readint, buffered, buffered-readint, no-alloc, channel, channel-compact, "
-            + "zero-copy, wirespeed, wirespeed-spin, native, native-spin, uring, uring-spin (tcp or unix), netty-nio, "
-            + "netty-epoll, netty-uring (tcp only), loop (the library's FrameClient on one loop over epoll; tcp or "
-            + "unix)")
-    Strategies strategy;
-
     /** Frames per round when neither {@code --messages} nor {@code --round-ms} is given. */
     static final long DEFAULT_MESSAGES = 10_000_000;
 
-    @Option(names = "--idle", converter = Names.IdleName.class, description = "with a busy-polling strategy "
-            + "(wirespeed-spin, native-spin): what the reader does between empty reads: spin (the default: yield "
-            + "every 8th), busy-spin, yield, backoff")
-    Idle idle;
+    /** {@code --transport}. */
+    public static final Opt<Transport> TRANSPORT = Opt.ofName("--transport", "--transport", Transport.values(), null,
+            "tcp, unix, stdin or file").required();
 
-    @Option(names = "--messages", description = "frames per round (default " + DEFAULT_MESSAGES + ")")
-    Long messages;
+    /** {@code --strategy}. */
+    public static final Opt<Strategies> STRATEGY = Opt.ofName("--strategy", "strategy", Strategies.values(), null,
+            "unbuffered, readint, buffered, buffered-readint, no-alloc, channel, channel-compact, zero-copy, "
+            + "wirespeed, wirespeed-spin, native, native-spin, uring, uring-spin (tcp or unix), netty-nio, "
+            + "netty-epoll, netty-uring (tcp only), loop (the library's FrameClient on one loop over epoll; tcp or "
+            + "unix)").required();
 
-    @Option(names = "--round-ms", paramLabel = "MS", description = "rounds of this many milliseconds instead of "
-            + "--messages frames (at least 1)")
-    Long roundMs;
+    /** {@code --idle}; absent: {@link Idle#SPIN}. */
+    public static final Opt<Idle> IDLE = Opt.ofName("--idle", "--idle", Idle.values(), null, "with a busy-polling "
+            + "strategy (wirespeed-spin, native-spin): what the reader does between empty reads: spin (the default: "
+            + "yield every 8th), busy-spin, yield, backoff");
 
-    @Option(names = "--warmup-ms", paramLabel = "MS", description = "with --round-ms: the least length of the first "
-            + "round, the warm-up (default 0: one round's length of JIT quiet is still waited for)")
-    Long warmupMs;
+    /** {@code --messages}; absent: {@link #DEFAULT_MESSAGES} unless {@code --round-ms}. */
+    public static final Opt<Long> MESSAGES = Opt.ofLong("--messages", null, "frames per round (default "
+            + DEFAULT_MESSAGES + ")");
 
-    @Option(names = "--jit-settle", negatable = true, defaultValue = "true", fallbackValue = "true",
-            description = "with --round-ms: whether the warm-up also waits for the JIT to settle (default true)")
-    boolean jitSettle = true;
+    /** {@code --round-ms}. */
+    public static final Opt<Long> ROUND_MS = Opt.ofLong("--round-ms", null, "rounds of this many milliseconds "
+            + "instead of --messages frames (at least 1)").label("MS");
 
-    @Option(names = "--rounds", defaultValue = "0", description = "rounds before stopping; 0: until the stream ends")
-    long rounds;
+    /** {@code --warmup-ms}. */
+    public static final Opt<Long> WARMUP_MS = Opt.ofLong("--warmup-ms", null, "with --round-ms: the least length of "
+            + "the first round, the warm-up (default 0: one round's length of JIT quiet is still waited for)")
+            .label("MS");
 
-    @Option(names = "--verify", description = "check every frame against the sequence stream")
-    boolean verify;
+    /** {@code --jit-settle}, {@code --no-jit-settle}. */
+    public static final Opt<Boolean> JIT_SETTLE = Opt.negatable("--jit-settle", "with --round-ms: whether the "
+            + "warm-up also waits for the JIT to settle (default true)");
 
-    @Option(names = "--max-frame", defaultValue = "" + FrameFormat.DEFAULT_MAX_FRAME_LENGTH,
-            description = "largest body accepted (default ${DEFAULT-VALUE})")
-    int maxFrame = FrameFormat.DEFAULT_MAX_FRAME_LENGTH;
+    /** {@code --rounds}. */
+    public static final Opt<Long> ROUNDS = Opt.ofLong("--rounds", 0L, "rounds before stopping; 0: until the stream "
+            + "ends");
 
-    @Option(names = "--json", description = "print JSON lines instead of text")
-    boolean json;
+    /** {@code --verify}. */
+    public static final Opt<Boolean> VERIFY = Opt.flag("--verify", "check every frame against the sequence stream");
 
-    @Option(names = "--read-timeout", paramLabel = "MS", description = "tcp and unix: give up with exit code 5 "
-            + "when no complete frame has arrived for this many milliseconds, counted from the start, connecting "
-            + "included (default: wait for ever)")
-    Long readTimeout;
+    /** {@code --max-frame}. */
+    public static final Opt<Integer> MAX_FRAME = Opt.ofInt("--max-frame", FrameFormat.DEFAULT_MAX_FRAME_LENGTH,
+            "largest body accepted (default ${DEFAULT-VALUE})");
 
-    @CommandLine.Mixin
-    TlsOptions tlsOptions = new TlsOptions();
+    /** {@code --json}. */
+    public static final Opt<Boolean> JSON = Opt.flag("--json", "print JSON lines instead of text");
 
-    @Override
-    boolean flag(String name) {
-        switch (name) {
-            case "--no-jit-settle" -> jitSettle = false;
-            case "--verify" -> verify = true;
-            case "--json" -> json = true;
-            default -> {
-                return false;
-            }
-        }
-        return true;
-    }
+    /** {@code --read-timeout}; absent: wait for ever. */
+    public static final Opt<Long> READ_TIMEOUT = Opt.ofLong("--read-timeout", null, "tcp and unix: give up with "
+            + "exit code 5 when no complete frame has arrived for this many milliseconds, counted from the start, "
+            + "connecting included (default: wait for ever)").label("MS");
 
-    @Override
-    boolean value(String name, String value) {
-        switch (name) {
-            case "--transport" -> transport = CliName.byName(Transport.values(), "--transport", value);
-            case "--strategy" -> strategy = CliName.byName(Strategies.values(), "strategy", value);
-            case "--idle" -> idle = CliName.byName(Idle.values(), "--idle", value);
-            case "--messages" -> messages = longDigits(value);
-            case "--round-ms" -> roundMs = longDigits(value);
-            case "--warmup-ms" -> warmupMs = longDigits(value);
-            case "--rounds" -> rounds = longDigits(value);
-            case "--max-frame" -> maxFrame = digits(value);
-            case "--read-timeout" -> readTimeout = longDigits(value);
-            default -> {
-                return peer.value(name, value);
-            }
-        }
-        return true;
-    }
+    /** The options of {@code client}. */
+    public static final Options OPTIONS = Options.of("client", List.of(TRANSPORT), ConnectOptions.ALL,
+            List.of(STRATEGY, IDLE, MESSAGES, ROUND_MS, WARMUP_MS, JIT_SETTLE, ROUNDS, VERIFY, MAX_FRAME, JSON,
+                    READ_TIMEOUT), TlsOptions.ALL);
 
-    @Override
-    List<String> required() {
-        return List.of("--transport", "--strategy");
+    /** A command with every option at its default. */
+    public ClientCommand() {
+        super(OPTIONS);
     }
 
     @Override
     public Integer call() {
+        Transport transport = args.get(TRANSPORT);
+        ConnectOptions peer = new ConnectOptions(args);
+        Strategies strategy = args.get(STRATEGY);
+        Idle idle = args.get(IDLE);
+        boolean verify = args.get(VERIFY);
+        int maxFrame = args.get(MAX_FRAME);
+        boolean json = args.get(JSON);
+        Long readTimeout = args.get(READ_TIMEOUT);
+        TlsOptions tlsOptions = new TlsOptions(args);
         PrintWriter err = err();
         Rounds plan;
         try {
@@ -156,8 +129,7 @@ public final class ClientCommand extends DirectCommand {
                         + "wirespeed-spin or native-spin");
             }
         } catch (IllegalArgumentException e) {
-            err.println("wirespeed client: " + e.getMessage());
-            return ExitCode.USAGE;
+            return usage(e.getMessage());
         }
         Source source;
         try {
@@ -178,11 +150,9 @@ public final class ClientCommand extends DirectCommand {
                         + " is not a client transport: use tcp, unix, stdin or file");
             };
         } catch (IllegalArgumentException e) {
-            err.println("wirespeed client: " + e.getMessage());
-            return ExitCode.USAGE;
+            return usage(e.getMessage());
         } catch (IOException | GeneralSecurityException e) {
-            err.println("wirespeed client: --trust: " + e.getMessage());
-            return ExitCode.USAGE;
+            return usage("--trust: " + e.getMessage());
         }
         Receiver receiver = new Receiver(verify ? FrameCheck.sequence() : null, plan, json, out());
         int code = ExitCode.OK;
@@ -210,15 +180,19 @@ public final class ClientCommand extends DirectCommand {
         }
         receiver.finish(code == ExitCode.OK);
         if (problem != null) {
-            err.println("wirespeed client: " + problem + " (after " + receiver.frames() + " complete frames, "
-                    + receiver.bytes() + " bytes)");
-            err.flush();
+            return fail(code, problem + " (after " + receiver.frames() + " complete frames, " + receiver.bytes()
+                    + " bytes)");
         }
         return code;
     }
 
     /** {@return the rounds the options ask for} @throws IllegalArgumentException naming the values */
     private Rounds rounds() {
+        Long messages = args.get(MESSAGES);
+        Long roundMs = args.get(ROUND_MS);
+        Long warmupMs = args.get(WARMUP_MS);
+        boolean jitSettle = args.get(JIT_SETTLE);
+        long rounds = args.get(ROUNDS);
         if (rounds < 0) {
             throw new IllegalArgumentException("--rounds=" + rounds + " must be >= 0");
         }

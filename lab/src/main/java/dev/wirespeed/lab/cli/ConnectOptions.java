@@ -5,45 +5,41 @@ import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.net.UnixDomainSocketAddress;
 import java.nio.file.Path;
-import picocli.CommandLine.Option;
+import java.util.List;
 
 /**
  * Where a connecting command ({@code client}, {@code ping}) finds its peer: {@code --host} and
- * {@code --port} for TCP, {@code --path} for a Unix socket (or, for {@code client}, a file). A picocli
- * mixin; the command keeps its own {@code --transport}, since each accepts a different set.
+ * {@code --port} for TCP, {@code --path} for a Unix socket (or, for {@code client}, a file). The
+ * command keeps its own {@code --transport}, since each accepts a different set.
  */
 public final class ConnectOptions {
-    /** Options picocli sets. */
-    public ConnectOptions() {
-    }
+    /** {@code --host}. */
+    public static final Opt<String> HOST = Opt.ofString("--host", "127.0.0.1", "TCP host (default ${DEFAULT-VALUE})");
 
-    @Option(names = "--host", defaultValue = "127.0.0.1", description = "TCP host (default ${DEFAULT-VALUE})")
-    String host = "127.0.0.1";
+    /** {@code --port}; absent: the command's own. */
+    public static final Opt<Integer> PORT = Opt.ofInt("--port", null, "TCP port (default: " + Defaults.STREAM_PORT
+            + " for client, " + Defaults.ECHO_PORT + " for ping)");
 
-    @Option(names = "--port", description = "TCP port (default: " + Defaults.STREAM_PORT + " for client, "
-            + Defaults.ECHO_PORT + " for ping)")
-    Integer port;
+    /** {@code --path}. */
+    public static final Opt<Path> PATH = Opt.ofPath("--path", null,
+            "Unix socket path, or for client --transport file the file");
 
-    @Option(names = "--path", description = "Unix socket path, or for client --transport file the file")
-    Path path;
+    /** These options, in the order a line writes them. */
+    static final List<Opt<?>> ALL = List.of(HOST, PORT, PATH);
+
+    private final String host;
+    private final Integer port;
+    private final Path path;
 
     /**
-     * Sets one of these options for {@link DirectLine}, as picocli would.
+     * The peer of a line.
      *
-     * @param name the option
-     * @param value its value
-     * @return whether it is one of these
+     * @param args a line of a connecting command
      */
-    boolean value(String name, String value) {
-        switch (name) {
-            case "--host" -> host = value;
-            case "--port" -> port = DirectCommand.digits(value);
-            case "--path" -> path = Path.of(value);
-            default -> {
-                return false;
-            }
-        }
-        return true;
+    ConnectOptions(Args args) {
+        this.host = args.get(HOST);
+        this.port = args.get(PORT);
+        this.path = args.get(PATH);
     }
 
     /**

@@ -1,49 +1,35 @@
 package dev.wirespeed.lab.cli;
 
+import dev.wirespeed.lab.ExitCode;
 import java.io.PrintWriter;
-import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Spec;
 
 /**
- * A command whose options {@link DirectLine} can set without picocli, as picocli would set them: the
- * commands the lab starts in child JVMs by the hundred. Each option's default is its field's initial
- * value, the same as the {@code defaultValue} its annotation gives picocli (a test holds the two
- * parsers to the same fields). Options it does not take here, such as TLS's, leave the line to picocli.
+ * A command whose options are a table ({@link Options}): {@link DirectLine} or picocli
+ * ({@link PicocliOptions}) sets its {@link #args}, the same for the same line, and {@link #call} reads
+ * them. Every usage error and failure is said one way, {@code wirespeed COMMAND: MESSAGE} on standard
+ * error, by {@link #usage} and {@link #fail}.
  */
 abstract class DirectCommand implements Callable<Integer> {
-    @Spec
+    /** Picocli's model of the command when picocli parsed its line, else null. */
     CommandSpec spec;
+
+    /** The command's options, set by the parser before {@link #call}. */
+    Args args;
 
     /** Where the command writes when {@link DirectLine} parsed it, else null (picocli's writers). */
     private PrintWriter out;
     private PrintWriter err;
 
-    /** A command whose options picocli or {@link DirectLine} sets. */
-    DirectCommand() {
+    /**
+     * A command with every option at its default.
+     *
+     * @param options its table
+     */
+    DirectCommand(Options options) {
+        this.args = Args.of(options);
     }
-
-    /**
-     * Sets a flag option (one that takes no value), as picocli would.
-     *
-     * @param name the option, as {@code --json}
-     * @return whether this command has that flag
-     */
-    abstract boolean flag(String name);
-
-    /**
-     * Sets an option that takes one value, as picocli would.
-     *
-     * @param name the option, as {@code --port}
-     * @param value its value, not starting with {@code -}
-     * @return whether this command has that option
-     * @throws RuntimeException if the value does not convert (picocli then parses the line, and says why)
-     */
-    abstract boolean value(String name, String value);
-
-    /** {@return the options the command requires, as picocli's annotations mark them} */
-    abstract List<String> required();
 
     /**
      * Gives the command the writers it writes to, in place of picocli's.
@@ -67,30 +53,26 @@ abstract class DirectCommand implements Callable<Integer> {
     }
 
     /**
-     * {@return a whole number of decimal digits as an int}
+     * Says a usage error.
      *
-     * @param value the value
-     * @throws IllegalArgumentException if it is anything else, or too large
+     * @param message what is wrong, naming the options and values
+     * @return {@link ExitCode#USAGE}
      */
-    static int digits(String value) {
-        return Math.toIntExact(longDigits(value));
+    final int usage(String message) {
+        return fail(ExitCode.USAGE, message);
     }
 
     /**
-     * {@return a whole number of decimal digits as a long}: the only numbers parsed here, so that no
-     * picocli reading of a sign, a radix or white space can differ
+     * Says why the command failed.
      *
-     * @param value the value
-     * @throws IllegalArgumentException if it is anything else, or too large
+     * @param code the exit code ({@link ExitCode})
+     * @param message what failed, naming the options and values
+     * @return {@code code}
      */
-    static long longDigits(String value) {
-        boolean digits = !value.isEmpty() && value.length() <= 18;
-        for (int i = 0; digits && i < value.length(); i++) {
-            digits = value.charAt(i) >= '0' && value.charAt(i) <= '9';
-        }
-        if (!digits) {
-            throw new IllegalArgumentException("not a number of 1 to 18 digits: '" + value + "'");
-        }
-        return Long.parseLong(value);
+    final int fail(int code, String message) {
+        PrintWriter err = err();
+        err.println("wirespeed " + args.options().command() + ": " + message);
+        err.flush();
+        return code;
     }
 }

@@ -3,7 +3,6 @@ package dev.wirespeed.lab.cli;
 import dev.wirespeed.frame.FrameFormat;
 import dev.wirespeed.io.IdleStrategy;
 import dev.wirespeed.lab.ExitCode;
-import dev.wirespeed.lab.CliName;
 import dev.wirespeed.lab.Idle;
 import dev.wirespeed.lab.Listening;
 import dev.wirespeed.lab.Ring;
@@ -33,9 +32,7 @@ import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
 import jdk.jfr.Configuration;
 import jdk.jfr.Recording;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
 
 /** {@code wirespeed echo}: sends every frame back, for {@code ping}. */
 @Command(name = "echo", mixinStandardHelpOptions = true,
@@ -52,103 +49,80 @@ import picocli.CommandLine.Option;
                 + "its end of stream included, before the first peer.",
             "Prints 'listening on ADDRESS' on standard error once it accepts connections; runs until killed."})
 public final class EchoCommand extends DirectCommand {
-    /** A command whose options picocli sets. */
-    public EchoCommand() {
-    }
+    /** {@code --transport}. */
+    public static final Opt<Transport> TRANSPORT = Opt.ofName("--transport", "--transport", Transport.values(), null,
+            "tcp or unix").required();
 
-    @Option(names = "--transport", required = true, description = "tcp or unix")
-    Transport transport;
-
-    @CommandLine.Mixin
-    ListenOptions listen = new ListenOptions();
-
-    @Option(names = "--impl", defaultValue = "jdk", converter = Names.EchoImplName.class, description = "jdk "
+    /** {@code --impl}. */
+    public static final Opt<EchoImpl> IMPL = Opt.ofName("--impl", "--impl", EchoImpl.values(), EchoImpl.JDK, "jdk "
             + "(SocketChannel), native (the library's FFM NativeSocket), uring (the library's IoUringSocket: a ring "
             + "per connection; --spin polls its completions), netty (Netty's epoll echo server, --loops event "
-            + "loops; the peer) or netty-uring (the same over Netty's io_uring transport) (default ${DEFAULT-VALUE})")
-    EchoImpl impl = EchoImpl.JDK;
+            + "loops; the peer) or netty-uring (the same over Netty's io_uring transport) (default ${DEFAULT-VALUE})");
 
-    @Option(names = "--spin", description = "non-blocking sockets, busy-polled, instead of blocking in read")
-    boolean spin;
+    /** {@code --spin}. */
+    public static final Opt<Boolean> SPIN = Opt.flag("--spin",
+            "non-blocking sockets, busy-polled, instead of blocking in read");
 
-    @Option(names = "--idle", converter = Names.IdleName.class, description = "with --spin: what each connection's "
-            + "reader and writer do between empty calls: spin (the default: yield every 8th), busy-spin, yield, "
-            + "backoff")
-    Idle idle;
+    /** {@code --idle}; absent: {@link Idle#SPIN}. */
+    public static final Opt<Idle> IDLE = Opt.ofName("--idle", "--idle", Idle.values(), null, "with --spin: what each "
+            + "connection's reader and writer do between empty calls: spin (the default: yield every 8th), busy-spin, "
+            + "yield, backoff");
 
-    @Option(names = "--loop", description = "serve every connection from event loops (FrameServer) rather than a "
-            + "thread each")
-    boolean loop;
+    /** {@code --loop}. */
+    public static final Opt<Boolean> LOOP = Opt.flag("--loop", "serve every connection from event loops "
+            + "(FrameServer) rather than a thread each");
 
-    @Option(names = "--ring", defaultValue = "default", converter = Names.RingName.class,
-            description = "with --loop --impl uring: how each loop's ring is set up: default (SINGLE_ISSUER and "
-            + "DEFER_TASKRUN where the kernel takes them), interrupt (no flags), coop (COOP_TASKRUN, TASKRUN_FLAG), "
-            + "defer, or sqpoll (a kernel thread on this process's first CPU takes the submissions) (default "
-            + "${DEFAULT-VALUE})")
-    Ring ring = Ring.DEFAULT;
+    /** {@code --ring}. */
+    public static final Opt<Ring> RING = Opt.ofName("--ring", "--ring", Ring.values(), Ring.DEFAULT, "with --loop "
+            + "--impl uring: how each loop's ring is set up: default (SINGLE_ISSUER and DEFER_TASKRUN where the kernel "
+            + "takes them), interrupt (no flags), coop (COOP_TASKRUN, TASKRUN_FLAG), defer, or sqpoll (a kernel thread "
+            + "on this process's first CPU takes the submissions) (default ${DEFAULT-VALUE})");
 
-    @Option(names = "--loops", defaultValue = "1", description = "with --loop or --impl netty: event-loop threads "
-            + "(default ${DEFAULT-VALUE})")
-    int loops = 1;
+    /** {@code --loops}. */
+    public static final Opt<Integer> LOOPS = Opt.ofInt("--loops", 1, "with --loop or --impl netty: event-loop "
+            + "threads (default ${DEFAULT-VALUE})");
 
-    @Option(names = "--jfr", description = "with --loop: the server's JFR events on, recorded in memory with JFR's "
-            + "default settings for as long as the echo runs (to measure what they cost)")
-    boolean jfr;
+    /** {@code --jfr}. */
+    public static final Opt<Boolean> JFR = Opt.flag("--jfr", "with --loop: the server's JFR events on, recorded in "
+            + "memory with JFR's default settings for as long as the echo runs (to measure what they cost)");
 
-    @Option(names = "--threads", defaultValue = "platform", converter = Names.ThreadsName.class,
-            description = "without --loop: a platform or a virtual thread per connection (default "
-            + "${DEFAULT-VALUE}); a spinning echo needs platform threads")
-    Threads threads = Threads.PLATFORM;
+    /** {@code --threads}. */
+    public static final Opt<Threads> THREADS = Opt.ofName("--threads", "--threads", Threads.values(), Threads.PLATFORM,
+            "without --loop: a platform or a virtual thread per connection (default ${DEFAULT-VALUE}); a spinning "
+            + "echo needs platform threads");
 
-    @Option(names = "--max-frame", defaultValue = "" + FrameFormat.DEFAULT_MAX_FRAME_LENGTH,
-            description = "largest body accepted (default ${DEFAULT-VALUE})")
-    int maxFrame = FrameFormat.DEFAULT_MAX_FRAME_LENGTH;
+    /** {@code --max-frame}. */
+    public static final Opt<Integer> MAX_FRAME = Opt.ofInt("--max-frame", FrameFormat.DEFAULT_MAX_FRAME_LENGTH,
+            "largest body accepted (default ${DEFAULT-VALUE})");
 
-    @Option(names = "--prime", defaultValue = "0", description = "round trips per priming connection before "
-            + "listening; 0: none (default ${DEFAULT-VALUE})")
-    long prime;
+    /** {@code --prime}. */
+    public static final Opt<Long> PRIME = Opt.ofLong("--prime", 0L, "round trips per priming connection before "
+            + "listening; 0: none (default ${DEFAULT-VALUE})");
 
-    @CommandLine.Mixin
-    TlsOptions tlsOptions = new TlsOptions();
+    /** The options of {@code echo}. */
+    public static final Options OPTIONS = Options.of("echo", List.of(TRANSPORT), ListenOptions.ALL,
+            List.of(IMPL, SPIN, IDLE, LOOP, RING, LOOPS, JFR, THREADS, MAX_FRAME, PRIME), TlsOptions.ALL);
 
-    @Override
-    boolean flag(String name) {
-        switch (name) {
-            case "--spin" -> spin = true;
-            case "--loop" -> loop = true;
-            case "--jfr" -> jfr = true;
-            default -> {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    @Override
-    boolean value(String name, String value) {
-        switch (name) {
-            case "--transport" -> transport = CliName.byName(Transport.values(), "--transport", value);
-            case "--impl" -> impl = CliName.byName(EchoImpl.values(), "--impl", value);
-            case "--idle" -> idle = CliName.byName(Idle.values(), "--idle", value);
-            case "--ring" -> ring = CliName.byName(Ring.values(), "--ring", value);
-            case "--loops" -> loops = digits(value);
-            case "--threads" -> threads = CliName.byName(Threads.values(), "--threads", value);
-            case "--max-frame" -> maxFrame = digits(value);
-            case "--prime" -> prime = longDigits(value);
-            default -> {
-                return listen.value(name, value);
-            }
-        }
-        return true;
-    }
-
-    @Override
-    List<String> required() {
-        return List.of("--transport");
+    /** A command with every option at its default. */
+    public EchoCommand() {
+        super(OPTIONS);
     }
 
     @Override
     public Integer call() {
+        Transport transport = args.get(TRANSPORT);
+        ListenOptions listen = new ListenOptions(args);
+        EchoImpl impl = args.get(IMPL);
+        boolean spin = args.get(SPIN);
+        Idle idle = args.get(IDLE);
+        boolean loop = args.get(LOOP);
+        Ring ring = args.get(RING);
+        int loops = args.get(LOOPS);
+        boolean jfr = args.get(JFR);
+        Threads threads = args.get(THREADS);
+        int maxFrame = args.get(MAX_FRAME);
+        long prime = args.get(PRIME);
+        TlsOptions tlsOptions = new TlsOptions(args);
         PrintWriter err = err();
         SocketAddress address;
         try {
@@ -196,8 +170,7 @@ public final class EchoCommand extends DirectCommand {
             }
             address = listen.address(transport, Defaults.ECHO_PORT);
         } catch (IllegalArgumentException e) {
-            err.println("wirespeed echo: " + e.getMessage());
-            return ExitCode.USAGE;
+            return usage(e.getMessage());
         }
         IdleStrategy idleStrategy = (idle == null ? Idle.SPIN : idle).strategy();
         if (!impl.library()) {
@@ -227,14 +200,16 @@ public final class EchoCommand extends DirectCommand {
                 perConnection.name("echo-" + id).start(() -> EchoLoop.echo(connection, maxFrame, idleStrategy, err));
             }
         } catch (IOException e) {
-            err.println("wirespeed echo: " + e.getMessage());
-            err.flush();
-            return ExitCode.IO_FAILURE;
+            return fail(ExitCode.IO_FAILURE, e.getMessage());
         }
     }
 
     /** Netty's echo: runs until the process is killed. */
     private int serveNetty(InetSocketAddress address, PrintWriter err) {
+        EchoImpl impl = args.get(IMPL);
+        int loops = args.get(LOOPS);
+        int maxFrame = args.get(MAX_FRAME);
+        TlsOptions tlsOptions = new TlsOptions(args);
         try {
             SslContext ssl = tlsOptions.on() ? tlsOptions.nettyServer(err) : null;
             NettyEcho.serve(address, loops, maxFrame, bound -> {
@@ -243,13 +218,9 @@ public final class EchoCommand extends DirectCommand {
             }, err, impl.netty(), ssl);
             return ExitCode.OK;
         } catch (GeneralSecurityException | IllegalArgumentException e) {
-            err.println("wirespeed echo: --tls: " + e.getMessage());
-            err.flush();
-            return ExitCode.USAGE;
+            return usage("--tls: " + e.getMessage());
         } catch (IOException e) {
-            err.println("wirespeed echo: " + e.getMessage());
-            err.flush();
-            return ExitCode.IO_FAILURE;
+            return fail(ExitCode.IO_FAILURE, e.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return ExitCode.IO_FAILURE;
@@ -258,6 +229,14 @@ public final class EchoCommand extends DirectCommand {
 
     /** The echo on event loops: runs until the process is killed. */
     private int serveFromLoops(SocketAddress address, IdleStrategy idleStrategy, PrintWriter err) {
+        EchoImpl impl = args.get(IMPL);
+        boolean spin = args.get(SPIN);
+        Ring ring = args.get(RING);
+        int loops = args.get(LOOPS);
+        boolean jfr = args.get(JFR);
+        int maxFrame = args.get(MAX_FRAME);
+        long prime = args.get(PRIME);
+        TlsOptions tlsOptions = new TlsOptions(args);
         // Each read's whole frames written back at once, as the C echo sends back what it read.
         ConnectionHandler back = new BlockHandler() {
             @Override
@@ -280,9 +259,7 @@ public final class EchoCommand extends DirectCommand {
         try {
             impl.loop().apply(builder, ring);
         } catch (UnsupportedOperationException | NativeIoException e) {
-            err.println("wirespeed echo: --impl " + impl + " --loop --ring " + ring + ": " + e.getMessage());
-            err.flush();
-            return ExitCode.IO_FAILURE;
+            return fail(ExitCode.IO_FAILURE, "--impl " + impl + " --loop --ring " + ring + ": " + e.getMessage());
         }
         if (jfr) {
             builder.jfrEvents(true);
@@ -296,9 +273,7 @@ public final class EchoCommand extends DirectCommand {
                 builder.tls(tlsOptions.server(err));
             }
         } catch (IOException | GeneralSecurityException | IllegalArgumentException e) {
-            err.println("wirespeed echo: --tls: " + e.getMessage());
-            err.flush();
-            return ExitCode.USAGE;
+            return usage("--tls: " + e.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return ExitCode.IO_FAILURE;
@@ -316,9 +291,7 @@ public final class EchoCommand extends DirectCommand {
             Thread.currentThread().join(); // the loops serve until the process is killed
             return ExitCode.OK;
         } catch (IOException e) {
-            err.println("wirespeed echo: " + e.getMessage());
-            err.flush();
-            return ExitCode.IO_FAILURE;
+            return fail(ExitCode.IO_FAILURE, e.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return ExitCode.IO_FAILURE;
@@ -327,6 +300,7 @@ public final class EchoCommand extends DirectCommand {
 
     /** Says that priming, begun at {@code start} ({@code System.nanoTime()}), is over. */
     private void sayPrimed(PrintWriter err, long start) {
+        long prime = args.get(PRIME);
         err.printf(Locale.ROOT, "primed: %d connections of %d round trips each in %d ms%n", Primer.CONNECTIONS, prime,
                 (System.nanoTime() - start) / 1_000_000);
     }

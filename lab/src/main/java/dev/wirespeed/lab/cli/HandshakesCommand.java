@@ -17,10 +17,8 @@ import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.time.Duration;
-import java.util.concurrent.Callable;
-import picocli.CommandLine;
+import java.util.List;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
 
 /** {@code wirespeed handshakes}: the lab's TLS handshake load, on the library's client loop. */
 @Command(name = "handshakes", mixinStandardHelpOptions = true,
@@ -31,52 +29,55 @@ import picocli.CommandLine.Option;
                 + "round of --round-ms: the handshakes completed, per second, this process's CPU share, and the time "
                 + "from a connect's start to its handshake's end. Trusts the certificates of --trust and checks the "
                 + "name localhost."})
-public final class HandshakesCommand implements Callable<Integer> {
+public final class HandshakesCommand extends DirectCommand {
     /** How long a handshake may take, and a closing connection wait for the server's close_notify. */
     static final Duration CLOSE_AND_HANDSHAKE_TIMEOUT = Duration.ofSeconds(10);
 
-    /** A command whose options picocli sets. */
+    /** {@code --port}. */
+    public static final Opt<Integer> PORT = Opt.ofInt("--port", Defaults.ECHO_PORT, "TCP port (default "
+            + "${DEFAULT-VALUE})");
+
+    /** {@code --impl}. */
+    public static final Opt<LoopImpl> IMPL = LoadCommand.IMPL;
+
+    /** {@code --connections}. */
+    public static final Opt<Integer> CONNECTIONS = Opt.ofInt("--connections", 64, "connections in flight (default "
+            + "${DEFAULT-VALUE})");
+
+    /** {@code --rounds}. */
+    public static final Opt<Integer> ROUNDS = LoadCommand.ROUNDS;
+
+    /** {@code --round-ms}. */
+    public static final Opt<Long> ROUND_MS = Opt.ofLong("--round-ms", 1000L, "each round's length in milliseconds "
+            + "(default ${DEFAULT-VALUE})");
+
+    /** {@code --trust}. */
+    public static final Opt<Path> TRUST = Opt.ofPath("--trust", null, "the certificates the server's is checked "
+            + "against, PEM (the server's own, for a self-signed one)").required();
+
+    /** {@code --tls-engine}; absent: openssl where OpenSSL 3 is found, else jdk. */
+    public static final Opt<String> ENGINE = Opt.ofString("--tls-engine", null, "the client's engine: jdk (the JDK's "
+            + "SSLEngine) or openssl (OpenSSL 3 through FFM) (default: openssl where OpenSSL 3 is found, else jdk)");
+
+    /** The options of {@code handshakes}. */
+    public static final Options OPTIONS = Options.of("handshakes",
+            List.of(ConnectOptions.HOST, PORT, IMPL, CONNECTIONS, ROUNDS, ROUND_MS, TRUST, ENGINE));
+
+    /** A command with every option at its default. */
     public HandshakesCommand() {
+        super(OPTIONS);
     }
-
-    @Option(names = "--host", defaultValue = "127.0.0.1", description = "TCP host (default ${DEFAULT-VALUE})")
-    String host;
-
-    @Option(names = "--port", defaultValue = "" + Defaults.ECHO_PORT, description = "TCP port (default "
-            + "${DEFAULT-VALUE})")
-    int port;
-
-    @Option(names = "--impl", defaultValue = "native", converter = Names.LoopImplName.class,
-            description = "the loop's transport: jdk (Selector), native (epoll) or uring (io_uring) "
-                    + "(default ${DEFAULT-VALUE})")
-    LoopImpl impl;
-
-    @Option(names = "--connections", defaultValue = "64", description = "connections in flight (default "
-            + "${DEFAULT-VALUE})")
-    int connections;
-
-    @Option(names = "--rounds", defaultValue = "3", description = "rounds (default ${DEFAULT-VALUE})")
-    int rounds;
-
-    @Option(names = "--round-ms", defaultValue = "1000", description = "each round's length in milliseconds "
-            + "(default ${DEFAULT-VALUE})")
-    long roundMillis;
-
-    @Option(names = "--trust", required = true, description = "the certificates the server's is checked against, "
-            + "PEM (the server's own, for a self-signed one)")
-    Path trust;
-
-    @Option(names = "--tls-engine", description = "the client's engine: jdk (the JDK's SSLEngine) or openssl "
-            + "(OpenSSL 3 through FFM) (default: openssl where OpenSSL 3 is found, else jdk)")
-    String engine;
-
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
+        String host = args.get(ConnectOptions.HOST);
+        int port = args.get(PORT);
+        LoopImpl impl = args.get(IMPL);
+        int connections = args.get(CONNECTIONS);
+        int rounds = args.get(ROUNDS);
+        long roundMillis = args.get(ROUND_MS);
+        Path trust = args.get(TRUST);
+        PrintWriter out = out();
         InetSocketAddress address;
         TlsSettings tls;
         LoopGroup.Builder group;
@@ -96,8 +97,7 @@ public final class HandshakesCommand implements Callable<Integer> {
                     .closeTimeout(CLOSE_AND_HANDSHAKE_TIMEOUT).engine(new NoResumption(engine())).build();
             group = impl.apply(LoopGroup.builder().threadName("wirespeed-handshakes"));
         } catch (IllegalArgumentException | UnsupportedOperationException | IOException | GeneralSecurityException e) {
-            err.println("wirespeed handshakes: " + e.getMessage());
-            return ExitCode.USAGE;
+            return usage(e.getMessage());
         }
         try (LoopGroup loops = group.start()) {
             new HandshakeLoad(loops, address, connections, tls).run(rounds, roundMillis, round -> {
@@ -106,17 +106,16 @@ public final class HandshakesCommand implements Callable<Integer> {
             });
             return ExitCode.OK;
         } catch (IOException e) {
-            err.println("wirespeed handshakes: " + e.getMessage());
-            return ExitCode.IO_FAILURE;
+            return fail(ExitCode.IO_FAILURE, e.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            err.println("wirespeed handshakes: interrupted");
-            return ExitCode.IO_FAILURE;
+            return fail(ExitCode.IO_FAILURE, "interrupted");
         }
     }
 
     /** {@return the engine {@code --tls-engine} names, or the default} */
     private TlsEngineFactory engine() {
+        String engine = args.get(ENGINE);
         return TlsOptions.engine(engine != null ? engine : OpenSsl.isAvailable() ? "openssl" : "jdk");
     }
 }

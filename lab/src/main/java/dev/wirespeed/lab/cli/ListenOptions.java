@@ -7,45 +7,42 @@ import java.net.SocketAddress;
 import java.net.UnixDomainSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import picocli.CommandLine.Option;
+import java.util.List;
 
 /**
  * Where a listening command ({@code server}, {@code echo}) accepts connections: {@code --bind} and
- * {@code --port} for TCP, {@code --path} for a Unix socket. A picocli mixin; the command keeps its own
+ * {@code --port} for TCP, {@code --path} for a Unix socket. The command keeps its own
  * {@code --transport}, since each accepts a different set.
  */
 public final class ListenOptions {
-    /** Options picocli sets. */
-    public ListenOptions() {
-    }
+    /** {@code --bind}. */
+    public static final Opt<String> BIND = Opt.ofString("--bind", "127.0.0.1",
+            "TCP address to listen on (default ${DEFAULT-VALUE})");
 
-    @Option(names = "--bind", defaultValue = "127.0.0.1", description = "TCP address to listen on (default ${DEFAULT-VALUE})")
-    String bind = "127.0.0.1";
+    /** {@code --port}; absent: the command's own. */
+    public static final Opt<Integer> PORT = Opt.ofInt("--port", null, "TCP port; 0 picks a free one (default: "
+            + Defaults.STREAM_PORT + " for server, " + Defaults.ECHO_PORT + " for echo)");
 
-    @Option(names = "--port", description = "TCP port; 0 picks a free one (default: "
-            + Defaults.STREAM_PORT + " for server, " + Defaults.ECHO_PORT + " for echo)")
-    Integer port;
+    /** {@code --path}. */
+    public static final Opt<Path> PATH = Opt.ofPath("--path", null,
+            "Unix socket path; a file already there is replaced");
 
-    @Option(names = "--path", description = "Unix socket path; a file already there is replaced")
-    Path path;
+    /** These options, in the order a line writes them. */
+    static final List<Opt<?>> ALL = List.of(BIND, PORT, PATH);
+
+    private final String bind;
+    private final Integer port;
+    private final Path path;
 
     /**
-     * Sets one of these options for {@link DirectLine}, as picocli would.
+     * The listening options of a line.
      *
-     * @param name the option
-     * @param value its value
-     * @return whether it is one of these
+     * @param args a line of {@code server} or {@code echo}
      */
-    boolean value(String name, String value) {
-        switch (name) {
-            case "--bind" -> bind = value;
-            case "--port" -> port = DirectCommand.digits(value);
-            case "--path" -> path = Path.of(value);
-            default -> {
-                return false;
-            }
-        }
-        return true;
+    ListenOptions(Args args) {
+        this.bind = args.get(BIND);
+        this.port = args.get(PORT);
+        this.path = args.get(PATH);
     }
 
     /**

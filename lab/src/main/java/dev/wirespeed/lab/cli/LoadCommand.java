@@ -11,10 +11,8 @@ import dev.wirespeed.tls.TlsSettings;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.SocketAddress;
-import java.util.concurrent.Callable;
-import picocli.CommandLine;
+import java.util.List;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
 
 /** {@code wirespeed load}: the lab's pipelined load generator, on the library's client loop. */
 @Command(name = "load", mixinStandardHelpOptions = true,
@@ -23,49 +21,55 @@ import picocli.CommandLine.Option;
                 + "keeps --window frames of --size body bytes in flight on each, checks every echo byte for byte, "
                 + "and prints one JSON line per round of --frames frames per connection: what the lab's C generator "
                 + "('many load') prints, for the same servers. With --tls (and --trust) every connection speaks TLS."})
-public final class LoadCommand implements Callable<Integer> {
-    /** A command whose options picocli sets. */
+public final class LoadCommand extends DirectCommand {
+    /** {@code --transport}. */
+    public static final Opt<Transport> TRANSPORT = Opt.ofName("--transport", "--transport", Transport.values(),
+            Transport.TCP, "tcp or unix (default ${DEFAULT-VALUE})");
+
+    /** {@code --impl}. */
+    public static final Opt<LoopImpl> IMPL = Opt.ofName("--impl", "--impl", LoopImpl.values(), LoopImpl.NATIVE,
+            "the loop's transport: jdk (Selector), native (epoll) or uring (io_uring) (default ${DEFAULT-VALUE})");
+
+    /** {@code --connections}. */
+    public static final Opt<Integer> CONNECTIONS = Opt.ofInt("--connections", 1000, "connections (default "
+            + "${DEFAULT-VALUE})");
+
+    /** {@code --frames}. */
+    public static final Opt<Long> FRAMES = Opt.ofLong("--frames", 1000L, "frames per connection per round (default "
+            + "${DEFAULT-VALUE})");
+
+    /** {@code --window}. */
+    public static final Opt<Integer> WINDOW = Opt.ofInt("--window", 16, "frames in flight per connection (default "
+            + "${DEFAULT-VALUE})");
+
+    /** {@code --size}. */
+    public static final Opt<Integer> SIZE = Opt.ofInt("--size", 100, "body bytes per frame (default "
+            + "${DEFAULT-VALUE})");
+
+    /** {@code --rounds}. */
+    public static final Opt<Integer> ROUNDS = Opt.ofInt("--rounds", 3, "rounds (default ${DEFAULT-VALUE})");
+
+    /** The options of {@code load}. */
+    public static final Options OPTIONS = Options.of("load", List.of(TRANSPORT), ConnectOptions.ALL,
+            List.of(IMPL, CONNECTIONS, FRAMES, WINDOW, SIZE, ROUNDS), TlsOptions.ALL);
+
+    /** A command with every option at its default. */
     public LoadCommand() {
+        super(OPTIONS);
     }
-
-    @Option(names = "--transport", defaultValue = "tcp", description = "tcp or unix (default ${DEFAULT-VALUE})")
-    Transport transport;
-
-    @CommandLine.Mixin
-    ConnectOptions connect;
-
-    @Option(names = "--impl", defaultValue = "native", converter = Names.LoopImplName.class,
-            description = "the loop's transport: jdk (Selector), native (epoll) or uring (io_uring) "
-                    + "(default ${DEFAULT-VALUE})")
-    LoopImpl impl;
-
-    @Option(names = "--connections", defaultValue = "1000", description = "connections (default ${DEFAULT-VALUE})")
-    int connections;
-
-    @Option(names = "--frames", defaultValue = "1000", description = "frames per connection per round "
-            + "(default ${DEFAULT-VALUE})")
-    long frames;
-
-    @Option(names = "--window", defaultValue = "16", description = "frames in flight per connection "
-            + "(default ${DEFAULT-VALUE})")
-    int window;
-
-    @Option(names = "--size", defaultValue = "100", description = "body bytes per frame (default ${DEFAULT-VALUE})")
-    int size;
-
-    @Option(names = "--rounds", defaultValue = "3", description = "rounds (default ${DEFAULT-VALUE})")
-    int rounds;
-
-    @CommandLine.Mixin
-    TlsOptions tlsOptions;
-
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
+        Transport transport = args.get(TRANSPORT);
+        ConnectOptions connect = new ConnectOptions(args);
+        LoopImpl impl = args.get(IMPL);
+        int connections = args.get(CONNECTIONS);
+        long frames = args.get(FRAMES);
+        int window = args.get(WINDOW);
+        int size = args.get(SIZE);
+        int rounds = args.get(ROUNDS);
+        TlsOptions tlsOptions = new TlsOptions(args);
+        PrintWriter out = out();
         SocketAddress address;
         LoopGroup.Builder group;
         TlsSettings tls = null;
@@ -80,8 +84,7 @@ public final class LoadCommand implements Callable<Integer> {
             group = impl.apply(LoopGroup.builder().threadName("wirespeed-load"));
         } catch (IllegalArgumentException | UnsupportedOperationException | IOException
                 | java.security.GeneralSecurityException e) {
-            err.println("wirespeed load: " + e.getMessage());
-            return ExitCode.USAGE;
+            return usage(e.getMessage());
         }
         try (LoopGroup loops = group.start()) {
             new LoopLoad(loops, address, connections, frames, window, size, tls).run(rounds, round -> {
@@ -90,15 +93,12 @@ public final class LoadCommand implements Callable<Integer> {
             });
             return ExitCode.OK;
         } catch (IllegalArgumentException e) {
-            err.println("wirespeed load: " + e.getMessage());
-            return ExitCode.USAGE;
+            return usage(e.getMessage());
         } catch (IOException e) {
-            err.println("wirespeed load: " + e.getMessage());
-            return ExitCode.IO_FAILURE;
+            return fail(ExitCode.IO_FAILURE, e.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            err.println("wirespeed load: interrupted");
-            return ExitCode.IO_FAILURE;
+            return fail(ExitCode.IO_FAILURE, "interrupted");
         }
     }
 }

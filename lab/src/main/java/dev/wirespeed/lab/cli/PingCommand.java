@@ -6,7 +6,6 @@ import dev.wirespeed.frame.FrameTooLongException;
 import dev.wirespeed.frame.TruncatedFrameException;
 import dev.wirespeed.io.IdleStrategy;
 import dev.wirespeed.lab.ExitCode;
-import dev.wirespeed.lab.CliName;
 import dev.wirespeed.lab.Idle;
 import dev.wirespeed.lab.Ring;
 import dev.wirespeed.lab.Transport;
@@ -35,9 +34,7 @@ import java.security.GeneralSecurityException;
 import java.util.Locale;
 import java.util.List;
 import org.HdrHistogram.Histogram;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
 
 /** {@code wirespeed ping}: round-trip latency to {@code wirespeed echo}, as percentiles. */
 @Command(name = "ping", mixinStandardHelpOptions = true,
@@ -49,103 +46,85 @@ import picocli.CommandLine.Option;
             "Exit codes: 0 success, 2 bad command line, 3 the echo broke the wire format, "
                 + "4 an echo was not the frame sent, 5 I/O failure."})
 public final class PingCommand extends DirectCommand {
-    /** A command whose options picocli sets. */
+    /** {@code --transport}. */
+    public static final Opt<Transport> TRANSPORT = Opt.ofName("--transport", "--transport", Transport.values(), null,
+            "tcp or unix").required();
+
+    /** {@code --impl}. */
+    public static final Opt<Impl> IMPL = Opt.ofName("--impl", "--impl", Impl.values(), null, "jdk, jdk-spin, native, "
+            + "native-spin, uring, uring-spin (io_uring: waiting in the kernel, or polling the completion queue), "
+            + "netty or netty-uring (Netty over epoll or io_uring; tcp only)").required();
+
+    /** {@code --idle}; absent: {@link Idle#SPIN}. */
+    public static final Opt<Idle> IDLE = Opt.ofName("--idle", "--idle", Idle.values(), null, "with --impl jdk-spin, "
+            + "native-spin or uring-spin: what the reader and writer do between empty calls: spin (the default: yield "
+            + "every 8th), busy-spin, yield, backoff");
+
+    /** {@code --ring}. */
+    public static final Opt<Ring> RING = Opt.ofName("--ring", "--ring", Ring.values(), Ring.DEFAULT, "with --impl "
+            + "uring or uring-spin: how the ring is set up: default (interrupt-driven when waiting, coop when "
+            + "polling), interrupt, coop (COOP_TASKRUN with TASKRUN_FLAG), defer (SINGLE_ISSUER with DEFER_TASKRUN), "
+            + "sqpoll (a kernel thread pinned to this process's first CPU takes the submissions; with uring-spin "
+            + "pinned to one CPU the ping and that thread share it and the ping all but stops); the echo's ring is "
+            + "its own (default ${DEFAULT-VALUE})");
+
+    /** {@code --count}. */
+    public static final Opt<Long> COUNT = Opt.ofLong("--count", null, "round trips measured").required();
+
+    /** {@code --warmup}. */
+    public static final Opt<Long> WARMUP = Opt.ofLong("--warmup", 20_000L, "round trips before measuring, in the "
+            + "same loop (at --rate, if given) (default ${DEFAULT-VALUE})");
+
+    /** {@code --warmup-ms}. */
+    public static final Opt<Long> WARMUP_MS = Opt.ofLong("--warmup-ms", 0L, "the least length of the warm-up in "
+            + "milliseconds: it ends when both --warmup round trips and this time have passed (default "
+            + "${DEFAULT-VALUE})");
+
+    /** {@code --settle-ms}. */
+    public static final Opt<Long> SETTLE_MS = Opt.ofLong("--settle-ms", 0L, "after --warmup and --warmup-ms, warm up "
+            + "until the JIT has compiled nothing for this many milliseconds, at most " + WarmupEnd.MAX_FACTOR
+            + " times --warmup-ms plus this in all; 0: do not wait (default ${DEFAULT-VALUE})");
+
+    /** {@code --size}. */
+    public static final Opt<Integer> SIZE = Opt.ofInt("--size", 100, "body bytes per frame (default "
+            + "${DEFAULT-VALUE})");
+
+    /** {@code --rate}. */
+    public static final Opt<Double> RATE = Opt.ofDouble("--rate", 0.0, "frames per second, open loop; 0: closed "
+            + "loop (default)");
+
+    /** {@code --json}. */
+    public static final Opt<Boolean> JSON = Opt.flag("--json", "print only the percentiles, as one JSON line");
+
+    /** {@code --hgrm}. */
+    public static final Opt<Path> HGRM = Opt.ofPath("--hgrm", null, "also write the histogram's percentile "
+            + "distribution (microseconds) here");
+
+    /** The options of {@code ping}. */
+    public static final Options OPTIONS = Options.of("ping", List.of(TRANSPORT), ConnectOptions.ALL,
+            List.of(IMPL, IDLE, RING, COUNT, WARMUP, WARMUP_MS, SETTLE_MS, SIZE, RATE, JSON, HGRM), TlsOptions.ALL);
+
+    /** A command with every option at its default. */
     public PingCommand() {
-    }
-
-    @Option(names = "--transport", required = true, description = "tcp or unix")
-    Transport transport;
-
-    @CommandLine.Mixin
-    ConnectOptions peer = new ConnectOptions();
-
-    @Option(names = "--impl", required = true, converter = Names.PingImplName.class,
-            description = "jdk, jdk-spin, native, native-spin, uring, uring-spin (io_uring: waiting in the kernel, "
-            + "or polling the completion queue), netty or netty-uring (Netty over epoll or io_uring; tcp only)")
-    Impl impl;
-
-    @Option(names = "--idle", converter = Names.IdleName.class, description = "with --impl jdk-spin, native-spin or "
-            + "uring-spin: what the reader and writer do between empty calls: spin (the default: yield every 8th), "
-            + "busy-spin, yield, backoff")
-    Idle idle;
-
-    @Option(names = "--ring", defaultValue = "default", converter = Names.RingName.class,
-            description = "with --impl uring or uring-spin: how the ring is set up: default (interrupt-driven when "
-            + "waiting, coop when polling), interrupt, coop (COOP_TASKRUN with TASKRUN_FLAG), defer (SINGLE_ISSUER "
-            + "with DEFER_TASKRUN), sqpoll (a kernel thread pinned to this process's first CPU takes the "
-            + "submissions; with uring-spin pinned to one CPU the ping and that thread share it and the ping all "
-            + "but stops); the echo's ring is its own (default ${DEFAULT-VALUE})")
-    Ring ring = Ring.DEFAULT;
-
-    @Option(names = "--count", required = true, description = "round trips measured")
-    long count;
-
-    @Option(names = "--warmup", defaultValue = "20000", description = "round trips before measuring, in the same loop "
-            + "(at --rate, if given) (default ${DEFAULT-VALUE})")
-    long warmup = 20_000;
-
-    @Option(names = "--warmup-ms", defaultValue = "0", description = "the least length of the warm-up in milliseconds: "
-            + "it ends when both --warmup round trips and this time have passed (default ${DEFAULT-VALUE})")
-    long warmupMs;
-
-    @Option(names = "--settle-ms", defaultValue = "0", description = "after --warmup and --warmup-ms, warm up until "
-            + "the JIT has compiled nothing for this many milliseconds, at most " + WarmupEnd.MAX_FACTOR + " times "
-            + "--warmup-ms plus this in all; 0: do not wait (default ${DEFAULT-VALUE})")
-    long settleMs;
-
-    @Option(names = "--size", defaultValue = "100", description = "body bytes per frame (default ${DEFAULT-VALUE})")
-    int size = 100;
-
-    @Option(names = "--rate", defaultValue = "0", description = "frames per second, open loop; 0: closed loop "
-            + "(default)")
-    double rate;
-
-    @Option(names = "--json", description = "print only the percentiles, as one JSON line")
-    boolean json;
-
-    @Option(names = "--hgrm", description = "also write the histogram's percentile distribution (microseconds) here")
-    Path hgrm;
-
-    @CommandLine.Mixin
-    TlsOptions tlsOptions = new TlsOptions();
-
-    @Override
-    boolean flag(String name) {
-        if (!name.equals("--json")) {
-            return false;
-        }
-        json = true;
-        return true;
-    }
-
-    @Override
-    boolean value(String name, String value) {
-        switch (name) {
-            case "--transport" -> transport = CliName.byName(Transport.values(), "--transport", value);
-            case "--impl" -> impl = CliName.byName(Impl.values(), "--impl", value);
-            case "--idle" -> idle = CliName.byName(Idle.values(), "--idle", value);
-            case "--ring" -> ring = CliName.byName(Ring.values(), "--ring", value);
-            case "--count" -> count = longDigits(value);
-            case "--warmup" -> warmup = longDigits(value);
-            case "--warmup-ms" -> warmupMs = longDigits(value);
-            case "--settle-ms" -> settleMs = longDigits(value);
-            case "--size" -> size = digits(value);
-            case "--rate" -> rate = longDigits(value);
-            case "--hgrm" -> hgrm = Path.of(value);
-            default -> {
-                return peer.value(name, value);
-            }
-        }
-        return true;
-    }
-
-    @Override
-    List<String> required() {
-        return List.of("--transport", "--impl", "--count");
+        super(OPTIONS);
     }
 
     @Override
     public Integer call() {
+        Transport transport = args.get(TRANSPORT);
+        ConnectOptions peer = new ConnectOptions(args);
+        Impl impl = args.get(IMPL);
+        Idle idle = args.get(IDLE);
+        Ring ring = args.get(RING);
+        long count = args.get(COUNT);
+        long warmup = args.get(WARMUP);
+        long warmupMs = args.get(WARMUP_MS);
+        long settleMs = args.get(SETTLE_MS);
+        int size = args.get(SIZE);
+        double rate = args.get(RATE);
+        boolean json = args.get(JSON);
+        Path hgrm = args.get(HGRM);
+        TlsOptions tlsOptions = new TlsOptions(args);
         PrintWriter err = err();
         PrintWriter out = out();
         SocketAddress address;
@@ -175,11 +154,9 @@ public final class PingCommand extends DirectCommand {
                 tls = tlsOptions.client();
             }
         } catch (IllegalArgumentException | GeneralSecurityException e) {
-            err.println("wirespeed ping: " + e.getMessage());
-            return ExitCode.USAGE;
+            return usage(e.getMessage());
         } catch (IOException e) {
-            err.println("wirespeed ping: --trust: " + e.getMessage());
-            return ExitCode.USAGE;
+            return usage("--trust: " + e.getMessage());
         }
         IdleStrategy idleStrategy = (idle == null ? Idle.SPIN : idle).strategy();
         Histogram histogram = new Histogram(3_600_000_000_000L, 3); // 1 ns to 1 hour, 3 significant digits
@@ -197,17 +174,17 @@ public final class PingCommand extends DirectCommand {
                 }
             }
         } catch (CorruptFrameException | FrameTooLongException | TruncatedFrameException e) {
-            return fail(err, ExitCode.BAD_INPUT, e.getMessage());
+            return fail(ExitCode.BAD_INPUT, e.getMessage());
         } catch (SequenceMismatchException e) {
-            return fail(err, ExitCode.VERIFY_FAILED, "an echo was not the frame sent: " + e.getMessage());
+            return fail(ExitCode.VERIFY_FAILED, "an echo was not the frame sent: " + e.getMessage());
         } catch (IOException e) {
-            return fail(err, ExitCode.IO_FAILURE, "I/O failure: " + e);
+            return fail(ExitCode.IO_FAILURE, "I/O failure: " + e);
         }
         if (hgrm != null) {
             try (PrintStream file = new PrintStream(Files.newOutputStream(hgrm), false, java.nio.charset.StandardCharsets.UTF_8)) {
                 histogram.outputPercentileDistribution(file, 1000.0);
             } catch (IOException e) {
-                return fail(err, ExitCode.IO_FAILURE, "cannot write --hgrm " + hgrm + ": " + e.getMessage());
+                return fail(ExitCode.IO_FAILURE, "cannot write --hgrm " + hgrm + ": " + e.getMessage());
             }
         }
         ChildReport.Latency percentiles = Percentiles.of(histogram);
@@ -224,9 +201,4 @@ public final class PingCommand extends DirectCommand {
         return ExitCode.OK;
     }
 
-    private static int fail(PrintWriter err, int code, String message) {
-        err.println("wirespeed ping: " + message);
-        err.flush();
-        return code;
-    }
 }

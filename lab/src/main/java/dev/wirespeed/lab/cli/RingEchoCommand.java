@@ -12,11 +12,8 @@ import dev.wirespeed.shm.CorruptRingException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.concurrent.Callable;
+import java.util.List;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code wirespeed ring-echo}: the echo end of a ping-pong through shared memory, for {@code ring-ping}. */
 @Command(name = "ring-echo", mixinStandardHelpOptions = true,
@@ -24,34 +21,38 @@ import picocli.CommandLine.Model.CommandSpec;
                 + "PATH.pong; for --impl aeron a media driver embedded in this process, its directory PATH-aeron, "
                 + "and two IPC streams), prints 'listening on PATH' on standard error, and writes every frame that "
                 + "'wirespeed ring-ping' sends back unchanged, until the ping closes its end. One ping per echo."})
-public final class RingEchoCommand implements Callable<Integer> {
-    /** A command whose options picocli sets. */
+public final class RingEchoCommand extends DirectCommand {
+    /** {@code --impl}. */
+    public static final Opt<ShmImpl> IMPL = RingReadCommand.IMPL;
+
+    /** {@code --path}. */
+    public static final Opt<Path> PATH = Opt.ofPath("--path", Path.of("/dev/shm/wirespeed.pingpong"), "what the rings "
+            + "are named after, made anew (default ${DEFAULT-VALUE})");
+
+    /** {@code --capacity}. */
+    public static final Opt<Integer> CAPACITY = Opt.ofInt("--capacity", 1 << 16, "bytes of each ring, a power of two "
+            + "from 4096 (default ${DEFAULT-VALUE})");
+
+    /** {@code --sleep}. */
+    public static final Opt<Sleep> SLEEP = Opt.ofName("--sleep", "--sleep", Sleep.values(), Sleep.SPIN, "what the "
+            + "echo does while no frame comes: spin (default), or its peer's parking (futex for wirespeed, backoff for "
+            + "agrona and aeron)");
+
+    /** The options of {@code ring-echo}. */
+    public static final Options OPTIONS = Options.of("ring-echo", List.of(IMPL, PATH, CAPACITY, SLEEP));
+
+    /** A command with every option at its default. */
     public RingEchoCommand() {
+        super(OPTIONS);
     }
-
-    @Spec
-    CommandSpec spec;
-
-    @Option(names = "--impl", defaultValue = "wirespeed", converter = Names.ShmImplName.class,
-            description = "wirespeed (the library's SharedRing), agrona or aeron (default ${DEFAULT-VALUE})")
-    ShmImpl impl;
-
-    @Option(names = "--path", defaultValue = "/dev/shm/wirespeed.pingpong", description = "what the rings are "
-            + "named after, made anew (default ${DEFAULT-VALUE})")
-    Path path;
-
-    @Option(names = "--capacity", defaultValue = "65536", description = "bytes of each ring, a power of two from "
-            + "4096 (default ${DEFAULT-VALUE})")
-    int capacity;
-
-    @Option(names = "--sleep", defaultValue = "spin", converter = Names.SleepName.class, description = "what the echo "
-            + "does while no frame comes: spin (default), or its peer's parking (futex for wirespeed, backoff for "
-            + "agrona and aeron)")
-    Sleep sleep;
 
     @Override
     public Integer call() {
-        PrintWriter err = spec.commandLine().getErr();
+        ShmImpl impl = args.get(IMPL);
+        Path path = args.get(PATH);
+        int capacity = args.get(CAPACITY);
+        Sleep sleep = args.get(SLEEP);
+        PrintWriter err = err();
         try (ShmLink link = impl.open(path, true, capacity, sleep); Inbound in = link.inbound(PingPong.PING);
                 Outbound out = link.outbound(PingPong.PONG)) {
             err.println(Listening.PREFIX + path);
@@ -59,14 +60,11 @@ public final class RingEchoCommand implements Callable<Integer> {
             PingPong.echo(in, out);
             return ExitCode.OK;
         } catch (IllegalArgumentException | UnsupportedOperationException e) {
-            err.println("wirespeed ring-echo: " + e.getMessage());
-            return ExitCode.USAGE;
+            return usage(e.getMessage());
         } catch (CorruptRingException e) {
-            err.println("wirespeed ring-echo: " + e.getMessage());
-            return ExitCode.BAD_INPUT;
+            return fail(ExitCode.BAD_INPUT, e.getMessage());
         } catch (IOException | IllegalStateException e) {
-            err.println("wirespeed ring-echo: " + e);
-            return ExitCode.IO_FAILURE;
+            return fail(ExitCode.IO_FAILURE, e.toString());
         }
     }
 }

@@ -15,11 +15,8 @@ import dev.wirespeed.testkit.SequenceMismatchException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.concurrent.Callable;
+import java.util.List;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code wirespeed ring-ping}: the ping end of a ping-pong through shared memory, against {@code ring-echo}. */
 @Command(name = "ring-ping", mixinStandardHelpOptions = true,
@@ -31,43 +28,50 @@ import picocli.CommandLine.Model.CommandSpec;
                 + "omission corrected).",
             "Exit codes as 'wirespeed ping': 0, 3 a broken ring, 4 a frame came back changed, 5 the echo is not "
                 + "there or ended early."})
-public final class RingPingCommand implements Callable<Integer> {
-    /** A command whose options picocli sets. */
+public final class RingPingCommand extends DirectCommand {
+    /** {@code --impl}. */
+    public static final Opt<ShmImpl> IMPL = RingReadCommand.IMPL;
+
+    /** {@code --path}. */
+    public static final Opt<Path> PATH = Opt.ofPath("--path", Path.of("/dev/shm/wirespeed.pingpong"), "the echo's "
+            + "--path (default ${DEFAULT-VALUE})");
+
+    /** {@code --count}. */
+    public static final Opt<Long> COUNT = Opt.ofLong("--count", null, "round trips measured").required();
+
+    /** {@code --warmup}. */
+    public static final Opt<Long> WARMUP = Opt.ofLong("--warmup", 20_000L, "round trips before measuring (default "
+            + "${DEFAULT-VALUE})");
+
+    /** {@code --size}. */
+    public static final Opt<Integer> SIZE = Opt.ofInt("--size", 100, "body bytes (default ${DEFAULT-VALUE})");
+
+    /** {@code --rate}. */
+    public static final Opt<Integer> RATE = Opt.ofInt("--rate", 0, "frames a second of an open loop; 0: closed loop "
+            + "(default)");
+
+    /** {@code --json}. */
+    public static final Opt<Boolean> JSON = Opt.flag("--json", "print one JSON line instead of text");
+
+    /** The options of {@code ring-ping}. */
+    public static final Options OPTIONS = Options.of("ring-ping", List.of(IMPL, PATH, COUNT, WARMUP, SIZE, RATE, JSON));
+
+    /** A command with every option at its default. */
     public RingPingCommand() {
+        super(OPTIONS);
     }
-
-    @Spec
-    CommandSpec spec;
-
-    @Option(names = "--impl", defaultValue = "wirespeed", converter = Names.ShmImplName.class,
-            description = "wirespeed (the library's SharedRing), agrona or aeron (default ${DEFAULT-VALUE})")
-    ShmImpl impl;
-
-    @Option(names = "--path", defaultValue = "/dev/shm/wirespeed.pingpong", description = "the echo's --path "
-            + "(default ${DEFAULT-VALUE})")
-    Path path;
-
-    @Option(names = "--count", required = true, description = "round trips measured")
-    long count;
-
-    @Option(names = "--warmup", defaultValue = "20000", description = "round trips before measuring (default "
-            + "${DEFAULT-VALUE})")
-    long warmup;
-
-    @Option(names = "--size", defaultValue = "100", description = "body bytes (default ${DEFAULT-VALUE})")
-    int size;
-
-    @Option(names = "--rate", defaultValue = "0", description = "frames a second of an open loop; 0: closed loop "
-            + "(default)")
-    int rate;
-
-    @Option(names = "--json", description = "print one JSON line instead of text")
-    boolean json;
 
     @Override
     public Integer call() {
-        PrintWriter err = spec.commandLine().getErr();
-        PrintWriter out = spec.commandLine().getOut();
+        ShmImpl impl = args.get(IMPL);
+        Path path = args.get(PATH);
+        long count = args.get(COUNT);
+        long warmup = args.get(WARMUP);
+        int size = args.get(SIZE);
+        int rate = args.get(RATE);
+        boolean json = args.get(JSON);
+        PrintWriter err = err();
+        PrintWriter out = out();
         try (ShmLink link = impl.open(path, false, 0, Sleep.SPIN); Outbound ping = link.outbound(PingPong.PING);
                 Inbound pong = link.inbound(PingPong.PONG)) {
             if (size > link.maxFrameLength()) {
@@ -79,17 +83,13 @@ public final class RingPingCommand implements Callable<Integer> {
             out.flush();
             return ExitCode.OK;
         } catch (IllegalArgumentException | UnsupportedOperationException e) {
-            err.println("wirespeed ring-ping: " + e.getMessage());
-            return ExitCode.USAGE;
+            return usage(e.getMessage());
         } catch (CorruptRingException e) {
-            err.println("wirespeed ring-ping: " + e.getMessage());
-            return ExitCode.BAD_INPUT;
+            return fail(ExitCode.BAD_INPUT, e.getMessage());
         } catch (SequenceMismatchException e) {
-            err.println("wirespeed ring-ping: " + e.getMessage());
-            return ExitCode.VERIFY_FAILED;
+            return fail(ExitCode.VERIFY_FAILED, e.getMessage());
         } catch (IOException | IllegalStateException e) {
-            err.println("wirespeed ring-ping: " + e);
-            return ExitCode.IO_FAILURE;
+            return fail(ExitCode.IO_FAILURE, e.toString());
         }
     }
 }

@@ -21,11 +21,8 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.concurrent.Callable;
+import java.util.List;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code wirespeed ring-read}: frames out of a shared ring, printed per round as {@code client} does. */
 @Command(name = "ring-read", mixinStandardHelpOptions = true,
@@ -46,11 +43,7 @@ import picocli.CommandLine.Model.CommandSpec;
                 + "--count 1000000' and '--writer 1' beside it, for example.",
             "Exit codes as 'wirespeed client': 0, 3 a broken ring, 4 --verify found an unexpected frame, 5 the writer "
                 + "died without closing its end."})
-public final class RingReadCommand implements Callable<Integer> {
-    /** A command whose options picocli sets. */
-    public RingReadCommand() {
-    }
-
+public final class RingReadCommand extends DirectCommand {
     /** Frames {@link WriterStreams.Check} checked before the receiver counts them. */
     private static final FrameCheck CHECKED = new FrameCheck() {
         @Override
@@ -64,73 +57,95 @@ public final class RingReadCommand implements Callable<Integer> {
         }
     };
 
-    @Spec
-    CommandSpec spec;
-
-    @Option(names = "--impl", defaultValue = "wirespeed", converter = Names.ShmImplName.class,
-            description = "wirespeed (the library's SharedRing), agrona or aeron (default ${DEFAULT-VALUE})")
-    ShmImpl impl;
-
-    @Option(names = "--layout", defaultValue = "one-to-one", converter = Names.LayoutName.class,
-            description = "one-to-one (one writer, which made the ring) or many-to-one (this reader makes the ring, "
-                    + "and --writers write into it) (default ${DEFAULT-VALUE})")
-    Layout layout;
-
-    @Option(names = "--writers", defaultValue = "1", description = "with --layout many-to-one, the writers, "
-            + "numbered from 0 (default ${DEFAULT-VALUE})")
-    int writers;
-
-    @Option(names = "--capacity", defaultValue = "1048576", description = "with --layout many-to-one, bytes of "
-            + "frames the ring it makes holds: a power of two from 4096 to 1073741824 (default ${DEFAULT-VALUE}); "
-            + "Aeron's streams take its driver's default")
-    int capacity;
-
-    @Option(names = "--replace", description = "with --layout many-to-one, delete a file already at --path first")
-    boolean replace;
-
-    @Option(names = "--path", defaultValue = "/dev/shm/wirespeed.ring", description = "the ring's file "
-            + "(default ${DEFAULT-VALUE})")
-    Path path;
-
-    @Option(names = "--messages", defaultValue = "1000000", description = "frames per round (default "
-            + "${DEFAULT-VALUE})")
-    long messages;
-
-    @Option(names = "--rounds", defaultValue = "0", description = "rounds before stopping; 0: until the writer "
-            + "closes its end")
-    long rounds;
-
-    @Option(names = "--verify", description = "check every frame against the sequence stream (with --layout "
-            + "many-to-one, against its writer's stream, each writer's apart)")
-    boolean verify;
-
-    @Option(names = "--json", description = "print JSON lines instead of text")
-    boolean json;
-
-    @Option(names = "--sleep", converter = Names.SleepName.class, description = "what the reader does when the ring "
-            + "is empty: futex (sleeps in the kernel until the writer wakes it: 'ring-write --wake futex'; wirespeed's "
-            + "default), polling (sleeps in steps of 50 us; wirespeed), backoff (Agrona's backoff: spins, yields, then "
-            + "parks up to 1 ms; agrona's and aeron's default) or spin (reads again at once, yielding every 8th look)")
-    Sleep sleep;
-
-    @Option(names = "--wakes", description = "report the wake-ups after the writer's idle periods (ring-write "
-            + "--idle-ms) as one JSON line, instead of rounds")
-    boolean wakes;
-
     /** A take's wait with {@code --wakes}, as shmring's read-wakes waits: longer than the lab's idle periods. */
     static final Duration WAKES_TAKE = Duration.ofSeconds(60);
 
+    /** {@code --impl}. */
+    public static final Opt<ShmImpl> IMPL = Opt.ofName("--impl", "--impl", ShmImpl.values(), ShmImpl.WIRESPEED,
+            "wirespeed (the library's SharedRing), agrona or aeron (default ${DEFAULT-VALUE})");
+
+    /** {@code --layout}. */
+    public static final Opt<Layout> LAYOUT = Opt.ofName("--layout", "--layout", Layout.values(), Layout.ONE_TO_ONE,
+            "one-to-one (one writer, which made the ring) or many-to-one (this reader makes the ring, and --writers "
+            + "write into it) (default ${DEFAULT-VALUE})");
+
+    /** {@code --writers}. */
+    public static final Opt<Integer> WRITERS = Opt.ofInt("--writers", 1, "with --layout many-to-one, the writers, "
+            + "numbered from 0 (default ${DEFAULT-VALUE})");
+
+    /**
+     * {@code --capacity}; absent: {@link RingWriteCommand#DEFAULT_CAPACITY}, and the only way a one-to-one reader
+     * takes it, as its writer makes the ring.
+     */
+    public static final Opt<Integer> CAPACITY = Opt.ofInt("--capacity", null, "with --layout many-to-one, bytes of "
+            + "frames the ring it makes holds: a power of two from 4096 to 1073741824 (default "
+            + RingWriteCommand.DEFAULT_CAPACITY + "); Aeron's streams take its driver's default");
+
+    /** {@code --replace}. */
+    public static final Opt<Boolean> REPLACE = Opt.flag("--replace", "with --layout many-to-one, delete a file "
+            + "already at --path first");
+
+    /** {@code --path}. */
+    public static final Opt<Path> PATH = Opt.ofPath("--path", Path.of("/dev/shm/wirespeed.ring"), "the ring's file "
+            + "(default ${DEFAULT-VALUE})");
+
+    /** {@code --messages}. */
+    public static final Opt<Long> MESSAGES = Opt.ofLong("--messages", 1_000_000L, "frames per round (default "
+            + "${DEFAULT-VALUE})");
+
+    /** {@code --rounds}. */
+    public static final Opt<Long> ROUNDS = Opt.ofLong("--rounds", 0L, "rounds before stopping; 0: until the writer "
+            + "closes its end");
+
+    /** {@code --verify}. */
+    public static final Opt<Boolean> VERIFY = Opt.flag("--verify", "check every frame against the sequence stream "
+            + "(with --layout many-to-one, against its writer's stream, each writer's apart)");
+
+    /** {@code --json}. */
+    public static final Opt<Boolean> JSON = Opt.flag("--json", "print JSON lines instead of text");
+
+    /** {@code --sleep}; absent: the implementation's parking. */
+    public static final Opt<Sleep> SLEEP = Opt.ofName("--sleep", "--sleep", Sleep.values(), null, "what the reader "
+            + "does when the ring is empty: futex (sleeps in the kernel until the writer wakes it: 'ring-write --wake "
+            + "futex'; wirespeed's default), polling (sleeps in steps of 50 us; wirespeed), backoff (Agrona's backoff: "
+            + "spins, yields, then parks up to 1 ms; agrona's and aeron's default) or spin (reads again at once, "
+            + "yielding every 8th look)");
+
+    /** {@code --wakes}. */
+    public static final Opt<Boolean> WAKES = Opt.flag("--wakes", "report the wake-ups after the writer's idle periods "
+            + "(ring-write --idle-ms) as one JSON line, instead of rounds");
+
+    /** The options of {@code ring-read}. */
+    public static final Options OPTIONS = Options.of("ring-read",
+            List.of(IMPL, LAYOUT, WRITERS, CAPACITY, REPLACE, PATH, MESSAGES, ROUNDS, VERIFY, JSON, SLEEP, WAKES));
+
+    /** A command with every option at its default. */
+    public RingReadCommand() {
+        super(OPTIONS);
+    }
+
     @Override
     public Integer call() {
-        PrintWriter err = spec.commandLine().getErr();
+        ShmImpl impl = args.get(IMPL);
+        Layout layout = args.get(LAYOUT);
+        int writers = args.get(WRITERS);
+        Integer capacity = args.get(CAPACITY);
+        boolean replace = args.get(REPLACE);
+        Path path = args.get(PATH);
+        long messages = args.get(MESSAGES);
+        long rounds = args.get(ROUNDS);
+        boolean verify = args.get(VERIFY);
+        boolean json = args.get(JSON);
+        Sleep sleep = args.get(SLEEP);
+        boolean wakes = args.get(WAKES);
+        PrintWriter err = err();
         Sleep sleeps = sleep == null ? impl.parking() : sleep;
         try {
             if (messages < 1 || rounds < 0) {
                 throw new IllegalArgumentException("--messages=" + messages + " must be >= 1 and --rounds=" + rounds
                         + " >= 0");
             }
-            boolean manyOptions = writers != 1 || replace || spec.commandLine().getParseResult().hasMatchedOption(
-                    "--capacity");
+            boolean manyOptions = writers != 1 || replace || capacity != null;
             if (layout == Layout.MANY_TO_ONE ? writers < 1 || wakes : manyOptions) {
                 throw new IllegalArgumentException("--writers=" + writers + " must be >= 1, and it, --capacity and "
                         + "--replace are for --layout many-to-one, which takes no --wakes; --layout " + layout);
@@ -142,20 +157,18 @@ public final class RingReadCommand implements Callable<Integer> {
                 Files.deleteIfExists(path);
             }
         } catch (IllegalArgumentException | UnsupportedOperationException e) {
-            err.println("wirespeed ring-read: " + e.getMessage());
-            return ExitCode.USAGE;
+            return usage(e.getMessage());
         } catch (IOException e) {
-            err.println("wirespeed ring-read: --replace: " + e);
-            return ExitCode.IO_FAILURE;
+            return fail(ExitCode.IO_FAILURE, "--replace: " + e);
         }
         FrameCheck check = !verify ? null : layout == Layout.ONE_TO_ONE ? FrameCheck.sequence() : CHECKED;
-        Receiver receiver = new Receiver(check, new Rounds.ByFrames(messages, rounds),
-                json, spec.commandLine().getOut());
+        Receiver receiver = new Receiver(check, new Rounds.ByFrames(messages, rounds), json, out());
         Wakes woken = wakes ? new Wakes() : null;
         int code = ExitCode.OK;
         String problem = null;
         boolean many = layout == Layout.MANY_TO_ONE;
-        try (ShmLink link = impl.open(path, many, many ? capacity : 0, sleeps, layout);
+        int bytes = capacity == null ? RingWriteCommand.DEFAULT_CAPACITY : capacity;
+        try (ShmLink link = impl.open(path, many, many ? bytes : 0, sleeps, layout);
                 Inbound reader = link.inbound("")) {
             // With --wakes, a take waits longer than any idle period of the writer's: a take that ended as a
             // frame came would start the next one spinning, and find the frame without a wake-up.
@@ -176,8 +189,7 @@ public final class RingReadCommand implements Callable<Integer> {
                 }
             }
         } catch (IllegalArgumentException e) {
-            err.println("wirespeed ring-read: " + e.getMessage());
-            return ExitCode.USAGE;
+            return usage(e.getMessage());
         } catch (CorruptRingException e) {
             code = ExitCode.BAD_INPUT;
             problem = e.getMessage();
@@ -193,8 +205,8 @@ public final class RingReadCommand implements Callable<Integer> {
         }
         if (woken != null) {
             if (code == ExitCode.OK && woken.count() > 0) {
-                spec.commandLine().getOut().println(ChildReports.line(woken.report()));
-                spec.commandLine().getOut().flush();
+                out().println(ChildReports.line(woken.report()));
+                out().flush();
             } else if (code == ExitCode.OK) {
                 code = ExitCode.IO_FAILURE;
                 problem = "no wake-up to report: the writer sent fewer than 2 frames after an idle period "
@@ -204,9 +216,8 @@ public final class RingReadCommand implements Callable<Integer> {
             receiver.finish(code == ExitCode.OK);
         }
         if (problem != null) {
-            err.println("wirespeed ring-read: " + problem + " (after " + receiver.frames() + " complete frames, "
-                    + receiver.bytes() + " bytes)");
-            err.flush();
+            return fail(code, problem + " (after " + receiver.frames() + " complete frames, " + receiver.bytes()
+                    + " bytes)");
         }
         return code;
     }
@@ -217,7 +228,7 @@ public final class RingReadCommand implements Callable<Integer> {
      * every writer sent its end.
      */
     private void readMany(Inbound reader, Receiver receiver) throws IOException {
-        WriterStreams.Check check = new WriterStreams.Check(writers, verify);
+        WriterStreams.Check check = new WriterStreams.Check(args.get(WRITERS), args.get(VERIFY));
         boolean[] counting = {false};
         FrameHandler counted = (type, body) -> {
             if (counting[0]) {

@@ -15,12 +15,9 @@ import java.io.PrintWriter;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.Callable;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code wirespeed ring-write}: the sequence stream into shared memory, for {@code ring-read}. */
 @Command(name = "ring-write", mixinStandardHelpOptions = true,
@@ -38,83 +35,101 @@ import picocli.CommandLine.Model.CommandSpec;
                 + "its end; the reader checks each writer's stream apart. Endless, it stops once the reader is gone.",
             "Prints 'ring at PATH' on standard error once the ring is made ('writer W on PATH' once a many-to-one "
                 + "writer has joined). docs/shared-ring.md has both layouts."})
-public final class RingWriteCommand implements Callable<Integer> {
-    /** A command whose options picocli sets. */
-    public RingWriteCommand() {
-    }
-
-    @Spec
-    CommandSpec spec;
-
-    @Option(names = "--impl", defaultValue = "wirespeed", converter = Names.ShmImplName.class,
-            description = "wirespeed (the library's SharedRing), agrona or aeron (default ${DEFAULT-VALUE})")
-    ShmImpl impl;
-
-    @Option(names = "--layout", defaultValue = "one-to-one", converter = Names.LayoutName.class,
-            description = "one-to-one (this the one writer, which makes the ring) or many-to-one (this one of many "
-                    + "writers into the ring the reader made) (default ${DEFAULT-VALUE})")
-    Layout layout;
-
-    @Option(names = "--writer", description = "with --layout many-to-one, this writer's number, 0 to the reader's "
-            + "--writers less 1: the type of its frames (default 0)")
-    Integer writer;
-
-    @Option(names = "--path", defaultValue = "/dev/shm/wirespeed.ring", description = "the ring's file, made "
-            + "anew; with --layout many-to-one the reader's (default ${DEFAULT-VALUE})")
-    Path path;
-
-    @Option(names = "--replace", description = "delete a file already at --path first (a ring left by a writer "
-            + "that died); not with --layout many-to-one, whose reader makes the ring")
-    boolean replace;
-
-    @Option(names = "--capacity", description = "bytes of frames the ring holds: a power of two from 4096 to "
-            + "1073741824 (default 1048576); Aeron's streams take its driver's default; not with --layout "
-            + "many-to-one, whose reader makes the ring")
-    Integer capacity;
-
-    @Option(names = "--size", defaultValue = "100", converter = ServerCommand.SizeConverter.class,
-            description = "body size N or MIN-MAX (default ${DEFAULT-VALUE})")
-    SizeRange size = SizeRange.parse("100");
-
-    @Option(names = "--count", description = "frames to write (default: endless)")
-    Long count;
-
-    @Option(names = "--wake", description = "how the writer wakes a reader that sleeps: futex (the reader sleeps "
-            + "in the kernel, 'ring-read --sleep futex'; wirespeed's default) or none (it does not sleep, or wakes by "
-            + "itself; agrona's and aeron's, whose readers wake by themselves)")
-    String wake;
-
-    @Option(names = "--idle-ms", defaultValue = "0", description = "idle this long before each of the --count frames, "
-            + "which then carry the send time in their first 8 bytes (for 'ring-read --wakes'), after --burst frames "
-            + "sent at once (stamped 0) to warm the reader up (default ${DEFAULT-VALUE}: no idle)")
-    long idleMs;
-
-    @Option(names = "--burst", defaultValue = "0", description = "with --idle-ms, frames sent at once first "
-            + "(default ${DEFAULT-VALUE})")
-    long burst;
-
-    @Option(names = "--warm-wakes", defaultValue = "0", description = "with --idle-ms, frames sent after the burst "
-            + "each after " + WARM_IDLE_MS + " ms of idle (stamped 0), so that the reader falls asleep and is woken "
-            + "this many times before the counted frames: the code of a wake-up is then compiled in both processes, "
-            + "as in a program that has run a while (default ${DEFAULT-VALUE})")
-    long warmWakes;
-
-    /** The idle before each of the {@link #warmWakes} frames: long enough for the reader to fall asleep. */
+public final class RingWriteCommand extends DirectCommand {
+    /** The idle before each of the {@link #WARM_WAKES} frames: long enough for the reader to fall asleep. */
     static final long WARM_IDLE_MS = 1;
+
+    /** The ring's capacity where {@link #CAPACITY} is absent. */
+    static final int DEFAULT_CAPACITY = 1 << 20;
+
+    /** {@code --impl}. */
+    public static final Opt<ShmImpl> IMPL = RingReadCommand.IMPL;
+
+    /** {@code --layout}. */
+    public static final Opt<Layout> LAYOUT = Opt.ofName("--layout", "--layout", Layout.values(), Layout.ONE_TO_ONE,
+            "one-to-one (this the one writer, which makes the ring) or many-to-one (this one of many writers into the "
+            + "ring the reader made) (default ${DEFAULT-VALUE})");
+
+    /** {@code --writer}; absent: 0 with {@code --layout many-to-one}, refused with any other. */
+    public static final Opt<Integer> WRITER = Opt.ofInt("--writer", null, "with --layout many-to-one, this writer's "
+            + "number, 0 to the reader's --writers less 1: the type of its frames (default 0)");
+
+    /** {@code --path}. */
+    public static final Opt<Path> PATH = Opt.ofPath("--path", Path.of("/dev/shm/wirespeed.ring"), "the ring's file, "
+            + "made anew; with --layout many-to-one the reader's (default ${DEFAULT-VALUE})");
+
+    /** {@code --replace}. */
+    public static final Opt<Boolean> REPLACE = Opt.flag("--replace", "delete a file already at --path first (a ring "
+            + "left by a writer that died); not with --layout many-to-one, whose reader makes the ring");
+
+    /**
+     * {@code --capacity}; absent: {@link #DEFAULT_CAPACITY}, and the only way a many-to-one writer takes it, as
+     * its reader makes the ring.
+     */
+    public static final Opt<Integer> CAPACITY = Opt.ofInt("--capacity", null, "bytes of frames the ring holds: a "
+            + "power of two from 4096 to 1073741824 (default " + DEFAULT_CAPACITY + "); Aeron's streams take its "
+            + "driver's default; not with --layout many-to-one, whose reader makes the ring");
+
+    /** {@code --size}. */
+    public static final Opt<SizeRange> SIZE = ServerCommand.SIZE;
+
+    /** {@code --count}; absent: endless. */
+    public static final Opt<Long> COUNT = Opt.ofLong("--count", null, "frames to write (default: endless)");
+
+    /** {@code --wake}: {@code futex} or {@code none}; absent: the implementation's. */
+    public static final Opt<String> WAKE = Opt.ofString("--wake", null, "how the writer wakes a reader that sleeps: "
+            + "futex (the reader sleeps in the kernel, 'ring-read --sleep futex'; wirespeed's default) or none (it "
+            + "does not sleep, or wakes by itself; agrona's and aeron's, whose readers wake by themselves)");
+
+    /** {@code --idle-ms}. */
+    public static final Opt<Long> IDLE_MS = Opt.ofLong("--idle-ms", 0L, "idle this long before each of the --count "
+            + "frames, which then carry the send time in their first 8 bytes (for 'ring-read --wakes'), after --burst "
+            + "frames sent at once (stamped 0) to warm the reader up (default ${DEFAULT-VALUE}: no idle)");
+
+    /** {@code --burst}. */
+    public static final Opt<Long> BURST = Opt.ofLong("--burst", 0L, "with --idle-ms, frames sent at once first "
+            + "(default ${DEFAULT-VALUE})");
+
+    /** {@code --warm-wakes}. */
+    public static final Opt<Long> WARM_WAKES = Opt.ofLong("--warm-wakes", 0L, "with --idle-ms, frames sent after the "
+            + "burst each after " + WARM_IDLE_MS + " ms of idle (stamped 0), so that the reader falls asleep and is "
+            + "woken this many times before the counted frames: the code of a wake-up is then compiled in both "
+            + "processes, as in a program that has run a while (default ${DEFAULT-VALUE})");
+
+    /** The options of {@code ring-write}. */
+    public static final Options OPTIONS = Options.of("ring-write", List.of(IMPL, LAYOUT, WRITER, PATH, REPLACE,
+            CAPACITY, SIZE, COUNT, WAKE, IDLE_MS, BURST, WARM_WAKES));
+
+    /** A command with every option at its default. */
+    public RingWriteCommand() {
+        super(OPTIONS);
+    }
 
     @Override
     public Integer call() {
-        PrintWriter err = spec.commandLine().getErr();
+        ShmImpl impl = args.get(IMPL);
+        Layout layout = args.get(LAYOUT);
+        Integer writer = args.get(WRITER);
+        Path path = args.get(PATH);
+        boolean replace = args.get(REPLACE);
+        Integer capacity = args.get(CAPACITY);
+        SizeRange size = args.get(SIZE);
+        Long count = args.get(COUNT);
+        long idleMs = args.get(IDLE_MS);
+        long burst = args.get(BURST);
+        long warmWakes = args.get(WARM_WAKES);
+        PrintWriter err = err();
+        boolean many = layout == Layout.MANY_TO_ONE;
         Sleep sleep;
         try {
             if (count != null && count < 0 || idleMs < 0 || burst < 0 || warmWakes < 0 || idleMs > 0 && (count == null
                     || size.min() < 8)) {
                 throw new IllegalArgumentException("--count=" + count + " must be >= 0, --idle-ms=" + idleMs + " and "
-                        + "--burst=" + burst + ", --warm-wakes=" + warmWakes + " >= 0; --idle-ms needs --count and bodies of at least 8 bytes, not "
-                        + "--size " + size);
+                        + "--burst=" + burst + ", --warm-wakes=" + warmWakes + " >= 0; --idle-ms needs --count and "
+                        + "bodies of at least 8 bytes, not --size " + size);
             }
-            if (layout == Layout.MANY_TO_ONE) {
-                checkMany();
+            if (many) {
+                writer = checkMany();
             } else if (writer != null) {
                 throw new IllegalArgumentException("--writer=" + writer + " is for --layout many-to-one");
             }
@@ -123,50 +138,49 @@ public final class RingWriteCommand implements Callable<Integer> {
                 Files.deleteIfExists(path);
             }
         } catch (IllegalArgumentException | UnsupportedOperationException e) {
-            err.println("wirespeed ring-write: " + e.getMessage());
-            return ExitCode.USAGE;
+            return usage(e.getMessage());
         } catch (IOException e) {
-            err.println("wirespeed ring-write: --replace: " + e);
-            return ExitCode.IO_FAILURE;
+            return fail(ExitCode.IO_FAILURE, "--replace: " + e);
         }
-        boolean many = layout == Layout.MANY_TO_ONE;
-        int bytes = capacity == null ? 1 << 20 : capacity;
+        int bytes = capacity == null ? DEFAULT_CAPACITY : capacity;
         try (ShmLink link = impl.open(path, !many, many ? 0 : bytes, sleep, layout); Outbound out = link.outbound("")) {
             if (size.max() > link.maxFrameLength()) {
-                err.println("wirespeed ring-write: --size " + size + " is longer than the ring's maxFrameLength="
-                        + link.maxFrameLength() + " (--impl " + impl + (many ? "" : " --capacity " + bytes) + ")");
-                return ExitCode.USAGE;
+                return usage("--size " + size + " is longer than the ring's maxFrameLength=" + link.maxFrameLength()
+                        + " (--impl " + impl + (many ? "" : " --capacity " + bytes) + ")");
             }
             err.println(many ? "writer " + writer + " on " + path : "ring at " + path);
             err.flush();
-            return many ? manyStream(out, err) : idleMs > 0 ? idle(out, err) : stream(out, err);
+            return many ? manyStream(out, err, writer) : idleMs > 0 ? idle(out, err) : stream(out, err);
         } catch (IllegalArgumentException e) {
-            err.println("wirespeed ring-write: " + e.getMessage());
-            return ExitCode.USAGE;
+            return usage(e.getMessage());
         } catch (IOException | IllegalStateException e) {
-            err.println("wirespeed ring-write: " + e);
-            return ExitCode.IO_FAILURE;
+            return fail(ExitCode.IO_FAILURE, e.toString());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return ExitCode.IO_FAILURE;
         }
     }
 
-    /** Refuses what a many-to-one writer does not take: the reader makes the ring; a body holds the index. */
-    private void checkMany() {
-        if (writer == null) {
-            writer = 0;
-        }
-        if (writer < 0 || capacity != null || replace || idleMs > 0 || size.min() < WriterStreams.MIN_BODY) {
+    /**
+     * {@return a many-to-one writer's number}, refusing what such a writer does not take: the reader makes the
+     * ring; a body holds the index
+     */
+    private int checkMany() {
+        int writer = args.get(WRITER) == null ? 0 : args.get(WRITER);
+        SizeRange size = args.get(SIZE);
+        if (writer < 0 || args.get(CAPACITY) != null || args.get(REPLACE) || args.get(IDLE_MS) > 0
+                || size.min() < WriterStreams.MIN_BODY) {
             throw new IllegalArgumentException("--layout many-to-one takes --writer=" + writer + " >= 0, bodies of "
                     + "at least " + WriterStreams.MIN_BODY + " bytes (the frame's index), not --size " + size.min()
-                    + "-" + size.max() + ", and "
-                    + "no --capacity, --replace (the reader makes the ring) nor --idle-ms");
+                    + "-" + size.max() + ", and no --capacity, --replace (the reader makes the ring) nor --idle-ms");
         }
+        return writer;
     }
 
     /** {@return how the link's writer wakes: a reader's sleep it wakes, or {@link Sleep#SPIN} for none} */
     private Sleep wakes() {
+        ShmImpl impl = args.get(IMPL);
+        String wake = args.get(WAKE);
         if (wake == null) {
             return impl == ShmImpl.WIRESPEED ? Sleep.FUTEX : Sleep.SPIN;
         }
@@ -185,6 +199,8 @@ public final class RingWriteCommand implements Callable<Integer> {
     }
 
     private int stream(Outbound writer, PrintWriter err) {
+        SizeRange size = args.get(SIZE);
+        Long count = args.get(COUNT);
         ByteBuffer pattern = ByteBuffer.wrap(SequenceStream.pattern(size.max()));
         SizeRange.Sizes next = size.sizes();
         long frames = count == null ? Long.MAX_VALUE : count;
@@ -203,7 +219,9 @@ public final class RingWriteCommand implements Callable<Integer> {
     }
 
     /** This writer's stream of {@link WriterStreams}, then its end where it has a count. */
-    private int manyStream(Outbound out, PrintWriter err) {
+    private int manyStream(Outbound out, PrintWriter err, int writer) {
+        SizeRange size = args.get(SIZE);
+        Long count = args.get(COUNT);
         byte[] pattern = SequenceStream.pattern(size.max());
         ByteBuffer body = ByteBuffer.allocate(size.max());
         SizeRange.Sizes next = size.sizes();
@@ -228,10 +246,15 @@ public final class RingWriteCommand implements Callable<Integer> {
     }
 
     /**
-     * The warm-up burst, the warm-up wake-ups, then each frame after {@link #idleMs} of idle, stamped with its
+     * The warm-up burst, the warm-up wake-ups, then each frame after {@code --idle-ms} of idle, stamped with its
      * send time.
      */
     private int idle(Outbound writer, PrintWriter err) throws InterruptedException {
+        SizeRange size = args.get(SIZE);
+        Long count = args.get(COUNT);
+        long idleMs = args.get(IDLE_MS);
+        long burst = args.get(BURST);
+        long warmWakes = args.get(WARM_WAKES);
         ByteBuffer body = ByteBuffer.allocate(size.max());
         long counted = burst + warmWakes;
         for (long i = 0; i < counted + count; i++) {

@@ -1,7 +1,6 @@
 package dev.wirespeed.lab.cli;
 
 import dev.wirespeed.io.StandardChannels;
-import dev.wirespeed.lab.CliName;
 import dev.wirespeed.lab.ExitCode;
 import dev.wirespeed.lab.Listening;
 import dev.wirespeed.lab.Threads;
@@ -27,8 +26,6 @@ import java.security.GeneralSecurityException;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 
 /** {@code wirespeed server}: streams the sequence stream to every client that connects, or to stdout. */
 @Command(name = "server", mixinStandardHelpOptions = true,
@@ -41,88 +38,67 @@ import picocli.CommandLine.Option;
                 + "at start.",
             "Prints 'listening on ADDRESS' on standard error once it accepts connections."})
 public final class ServerCommand extends DirectCommand {
-    /** A command whose options picocli sets. */
+    /** {@code --transport}. */
+    public static final Opt<Transport> TRANSPORT = Opt.ofName("--transport", "--transport", Transport.values(), null,
+            "tcp, unix or stdout").required();
+
+    /** {@code --size}. */
+    public static final Opt<SizeRange> SIZE = Opt.of("--size", SizeRange.class, SizeRange::parse, SizeRange::toString,
+            SizeRange.parse("100"), "body size N or MIN-MAX (default ${DEFAULT-VALUE})");
+
+    /** {@code --count}; absent: endless. */
+    public static final Opt<Long> COUNT = Opt.ofLong("--count", null, "frames per connection (default: endless)");
+
+    /** {@code --write-per-frame}. */
+    public static final Opt<Boolean> WRITE_PER_FRAME = Opt.flag("--write-per-frame",
+            "one write call per frame instead of batching");
+
+    /** {@code --threads}. */
+    public static final Opt<Threads> THREADS = Opt.ofName("--threads", "--threads", Threads.values(), Threads.PLATFORM,
+            "a platform or a virtual thread per connection (default ${DEFAULT-VALUE}; docs/investigations.md "
+            + "compares them)");
+
+    /** {@code --loop}. */
+    public static final Opt<Boolean> LOOP = Opt.flag("--loop", "serve every connection from event loops (the "
+            + "library's FrameServer), writing while a connection's output is under its limit and resuming when it "
+            + "drains; --threads and --write-per-frame do not apply");
+
+    /** {@code --loops}. */
+    public static final Opt<Integer> LOOPS = Opt.ofInt("--loops", 1, "with --loop: loop threads (default "
+            + "${DEFAULT-VALUE})");
+
+    /** {@code --impl}. */
+    public static final Opt<ServerImpl> IMPL = Opt.ofName("--impl", "--impl", ServerImpl.values(), ServerImpl.JDK,
+            "with --loop: jdk (the JDK's Selector), native (epoll through FFM), uring (io_uring through FFM), or "
+            + "netty (the peer: Netty's epoll server, --loops event loops, frames encoded into pooled direct buffers "
+            + "and flushed per batch; tcp only) (default ${DEFAULT-VALUE})");
+
+    /** {@code --pipe-size}; absent: the pipe as it is. */
+    public static final Opt<Integer> PIPE_SIZE = Opt.ofInt("--pipe-size", null, "with --transport stdout: resize "
+            + "the pipe to this many bytes (Linux F_SETPIPE_SZ; default: leave the pipe as it is, 64 KiB)");
+
+    /** The options of {@code server}. */
+    public static final Options OPTIONS = Options.of("server", List.of(TRANSPORT), ListenOptions.ALL,
+            List.of(SIZE, COUNT, WRITE_PER_FRAME, THREADS, LOOP, LOOPS, IMPL), TlsOptions.ALL, List.of(PIPE_SIZE));
+
+    /** A command with every option at its default. */
     public ServerCommand() {
-    }
-
-    @Option(names = "--transport", required = true, description = "tcp, unix or stdout")
-    Transport transport;
-
-    @Mixin
-    ListenOptions listen = new ListenOptions();
-
-    @Option(names = "--size", defaultValue = "100", converter = SizeConverter.class,
-            description = "body size N or MIN-MAX (default ${DEFAULT-VALUE})")
-    SizeRange size = SizeRange.parse("100");
-
-    @Option(names = "--count", description = "frames per connection (default: endless)")
-    Long count;
-
-    @Option(names = "--write-per-frame", description = "one write call per frame instead of batching")
-    boolean writePerFrame;
-
-    @Option(names = "--threads", defaultValue = "platform", converter = Names.ThreadsName.class,
-            description = "a platform or a virtual thread per connection (default ${DEFAULT-VALUE}; "
-                    + "docs/investigations.md compares them)")
-    Threads threads = Threads.PLATFORM;
-
-    @Option(names = "--loop", description = "serve every connection from event loops (the library's FrameServer), "
-            + "writing while a connection's output is under its limit and resuming when it drains; --threads and "
-            + "--write-per-frame do not apply")
-    boolean loop;
-
-    @Option(names = "--loops", defaultValue = "1", description = "with --loop: loop threads (default ${DEFAULT-VALUE})")
-    int loops = 1;
-
-    @Option(names = "--impl", defaultValue = "jdk", converter = Names.ServerImplName.class,
-            description = "with --loop: jdk (the JDK's Selector), native (epoll through FFM), uring (io_uring "
-            + "through FFM), or netty (the peer: Netty's epoll server, --loops event loops, frames encoded into "
-            + "pooled direct buffers and flushed per batch; tcp only) (default ${DEFAULT-VALUE})")
-    ServerImpl impl = ServerImpl.JDK;
-
-    @Mixin
-    TlsOptions tlsOptions = new TlsOptions();
-
-    @Option(names = "--pipe-size", description = "with --transport stdout: resize the pipe to this many bytes "
-            + "(Linux F_SETPIPE_SZ; default: leave the pipe as it is, 64 KiB)")
-    Integer pipeSize;
-
-    @Override
-    boolean flag(String name) {
-        switch (name) {
-            case "--write-per-frame" -> writePerFrame = true;
-            case "--loop" -> loop = true;
-            default -> {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    @Override
-    boolean value(String name, String value) {
-        switch (name) {
-            case "--transport" -> transport = CliName.byName(Transport.values(), "--transport", value);
-            case "--size" -> size = SizeRange.parse(value);
-            case "--count" -> count = longDigits(value);
-            case "--threads" -> threads = CliName.byName(Threads.values(), "--threads", value);
-            case "--loops" -> loops = digits(value);
-            case "--impl" -> impl = CliName.byName(ServerImpl.values(), "--impl", value);
-            case "--pipe-size" -> pipeSize = digits(value);
-            default -> {
-                return listen.value(name, value);
-            }
-        }
-        return true;
-    }
-
-    @Override
-    List<String> required() {
-        return List.of("--transport");
+        super(OPTIONS);
     }
 
     @Override
     public Integer call() {
+        Transport transport = args.get(TRANSPORT);
+        ListenOptions listen = new ListenOptions(args);
+        SizeRange size = args.get(SIZE);
+        Long count = args.get(COUNT);
+        boolean writePerFrame = args.get(WRITE_PER_FRAME);
+        Threads threads = args.get(THREADS);
+        boolean loop = args.get(LOOP);
+        int loops = args.get(LOOPS);
+        ServerImpl impl = args.get(IMPL);
+        TlsOptions tlsOptions = new TlsOptions(args);
+        Integer pipeSize = args.get(PIPE_SIZE);
         if (count != null && count < 0) {
             return usage("--count=" + count + " must be >= 0");
         }
@@ -160,7 +136,7 @@ public final class ServerCommand extends DirectCommand {
                 try {
                     listener = listen(address);
                 } catch (IOException e) {
-                    yield fail("cannot listen on " + address + ": " + e.getMessage());
+                    yield fail(ExitCode.IO_FAILURE, "cannot listen on " + address + ": " + e.getMessage());
                 }
                 yield serveSockets(server, listener, threads.builder());
             }
@@ -170,6 +146,13 @@ public final class ServerCommand extends DirectCommand {
 
     /** The stream from event loops, the library's or Netty's: runs until the process is killed. */
     private int serveFromLoops() {
+        Transport transport = args.get(TRANSPORT);
+        ListenOptions listen = new ListenOptions(args);
+        SizeRange size = args.get(SIZE);
+        Long count = args.get(COUNT);
+        int loops = args.get(LOOPS);
+        ServerImpl impl = args.get(IMPL);
+        TlsOptions tlsOptions = new TlsOptions(args);
         SocketAddress address;
         try {
             address = listen.address(transport, Defaults.STREAM_PORT);
@@ -203,7 +186,7 @@ public final class ServerCommand extends DirectCommand {
         } catch (GeneralSecurityException | IllegalArgumentException e) {
             return usage("--tls: " + e.getMessage());
         } catch (IOException e) {
-            return fail("cannot listen on " + address + ": " + e.getMessage());
+            return fail(ExitCode.IO_FAILURE, "cannot listen on " + address + ": " + e.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return ExitCode.IO_FAILURE;
@@ -213,28 +196,12 @@ public final class ServerCommand extends DirectCommand {
     /** A streaming connection's output limit: 1 MiB, so that a turn's writes are large ones. */
     static final long LOOP_OUTPUT_LIMIT = 1024 * 1024;
 
-    private int usage(String message) {
-        say(message);
-        return ExitCode.USAGE;
-    }
-
-    private int fail(String message) {
-        say(message);
-        return ExitCode.IO_FAILURE;
-    }
-
-    private void say(String message) {
-        PrintWriter err = err();
-        err.println("wirespeed server: " + message);
-        err.flush();
-    }
-
     private boolean resizePipe(int bytes) {
         try {
             Pipes.resize(1, bytes);
             return true;
         } catch (NativeIoException | UnsupportedOperationException e) {
-            say("--pipe-size " + bytes + " failed: " + e.getMessage());
+            fail(ExitCode.IO_FAILURE, "--pipe-size " + bytes + " failed: " + e.getMessage());
             return false;
         }
     }
@@ -273,8 +240,7 @@ public final class ServerCommand extends DirectCommand {
                 threads.name("connection-" + id).start(() -> serve(server, connection, id));
             }
         } catch (IOException e) {
-            say("accept failed: " + e.getMessage());
-            return ExitCode.IO_FAILURE;
+            return fail(ExitCode.IO_FAILURE, "accept failed: " + e.getMessage());
         }
     }
 
@@ -291,14 +257,6 @@ public final class ServerCommand extends DirectCommand {
             return Listening.describe(listener.getLocalAddress());
         } catch (IOException e) {
             return "?";
-        }
-    }
-
-    /** Converts {@code --size}. */
-    static final class SizeConverter implements picocli.CommandLine.ITypeConverter<SizeRange> {
-        @Override
-        public SizeRange convert(String value) {
-            return SizeRange.parse(value);
         }
     }
 }

@@ -1,7 +1,9 @@
 package dev.wirespeed.lab.experiment;
 
-import java.util.ArrayList;
-import java.util.List;
+import dev.wirespeed.lab.cli.Args;
+import dev.wirespeed.lab.cli.ClientCommand;
+import dev.wirespeed.lab.cli.EchoCommand;
+import dev.wirespeed.lab.cli.PingCommand;
 import java.util.Locale;
 
 /** How long a lab run measures. */
@@ -82,25 +84,24 @@ public enum Mode {
     }
 
     /**
-     * {@return the options that give a {@code wirespeed client} this mode's rounds}: a warm-up round and
+     * {@return a {@code wirespeed client} line in this mode's rounds}: a warm-up round and
      * {@link #measuredRounds()} more, timed
+     *
+     * @param client the line
      */
-    public List<String> clientRoundOptions() {
-        return clientRoundOptions(roundMillis);
+    public Args inRounds(Args client) {
+        return inRounds(client, roundMillis);
     }
 
     /**
-     * {@return the options of {@link #clientRoundOptions()} with rounds of another length}
+     * {@return a line in the rounds of {@link #inRounds(Args)}, but of another length}
      *
+     * @param client the line
      * @param roundMillis each round's length, in milliseconds
      */
-    public List<String> clientRoundOptions(int roundMillis) {
-        List<String> options = new ArrayList<>(List.of("--round-ms", String.valueOf(roundMillis), "--warmup-ms",
-                String.valueOf(warmupMillis), "--rounds", String.valueOf(measuredRounds + 1)));
-        if (!jitSettle) {
-            options.add("--no-jit-settle");
-        }
-        return options;
+    public Args inRounds(Args client, int roundMillis) {
+        return client.with(ClientCommand.ROUND_MS, (long) roundMillis).with(ClientCommand.WARMUP_MS, (long) warmupMillis)
+                .with(ClientCommand.ROUNDS, measuredRounds + 1L).with(ClientCommand.JIT_SETTLE, jitSettle);
     }
 
     /**
@@ -114,14 +115,22 @@ public enum Mode {
      * @param primeRoundTrips round trips per priming connection of the echo, {@code >= 0}
      */
     public record PingWarmup(int millis, int settleMillis, long primeRoundTrips) {
-        /** {@return the options that give {@code wirespeed ping} this warm-up} */
-        public List<String> pingOptions() {
-            return List.of("--warmup-ms", String.valueOf(millis), "--settle-ms", String.valueOf(settleMillis));
+        /**
+         * {@return a {@code wirespeed ping} line with this warm-up}
+         *
+         * @param ping the line
+         */
+        public Args onPing(Args ping) {
+            return ping.with(PingCommand.WARMUP_MS, (long) millis).with(PingCommand.SETTLE_MS, (long) settleMillis);
         }
 
-        /** {@return the options that give {@code wirespeed echo} this priming} */
-        public List<String> echoOptions() {
-            return List.of("--prime", String.valueOf(primeRoundTrips));
+        /**
+         * {@return a {@code wirespeed echo} line with this priming}
+         *
+         * @param echo the line
+         */
+        public Args onEcho(Args echo) {
+            return echo.with(EchoCommand.PRIME, primeRoundTrips);
         }
 
         /** {@return the warm-up in words, for a table's title} */

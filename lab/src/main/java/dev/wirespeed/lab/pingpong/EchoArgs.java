@@ -3,12 +3,12 @@ package dev.wirespeed.lab.pingpong;
 import dev.wirespeed.lab.Idle;
 import dev.wirespeed.lab.Ring;
 import dev.wirespeed.lab.Threads;
-import java.util.ArrayList;
-import java.util.List;
+import dev.wirespeed.lab.cli.Args;
+import dev.wirespeed.lab.cli.EchoCommand;
 
 /**
- * The options of a {@code wirespeed echo} that the lab starts, after its transport and address: each
- * value given by its type and written by its command-line name.
+ * The options of a {@code wirespeed echo} that the lab starts, after its transport and address: which
+ * echo serves, as the experiments name it; {@link #on} writes them into the echo's line.
  *
  * @param impl what serves the connections
  * @param spin whether connections are non-blocking and busy-polled
@@ -70,27 +70,14 @@ public record EchoArgs(EchoImpl impl, boolean spin, Idle idle, boolean loop, Rin
         return new EchoArgs(impl, spin, idle, loop, ring, threads, true);
     }
 
-    /** {@return the options, defaults left out} */
-    public List<String> args() {
-        List<String> args = new ArrayList<>(List.of("--impl", impl.cliName()));
-        if (spin) {
-            args.add("--spin");
-        }
-        if (idle != null) {
-            args.addAll(List.of("--idle", idle.cliName()));
-        }
-        if (loop) {
-            args.add("--loop");
-        }
-        if (ring != Ring.DEFAULT) {
-            args.addAll(List.of("--ring", ring.cliName()));
-        }
-        if (threads != Threads.PLATFORM) {
-            args.addAll(List.of("--threads", threads.cliName()));
-        }
-        if (jfr) {
-            args.add("--jfr");
-        }
-        return args;
+    /**
+     * {@return a {@code wirespeed echo} line serving as this echo}
+     *
+     * @param echo the line, its transport and address given
+     */
+    public Args on(Args echo) {
+        return echo.with(EchoCommand.IMPL, impl).with(EchoCommand.SPIN, spin).with(EchoCommand.IDLE, idle)
+                .with(EchoCommand.LOOP, loop).with(EchoCommand.RING, ring).with(EchoCommand.THREADS, threads)
+                .with(EchoCommand.JFR, jfr);
     }
 }

@@ -42,6 +42,12 @@ public record SizeRange(int min, int max) {
         }
     }
 
+    /** {@return the range as {@link #parse} reads it: {@code N} or {@code MIN-MAX}} */
+    @Override
+    public String toString() {
+        return min == max ? Integer.toString(min) : min + "-" + max;
+    }
+
     /** {@return a new generator of sizes in this range} */
     public Sizes sizes() {
         return min == max ? () -> min : new Sizes() {

@@ -1,5 +1,7 @@
 package dev.wirespeed.lab.tls;
 
+import dev.wirespeed.lab.cli.Args;
+import dev.wirespeed.lab.cli.Opt;
 import dev.wirespeed.linux.tls.OpenSsl;
 import dev.wirespeed.tls.Pem;
 import dev.wirespeed.tls.TlsEngineFactory;
@@ -12,36 +14,54 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
-import picocli.CommandLine.Option;
+import java.util.List;
 
 /**
  * The TLS options of {@code echo}, {@code server}, {@code client} and {@code load}: {@code --tls}, the
  * identity ({@code --cert} and {@code --key}, or a self-signed one made at start), the trust of a client
- * ({@code --trust}), and the engine ({@code --tls-engine}). A picocli mixin.
+ * ({@code --trust}), and the engine ({@code --tls-engine}).
  */
 public final class TlsOptions {
-    /** Options picocli sets. */
-    public TlsOptions() {
+    /** {@code --tls}. */
+    public static final Opt<Boolean> TLS = Opt.flag("--tls", "speak TLS (1.3 or 1.2) on every connection");
+
+    /** {@code --cert}. */
+    public static final Opt<Path> CERT = Opt.ofPath("--cert", null, "with --tls, a server's certificate chain, PEM "
+            + "(default: a self-signed certificate for localhost made at start, its SHA-256 fingerprint printed)");
+
+    /** {@code --key}. */
+    public static final Opt<Path> KEY = Opt.ofPath("--key", null, "with --cert, its unencrypted PKCS#8 key, PEM");
+
+    /** {@code --trust}. */
+    public static final Opt<Path> TRUST = Opt.ofPath("--trust", null, "with --tls, for a client: the certificates "
+            + "it trusts, PEM (the server's own for a self-signed one); the host name checked is localhost");
+
+    /** {@code --tls-engine}: {@code jdk} or {@code openssl}. */
+    public static final Opt<String> ENGINE = Opt.ofString("--tls-engine", "jdk", "with --tls: jdk (the JDK's "
+            + "SSLEngine) or openssl (OpenSSL 3 through FFM; Netty's servers and clients: its OpenSSL provider, "
+            + "BoringSSL) (default ${DEFAULT-VALUE})");
+
+    /** These options, in the order a line writes them. */
+    public static final List<Opt<?>> ALL = List.of(TLS, CERT, KEY, TRUST, ENGINE);
+
+    private final boolean tls;
+    private final Path cert;
+    private final Path key;
+    private final Path trust;
+    private final String engine;
+
+    /**
+     * The TLS options of a line.
+     *
+     * @param args a line of a command that takes {@link #ALL}
+     */
+    public TlsOptions(Args args) {
+        this.tls = args.get(TLS);
+        this.cert = args.get(CERT);
+        this.key = args.get(KEY);
+        this.trust = args.get(TRUST);
+        this.engine = args.get(ENGINE);
     }
-
-    @Option(names = "--tls", description = "speak TLS (1.3 or 1.2) on every connection")
-    boolean tls;
-
-    @Option(names = "--cert", description = "with --tls, a server's certificate chain, PEM (default: a self-signed "
-            + "certificate for localhost made at start, its SHA-256 fingerprint printed)")
-    Path cert;
-
-    @Option(names = "--key", description = "with --cert, its unencrypted PKCS#8 key, PEM")
-    Path key;
-
-    @Option(names = "--trust", description = "with --tls, for a client: the certificates it trusts, PEM (the "
-            + "server's own for a self-signed one); the host name checked is localhost")
-    Path trust;
-
-    @Option(names = "--tls-engine", defaultValue = "jdk", description = "with --tls: jdk (the JDK's SSLEngine) or "
-            + "openssl (OpenSSL 3 through FFM; Netty's servers and clients: its OpenSSL provider, BoringSSL) (default "
-            + "${DEFAULT-VALUE})")
-    String engine = "jdk";
 
     /** {@return whether {@code --tls} was given} */
     public boolean on() {

@@ -72,9 +72,7 @@ class EndpointOptionsTest {
     @Test
     void aListenerReplacesAStaleUnixSocketFile() throws Exception {
         Path stale = Files.writeString(dir.resolve("stale.sock"), "left by a killed server");
-        var address = new ListenOptions();
-        var commandLine = new picocli.CommandLine(address);
-        commandLine.parseArgs("--path", stale.toString());
+        var address = new ListenOptions(Args.of(EchoCommand.OPTIONS).with(ListenOptions.PATH, stale));
         assertEquals(java.net.UnixDomainSocketAddress.of(stale), address.address(Transport.UNIX, 1));
         assertTrue(Files.notExists(stale));
     }

@@ -150,5 +150,10 @@ class RingCommandsTest {
         assertEquals(ExitCode.USAGE, writers.code());
         assertEquals("wirespeed ring-read: --writers=2 must be >= 1, and it, --capacity and --replace are for "
                 + "--layout many-to-one, which takes no --wakes; --layout one-to-one", writers.err().strip());
+        Run capacity1m = start("ring-read", "--path", dir.resolve("m").toString(), "--capacity", "1048576")
+                .get(20, TimeUnit.SECONDS);
+        assertEquals(ExitCode.USAGE, capacity1m.code());
+        assertEquals("wirespeed ring-read: --writers=1 must be >= 1, and it, --capacity and --replace are for "
+                + "--layout many-to-one, which takes no --wakes; --layout one-to-one", capacity1m.err().strip());
     }
 }

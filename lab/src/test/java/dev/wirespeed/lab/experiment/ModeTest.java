@@ -4,8 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.wirespeed.lab.Main;
-import java.util.ArrayList;
-import java.util.List;
+import dev.wirespeed.lab.Transport;
+import dev.wirespeed.lab.cli.Args;
+import dev.wirespeed.lab.cli.EchoCommand;
+import dev.wirespeed.lab.cli.PingCommand;
+import dev.wirespeed.lab.pingpong.Impl;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -16,16 +19,15 @@ class ModeTest {
     @ParameterizedTest
     @EnumSource(Mode.class)
     void pingAndEchoTakeTheWarmUpOptionsOfEveryMode(Mode mode) {
-        List<String> ping = new ArrayList<>(List.of("ping", "--transport", "tcp", "--impl", "jdk", "--count", "1"));
-        ping.addAll(mode.pingWarmup().pingOptions());
-        CommandLine.ParseResult parsed = Main.commandLine().parseArgs(ping.toArray(String[]::new));
-        assertEquals((long) mode.pingWarmup().millis(), parsed.subcommand().matchedOptionValue("--warmup-ms", -1L));
-        assertEquals((long) mode.pingWarmup().settleMillis(), parsed.subcommand().matchedOptionValue("--settle-ms", -1L));
+        Args ping = mode.pingWarmup().onPing(Args.of(PingCommand.OPTIONS).with(PingCommand.TRANSPORT, Transport.TCP)
+                .with(PingCommand.IMPL, Impl.JDK).with(PingCommand.COUNT, 1L));
+        CommandLine.ParseResult parsed = Main.commandLine().parseArgs(ping.toArgs().toArray(String[]::new));
+        assertEquals((long) mode.pingWarmup().millis(), parsed.subcommand().matchedOptionValue("--warmup-ms", 0L));
+        assertEquals((long) mode.pingWarmup().settleMillis(), parsed.subcommand().matchedOptionValue("--settle-ms", 0L));
 
-        List<String> echo = new ArrayList<>(List.of("echo", "--transport", "tcp"));
-        echo.addAll(mode.pingWarmup().echoOptions());
-        parsed = Main.commandLine().parseArgs(echo.toArray(String[]::new));
-        assertEquals(mode.pingWarmup().primeRoundTrips(), parsed.subcommand().matchedOptionValue("--prime", -1L));
+        Args echo = mode.pingWarmup().onEcho(Args.of(EchoCommand.OPTIONS).with(EchoCommand.TRANSPORT, Transport.TCP));
+        parsed = Main.commandLine().parseArgs(echo.toArgs().toArray(String[]::new));
+        assertEquals(mode.pingWarmup().primeRoundTrips(), parsed.subcommand().matchedOptionValue("--prime", 0L));
     }
 
     @Test

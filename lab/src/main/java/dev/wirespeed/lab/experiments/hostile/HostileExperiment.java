@@ -1,7 +1,13 @@
 package dev.wirespeed.lab.experiments.hostile;
 
 import dev.wirespeed.frame.FrameFormat;
+import dev.wirespeed.lab.LoopImpl;
 import dev.wirespeed.lab.Transport;
+import dev.wirespeed.lab.cli.Args;
+import dev.wirespeed.lab.cli.ConnectOptions;
+import dev.wirespeed.lab.cli.EchoCommand;
+import dev.wirespeed.lab.cli.ListenOptions;
+import dev.wirespeed.lab.cli.LoadCommand;
 import dev.wirespeed.lab.env.CPrograms;
 import dev.wirespeed.lab.env.Children;
 import dev.wirespeed.lab.env.Jvm;
@@ -23,6 +29,7 @@ import dev.wirespeed.lab.result.Stats;
 import dev.wirespeed.lab.result.Table;
 import dev.wirespeed.lab.result.Unit;
 import dev.wirespeed.lab.tls.SelfSigned;
+import dev.wirespeed.lab.tls.TlsOptions;
 import dev.wirespeed.tls.Pem;
 import java.io.BufferedReader;
 import java.io.DataInputStream;
@@ -310,14 +317,13 @@ public final class HostileExperiment implements Experiment<HostileCase, HostileR
             }
 
             private List<String> echoArgs(HostileCase kase) {
-                List<String> args = new ArrayList<>(List.of("echo", "--transport", Transport.TCP.cliName(), "--port",
-                        "0", "--bind", "127.0.0.1"));
-                args.addAll(kase.server().echoArgs());
+                Args args = kase.server().echo().on(Args.of(EchoCommand.OPTIONS).with(EchoCommand.TRANSPORT, Transport.TCP)
+                        .with(ListenOptions.PORT, 0).with(ListenOptions.BIND, "127.0.0.1"));
                 if (kase.tls() != Tls.NONE) {
-                    args.addAll(List.of("--tls", "--cert", identity.certificate().toString(), "--key",
-                            identity.key().toString(), "--tls-engine", kase.tls().cliName()));
+                    args = args.with(TlsOptions.TLS).with(TlsOptions.CERT, identity.certificate())
+                            .with(TlsOptions.KEY, identity.key()).with(TlsOptions.ENGINE, kase.tls().cliName());
                 }
-                return args;
+                return args.toArgs();
             }
 
             /**
@@ -336,12 +342,16 @@ public final class HostileExperiment implements Experiment<HostileCase, HostileR
                             String.valueOf(HONEST_CONNECTIONS), String.valueOf(settings.framesPerConnection()),
                             String.valueOf(WINDOW), String.valueOf(SIZE), roundCount));
                 } else {
-                    command = lab.jvm().command(placement.clientCpu(), "load-hostile-tls-" + tls.cliName(), List.of(
-                            "load", "--host", host, "--port", port, "--connections", String.valueOf(HONEST_CONNECTIONS),
-                            "--frames", String.valueOf(settings.framesPerConnection()), "--window",
-                            String.valueOf(WINDOW), "--size", String.valueOf(SIZE), "--rounds", roundCount, "--impl",
-                            "native", "--tls", "--trust", identity.certificate().toString(), "--tls-engine",
-                            tls.cliName()));
+                    command = lab.jvm().command(placement.clientCpu(), "load-hostile-tls-" + tls.cliName(),
+                            Args.of(LoadCommand.OPTIONS).with(ConnectOptions.HOST, host)
+                                    .with(ConnectOptions.PORT, address.getPort())
+                                    .with(LoadCommand.CONNECTIONS, HONEST_CONNECTIONS)
+                                    .with(LoadCommand.FRAMES, settings.framesPerConnection())
+                                    .with(LoadCommand.WINDOW, WINDOW).with(LoadCommand.SIZE, SIZE)
+                                    .with(LoadCommand.ROUNDS, warmup + 1 + settings.rounds())
+                                    .with(LoadCommand.IMPL, LoopImpl.NATIVE).with(TlsOptions.TLS)
+                                    .with(TlsOptions.TRUST, identity.certificate())
+                                    .with(TlsOptions.ENGINE, tls.cliName()).toArgs());
                 }
                 Process load = new ProcessBuilder(command).start();
                 CompletableFuture<String> err = Children.drainLater(load.getErrorStream());

@@ -47,8 +47,8 @@ public enum HostileServer {
         return echo.loop() ? echo.impl().loop().unavailable() : echo.impl().netty().unavailable();
     }
 
-    /** {@return the {@code wirespeed echo} options after the transport} */
-    List<String> echoArgs() {
-        return echo.args();
+    /** {@return the {@code wirespeed echo} that serves} */
+    EchoArgs echo() {
+        return echo;
     }
 }

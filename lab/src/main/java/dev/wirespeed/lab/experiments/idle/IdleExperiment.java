@@ -2,6 +2,13 @@ package dev.wirespeed.lab.experiments.idle;
 
 import dev.wirespeed.lab.Idle;
 import dev.wirespeed.lab.Transport;
+import dev.wirespeed.lab.cli.Args;
+import dev.wirespeed.lab.cli.ClientCommand;
+import dev.wirespeed.lab.cli.ConnectOptions;
+import dev.wirespeed.lab.cli.EchoCommand;
+import dev.wirespeed.lab.cli.ListenOptions;
+import dev.wirespeed.lab.cli.PingCommand;
+import dev.wirespeed.lab.cli.ServerCommand;
 import dev.wirespeed.lab.env.Children;
 import dev.wirespeed.lab.experiment.CaseRunner;
 import dev.wirespeed.lab.experiment.Experiment;
@@ -22,6 +29,7 @@ import dev.wirespeed.lab.result.Series;
 import dev.wirespeed.lab.result.Stats;
 import dev.wirespeed.lab.result.Table;
 import dev.wirespeed.lab.result.Unit;
+import dev.wirespeed.lab.server.SizeRange;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -92,8 +100,9 @@ public final class IdleExperiment implements Experiment<IdleCell, IdleResult> {
                 if (!cell.placement().equals(placement)) {
                     close();
                     placement = cell.placement();
-                    server = lab.jvm().start(placement.serverCpu(), "server", List.of("server", "--transport",
-                            Transport.TCP.cliName(), "--port", "0", "--size", String.valueOf(SIZE)));
+                    server = lab.jvm().start(placement.serverCpu(), "server", Args.of(ServerCommand.OPTIONS)
+                            .with(ServerCommand.TRANSPORT, Transport.TCP).with(ListenOptions.PORT, 0)
+                            .with(ServerCommand.SIZE, new SizeRange(SIZE, SIZE)).toArgs());
                     serverPort = Children.awaitListening(server, null);
                 }
                 List<Double> mb = new ArrayList<>();
@@ -117,32 +126,31 @@ public final class IdleExperiment implements Experiment<IdleCell, IdleResult> {
             }
 
             private List<ChildReport.Round> stream(IdleCell cell, LabContext lab) throws IOException, InterruptedException {
-                List<String> args = new ArrayList<>(List.of("client", "--transport", Transport.TCP.cliName(),
-                        "--port", serverPort));
-                args.addAll(cell.row().clientArgs());
-                args.addAll(lab.mode().clientRoundOptions());
-                args.add("--json");
-                Process client = new ProcessBuilder(lab.jvm().command(cell.placement().clientCpu(), args)).start();
+                Args args = Args.of(ClientCommand.OPTIONS).with(ClientCommand.TRANSPORT, Transport.TCP)
+                        .with(ConnectOptions.PORT, Integer.valueOf(serverPort)).with(ClientCommand.JSON);
+                args = lab.mode().inRounds(cell.row().client(args));
+                Process client = new ProcessBuilder(lab.jvm().command(cell.placement().clientCpu(), args.toArgs()))
+                        .start();
                 return Children.measuredRounds(client, "idle client " + cell.row().name());
             }
 
             private ChildReport.Latency pingPong(IdleCell cell, LabContext lab) throws IOException, InterruptedException {
-                List<String> echoArgs = new ArrayList<>(List.of("echo", "--transport", Transport.TCP.cliName(),
-                        "--port", "0"));
-                echoArgs.addAll(cell.row().echoArgs());
+                Args echoArgs = cell.row().echo(Args.of(EchoCommand.OPTIONS).with(EchoCommand.TRANSPORT, Transport.TCP)
+                        .with(ListenOptions.PORT, 0));
                 if (cell.row().idle() != Idle.BUSY_SPIN) { // a busy-spinning echo would starve its own primer
-                    echoArgs.addAll(lab.mode().pingWarmup().echoOptions());
+                    echoArgs = lab.mode().pingWarmup().onEcho(echoArgs);
                 }
                 // Alive beside the stream server: an archive kind of its own.
-                Process echo = lab.jvm().start(cell.placement().serverCpu(), "echo-idle", echoArgs);
+                Process echo = lab.jvm().start(cell.placement().serverCpu(), "echo-idle", echoArgs.toArgs());
                 try {
                     String port = Children.awaitListening(echo, null);
-                    List<String> pingArgs = new ArrayList<>(List.of("ping", "--transport", Transport.TCP.cliName(),
-                            "--port", port, "--count", String.valueOf(count(cell, lab)), "--warmup",
-                            String.valueOf(warmup(cell, lab)), "--size", String.valueOf(SIZE), "--json"));
-                    pingArgs.addAll(cell.row().pingArgs());
-                    pingArgs.addAll(lab.mode().pingWarmup().pingOptions());
-                    Process ping = new ProcessBuilder(lab.jvm().command(cell.placement().clientCpu(), pingArgs)).start();
+                    Args pingArgs = Args.of(PingCommand.OPTIONS).with(PingCommand.TRANSPORT, Transport.TCP)
+                            .with(ConnectOptions.PORT, Integer.valueOf(port)).with(PingCommand.COUNT, count(cell, lab))
+                            .with(PingCommand.WARMUP, warmup(cell, lab)).with(PingCommand.SIZE, SIZE)
+                            .with(PingCommand.JSON);
+                    pingArgs = lab.mode().pingWarmup().onPing(cell.row().ping(pingArgs));
+                    Process ping = new ProcessBuilder(lab.jvm().command(cell.placement().clientCpu(),
+                            pingArgs.toArgs())).start();
                     return Children.latency(ping, "idle ping " + cell.row().name());
                 } finally {
                     Children.stop(echo);

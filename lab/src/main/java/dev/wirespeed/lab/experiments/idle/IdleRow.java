@@ -1,6 +1,9 @@
 package dev.wirespeed.lab.experiments.idle;
 
 import dev.wirespeed.lab.Idle;
+import dev.wirespeed.lab.cli.Args;
+import dev.wirespeed.lab.cli.ClientCommand;
+import dev.wirespeed.lab.cli.PingCommand;
 import dev.wirespeed.lab.client.Strategies;
 import dev.wirespeed.lab.pingpong.EchoArgs;
 import dev.wirespeed.lab.pingpong.EchoImpl;
@@ -29,21 +32,20 @@ public record IdleRow(Idle idle) {
         return idle == null ? "blocking" : idle.cliName() + (idle == Idle.SPIN ? " (default)" : "");
     }
 
-    /** {@return the client's options: strategy and idle strategy} */
-    List<String> clientArgs() {
-        return idle == null ? List.of("--strategy", Strategies.WIRESPEED.cliName())
-                : List.of("--strategy", Strategies.WIRESPEED_SPIN.cliName(), "--idle", idle.cliName());
+    /** {@return a client's line reading as this row: its strategy and idle strategy} */
+    Args client(Args client) {
+        return client.with(ClientCommand.STRATEGY, idle == null ? Strategies.WIRESPEED : Strategies.WIRESPEED_SPIN)
+                .with(ClientCommand.IDLE, idle);
     }
 
-    /** {@return the echo's options} */
-    List<String> echoArgs() {
-        EchoArgs echo = EchoArgs.of(EchoImpl.JDK);
-        return (idle == null ? echo : echo.withSpin(idle)).args();
+    /** {@return an echo's line serving as this row} */
+    Args echo(Args echo) {
+        EchoArgs row = EchoArgs.of(EchoImpl.JDK);
+        return (idle == null ? row : row.withSpin(idle)).on(echo);
     }
 
-    /** {@return the ping's options} */
-    List<String> pingArgs() {
-        return idle == null ? List.of("--impl", Impl.JDK.cliName())
-                : List.of("--impl", Impl.JDK_SPIN.cliName(), "--idle", idle.cliName());
+    /** {@return a ping's line pinging as this row} */
+    Args ping(Args ping) {
+        return ping.with(PingCommand.IMPL, idle == null ? Impl.JDK : Impl.JDK_SPIN).with(PingCommand.IDLE, idle);
     }
 }

@@ -2,6 +2,11 @@ package dev.wirespeed.lab.experiments.latency;
 
 import dev.wirespeed.lab.Ring;
 import dev.wirespeed.lab.Transport;
+import dev.wirespeed.lab.cli.Args;
+import dev.wirespeed.lab.cli.ConnectOptions;
+import dev.wirespeed.lab.cli.EchoCommand;
+import dev.wirespeed.lab.cli.ListenOptions;
+import dev.wirespeed.lab.cli.PingCommand;
 import dev.wirespeed.lab.env.CPrograms;
 import dev.wirespeed.lab.env.Children;
 import dev.wirespeed.lab.experiment.CaseRunner;
@@ -38,6 +43,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 
 /**
  * The fast-sockets article on this machine: round-trip latency over TCP loopback between
@@ -257,22 +263,21 @@ public final class LatencyExperiment implements Experiment<LatencyCell, Distribu
     /** {@return the echo that {@code ping --impl impl} talks to}, waiting as that ping does */
     private static List<String> javaEcho(Impl ping, int cpu, LabContext lab) {
         EchoArgs echo = ping.echo();
-        List<String> args = new ArrayList<>(List.of("echo", "--transport", Transport.TCP.cliName(), "--port", "0"));
-        args.addAll(echo.args());
-        args.addAll(lab.mode().pingWarmup().echoOptions());
+        Args args = lab.mode().pingWarmup().onEcho(echo.on(Args.of(EchoCommand.OPTIONS)
+                .with(EchoCommand.TRANSPORT, Transport.TCP).with(ListenOptions.PORT, 0)));
         // Echoes of one placement run side by side: each kind has an archive of its own.
-        return lab.jvm().command(cpu, "echo-" + echo.impl().cliName() + (echo.spin() ? "-spin" : ""), args);
+        return lab.jvm().command(cpu, "echo-" + echo.impl().cliName() + (echo.spin() ? "-spin" : ""), args.toArgs());
     }
 
     private static ChildReport.Latency ping(LatencyCell cell, LabContext lab, Path pingpong, String port)
             throws IOException, InterruptedException {
         int cpu = cell.placement().clientCpu();
         List<String> command = switch (cell.row()) {
-            case LatencyCase.Java java -> javaPing(java.impl(), List.of(), port, cpu, lab);
-            case LatencyCase.RingSetup setup -> javaPing(setup.impl(), List.of("--ring", setup.ring().cliName()), port,
-                    cpu, lab);
-            case LatencyCase.OpenLoop open -> javaPing(open.impl(), List.of("--rate", String.valueOf(open.rate())), port,
-                    cpu, lab);
+            case LatencyCase.Java java -> javaPing(java.impl(), ping -> ping, port, cpu, lab);
+            case LatencyCase.RingSetup setup -> javaPing(setup.impl(), ping -> ping.with(PingCommand.RING, setup.ring()),
+                    port, cpu, lab);
+            case LatencyCase.OpenLoop open -> javaPing(open.impl(), ping -> ping.with(PingCommand.RATE,
+                    (double) open.rate()), port, cpu, lab);
             case LatencyCase.C c -> cPing(pingpong, port, cpu, c.spin(), List.of(), lab);
             case LatencyCase.COpenLoop open -> cPing(pingpong, port, cpu, true, List.of(String.valueOf(open.rate())),
                     lab);
@@ -295,14 +300,12 @@ public final class LatencyExperiment implements Experiment<LatencyCell, Distribu
         return Children.pinned(cpu, args);
     }
 
-    private static List<String> javaPing(Impl impl, List<String> loop, String port, int cpu, LabContext lab) {
-        List<String> args = new ArrayList<>(List.of("ping", "--transport", Transport.TCP.cliName(),
-                "--port", port, "--impl", impl.cliName()));
-        args.addAll(loop);
-        args.addAll(List.of("--count", String.valueOf(count(lab)), "--warmup", String.valueOf(warmup(lab)), "--size",
-                String.valueOf(SIZE), "--json"));
-        args.addAll(lab.mode().pingWarmup().pingOptions());
-        return lab.jvm().command(cpu, args);
+    private static List<String> javaPing(Impl impl, UnaryOperator<Args> loop, String port, int cpu, LabContext lab) {
+        Args args = Args.of(PingCommand.OPTIONS).with(PingCommand.TRANSPORT, Transport.TCP)
+                .with(ConnectOptions.PORT, Integer.valueOf(port)).with(PingCommand.IMPL, impl)
+                .with(PingCommand.COUNT, count(lab)).with(PingCommand.WARMUP, warmup(lab)).with(PingCommand.SIZE, SIZE)
+                .with(PingCommand.JSON);
+        return lab.jvm().command(cpu, lab.mode().pingWarmup().onPing(loop.apply(args)).toArgs());
     }
 
     @Override

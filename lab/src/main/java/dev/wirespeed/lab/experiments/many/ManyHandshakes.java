@@ -1,5 +1,8 @@
 package dev.wirespeed.lab.experiments.many;
 
+import dev.wirespeed.lab.cli.Args;
+import dev.wirespeed.lab.cli.ConnectOptions;
+import dev.wirespeed.lab.cli.HandshakesCommand;
 import dev.wirespeed.lab.env.Children;
 import dev.wirespeed.lab.experiment.LabContext;
 import dev.wirespeed.lab.experiment.Mode;
@@ -173,9 +176,10 @@ final class ManyHandshakes {
 
     /** {@return the load's command line, {@code wirespeed handshakes} and its options} */
     static List<String> loadArgs(ManyCase.Handshakes kase, Plan plan, String address, String port, Path trust) {
-        return List.of("handshakes", "--host", address, "--port", port, "--connections",
-                String.valueOf(kase.connections()), "--rounds", String.valueOf(plan.rounds()), "--round-ms",
-                String.valueOf(plan.roundMillis()), "--trust", trust.toString(), "--tls-engine", clientEngine());
+        return Args.of(HandshakesCommand.OPTIONS).with(ConnectOptions.HOST, address)
+                .with(HandshakesCommand.PORT, Integer.valueOf(port)).with(HandshakesCommand.CONNECTIONS, kase.connections())
+                .with(HandshakesCommand.ROUNDS, plan.rounds()).with(HandshakesCommand.ROUND_MS, (long) plan.roundMillis())
+                .with(HandshakesCommand.TRUST, trust).with(HandshakesCommand.ENGINE, clientEngine()).toArgs();
     }
 
     private static Stats stats(List<ChildReport.Handshakes> rounds, Function<ChildReport.Handshakes, Double> figure) {

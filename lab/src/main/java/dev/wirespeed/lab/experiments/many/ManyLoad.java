@@ -1,7 +1,6 @@
 package dev.wirespeed.lab.experiments.many;
 
 import dev.wirespeed.lab.LoopImpl;
-import java.util.List;
 
 /**
  * A load generator of the many-connections experiment: the lab's C generator ({@code many load}), or
@@ -35,8 +34,8 @@ public enum ManyLoad {
         return impl == null ? null : impl.unavailable();
     }
 
-    /** {@return the {@code wirespeed load} options naming the transport, or null for the C generator} */
-    List<String> loadArgs() {
-        return impl == null ? null : List.of("--impl", impl.cliName());
+    /** {@return the transport of {@code wirespeed load}'s loop, or null for the C generator} */
+    LoopImpl impl() {
+        return impl;
     }
 }

@@ -3,6 +3,11 @@ package dev.wirespeed.lab.experiments.many;
 import static dev.wirespeed.lab.experiments.many.ManyExperiment.*;
 
 import dev.wirespeed.lab.Transport;
+import dev.wirespeed.lab.cli.Args;
+import dev.wirespeed.lab.cli.ConnectOptions;
+import dev.wirespeed.lab.cli.EchoCommand;
+import dev.wirespeed.lab.cli.ListenOptions;
+import dev.wirespeed.lab.cli.LoadCommand;
 import dev.wirespeed.lab.env.Children;
 import dev.wirespeed.lab.env.VethLink;
 import dev.wirespeed.lab.experiment.CaseRunner;
@@ -12,6 +17,7 @@ import dev.wirespeed.lab.result.ChildReports;
 import dev.wirespeed.lab.result.Placement;
 import dev.wirespeed.lab.result.Stats;
 import dev.wirespeed.lab.tls.SelfSigned;
+import dev.wirespeed.lab.tls.TlsOptions;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -99,18 +105,17 @@ final class ManyRunner implements CaseRunner<ManyCase, ManyResult> {
 
         private Process start(ManyServer s, boolean across, boolean tls) throws IOException {
             List<String> command;
-            if (s.echoArgs() == null) {
+            if (s.echo() == null) {
                 command = Children.pinned(placement.serverCpu(), List.of(many.toString(), "echo", address, "0"));
             } else {
-                List<String> args = new ArrayList<>(List.of("echo", "--transport", Transport.TCP.cliName(),
-                        "--port", "0", "--bind", address));
-                args.addAll(s.echoArgs());
+                Args args = s.echo().on(Args.of(EchoCommand.OPTIONS).with(EchoCommand.TRANSPORT, Transport.TCP)
+                        .with(ListenOptions.PORT, 0).with(ListenOptions.BIND, address));
                 if (tls) {
-                    args.addAll(List.of("--tls", "--cert", identity.certificate().toString(), "--key",
-                            identity.key().toString(), "--tls-engine", runningOpenssl ? "openssl" : "jdk"));
+                    args = args.with(TlsOptions.TLS).with(TlsOptions.CERT, identity.certificate())
+                            .with(TlsOptions.KEY, identity.key()).with(TlsOptions.ENGINE, runningOpenssl ? "openssl" : "jdk");
                 }
                 command = lab.jvm().command(placement.serverCpu(), "echo-many-" + s.name().toLowerCase(Locale.ROOT),
-                        args);
+                        args.toArgs());
             }
             return new ProcessBuilder(across ? link.inside(command) : command).start();
         }
@@ -160,22 +165,22 @@ final class ManyRunner implements CaseRunner<ManyCase, ManyResult> {
                 long[] peakRssKib) throws IOException, InterruptedException {
             String perConnection = String.valueOf(settings.framesPerConnection(connections));
             List<String> command;
-            if (load.loadArgs() == null) {
+            if (load.impl() == null) {
                 command = Children.pinned(placement.clientCpu(), List.of(many.toString(), "load", address, port,
                         String.valueOf(connections), perConnection, String.valueOf(WINDOW), String.valueOf(SIZE),
                         String.valueOf(settings.rounds()), String.valueOf(slowReaders)));
             } else {
-                List<String> args = new ArrayList<>(List.of("load", "--host", address, "--port", port,
-                        "--connections", String.valueOf(connections), "--frames", perConnection, "--window",
-                        String.valueOf(WINDOW), "--size", String.valueOf(SIZE), "--rounds",
-                        String.valueOf(settings.rounds())));
-                args.addAll(load.loadArgs());
+                Args args = Args.of(LoadCommand.OPTIONS).with(ConnectOptions.HOST, address)
+                        .with(ConnectOptions.PORT, Integer.valueOf(port)).with(LoadCommand.CONNECTIONS, connections)
+                        .with(LoadCommand.FRAMES, settings.framesPerConnection(connections))
+                        .with(LoadCommand.WINDOW, WINDOW).with(LoadCommand.SIZE, SIZE)
+                        .with(LoadCommand.ROUNDS, settings.rounds()).with(LoadCommand.IMPL, load.impl());
                 if (runningTls) {
-                    args.addAll(List.of("--tls", "--trust", identity.certificate().toString(), "--tls-engine",
-                            runningOpenssl ? "openssl" : "jdk"));
+                    args = args.with(TlsOptions.TLS).with(TlsOptions.TRUST, identity.certificate())
+                            .with(TlsOptions.ENGINE, runningOpenssl ? "openssl" : "jdk");
                 }
                 command = lab.jvm().command(placement.clientCpu(), "load-" + load.name().toLowerCase(Locale.ROOT)
-                        + (runningTls ? "-tls" : ""), args);
+                        + (runningTls ? "-tls" : ""), args.toArgs());
             }
             Process generator = new ProcessBuilder(command).start();
             String what = load.label() + " against " + s.label();

@@ -5,7 +5,6 @@ import dev.wirespeed.lab.Threads;
 import dev.wirespeed.lab.pingpong.EchoArgs;
 import dev.wirespeed.lab.pingpong.EchoImpl;
 import dev.wirespeed.lab.result.Role;
-import java.util.List;
 
 /** A server of the many-connections experiment: an echo, each frame sent back unchanged. */
 public enum ManyServer {
@@ -74,9 +73,9 @@ public enum ManyServer {
         return role;
     }
 
-    /** {@return the {@code wirespeed echo} options after the transport, or null for the C server} */
-    List<String> echoArgs() {
-        return echo == null ? null : echo.args();
+    /** {@return the {@code wirespeed echo} that serves, or null for the C server} */
+    EchoArgs echo() {
+        return echo;
     }
 
     /**

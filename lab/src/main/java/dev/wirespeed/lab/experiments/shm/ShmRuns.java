@@ -2,6 +2,15 @@ package dev.wirespeed.lab.experiments.shm;
 
 import dev.wirespeed.lab.Listening;
 import dev.wirespeed.lab.Transport;
+import dev.wirespeed.lab.cli.Args;
+import dev.wirespeed.lab.cli.ClientCommand;
+import dev.wirespeed.lab.cli.ConnectOptions;
+import dev.wirespeed.lab.cli.ListenOptions;
+import dev.wirespeed.lab.cli.RingEchoCommand;
+import dev.wirespeed.lab.cli.RingPingCommand;
+import dev.wirespeed.lab.cli.RingReadCommand;
+import dev.wirespeed.lab.cli.RingWriteCommand;
+import dev.wirespeed.lab.cli.ServerCommand;
 import dev.wirespeed.lab.client.Strategies;
 import dev.wirespeed.lab.env.Children;
 import dev.wirespeed.lab.experiment.CaseRunner;
@@ -10,6 +19,7 @@ import dev.wirespeed.lab.experiments.latency.Distribution;
 import dev.wirespeed.lab.result.ChildReport;
 import dev.wirespeed.lab.result.Placement;
 import dev.wirespeed.lab.result.Stats;
+import dev.wirespeed.lab.server.SizeRange;
 import dev.wirespeed.lab.shm.Layout;
 import dev.wirespeed.lab.shm.Sleep;
 import java.io.IOException;
@@ -105,11 +115,13 @@ final class ShmRuns implements CaseRunner<ShmCell, ShmResult> {
                     size, String.valueOf(rate)));
         } else {
             String impl = peer.impl().cliName();
-            echo = lab.jvm().command(at.serverCpu(), "ring-echo-" + impl, List.of("ring-echo", "--impl", impl, "--path",
-                    path.toString()));
-            ping = lab.jvm().command(at.clientCpu(), "ring-ping-" + impl, List.of("ring-ping", "--impl", impl,
-                    "--path", path.toString(), "--count", count, "--warmup", warmup, "--size", size, "--rate",
-                    String.valueOf(rate), "--json"));
+            echo = lab.jvm().command(at.serverCpu(), "ring-echo-" + impl, Args.of(RingEchoCommand.OPTIONS)
+                    .with(RingEchoCommand.IMPL, peer.impl()).with(RingEchoCommand.PATH, path).toArgs());
+            ping = lab.jvm().command(at.clientCpu(), "ring-ping-" + impl, Args.of(RingPingCommand.OPTIONS)
+                    .with(RingPingCommand.IMPL, peer.impl()).with(RingPingCommand.PATH, path)
+                    .with(RingPingCommand.COUNT, Long.valueOf(count)).with(RingPingCommand.WARMUP, Long.valueOf(warmup))
+                    .with(RingPingCommand.SIZE, ShmExperiment.SIZE).with(RingPingCommand.RATE, rate)
+                    .with(RingPingCommand.JSON).toArgs());
         }
         Process echoes = new ProcessBuilder(echo).start();
         try {
@@ -144,12 +156,16 @@ final class ShmRuns implements CaseRunner<ShmCell, ShmResult> {
                     rounds, Sleep.SPIN.cliName()));
         } else {
             String impl = peer.impl().cliName();
-            write = lab.jvm().command(at.serverCpu(), "ring-write-" + impl, List.of("ring-write", "--impl", impl,
-                    "--path", path.toString(), "--capacity", String.valueOf(ShmExperiment.CAPACITY), "--size", size,
-                    "--wake", "none"));
-            read = lab.jvm().command(at.clientCpu(), "ring-read-" + impl, List.of("ring-read", "--impl", impl, "--path",
-                    path.toString(), "--messages", messages, "--rounds", rounds, "--verify", "--json", "--sleep",
-                    Sleep.SPIN.cliName()));
+            write = lab.jvm().command(at.serverCpu(), "ring-write-" + impl, Args.of(RingWriteCommand.OPTIONS)
+                    .with(RingWriteCommand.IMPL, peer.impl()).with(RingWriteCommand.PATH, path)
+                    .with(RingWriteCommand.CAPACITY, ShmExperiment.CAPACITY)
+                    .with(RingWriteCommand.SIZE, new SizeRange(ShmExperiment.SIZE, ShmExperiment.SIZE))
+                    .with(RingWriteCommand.WAKE, "none").toArgs());
+            read = lab.jvm().command(at.clientCpu(), "ring-read-" + impl, Args.of(RingReadCommand.OPTIONS)
+                    .with(RingReadCommand.IMPL, peer.impl()).with(RingReadCommand.PATH, path)
+                    .with(RingReadCommand.MESSAGES, Long.valueOf(messages)).with(RingReadCommand.ROUNDS, Long.valueOf(rounds))
+                    .with(RingReadCommand.VERIFY).with(RingReadCommand.JSON).with(RingReadCommand.SLEEP, Sleep.SPIN)
+                    .toArgs());
         }
         Process writer = new ProcessBuilder(write).start();
         try {
@@ -182,14 +198,18 @@ final class ShmRuns implements CaseRunner<ShmCell, ShmResult> {
             }
         } else {
             String impl = peer.impl().cliName();
-            read = lab.jvm().command(at.clientCpu(), "ring-read-many-" + impl, List.of("ring-read", "--layout",
-                    Layout.MANY_TO_ONE.cliName(), "--impl", impl, "--path", path.toString(), "--capacity", capacity,
-                    "--writers", String.valueOf(writers), "--messages", messages, "--rounds", rounds, "--verify",
-                    "--json", "--sleep", Sleep.SPIN.cliName()));
+            read = lab.jvm().command(at.clientCpu(), "ring-read-many-" + impl, Args.of(RingReadCommand.OPTIONS)
+                    .with(RingReadCommand.IMPL, peer.impl()).with(RingReadCommand.LAYOUT, Layout.MANY_TO_ONE)
+                    .with(RingReadCommand.WRITERS, writers).with(RingReadCommand.CAPACITY, ShmExperiment.CAPACITY)
+                    .with(RingReadCommand.PATH, path).with(RingReadCommand.MESSAGES, Long.valueOf(messages))
+                    .with(RingReadCommand.ROUNDS, Long.valueOf(rounds)).with(RingReadCommand.VERIFY)
+                    .with(RingReadCommand.JSON).with(RingReadCommand.SLEEP, Sleep.SPIN).toArgs());
             for (int w = 0; w < writers; w++) {
-                write.add(lab.jvm().command(at.serverCpu(), "ring-write-many-" + impl, List.of("ring-write", "--layout",
-                        Layout.MANY_TO_ONE.cliName(), "--impl", impl, "--path", path.toString(), "--writer",
-                        String.valueOf(w), "--size", size, "--wake", "none")));
+                write.add(lab.jvm().command(at.serverCpu(), "ring-write-many-" + impl, Args.of(RingWriteCommand.OPTIONS)
+                        .with(RingWriteCommand.IMPL, peer.impl()).with(RingWriteCommand.LAYOUT, Layout.MANY_TO_ONE)
+                        .with(RingWriteCommand.WRITER, w).with(RingWriteCommand.PATH, path)
+                        .with(RingWriteCommand.SIZE, new SizeRange(ShmExperiment.SIZE, ShmExperiment.SIZE))
+                        .with(RingWriteCommand.WAKE, "none").toArgs()));
             }
         }
         Process reader = new ProcessBuilder(read).start();
@@ -213,14 +233,15 @@ final class ShmRuns implements CaseRunner<ShmCell, ShmResult> {
     /** The stream experiments' Java server and busy-polling client over a Unix socket, in their timed rounds. */
     private List<ChildReport.Round> unixStream(Placement at) throws IOException, InterruptedException {
         String path = next("unix").toString();
-        Process server = lab.jvm().start(at.serverCpu(), "server", List.of("server", "--transport",
-                Transport.UNIX.cliName(), "--path", path, "--size", String.valueOf(ShmExperiment.SIZE)));
+        Process server = lab.jvm().start(at.serverCpu(), "server", Args.of(ServerCommand.OPTIONS)
+                .with(ServerCommand.TRANSPORT, Transport.UNIX).with(ListenOptions.PATH, Path.of(path))
+                .with(ServerCommand.SIZE, new SizeRange(ShmExperiment.SIZE, ShmExperiment.SIZE)).toArgs());
         try {
             Children.awaitListening(server, path);
-            List<String> args = new ArrayList<>(List.of("client", "--transport", Transport.UNIX.cliName(), "--path",
-                    path, "--strategy", Strategies.WIRESPEED_SPIN.cliName(), "--verify", "--json"));
-            args.addAll(lab.mode().clientRoundOptions());
-            return Children.measuredRounds(new ProcessBuilder(lab.jvm().command(at.clientCpu(), args)).start(),
+            Args args = lab.mode().inRounds(Args.of(ClientCommand.OPTIONS).with(ClientCommand.TRANSPORT, Transport.UNIX)
+                    .with(ConnectOptions.PATH, Path.of(path)).with(ClientCommand.STRATEGY, Strategies.WIRESPEED_SPIN)
+                    .with(ClientCommand.VERIFY).with(ClientCommand.JSON));
+            return Children.measuredRounds(new ProcessBuilder(lab.jvm().command(at.clientCpu(), args.toArgs())).start(),
                     "client of " + Peer.UNIX.label());
         } finally {
             Children.stop(server); // it serves until stopped
@@ -247,11 +268,16 @@ final class ShmRuns implements CaseRunner<ShmCell, ShmResult> {
             read = Children.pinned(at.clientCpu(), List.of(shmring.toString(), "read-wakes", path.toString()));
         } else {
             String impl = peer.impl().cliName();
-            write = lab.jvm().command(at.serverCpu(), "ring-write-" + impl, List.of("ring-write", "--impl", impl,
-                    "--path", path.toString(), "--capacity", capacity, "--size", size, "--wake", "futex", "--idle-ms",
-                    idle, "--count", count, "--burst", burst, "--warm-wakes", warm));
-            read = lab.jvm().command(at.clientCpu(), "ring-read-wakes-" + impl, List.of("ring-read", "--impl", impl,
-                    "--path", path.toString(), "--wakes", "--sleep", Sleep.FUTEX.cliName()));
+            write = lab.jvm().command(at.serverCpu(), "ring-write-" + impl, Args.of(RingWriteCommand.OPTIONS)
+                    .with(RingWriteCommand.IMPL, peer.impl()).with(RingWriteCommand.PATH, path)
+                    .with(RingWriteCommand.CAPACITY, ShmExperiment.CAPACITY)
+                    .with(RingWriteCommand.SIZE, new SizeRange(ShmExperiment.SIZE, ShmExperiment.SIZE))
+                    .with(RingWriteCommand.WAKE, "futex").with(RingWriteCommand.IDLE_MS, (long) ShmExperiment.IDLE_MILLIS)
+                    .with(RingWriteCommand.COUNT, Long.valueOf(count)).with(RingWriteCommand.BURST, (long) ShmExperiment.BURST)
+                    .with(RingWriteCommand.WARM_WAKES, ShmExperiment.warmWakes(lab)).toArgs());
+            read = lab.jvm().command(at.clientCpu(), "ring-read-wakes-" + impl, Args.of(RingReadCommand.OPTIONS)
+                    .with(RingReadCommand.IMPL, peer.impl()).with(RingReadCommand.PATH, path).with(RingReadCommand.WAKES)
+                    .with(RingReadCommand.SLEEP, Sleep.FUTEX).toArgs());
         }
         Process writer = new ProcessBuilder(write).start();
         try {

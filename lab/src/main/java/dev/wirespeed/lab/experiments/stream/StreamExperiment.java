@@ -1,6 +1,10 @@
 package dev.wirespeed.lab.experiments.stream;
 
 import dev.wirespeed.lab.NettyTransport;
+import dev.wirespeed.lab.cli.Args;
+import dev.wirespeed.lab.cli.ClientCommand;
+import dev.wirespeed.lab.cli.ConnectOptions;
+import dev.wirespeed.lab.cli.ServerCommand;
 import dev.wirespeed.lab.client.Strategies;
 import dev.wirespeed.lab.env.CPrograms;
 import dev.wirespeed.lab.env.Children;
@@ -20,6 +24,7 @@ import dev.wirespeed.lab.result.Series;
 import dev.wirespeed.lab.result.SetAside;
 import dev.wirespeed.lab.result.Table;
 import dev.wirespeed.lab.result.Unit;
+import dev.wirespeed.lab.server.SizeRange;
 import dev.wirespeed.linux.NativeSocket;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -30,6 +35,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 
 /**
  * The streaming experiments: a writer streams 100-byte frames as fast as it can and each case reads
@@ -266,8 +272,7 @@ public final class StreamExperiment implements Experiment<StreamCell, Throughput
                     if (cell.row() instanceof StreamCase.Iperf) {
                         mb.add(Iperf.mbPerSec(cell.placement(), lab.mode().iperfSeconds()));
                     } else {
-                        Throughput.add(runOnce(cell, servers, ceiling, lab, lab.mode().clientRoundOptions()), mb, msg,
-                                cpu);
+                        Throughput.add(runOnce(cell, servers, ceiling, lab, lab.mode()::inRounds), mb, msg, cpu);
                     }
                     lab.stepDone();
                 }
@@ -292,9 +297,9 @@ public final class StreamExperiment implements Experiment<StreamCell, Throughput
         };
     }
 
-    /** One client run of one cell with {@code roundOptions}: its measured rounds, the warm-up round left out. */
+    /** One client run of one cell in {@code inRounds}: its measured rounds, the warm-up round left out. */
     private List<ChildReport.Round> runOnce(StreamCell cell, StreamServers servers, Path ceiling, LabContext lab,
-            List<String> roundOptions) throws IOException, InterruptedException {
+            UnaryOperator<Args> inRounds) throws IOException, InterruptedException {
         Placement placement = cell.placement();
         String roundMillis = String.valueOf(lab.mode().roundMillis());
         String warmupMillis = String.valueOf(lab.mode().warmupMillis());
@@ -303,26 +308,21 @@ public final class StreamExperiment implements Experiment<StreamCell, Throughput
         List<String> writer = null;
         switch (cell.row()) {
             case StreamCase.Java java -> {
-                List<String> args = new ArrayList<>(List.of("client", "--strategy", java.strategy().cliName()));
-                args.addAll(roundOptions);
-                args.addAll(List.of("--json", "--transport", link.client().cliName()));
-                switch (link) {
-                    case TCP -> args.addAll(List.of("--port", servers.address(java.writer())));
-                    case UNIX -> args.addAll(List.of("--path", servers.address(java.writer())));
-                    case PIPE -> {
-                        // standard input
-                    }
-                }
-                reader = lab.jvm().command(placement.clientCpu(), args);
+                Args args = inRounds.apply(Args.of(ClientCommand.OPTIONS).with(ClientCommand.STRATEGY, java.strategy())
+                        .with(ClientCommand.JSON).with(ClientCommand.TRANSPORT, link.client()));
+                args = switch (link) {
+                    case TCP -> args.with(ConnectOptions.PORT, Integer.valueOf(servers.address(java.writer())));
+                    case UNIX -> args.with(ConnectOptions.PATH, Path.of(servers.address(java.writer())));
+                    case PIPE -> args; // standard input
+                };
+                reader = lab.jvm().command(placement.clientCpu(), args.toArgs());
                 if (link == Link.PIPE && java.writer() == StreamCase.Writer.C) {
                     writer = Children.pinned(placement.serverCpu(), List.of(ceiling.toString(), "write", "stdout"));
                 } else if (link == Link.PIPE) {
-                    List<String> server = new ArrayList<>(List.of("server", "--transport", link.server().cliName(),
-                            "--size", String.valueOf(SIZE)));
-                    if (java.pipeSize() > 0) {
-                        server.addAll(List.of("--pipe-size", String.valueOf(java.pipeSize())));
-                    }
-                    writer = lab.jvm().command(placement.serverCpu(), server);
+                    Args server = Args.of(ServerCommand.OPTIONS).with(ServerCommand.TRANSPORT, link.server())
+                            .with(ServerCommand.SIZE, new SizeRange(SIZE, SIZE))
+                            .with(ServerCommand.PIPE_SIZE, java.pipeSize() > 0 ? java.pipeSize() : null);
+                    writer = lab.jvm().command(placement.serverCpu(), server.toArgs());
                 }
             }
             case StreamCase.Ceiling c -> {

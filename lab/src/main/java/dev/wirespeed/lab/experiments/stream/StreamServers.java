@@ -1,9 +1,13 @@
 package dev.wirespeed.lab.experiments.stream;
 
 import dev.wirespeed.lab.Transport;
+import dev.wirespeed.lab.cli.Args;
+import dev.wirespeed.lab.cli.ListenOptions;
+import dev.wirespeed.lab.cli.ServerCommand;
 import dev.wirespeed.lab.env.Children;
 import dev.wirespeed.lab.env.Jvm;
 import dev.wirespeed.lab.result.Placement;
+import dev.wirespeed.lab.server.SizeRange;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -47,10 +51,11 @@ final class StreamServers implements AutoCloseable {
 
     private String java() throws IOException {
         if (java == null) {
-            List<String> args = new ArrayList<>(List.of("server", "--transport", link.server().cliName(), "--size",
-                    String.valueOf(StreamExperiment.SIZE)));
-            args.addAll(link == Link.TCP ? List.of("--port", "0") : List.of("--path", socketPath("java")));
-            java = jvm.start(placement.serverCpu(), "server", args);
+            Args args = Args.of(ServerCommand.OPTIONS).with(ServerCommand.TRANSPORT, link.server())
+                    .with(ServerCommand.SIZE, new SizeRange(StreamExperiment.SIZE, StreamExperiment.SIZE));
+            args = link == Link.TCP ? args.with(ListenOptions.PORT, 0) : args.with(ListenOptions.PATH,
+                    Path.of(socketPath("java")));
+            java = jvm.start(placement.serverCpu(), "server", args.toArgs());
             javaAddress = Children.awaitListening(java, link == Link.UNIX ? socketPath("java") : null);
         }
         return javaAddress;
@@ -58,9 +63,10 @@ final class StreamServers implements AutoCloseable {
 
     private String javaPerFrame() throws IOException {
         if (javaPerFrame == null) {
-            javaPerFrame = jvm.start(placement.serverCpu(), "server-per-frame", List.of("server", "--transport",
-                    Transport.TCP.cliName(), "--port", "0", "--size", String.valueOf(StreamExperiment.SIZE),
-                    "--write-per-frame"));
+            javaPerFrame = jvm.start(placement.serverCpu(), "server-per-frame", Args.of(ServerCommand.OPTIONS)
+                    .with(ServerCommand.TRANSPORT, Transport.TCP).with(ListenOptions.PORT, 0)
+                    .with(ServerCommand.SIZE, new SizeRange(StreamExperiment.SIZE, StreamExperiment.SIZE))
+                    .with(ServerCommand.WRITE_PER_FRAME).toArgs());
             javaPerFrameAddress = Children.awaitListening(javaPerFrame, null);
         }
         return javaPerFrameAddress;

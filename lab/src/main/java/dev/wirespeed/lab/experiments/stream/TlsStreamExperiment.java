@@ -1,6 +1,11 @@
 package dev.wirespeed.lab.experiments.stream;
 
 import dev.wirespeed.lab.Transport;
+import dev.wirespeed.lab.cli.Args;
+import dev.wirespeed.lab.cli.ClientCommand;
+import dev.wirespeed.lab.cli.ConnectOptions;
+import dev.wirespeed.lab.cli.ListenOptions;
+import dev.wirespeed.lab.cli.ServerCommand;
 import dev.wirespeed.lab.client.Strategies;
 import dev.wirespeed.lab.env.Children;
 import dev.wirespeed.lab.experiment.CaseRunner;
@@ -21,8 +26,9 @@ import dev.wirespeed.lab.result.SetAside;
 import dev.wirespeed.lab.result.Stats;
 import dev.wirespeed.lab.result.Table;
 import dev.wirespeed.lab.result.Unit;
-import dev.wirespeed.lab.server.ServerImpl;
+import dev.wirespeed.lab.server.SizeRange;
 import dev.wirespeed.lab.tls.SelfSigned;
+import dev.wirespeed.lab.tls.TlsOptions;
 import dev.wirespeed.linux.tls.OpenSsl;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -35,6 +41,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 
 /**
  * One TLS stream of 100-byte frames over TCP loopback, server to client, the two on different cores:
@@ -190,7 +197,8 @@ public final class TlsStreamExperiment implements Experiment<TlsStreamCell, Thro
              * Runs the receiver against the server on {@code port}, its rounds as {@code rounds} says;
              * {@return its measured rounds}
              */
-            private List<ChildReport.Round> receive(TlsStreamCell cell, String port, String what, List<String> rounds)
+            private List<ChildReport.Round> receive(TlsStreamCell cell, String port, String what,
+                    UnaryOperator<Args> rounds)
                     throws IOException, InterruptedException {
                 Process client = new ProcessBuilder(lab.jvm().command(cell.placement().clientCpu(), "client-tls",
                         clientArgs(port, identity.certificate(), rounds))).start();
@@ -214,11 +222,11 @@ public final class TlsStreamExperiment implements Experiment<TlsStreamCell, Thro
 
     /** {@return the {@code wirespeed} arguments of {@code row}'s server, endless} */
     static List<String> serverArgs(TlsStreamCase row, SelfSigned identity) {
-        ServerImpl impl = row.server().impl();
-        return List.of("server", "--transport", Transport.TCP.cliName(), "--port", "0", "--size",
-                String.valueOf(StreamExperiment.SIZE), "--loop", "--impl", impl.cliName(), "--tls", "--cert",
-                identity.certificate().toString(), "--key", identity.key().toString(), "--tls-engine",
-                row.engine().cliName());
+        return Args.of(ServerCommand.OPTIONS).with(ServerCommand.TRANSPORT, Transport.TCP).with(ListenOptions.PORT, 0)
+                .with(ServerCommand.SIZE, new SizeRange(StreamExperiment.SIZE, StreamExperiment.SIZE))
+                .with(ServerCommand.LOOP).with(ServerCommand.IMPL, row.server().impl()).with(TlsOptions.TLS)
+                .with(TlsOptions.CERT, identity.certificate()).with(TlsOptions.KEY, identity.key())
+                .with(TlsOptions.ENGINE, row.engine().cliName()).toArgs();
     }
 
     /** {@return the {@code wirespeed} arguments of the receiver of a server on {@code port}, timing its rounds} */
@@ -229,23 +237,22 @@ public final class TlsStreamExperiment implements Experiment<TlsStreamCell, Thro
     /**
      * {@return the {@code wirespeed} arguments of the receiver of a server on {@code port}}
      *
-     * @param rounds the options that say how it reads its rounds: timed, or counted for an untimed pass
+     * @param rounds gives the line how it reads its rounds: timed, or counted for an untimed pass
      */
-    static List<String> clientArgs(String port, Path trust, List<String> rounds) {
-        List<String> args = new ArrayList<>(List.of("client", "--transport", Transport.TCP.cliName(), "--port", port,
-                "--strategy", Strategies.LOOP.cliName(), "--tls", "--trust", trust.toString(), "--tls-engine",
-                receiverEngine().cliName(), "--json"));
-        args.addAll(rounds);
-        return args;
+    static List<String> clientArgs(String port, Path trust, UnaryOperator<Args> rounds) {
+        return rounds.apply(Args.of(ClientCommand.OPTIONS).with(ClientCommand.TRANSPORT, Transport.TCP)
+                .with(ConnectOptions.PORT, Integer.valueOf(port)).with(ClientCommand.STRATEGY, Strategies.LOOP)
+                .with(TlsOptions.TLS).with(TlsOptions.TRUST, trust).with(TlsOptions.ENGINE, receiverEngine().cliName())
+                .with(ClientCommand.JSON)).toArgs();
     }
 
     /**
-     * {@return the receiver's options for timed rounds}: the mode's, {@link #ROUND_FACTOR} times as long,
+     * {@return what gives the receiver's line timed rounds}: the mode's, {@link #ROUND_FACTOR} times as long,
      * because a TLS stream moves in records of 16 KiB and in sends of several of them, and a round of the
      * other stream experiments' length (100 ms by default) saw a pause of either end as a fifth of its frames
      */
-    private static List<String> timedRounds(LabContext lab) {
-        return lab.mode().clientRoundOptions(ROUND_FACTOR * lab.mode().roundMillis());
+    private static UnaryOperator<Args> timedRounds(LabContext lab) {
+        return client -> lab.mode().inRounds(client, ROUND_FACTOR * lab.mode().roundMillis());
     }
 
     /**

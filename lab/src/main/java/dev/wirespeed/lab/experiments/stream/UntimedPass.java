@@ -1,8 +1,10 @@
 package dev.wirespeed.lab.experiments.stream;
 
+import dev.wirespeed.lab.cli.Args;
+import dev.wirespeed.lab.cli.ClientCommand;
 import dev.wirespeed.lab.experiment.Mode;
-import java.util.List;
 import java.util.Locale;
+import java.util.function.UnaryOperator;
 
 /**
  * The lab's check of its own clock: a row's client run once more, counting frames instead of timing
@@ -27,7 +29,7 @@ final class UntimedPass {
     }
 
     /**
-     * {@return a client's options for an untimed pass after the timed runs that read {@code timed}}: as many
+     * {@return what gives a client's line an untimed pass after the timed runs that read {@code timed}}: as many
      * rounds as a timed run has, the first its warm-up, each of a count of frames, as many as a timed round
      * of {@code roundMillis} read at their median rate (at least {@value #LEAST_FRAMES}), so that the pass
      * reads for about as long as a timed run did, with no clock in the way
@@ -36,10 +38,10 @@ final class UntimedPass {
      * @param mode the run's mode: its measured rounds
      * @param roundMillis the length of a timed round
      */
-    static List<String> options(Throughput timed, Mode mode, int roundMillis) {
+    static UnaryOperator<Args> options(Throughput timed, Mode mode, int roundMillis) {
         double rate = timed.msgPerSec() == null ? 0 : timed.msgPerSec().median();
         long frames = Math.max(LEAST_FRAMES, (long) (rate * roundMillis / 1e3));
-        return List.of("--messages", String.valueOf(frames), "--rounds", String.valueOf(mode.measuredRounds() + 1));
+        return client -> client.with(ClientCommand.MESSAGES, frames).with(ClientCommand.ROUNDS, mode.measuredRounds() + 1L);
     }
 
     /**

@@ -1,6 +1,11 @@
 package dev.wirespeed.lab.experiments.tails;
 
 import dev.wirespeed.lab.Transport;
+import dev.wirespeed.lab.cli.Args;
+import dev.wirespeed.lab.cli.ConnectOptions;
+import dev.wirespeed.lab.cli.EchoCommand;
+import dev.wirespeed.lab.cli.ListenOptions;
+import dev.wirespeed.lab.cli.PingCommand;
 import dev.wirespeed.lab.env.Children;
 import dev.wirespeed.lab.experiment.CaseRunner;
 import dev.wirespeed.lab.experiment.Experiment;
@@ -139,20 +144,19 @@ public final class TailsExperiment implements Experiment<TailCell, ChildReport.L
 
     private static ChildReport.Latency pingPong(TailCell.Row cell, LabContext lab) throws IOException, InterruptedException {
         Impl path = cell.path();
-        List<String> echoArgs = new ArrayList<>(List.of("echo", "--transport", Transport.TCP.cliName(), "--port", "0"));
-        echoArgs.addAll(path.echo().args());
-        echoArgs.addAll(lab.mode().pingWarmup().echoOptions());
+        Args echoArgs = lab.mode().pingWarmup().onEcho(path.echo().on(Args.of(EchoCommand.OPTIONS)
+                .with(EchoCommand.TRANSPORT, Transport.TCP).with(ListenOptions.PORT, 0)));
         List<String> options = cell.variant().options();
         Process echo = new ProcessBuilder(lab.jvm().command(cell.placement().serverCpu(),
-                "echo-tails-" + path.cliName() + "-" + cell.variant().id(), options, echoArgs)).start();
+                "echo-tails-" + path.cliName() + "-" + cell.variant().id(), options, echoArgs.toArgs())).start();
         try {
             String port = Children.awaitListening(echo, null);
-            List<String> pingArgs = new ArrayList<>(List.of("ping", "--transport", Transport.TCP.cliName(),
-                    "--port", port, "--impl", path.cliName(), "--count", String.valueOf(count(lab)), "--warmup",
-                    String.valueOf(warmup(lab)), "--size", String.valueOf(SIZE), "--json"));
-            pingArgs.addAll(lab.mode().pingWarmup().pingOptions());
+            Args pingArgs = lab.mode().pingWarmup().onPing(Args.of(PingCommand.OPTIONS)
+                    .with(PingCommand.TRANSPORT, Transport.TCP).with(ConnectOptions.PORT, Integer.valueOf(port))
+                    .with(PingCommand.IMPL, path).with(PingCommand.COUNT, count(lab)).with(PingCommand.WARMUP, warmup(lab))
+                    .with(PingCommand.SIZE, SIZE).with(PingCommand.JSON));
             Process ping = new ProcessBuilder(lab.jvm().command(cell.placement().clientCpu(),
-                    "ping-tails-" + cell.variant().id(), options, pingArgs)).start();
+                    "ping-tails-" + cell.variant().id(), options, pingArgs.toArgs())).start();
             return Children.latency(ping, "tails ping " + cell.name());
         } finally {
             Children.stop(echo);

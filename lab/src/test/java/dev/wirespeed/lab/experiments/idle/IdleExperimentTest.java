@@ -5,6 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.wirespeed.lab.Idle;
+import dev.wirespeed.lab.Transport;
+import dev.wirespeed.lab.cli.Args;
+import dev.wirespeed.lab.cli.ClientCommand;
+import dev.wirespeed.lab.cli.EchoCommand;
+import dev.wirespeed.lab.cli.ListenOptions;
+import dev.wirespeed.lab.cli.PingCommand;
 import dev.wirespeed.lab.env.Jvm;
 import dev.wirespeed.lab.experiment.LabContext;
 import dev.wirespeed.lab.experiment.Mode;
@@ -23,6 +29,13 @@ import org.junit.jupiter.api.Test;
 
 /** The idle experiment's rows, counts and findings, on synthetic results. */
 class IdleExperimentTest {
+    /** Lines of the client, the echo and the ping that a row completes. */
+    private static final Args CLIENT = Args.of(ClientCommand.OPTIONS).with(ClientCommand.TRANSPORT, Transport.TCP);
+    private static final Args ECHO = Args.of(EchoCommand.OPTIONS).with(EchoCommand.TRANSPORT, Transport.TCP)
+            .with(ListenOptions.PORT, 0);
+    private static final Args PING = Args.of(PingCommand.OPTIONS).with(PingCommand.TRANSPORT, Transport.TCP)
+            .with(PingCommand.COUNT, 1L);
+
     private static final LabContext LAB = new LabContext(Mode.DEFAULT, new Jvm("unused", null),
             new PrintWriter(Writer.nullWriter()), false);
     private static final Placement APART = new Placement(Placement.Kind.DIFFERENT_CORES, 0, 1);
@@ -64,9 +77,12 @@ class IdleExperimentTest {
         List<IdleRow> rows = IdleRow.all();
         assertEquals(List.of("blocking", "spin (default)", "busy-spin", "yield", "backoff"),
                 rows.stream().map(IdleRow::name).toList());
-        assertEquals(List.of("--strategy", "wirespeed"), rows.get(0).clientArgs());
-        assertEquals(List.of("--impl", "jdk-spin", "--idle", "backoff"), rows.get(4).pingArgs());
-        assertEquals(List.of("--impl", "jdk", "--spin", "--idle", "yield"), rows.get(3).echoArgs());
+        assertEquals(List.of("client", "--transport", "tcp", "--strategy", "wirespeed"), rows.get(0).client(CLIENT)
+                .toArgs());
+        assertEquals(List.of("ping", "--transport", "tcp", "--impl", "jdk-spin", "--idle", "backoff", "--count", "1"),
+                rows.get(4).ping(PING).toArgs());
+        assertEquals(List.of("echo", "--transport", "tcp", "--port", "0", "--spin", "--idle", "yield"),
+                rows.get(3).echo(ECHO).toArgs());
     }
 
     @Test
@@ -154,22 +170,15 @@ class IdleExperimentTest {
     }
 
     @Test
-    void everyRowsOptionsAreOptionsOfTheClientTheEchoAndThePing() {
+    void everyRowsLinesArePicocliLinesOfTheClientTheEchoAndThePing() {
         for (IdleRow row : IdleRow.all()) {
-            for (List<String> args : List.of(concat(List.of("client", "--transport", "tcp", "--port", "1"), row.clientArgs()),
-                    concat(List.of("echo", "--transport", "tcp", "--port", "0"), row.echoArgs()),
-                    concat(List.of("ping", "--transport", "tcp", "--port", "1", "--count", "1"), row.pingArgs()))) {
+            for (Args args : List.of(row.client(CLIENT), row.echo(ECHO), row.ping(PING))) {
                 picocli.CommandLine.ParseResult parsed = dev.wirespeed.lab.Main.commandLine()
-                        .parseArgs(args.toArray(String[]::new));
-                assertEquals(args.get(0), parsed.subcommand().commandSpec().name(), row.name());
+                        .parseArgs(args.toArgs().toArray(String[]::new));
+                assertEquals(args.options().command(), parsed.subcommand().commandSpec().name(), row.name());
                 assertEquals(List.of(), parsed.subcommand().unmatched(), row.name() + ": " + args);
             }
         }
     }
 
-    private static List<String> concat(List<String> a, List<String> b) {
-        List<String> all = new java.util.ArrayList<>(a);
-        all.addAll(b);
-        return all;
-    }
 }

@@ -4,6 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.wirespeed.lab.Transport;
+import dev.wirespeed.lab.cli.Args;
+import dev.wirespeed.lab.cli.ConnectOptions;
+import dev.wirespeed.lab.cli.EchoCommand;
+import dev.wirespeed.lab.cli.ListenOptions;
+import dev.wirespeed.lab.cli.LoadCommand;
 import dev.wirespeed.lab.env.Jvm;
 import dev.wirespeed.lab.experiment.LabContext;
 import dev.wirespeed.lab.experiment.Mode;
@@ -466,12 +472,11 @@ class ManyExperimentTest {
     @Test
     void everyLibraryGeneratorsOptionsAreOptionsTheLoadCommandTakes() {
         for (ManyLoad load : ManyLoad.values()) {
-            if (load.loadArgs() == null) {
+            if (load.impl() == null) {
                 continue; // the C generator
             }
-            List<String> args = new java.util.ArrayList<>(List.of("load", "--host", "127.0.0.1", "--port", "1",
-                    "--connections", "1000", "--frames", "1000", "--window", "16", "--size", "100", "--rounds", "6"));
-            args.addAll(load.loadArgs());
+            List<String> args = Args.of(LoadCommand.OPTIONS).with(ConnectOptions.PORT, 1)
+                    .with(LoadCommand.IMPL, load.impl()).toArgs();
             picocli.CommandLine.ParseResult parsed = dev.wirespeed.lab.Main.commandLine()
                     .parseArgs(args.toArray(String[]::new));
             assertEquals("load", parsed.subcommand().commandSpec().name(), load.label());
@@ -482,12 +487,11 @@ class ManyExperimentTest {
     @Test
     void everyJavaServersOptionsAreOptionsTheEchoCommandTakes() {
         for (ManyServer server : ManyServer.values()) {
-            if (server.echoArgs() == null) {
+            if (server.echo() == null) {
                 continue; // the C epoll echo
             }
-            List<String> args = new java.util.ArrayList<>(List.of("echo", "--transport", "tcp", "--port", "0", "--bind",
-                    "127.0.0.1"));
-            args.addAll(server.echoArgs());
+            List<String> args = server.echo().on(Args.of(EchoCommand.OPTIONS)
+                    .with(EchoCommand.TRANSPORT, Transport.TCP).with(ListenOptions.PORT, 0)).toArgs();
             picocli.CommandLine.ParseResult parsed = dev.wirespeed.lab.Main.commandLine()
                     .parseArgs(args.toArray(String[]::new));
             assertEquals("echo", parsed.subcommand().commandSpec().name(), server.label());

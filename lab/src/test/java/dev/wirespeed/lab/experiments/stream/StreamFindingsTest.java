@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.wirespeed.lab.Transport;
+import dev.wirespeed.lab.cli.Args;
+import dev.wirespeed.lab.cli.ClientCommand;
 import dev.wirespeed.lab.client.Strategies;
 import dev.wirespeed.lab.env.Jvm;
 import dev.wirespeed.lab.experiment.LabContext;
@@ -306,10 +309,14 @@ class StreamFindingsTest {
         Throughput timed = new Throughput(List.of(100.0), List.of(2_000_000.0), List.of());
         long frames = (long) (2_000_000.0 * mode.roundMillis() / 1e3);
         assertTrue(frames > UntimedPass.LEAST_FRAMES);
-        assertEquals(List.of("--messages", String.valueOf(frames), "--rounds", rounds),
-                UntimedPass.options(timed, mode, mode.roundMillis()));
-        assertEquals(List.of("--messages", String.valueOf(UntimedPass.LEAST_FRAMES), "--rounds", rounds),
-                UntimedPass.options(new Throughput(List.of(1.0), List.of(10.0), List.of()), mode, mode.roundMillis()));
+        Args client = Args.of(ClientCommand.OPTIONS).with(ClientCommand.TRANSPORT, Transport.STDIN)
+                .with(ClientCommand.STRATEGY, Strategies.WIRESPEED);
+        assertEquals(List.of("client", "--transport", "stdin", "--strategy", "wirespeed", "--messages",
+                String.valueOf(frames), "--rounds", rounds), UntimedPass.options(timed, mode, mode.roundMillis())
+                .apply(client).toArgs());
+        assertEquals(List.of("client", "--transport", "stdin", "--strategy", "wirespeed", "--messages",
+                String.valueOf(UntimedPass.LEAST_FRAMES), "--rounds", rounds), UntimedPass.options(new Throughput(
+                List.of(1.0), List.of(10.0), List.of()), mode, mode.roundMillis()).apply(client).toArgs());
     }
 
     @Test
