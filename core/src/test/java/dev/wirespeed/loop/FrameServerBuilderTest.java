@@ -54,6 +54,31 @@ class FrameServerBuilderTest {
     }
 
     @Test
+    void outputLimitTakesOneOrMore() {
+        assertSame(builder, builder.outputLimit(1));
+        assertSame(builder, builder.outputLimit(Long.MAX_VALUE));
+        assertEquals("outputLimit=0 min=1",
+                assertThrows(IllegalArgumentException.class, () -> builder.outputLimit(0)).getMessage());
+    }
+
+    @Test
+    void maxConnectionsTakesOneOrMore() {
+        assertSame(builder, builder.maxConnections(1));
+        assertSame(builder, builder.maxConnections(Integer.MAX_VALUE));
+        assertEquals("maxConnections=0 min=1",
+                assertThrows(IllegalArgumentException.class, () -> builder.maxConnections(0)).getMessage());
+    }
+
+    @Test
+    void aHandlerAndTlsSettingsAreRequired() {
+        assertEquals("handler", assertThrows(NullPointerException.class, () -> FrameServer.builder(null)).getMessage());
+        assertEquals("tls", assertThrows(NullPointerException.class, () -> builder.tls(null)).getMessage());
+        assertEquals("idleTimeout", assertThrows(NullPointerException.class, () -> builder.idleTimeout(null)).getMessage());
+        assertEquals("lingerTimeout",
+                assertThrows(NullPointerException.class, () -> builder.lingerTimeout(null)).getMessage());
+    }
+
+    @Test
     void unusedMemoryTimeoutTakesAMillisecondToAYearOrZeroToKeepMemory() {
         assertSame(builder, builder.unusedMemoryTimeout(Duration.ofMillis(1)));
         assertSame(builder, builder.unusedMemoryTimeout(Duration.ZERO));

@@ -338,6 +338,12 @@ public abstract class FrameServerContract {
 
         long framesRead();
 
+        /** {@return the bytes the loops read from their connections; may lag behind them} */
+        long bytesRead();
+
+        /** {@return the bytes the loops sent to their connections; may lag behind them} */
+        long bytesWritten();
+
         long pooledBytes();
 
         long partialFrameBytes();
@@ -401,6 +407,16 @@ public abstract class FrameServerContract {
         @Override
         public long framesRead() {
             return server.framesRead();
+        }
+
+        @Override
+        public long bytesRead() {
+            return server.bytesRead();
+        }
+
+        @Override
+        public long bytesWritten() {
+            return server.bytesWritten();
         }
 
         @Override
@@ -491,6 +507,16 @@ public abstract class FrameServerContract {
         @Override
         public long framesRead() {
             return client.framesRead();
+        }
+
+        @Override
+        public long bytesRead() {
+            return client.bytesRead();
+        }
+
+        @Override
+        public long bytesWritten() {
+            return client.bytesWritten();
         }
 
         @Override
@@ -622,6 +648,10 @@ public abstract class FrameServerContract {
         }
         writer.get();
         assertEquals(frames, server.framesRead());
+        // Every byte the peer sent was read, and the same bytes sent back, as the loops count them.
+        awaitTrue(() -> server.bytesRead() == bytes.length && server.bytesWritten() == bytes.length,
+                () -> "bytesRead=" + server.bytesRead() + " bytesWritten=" + server.bytesWritten() + " of "
+                        + bytes.length + " sent and echoed");
     }
 
     /** What the mixing handler does with frame {@code i}: its type is {@code i}, the action {@code actions[i]}. */

@@ -195,6 +195,144 @@ class BufferPoolTest {
         assertSame(a.home, kept);
     }
 
+    @Test
+    void aChunkSizeIsAMultipleOfAPageFromAPageTo64MiBAndOthersAreRefusedWithTheLimits() {
+        assertEquals(4096, BufferPool.checkChunkSize(4096));
+        assertEquals(64 << 20, BufferPool.checkChunkSize(64 << 20));
+        for (int size : new int[] {0, 4095, 4096 + 2048, (64 << 20) + 4096}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> new BufferPool(size, stats, loopPools));
+            assertEquals("chunkSize=" + size + " must be a multiple of 4096 from 4096 to 67108864", e.getMessage());
+        }
+        assertEquals(8192, new BufferPool(8192, stats, loopPools).chunkSize());
+    }
+
+    @Test
+    void aSmallPoolsSizeIsAPowerOfTwoFrom64To32KiBAndOthersAreRefusedWithTheLimits() {
+        assertEquals(64, BufferPool.small(64, stats, loopPools).chunkSize());
+        assertEquals(32768, BufferPool.small(32768, stats, loopPools).chunkSize());
+        for (int size : new int[] {32, 63, 96, 65536}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> BufferPool.small(size, stats, loopPools));
+            assertEquals("size=" + size + " must be a power of two from 64 to 32768", e.getMessage());
+        }
+    }
+
+    @Test
+    void aLargeBufferIsOfItsOwnExactSizeAndGoesBackToNoPool() {
+        Chunk large = BufferPool.large(100_000);
+        assertEquals(100_000, large.capacity());
+        assertTrue(large.buf.isDirect());
+        assertFalse(large.pooled());
+        large.end = 9;
+        pool.give(large);
+        assertEquals(0, large.end);
+        assertEquals(0, pool.freeChunks());
+    }
+
+    @Test
+    void theChunksOfASlabAreItsPagesInTurnEachStartingOnAPage() {
+        List<Chunk> taken = take(32);
+        for (int i = 0; i < taken.size(); i++) {
+            Chunk c = taken.get(i);
+            assertEquals(CHUNK, c.capacity());
+            assertEquals(0, c.memory.address() % BufferPool.PAGE_SIZE, "chunk " + i + " at " + c.memory.address());
+            c.buf.put(0, (byte) i);
+            c.buf.put(CHUNK - 1, (byte) ~i);
+        }
+        for (int i = 0; i < taken.size(); i++) {
+            assertEquals((byte) i, taken.get(i).buf.get(0), "chunk " + i + " shares memory with another");
+            assertEquals((byte) ~i, taken.get(i).buf.get(CHUNK - 1), "chunk " + i + " shares memory with another");
+        }
+    }
+
+    @Test
+    void aSlabIsSpareOnlyOnceAllItsChunksAreBackAndNotThePoolsLast() {
+        giveAll(take(16));
+        assertFalse(loopPools.spare, "the pool's only slab is never spare");
+        List<Chunk> taken = take(32);
+        giveAll(taken.subList(0, 2));
+        assertFalse(loopPools.spare, "two slabs, neither with all its chunks back");
+        giveAll(taken.subList(2, 16));
+        assertTrue(loopPools.spare, "the first slab has all its chunks back");
+    }
+
+    @Test
+    void retiringAnEmptyPoolLeavesNothingDueAndAPoolWithASlabMakesItDue() {
+        BufferPool empty = new BufferPool(CHUNK, stats, loopPools);
+        empty.retire();
+        assertFalse(loopPools.spare, "a pool with no slab has nothing to give back");
+        giveAll(take(16));
+        assertFalse(loopPools.spare);
+        pool.retire();
+        assertTrue(loopPools.spare, "a retired pool's last slab is due");
+    }
+
+    @Test
+    void aTrimThatLeavesOnlyThePoolsLastSlabReportsNothingLeftEvenIfThatSlabWasJustUsed() {
+        List<Chunk> first = take(16);
+        Chunk second = pool.take(); // of the second slab: the first has none free
+        pool.give(second);
+        assertTrue(pool.trim(), "the second slab, taken from before this trim, is due at the next");
+        pool.give(pool.take()); // the second slab again, taken from since the last trim
+        giveAll(first);
+        assertFalse(pool.trim(), "the first slab given back, the second is now the pool's last");
+        assertEquals(1, pool.slabs());
+        assertEquals(16, pool.freeChunks());
+    }
+
+    @Test
+    void aSlabGivenBackIsNoLongerOfferedSoTheNextChunkComesFromALaterSlabWithOneFree() {
+        List<Chunk> taken = take(48); // three slabs
+        giveAll(taken.subList(16, 33)); // all the second slab's chunks, and one of the third's
+        pool.trim();
+        pool.trim();
+        assertEquals(2, pool.slabs(), "the second slab given back");
+        Chunk next = pool.take();
+        assertSame(taken.get(32).slab, next.slab, "the third slab's free chunk, not a new slab");
+        assertEquals(2, pool.slabs());
+        Chunk carved = pool.take(); // none free: a new slab, in the second's place
+        assertEquals(3, pool.slabs());
+        assertEquals(1, carved.slab.index);
+    }
+
+    @Test
+    void aLoopTrimsAndClosesEveryOneOfItsPoolsHoweverManyAndCountsTheChunksNotBack() {
+        LoopPools many = new LoopPools(1_000);
+        List<BufferPool> pools = new ArrayList<>();
+        List<Chunk> out = new ArrayList<>();
+        for (int p = 0; p < 9; p++) { // more than the first array holds
+            BufferPool each = new BufferPool(CHUNK, stats, many);
+            pools.add(each);
+            List<Chunk> taken = new ArrayList<>();
+            for (int i = 0; i < 17; i++) { // two slabs
+                taken.add(each.take());
+            }
+            out.add(taken.remove(16)); // the second slab's, kept out
+            for (Chunk c : taken) {
+                each.give(c);
+            }
+        }
+        many.tick(0);
+        many.tick(500); // kept: taken from since the start
+        many.tick(1_000);
+        for (BufferPool each : pools) {
+            assertEquals(1, each.slabs(), "the empty slab given back, the one with a chunk out kept");
+        }
+        assertEquals(9, many.close(), "one chunk out in each pool");
+        for (BufferPool each : pools) {
+            assertEquals(1, each.slabs(), "the slab with a chunk out kept at close");
+        }
+        for (int p = 0; p < 9; p++) {
+            pools.get(p).give(out.get(p));
+        }
+        assertEquals(0, many.close());
+        for (BufferPool each : pools) {
+            assertEquals(0, each.slabs());
+        }
+        assertEquals(0, stats.pooledBytes());
+    }
+
     private List<Chunk> take(int n) {
         List<Chunk> taken = new ArrayList<>();
         for (int i = 0; i < n; i++) {
