@@ -214,26 +214,38 @@ static void create_ring(struct ring *r, const char *path, uint32_t capacity) {
     unlink(draft);
 }
 
-/* Maps a ring another process made, waiting up to 10 s for its file. */
-static void open_ring(struct ring *r, const char *path) {
+/*
+ * Maps the file of a ring another process made, waiting up to 10 s for it, its records `header` bytes in;
+ * refuses one too short for a header and the least capacity (`what` names the kind in the message).
+ * Returns the file's size.
+ */
+static off_t map_file(struct ring *r, const char *path, size_t header, const char *what) {
     int fd = -1;
     for (int i = 0; i < 10000 && (fd = open(path, O_RDWR)) < 0 && errno == ENOENT; i++) usleep(1000);
     if (fd < 0) die(path);
     struct stat st;
     if (fstat(fd, &st) < 0) die("fstat");
-    if (st.st_size < HEADER + 4096) {
-        fprintf(stderr, "shmring: not a shared ring: %s has %lld bytes\n", path, (long long) st.st_size);
+    if (st.st_size < (off_t) header + 4096) {
+        fprintf(stderr, "shmring: not a shared ring%s: %s has %lld bytes\n", what, path, (long long) st.st_size);
         exit(3);
     }
-    map_ring(r, fd, st.st_size);
+    r->base = mmap(NULL, st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (r->base == MAP_FAILED) die("mmap");
+    r->data = r->base + header;
     close(fd);
+    return st.st_size;
+}
+
+/* Maps a ring another process made, waiting up to 10 s for its file. */
+static void open_ring(struct ring *r, const char *path) {
+    off_t size = map_file(r, path, HEADER, "");
     uint64_t magic = __atomic_load_n((uint64_t *) r->base, __ATOMIC_ACQUIRE);
     memcpy(&r->capacity, r->base + OFF_CAPACITY, 4);
     memcpy(&r->max_frame, r->base + OFF_MAX_FRAME, 4);
-    if (magic != MAGIC || (uint64_t) st.st_size != HEADER + (uint64_t) r->capacity
+    if (magic != MAGIC || (uint64_t) size != HEADER + (uint64_t) r->capacity
         || r->max_frame != r->capacity / 2 - 8) {
         fprintf(stderr, "shmring: not a shared ring of layout 1: %s magic=0x%llx capacity=%u maxFrameLength=%u "
-                "size=%lld\n", path, (unsigned long long) magic, r->capacity, r->max_frame, (long long) st.st_size);
+                "size=%lld\n", path, (unsigned long long) magic, r->capacity, r->max_frame, (long long) size);
         exit(3);
     }
 }
@@ -807,29 +819,17 @@ static void create_ring2(struct ring *r, const char *path, uint32_t capacity) {
 }
 
 static void open_ring2(struct ring *r, const char *path) {
-    int fd = -1;
-    for (int i = 0; i < 10000 && (fd = open(path, O_RDWR)) < 0 && errno == ENOENT; i++) usleep(1000);
-    if (fd < 0) die(path);
-    struct stat st;
-    if (fstat(fd, &st) < 0) die("fstat");
-    if (st.st_size < HEADER2 + 4096) {
-        fprintf(stderr, "shmring: not a shared ring of layout 2: %s has %lld bytes\n", path, (long long) st.st_size);
-        exit(3);
-    }
-    r->base = mmap(NULL, st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    if (r->base == MAP_FAILED) die("mmap");
-    close(fd);
-    r->data = r->base + HEADER2;
+    off_t size = map_file(r, path, HEADER2, " of layout 2");
     uint64_t magic = __atomic_load_n((uint64_t *) r->base, __ATOMIC_ACQUIRE);
     uint32_t writers;
     memcpy(&r->capacity, r->base + OFF_CAPACITY, 4);
     memcpy(&r->max_frame, r->base + OFF_MAX_FRAME, 4);
     memcpy(&writers, r->base + OFF_WRITERS, 4);
-    if (magic != MAGIC2 || (uint64_t) st.st_size != HEADER2 + (uint64_t) r->capacity
+    if (magic != MAGIC2 || (uint64_t) size != HEADER2 + (uint64_t) r->capacity
         || r->max_frame != r->capacity / 2 - 8 || writers != MAX_WRITERS) {
         fprintf(stderr, "shmring: not a shared ring of layout 2: %s magic=0x%llx capacity=%u maxFrameLength=%u "
                 "writers=%u size=%lld\n", path, (unsigned long long) magic, r->capacity, r->max_frame, writers,
-                (long long) st.st_size);
+                (long long) size);
         exit(3);
     }
 }
